@@ -1,0 +1,18 @@
+// Reads the optional generator config file: names and package options, NexusBloom defaults for the rest.
+
+import { readFile } from 'node:fs/promises';
+import type { ServerNames } from '../runtime/contracts.js';
+
+const KNOWN_KEYS = new Set(['packageName', 'packageVersion', 'serverName', 'productName', 'metaToolName', 'uriScheme', 'envPrefix', 'defaultApiUrl', 'description']);
+
+export async function loadConfigFile(path: string): Promise<Partial<ServerNames> & { description?: string }> {
+  const parsed = JSON.parse(await readFile(path, 'utf8')) as unknown;
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`config ${path} must be a JSON object`);
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    if (!KNOWN_KEYS.has(key)) throw new Error(`config ${path}: unknown option ${JSON.stringify(key)} (known: ${[...KNOWN_KEYS].join(', ')})`);
+    if (typeof value !== 'string' || value === '') throw new Error(`config ${path}: ${key} must be a non-empty string`);
+    out[key] = value;
+  }
+  return out;
+}

@@ -1,0 +1,44 @@
+// Flags and helpers every command shares: where the catalogue comes from, and how problems are printed.
+
+import { Flags } from '@oclif/core';
+import { formatProblem, PipelineError, type Problem } from '../pipeline/problems.js';
+import { defaultSource, type SourceOptions } from '../pipeline/source/read-source.js';
+
+export const sourceFlags = {
+  source: Flags.string({
+    char: 's',
+    description: 'Catalogue to read: an API base URL (https://host or https://host/api) or a bundle file. Default: $NEXUSBLOOM_API_URL, else the bundled example catalogue.',
+    helpValue: 'URL|FILE',
+  }),
+  timeout: Flags.integer({ description: 'Per-request timeout in milliseconds when reading an API.', default: 15_000, min: 1 }),
+  concurrency: Flags.integer({ description: 'Manifests fetched at once when reading an API.', default: 8, min: 1, max: 64 }),
+};
+
+export function resolveSource(flag: string | undefined): string {
+  return flag ?? defaultSource(process.env);
+}
+
+export function sourceOptions(flags: { timeout: number; concurrency: number }, progress: (line: string) => void): SourceOptions {
+  return {
+    apiKey: process.env.NEXUSBLOOM_API_KEY || undefined,
+    timeoutMs: flags.timeout,
+    concurrency: flags.concurrency,
+    userAgent: 'nexusbloom-gen',
+    onManifest: (done, total) => {
+      if (total >= 100 && (done % 100 === 0 || done === total)) progress(`fetched ${done}/${total} manifests`);
+    },
+  };
+}
+
+/** Problems as lines for a human on stderr. */
+export function problemLines(problems: readonly Problem[]): string[] {
+  return problems.map(formatProblem);
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof PipelineError) {
+    const extra = error.problems.length > 1 && !error.message.includes('\n') ? `\n${problemLines(error.problems).join('\n')}` : '';
+    return `${error.message}${extra}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}

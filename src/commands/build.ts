@@ -1,0 +1,70 @@
+// `nexusbloom-gen build`: pull, check, write the server package, and compile it.
+
+import { resolve } from 'node:path';
+import { Command, Flags } from '@oclif/core';
+import { resolveConfig } from '../pipeline/config.js';
+import { buildPackage, type BuildResult } from '../pipeline/run-pipeline.js';
+import { errorMessage, problemLines, resolveSource, sourceFlags, sourceOptions } from '../cli/shared-flags.js';
+import { loadConfigFile } from '../cli/config-file.js';
+
+export default class Build extends Command {
+  static override description = `Generate the MCP server package for a catalogue.
+
+Reads the catalogue (API or bundle), checks every manifest, writes a complete npm package (MCP server, typed tool
+wrappers, README, data) to --out, then type-checks and compiles it to dist/. Exit code 0 only when the package was
+written and compiles. With --check nothing is written: the command fails and names the files when --out differs from
+what a build would write (use it in CI to catch drift).`;
+
+  static override examples = [
+    '<%= config.bin %> build',
+    '<%= config.bin %> build --source ./catalogue.json --out ./server',
+    '<%= config.bin %> build --source https://nexusbloom.dev/api --out generated',
+    '<%= config.bin %> build --check',
+  ];
+
+  static override enableJsonFlag = true;
+
+  static override flags = {
+    ...sourceFlags,
+    out: Flags.string({ char: 'o', description: 'Folder to write the package to.', default: 'generated', helpValue: 'DIR' }),
+    check: Flags.boolean({ description: 'Write nothing; fail and list the files when --out is not what a build would write.', default: false }),
+    compile: Flags.boolean({ description: 'Type-check and compile the package to dist/ after writing it (--no-compile skips it).', default: true, allowNo: true }),
+    config: Flags.string({ description: 'JSON file with package and naming options (packageName, serverName, metaToolName, uriScheme, envPrefix, …).', helpValue: 'FILE' }),
+  };
+
+  async run(): Promise<BuildResult> {
+    const { flags } = await this.parse(Build);
+    const progress = (line: string) => this.logToStderr(`nexusbloom-gen: ${line}`);
+    const source = resolveSource(flags.source);
+    let result: BuildResult;
+    try {
+      const config = resolveConfig(flags.config ? await loadConfigFile(flags.config) : {});
+      result = await buildPackage({
+        source,
+        outDir: resolve(flags.out),
+        config,
+        check: flags.check,
+        compile: flags.compile,
+        sourceOptions: sourceOptions(flags, progress),
+        log: progress,
+      });
+    } catch (error) {
+      this.error(errorMessage(error), { exit: 1 });
+    }
+    for (const line of problemLines(result.warnings)) this.logToStderr(line);
+    if (result.drift) {
+      const { changed, missing, extra } = result.drift;
+      const lines = [...changed.map((f) => `changed: ${f}`), ...missing.map((f) => `missing: ${f}`), ...extra.map((f) => `extra:   ${f}`)];
+      if (lines.length > 0) {
+        this.error(`${flags.out} is out of date with ${source} (${lines.length} files differ); run \`nexusbloom-gen build\` and commit:\n${lines.join('\n')}`, { exit: 1 });
+      }
+      this.log(`${flags.out} is up to date with ${source} (${result.files} files, ${result.tools} tools).`);
+      return result;
+    }
+    this.log(
+      `Built ${result.tools} tools (${result.advertised} advertised, ${result.withheld.length} withheld) into ${flags.out}: ` +
+        `${result.written.length} files written, ${result.removed.length} removed${result.compiled ? ', compiled' : ''}.`,
+    );
+    return result;
+  }
+}

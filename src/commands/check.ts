@@ -1,0 +1,62 @@
+// `nexusbloom-gen check`: validate a catalogue and report every problem at once.
+
+import { Command } from '@oclif/core';
+import { hasErrors, type Problem } from '../pipeline/problems.js';
+import { readAndCheck } from '../pipeline/run-pipeline.js';
+import { errorMessage, problemLines, resolveSource, sourceFlags, sourceOptions } from '../cli/shared-flags.js';
+
+export interface CheckReport {
+  source: string;
+  ok: boolean;
+  tools: number;
+  errors: number;
+  warnings: number;
+  withheld: Array<{ slug: string; reason: string }>;
+  problems: Problem[];
+}
+
+export default class Check extends Command {
+  static override description = `Validate a catalogue without writing anything.
+
+Checks the bundle against the manifest schema, compiles every input and output schema, validates every example, and
+holds every slug against the MCP tool-name grammar. Reports every problem with its tool (slug) and JSON pointer.
+Exits non-zero on any error; withheld slugs are warnings.`;
+
+  static override examples = ['<%= config.bin %> check', '<%= config.bin %> check --source ./catalogue.json --json'];
+
+  static override enableJsonFlag = true;
+
+  static override flags = { ...sourceFlags };
+
+  async run(): Promise<CheckReport> {
+    const { flags } = await this.parse(Check);
+    const source = resolveSource(flags.source);
+    let report: CheckReport;
+    try {
+      const { check } = await readAndCheck(source, sourceOptions(flags, (line) => this.logToStderr(line)));
+      const problems = check.problems;
+      report = {
+        source,
+        ok: !hasErrors(problems),
+        tools: check.tools.length,
+        errors: problems.filter((p) => p.severity === 'error').length,
+        warnings: problems.filter((p) => p.severity === 'warning').length,
+        withheld: check.tools.flatMap((t) => (t.withheldReason === null ? [] : [{ slug: t.manifest.slug, reason: t.withheldReason }])),
+        problems,
+      };
+    } catch (error) {
+      this.error(errorMessage(error), { exit: 1 });
+    }
+    if (!this.jsonEnabled()) for (const line of problemLines(report.problems)) this.logToStderr(line);
+    if (!report.ok) {
+      if (this.jsonEnabled()) {
+        // --json callers get the full report on stdout and a non-zero exit.
+        this.logJson(report);
+        this.exit(1);
+      }
+      this.error(`${source}: ${report.errors} error(s), ${report.warnings} warning(s)`, { exit: 1 });
+    }
+    this.log(`${source}: ${report.tools} tools, no errors, ${report.warnings} warning(s).`);
+    return report;
+  }
+}

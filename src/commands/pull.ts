@@ -1,0 +1,57 @@
+// `nexusbloom-gen pull`: snapshot an API catalogue into a bundle file that a CI build can be pinned to.
+
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { Command, Flags } from '@oclif/core';
+import { BUNDLE_FORMAT } from '../pipeline/source/bundle-source.js';
+import { isApiSource, readSource } from '../pipeline/source/read-source.js';
+import { errorMessage, sourceFlags, sourceOptions } from '../cli/shared-flags.js';
+
+export interface PullResult {
+  source: string;
+  out: string;
+  tools: number;
+}
+
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+export default class Pull extends Command {
+  static override description = `Snapshot a catalogue API into a bundle file.
+
+Fetches the listing and every manifest, and writes them as one bundle ({"format":"nexusbloom-catalogue/1","tools":[...]}),
+tools sorted by slug, so the file can be reviewed, committed, and passed to build --source.`;
+
+  static override examples = ['<%= config.bin %> pull --source https://nexusbloom.dev/api --out catalogue.json'];
+
+  static override enableJsonFlag = true;
+
+  static override flags = {
+    ...sourceFlags,
+    source: Flags.string({ char: 's', description: 'API base URL to snapshot. Default: $NEXUSBLOOM_API_URL.', helpValue: 'URL' }),
+    out: Flags.string({ char: 'o', description: 'Bundle file to write.', default: 'catalogue.json', helpValue: 'FILE' }),
+  };
+
+  async run(): Promise<PullResult> {
+    const { flags } = await this.parse(Pull);
+    const source = flags.source ?? process.env.NEXUSBLOOM_API_URL;
+    if (!source || !isApiSource(source)) {
+      this.error('pull needs an API URL: pass --source https://host/api or set NEXUSBLOOM_API_URL', { exit: 2 });
+    }
+    const out = resolve(flags.out);
+    let count: number;
+    try {
+      const raw = await readSource(source, sourceOptions(flags, (line) => this.logToStderr(line)));
+      const tools = [...((raw.document as { tools: Array<{ slug: string }> }).tools ?? [])].sort((a, b) => byCodeUnit(a.slug, b.slug));
+      count = tools.length;
+      await mkdir(dirname(out), { recursive: true });
+      // Written whole or not at all: a temporary file renamed into place.
+      const temporary = `${out}.${process.pid}.tmp`;
+      await writeFile(temporary, `${JSON.stringify({ format: BUNDLE_FORMAT, tools }, null, 2)}\n`);
+      await rename(temporary, out);
+    } catch (error) {
+      this.error(errorMessage(error), { exit: 1 });
+    }
+    this.log(`Wrote ${count} tools from ${source} to ${flags.out}.`);
+    return { source, out, tools: count };
+  }
+}

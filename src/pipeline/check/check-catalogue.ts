@@ -1,0 +1,120 @@
+// The check stage: the bundle against the manifest schema, every tool schema compiled, every example validated,
+// every slug held against the tool-name grammar. It reports every problem at once and never throws on bad input.
+
+import { readFileSync } from 'node:fs';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Manifest } from '../../runtime/contracts.js';
+import { joinPointer, type Problem } from '../problems.js';
+import { collectRefs, createSchemaCompiler, describeAjvError, type SchemaCompiler } from './schema-compiler.js';
+import { hasLoneSurrogate, withheldReason } from './slug-grammar.js';
+
+const bundleSchema = JSON.parse(readFileSync(new URL('../../schemas/manifest.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+let validateBundleShape: ValidateFunction | undefined;
+
+export interface CheckedTool {
+  manifest: Manifest;
+  withheldReason: string | null;
+}
+
+export interface CheckResult {
+  /** Every tool that passed, sorted by slug (code unit order). Empty when the bundle itself is unusable. */
+  tools: CheckedTool[];
+  problems: Problem[];
+}
+
+function slugAt(tools: unknown, index: number): string | null {
+  const slug = Array.isArray(tools) ? (tools[index] as { slug?: unknown } | undefined)?.slug : undefined;
+  return typeof slug === 'string' ? slug : null;
+}
+
+function checkShape(document: unknown): Problem[] {
+  validateBundleShape ??= new Ajv2020({ strict: false, allErrors: true }).compile(bundleSchema);
+  if (validateBundleShape(document)) return [];
+  const tools = (document as { tools?: unknown } | null)?.tools;
+  return (validateBundleShape.errors ?? []).map((error): Problem => {
+    const match = /^\/tools\/(\d+)(.*)$/.exec(error.instancePath);
+    const missing = error.keyword === 'required' ? `/${(error.params as { missingProperty: string }).missingProperty}` : '';
+    if (match) {
+      const index = Number(match[1]);
+      const slug = slugAt(tools, index);
+      return {
+        severity: 'error',
+        slug: slug ?? `#${index}`,
+        pointer: `${match[2] ?? ''}${missing}`,
+        message: describeAjvError(error),
+        hint: slug === null ? `the tool at /tools/${index} of the bundle` : 'fix the manifest in the catalogue',
+      };
+    }
+    return { severity: 'error', slug: null, pointer: `${error.instancePath}${missing}`, message: describeAjvError(error), hint: 'a bundle is {"format":"nexusbloom-catalogue/1","tools":[...]}' };
+  });
+}
+
+function checkSchema(slug: string, field: 'input_schema' | 'output_schema', schema: Record<string, unknown>, compiler: SchemaCompiler, problems: Problem[]) {
+  for (const { ref, pointer } of collectRefs(schema)) {
+    if (!ref.startsWith('#')) {
+      problems.push({ severity: 'error', slug, pointer: `/${field}${pointer}`, message: `external $ref ${JSON.stringify(ref)} is not allowed`, hint: 'inline it under $defs and point to #/$defs/...' });
+    }
+  }
+  if (field === 'input_schema' && schema.type !== undefined && schema.type !== 'object') {
+    problems.push({ severity: 'error', slug, pointer: `/${field}/type`, message: `top level must be type "object", not ${JSON.stringify(schema.type)}`, hint: 'wrap the parameters in an object' });
+  }
+  try {
+    return compiler.compile(schema);
+  } catch (error) {
+    problems.push({ severity: 'error', slug, pointer: `/${field}`, message: `schema does not compile: ${(error as Error).message}`, hint: 'fix the JSON Schema (draft-07 or 2020-12)' });
+    return undefined;
+  }
+}
+
+function checkTool(manifest: Manifest, compiler: SchemaCompiler, problems: Problem[]): boolean {
+  const slug = manifest.slug;
+  const before = problems.filter((p) => p.severity === 'error').length;
+  if (hasLoneSurrogate(slug)) {
+    problems.push({ severity: 'error', slug, pointer: '/slug', message: 'contains an unpaired UTF-16 surrogate, which no URI or file can carry', hint: 'fix the slug text' });
+  }
+  const validateInput = manifest.input_schema ? checkSchema(slug, 'input_schema', manifest.input_schema, compiler, problems) : undefined;
+  const validateOutput = manifest.output_schema ? checkSchema(slug, 'output_schema', manifest.output_schema, compiler, problems) : undefined;
+  (manifest.examples ?? []).forEach((example, index) => {
+    if (validateInput && !validateInput(example.params)) {
+      for (const error of validateInput.errors ?? []) {
+        problems.push({ severity: 'error', slug, pointer: joinPointer('examples', index, 'params') + error.instancePath, message: `example does not match input_schema: ${describeAjvError(error)}`, hint: 'fix the example or the schema' });
+      }
+    }
+    if (validateOutput && 'result' in example && !validateOutput(example.result)) {
+      for (const error of validateOutput.errors ?? []) {
+        problems.push({ severity: 'warning', slug, pointer: joinPointer('examples', index, 'result') + error.instancePath, message: `example result does not match output_schema: ${describeAjvError(error)}` });
+      }
+    }
+  });
+  return problems.filter((p) => p.severity === 'error').length === before;
+}
+
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+export function checkCatalogue(document: unknown, compiler: SchemaCompiler = createSchemaCompiler()): CheckResult {
+  const problems = checkShape(document);
+  const rawTools = (document as { tools?: unknown } | null)?.tools;
+  if (!Array.isArray(rawTools) || problems.some((p) => p.slug === null)) return { tools: [], problems };
+  const shapeFailed = new Set(problems.map((p) => p.slug));
+  const seen = new Map<string, number>();
+  const tools: CheckedTool[] = [];
+  rawTools.forEach((raw, index) => {
+    const manifest = raw as Manifest;
+    if (shapeFailed.has(manifest.slug) || shapeFailed.has(`#${index}`)) return;
+    const first = seen.get(manifest.slug);
+    if (first !== undefined) {
+      problems.push({ severity: 'error', slug: manifest.slug, pointer: '/slug', message: `duplicate slug: tools ${first} and ${index} of the bundle share it`, hint: 'slugs are unique by exact string' });
+      return;
+    }
+    seen.set(manifest.slug, index);
+    if (!checkTool(manifest, compiler, problems)) return;
+    const reason = withheldReason(manifest.slug);
+    if (reason !== null) {
+      problems.push({ severity: 'warning', slug: manifest.slug, pointer: '/slug', message: `withheld from tools/list: ${reason}`, hint: 'still reachable through the meta-tool run command and resources; rename the slug to advertise it' });
+    }
+    tools.push({ manifest, withheldReason: reason });
+  });
+  tools.sort((a, b) => byCodeUnit(a.manifest.slug, b.manifest.slug));
+  problems.sort((a, b) => byCodeUnit(a.slug ?? '', b.slug ?? '') || byCodeUnit(a.pointer, b.pointer) || byCodeUnit(a.message, b.message));
+  return { tools, problems };
+}

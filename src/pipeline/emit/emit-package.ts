@@ -1,0 +1,88 @@
+// The emit stage: from the plan, every file of the generated package as text, keyed by its path in the package.
+// Pure: no disk writes. Output depends only on the plan and the config, so the same catalogue gives the same bytes.
+
+import type { ServedCatalogueFile, ServedTool } from '../../runtime/contracts.js';
+import type { GeneratorConfig } from '../config.js';
+import type { PackagePlan, PlannedTool } from '../plan/plan-package.js';
+import { packageJson, tsconfigJson } from './package-json.js';
+import { runtimeFiles } from './runtime-files.js';
+import { schemaTypes } from './schema-types.js';
+import { renderTemplate } from './templates.js';
+import { docComment, firstSentence } from './text.js';
+
+export type PackageFiles = ReadonlyMap<string, string>;
+
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function servedCatalogue(plan: PackagePlan): string {
+  const tools: ServedTool[] = plan.tools.map((tool) => ({
+    slug: tool.slug,
+    manifest: tool.manifest,
+    identifier: tool.identifier,
+    withheldReason: tool.withheldReason,
+  }));
+  const file: ServedCatalogueFile = { format: 'nexusbloom-served-catalogue/1', tools };
+  return `${JSON.stringify(file, null, 2)}\n`;
+}
+
+function toolDoc(tool: PlannedTool): string {
+  const parts = [tool.manifest.name.trim() === '' ? tool.slug : tool.manifest.name, '', tool.manifest.description];
+  if (tool.manifest.deprecated !== undefined) parts.push('', `@deprecated ${tool.manifest.deprecated}`);
+  if (tool.withheldReason !== null) parts.push('', `Not advertised in tools/list (slug ${tool.withheldReason}); the meta-tool's run command reaches it.`);
+  return parts.join('\n');
+}
+
+export async function toolModule(tool: PlannedTool): Promise<string> {
+  const inputTypes = await schemaTypes(tool.manifest.input_schema, tool.inputTypeName, '{ [key: string]: unknown }');
+  const outputTypes = await schemaTypes(tool.manifest.output_schema, tool.outputTypeName, 'unknown');
+  return renderTemplate('tool.ts', {
+    types: `${inputTypes}\n${outputTypes}`,
+    docBlock: docComment(toolDoc(tool)),
+    identifier: tool.identifier,
+    inputTypeName: tool.inputTypeName,
+    outputTypeName: tool.outputTypeName,
+    slug: tool.slug,
+  });
+}
+
+function readmeView(plan: PackagePlan, config: GeneratorConfig): object {
+  const { names } = config;
+  const first = plan.tools.find((t) => t.withheldReason === null) ?? plan.tools[0];
+  const serverEntry = { command: 'npx', args: ['-y', names.packageName] };
+  return {
+    names,
+    description: config.description,
+    toolCount: plan.tools.length,
+    withheldCount: plan.tools.filter((t) => t.withheldReason !== null).length,
+    mcpServersSnippet: { mcpServers: { [names.serverName]: serverEntry } },
+    vscodeSnippet: { servers: { [names.serverName]: { type: 'stdio', ...serverEntry } } },
+    firstTool: { identifier: first?.identifier ?? 'tool', exampleParams: first?.manifest.examples?.[0]?.params ?? {} },
+    tools: plan.tools.map((tool) => ({
+      slugLabel: tool.withheldReason === null ? `\`${tool.slug}\`` : `\`${tool.slug}\` (withheld: ${tool.withheldReason})`,
+      identifier: tool.identifier,
+      summary: `${tool.manifest.deprecated !== undefined ? 'Deprecated. ' : ''}${firstSentence(tool.manifest.description)}`,
+    })),
+  };
+}
+
+/** Every file of the package, sorted by path. */
+export async function emitPackage(plan: PackagePlan, config: GeneratorConfig): Promise<PackageFiles> {
+  const runtime = runtimeFiles();
+  const files = new Map<string, string>();
+  files.set('package.json', packageJson(config, new Set(runtime.keys())));
+  files.set('tsconfig.json', tsconfigJson());
+  files.set('.gitignore', renderTemplate('gitignore', {}));
+  files.set('README.md', renderTemplate('README.md', readmeView(plan, config)));
+  files.set('data/catalogue.json', servedCatalogue(plan));
+  files.set('src/names.ts', renderTemplate('names.ts', { names: config.names }));
+  files.set('src/client.ts', renderTemplate('client.ts', {}));
+  files.set('src/bin.ts', renderTemplate('bin.ts', {}));
+  files.set('src/index.ts', renderTemplate('index.ts', {}));
+  files.set('src/tools/index.ts', renderTemplate('tools-index.ts', { tools: plan.tools }));
+  files.set('src/types.ts', renderTemplate('types.ts', { tools: plan.tools }));
+  const modules = await Promise.all(plan.tools.map(async (tool) => [`src/tools/${tool.fileName}.ts`, await toolModule(tool)] as const));
+  for (const [path, text] of modules) files.set(path, text);
+  for (const [path, text] of runtime) files.set(`src/runtime/${path}`, text);
+  // Every file ends in exactly one LF, whatever a template or the runtime source ended with.
+  return new Map([...files].sort(([a], [b]) => byCodeUnit(a, b)).map(([path, text]) => [path, `${text.replace(/\n*$/, '')}\n`]));
+}

@@ -1,0 +1,81 @@
+// The generated package's package.json and tsconfig.json, with runtime dependencies pinned to the generator's own.
+
+import { readFileSync } from 'node:fs';
+import type { GeneratorConfig } from '../config.js';
+
+const generatorManifest = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+
+const RUNTIME_DEPENDENCIES = ['@modelcontextprotocol/sdk', 'ajv', 'ajv-formats', 'fastest-levenshtein', 'zod'];
+const BUILD_DEPENDENCIES = ['@types/node', 'typescript'];
+
+function pinned(names: string[], from: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    names.map((name) => {
+      const version = from[name];
+      if (!version) throw new Error(`the generator's package.json does not pin ${name}`);
+      return [name, version];
+    }),
+  );
+}
+
+/** Scripts for the developer tools the runtime ships, keyed by the file that implements them. */
+const DEV_SCRIPTS: Array<[string, string, string]> = [
+  ['mock-api', 'dev/mock-api-cli.ts', 'node dist/runtime/dev/mock-api-cli.js'],
+  ['catalogue-check', 'dev/catalogue-check.ts', 'node dist/runtime/dev/catalogue-check.js'],
+  ['agent-demo', 'dev/agent-demo.ts', 'node dist/runtime/dev/agent-demo.js'],
+  ['agent-demo:mock', 'dev/agent-demo.ts', 'node dist/runtime/dev/agent-demo.js --mock'],
+  ['shell', 'dev/shell.ts', 'node dist/runtime/dev/shell.js'],
+  ['shell:mock', 'dev/shell.ts', 'node dist/runtime/dev/shell.js --mock'],
+];
+
+export function packageJson(config: GeneratorConfig, runtimePaths: ReadonlySet<string>): string {
+  const { names } = config;
+  const binName = names.packageName.replace(/^@[^/]+\//, '');
+  const scripts: Record<string, string> = { build: 'tsc -p tsconfig.json', prepare: 'tsc -p tsconfig.json', start: 'node dist/bin.js' };
+  for (const [script, file, command] of DEV_SCRIPTS) if (runtimePaths.has(file)) scripts[script] = command;
+  const manifest = {
+    name: names.packageName,
+    version: names.packageVersion,
+    description: config.description,
+    type: 'module',
+    license: 'UNLICENSED',
+    engines: { node: '>=20' },
+    bin: { [binName]: 'dist/bin.js' },
+    main: 'dist/index.js',
+    types: 'dist/index.d.ts',
+    exports: {
+      '.': { types: './dist/index.d.ts', default: './dist/index.js' },
+      './tools': { types: './dist/tools/index.d.ts', default: './dist/tools/index.js' },
+      './types': { types: './dist/types.d.ts', default: './dist/types.js' },
+      './package.json': './package.json',
+    },
+    files: ['dist', 'data', 'README.md'],
+    scripts,
+    dependencies: pinned(RUNTIME_DEPENDENCIES, generatorManifest.dependencies),
+    devDependencies: pinned(BUILD_DEPENDENCIES, generatorManifest.devDependencies),
+  };
+  return `${JSON.stringify(manifest, null, 2)}\n`;
+}
+
+export const TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    skipLibCheck: true,
+    declaration: true,
+    outDir: 'dist',
+    rootDir: 'src',
+    types: ['node'],
+    newLine: 'lf',
+  },
+  include: ['src/**/*.ts'],
+};
+
+export function tsconfigJson(): string {
+  return `${JSON.stringify(TSCONFIG, null, 2)}\n`;
+}

@@ -1,0 +1,23 @@
+// The runtime shipped inside every generated package: `src/runtime/**/*.ts` of the generator, copied as text.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const RUNTIME_DIR = fileURLToPath(new URL('../../../src/runtime/', import.meta.url));
+
+let cached: ReadonlyMap<string, string> | undefined;
+
+/** Paths relative to `src/runtime/` (POSIX separators), sorted, mapped to file text with LF line ends. */
+export function runtimeFiles(): ReadonlyMap<string, string> {
+  if (cached) return cached;
+  const entries = readdirSync(RUNTIME_DIR, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts'))
+    .map((entry) => {
+      const full = `${entry.parentPath ?? entry.path}/${entry.name}`;
+      const relative = full.slice(RUNTIME_DIR.length).replace(/\\/g, '/').replace(/^\/+/, '');
+      return [relative, readFileSync(full, 'utf8').replace(/\r\n?/g, '\n')] as const;
+    })
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  cached = new Map(entries);
+  return cached;
+}

@@ -1,0 +1,62 @@
+// Every name the generated package derives from a slug: TypeScript identifiers, type names and file names.
+// Names come from the slug's words; a slug that would share a name with another gets a suffix from a hash of
+// the slug itself, so names never depend on the order tools arrive in.
+
+import { createHash } from 'node:crypto';
+
+const RESERVED_IDENTIFIERS = new Set(
+  (
+    'break case catch class const continue debugger default delete do else enum export extends false finally for ' +
+    'function if import in instanceof new null return super switch this throw true try typeof var void while with ' +
+    'as implements interface let package private protected public static yield any boolean constructor declare get ' +
+    'module require number set string symbol type from of async await undefined arguments eval prototype ' +
+    'names sdk server client tools index runtime'
+  ).split(' '),
+);
+
+// File names that are taken by the package's own modules or are unusable on some file systems.
+const RESERVED_FILE_NAMES = new Set(['index', 'con', 'prn', 'aux', 'nul', 'com1', 'com2', 'com3', 'lpt1', 'lpt2', 'lpt3', 'tool']);
+
+/** The ASCII words of a slug: `Env Validator/v2` → `env`, `validator`, `v2`; camelCase is split too. */
+export function slugWords(slug: string): string[] {
+  return slug
+    .normalize('NFKD')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== '');
+}
+
+export function slugHash(slug: string): string {
+  return createHash('sha256').update(slug, 'utf8').digest('hex').slice(0, 6);
+}
+
+const capitalize = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
+
+export interface BaseNames {
+  identifier: string;
+  typeName: string;
+  fileName: string;
+}
+
+/** Names from the slug's words alone, before collisions are considered. */
+export function baseNames(slug: string): BaseNames {
+  const words = slugWords(slug).slice(0, 12);
+  if (words.length === 0) words.push('tool', slugHash(slug));
+  const camel = words.map((w, i) => (i === 0 ? w : capitalize(w))).join('');
+  const identifier = /^[0-9]/.test(camel) ? `tool${capitalize(camel)}` : RESERVED_IDENTIFIERS.has(camel) ? `${camel}Tool` : camel;
+  const fileBase = words.join('-');
+  const fileName = /^[0-9]/.test(fileBase) || RESERVED_FILE_NAMES.has(fileBase) ? `tool-${fileBase}` : fileBase;
+  return { identifier, typeName: capitalize(identifier), fileName };
+}
+
+/** The slug as its own base names would write it back: such a slug keeps the plain name in a collision. */
+export function isCanonicalSpelling(slug: string): boolean {
+  return slugWords(slug).join('-') === slug;
+}
+
+export function withHashSuffix(names: BaseNames, slug: string): BaseNames {
+  const hash = slugHash(slug);
+  return { identifier: `${names.identifier}_${hash}`, typeName: `${names.typeName}_${hash}`, fileName: `${names.fileName}-${hash}` };
+}

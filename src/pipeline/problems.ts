@@ -1,0 +1,44 @@
+// Problems found while reading or checking a catalogue, each naming the tool (slug) and a JSON pointer.
+
+export type Severity = 'error' | 'warning';
+
+export interface Problem {
+  severity: Severity;
+  /** The tool the problem belongs to, or null for the catalogue as a whole. */
+  slug: string | null;
+  /** JSON pointer into the tool's manifest (or into the bundle when slug is null). */
+  pointer: string;
+  message: string;
+  /** What to do about it. */
+  hint?: string;
+}
+
+/** A failure that stops a stage; carries every problem found so far so none is lost. */
+export class PipelineError extends Error {
+  constructor(
+    message: string,
+    readonly problems: readonly Problem[] = [],
+  ) {
+    super(message);
+    this.name = 'PipelineError';
+  }
+}
+
+export function formatProblem(problem: Problem): string {
+  const where = problem.slug === null ? `catalogue ${problem.pointer || '/'}` : `tool ${JSON.stringify(problem.slug)} at ${problem.pointer || '/'}`;
+  const hint = problem.hint ? ` (${problem.hint})` : '';
+  return `${problem.severity}: ${where}: ${problem.message}${hint}`;
+}
+
+export function hasErrors(problems: readonly Problem[]): boolean {
+  return problems.some((p) => p.severity === 'error');
+}
+
+/** JSON pointer escaping (RFC 6901). */
+export function pointerSegment(segment: string | number): string {
+  return String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+export function joinPointer(...segments: Array<string | number>): string {
+  return segments.map((s) => `/${pointerSegment(s)}`).join('');
+}

@@ -1,0 +1,100 @@
+// The whole pipeline as one straight line: source → check → plan → emit → write → compile.
+// Commands are thin shells over these functions.
+
+import { checkCatalogue, type CheckResult } from './check/check-catalogue.js';
+import { compilePackage } from './compile/compile-package.js';
+import type { GeneratorConfig } from './config.js';
+import { emitPackage, type PackageFiles } from './emit/emit-package.js';
+import { planPackage } from './plan/plan-package.js';
+import { formatProblem, hasErrors, PipelineError, type Problem } from './problems.js';
+import { readSource, type RawCatalogue, type SourceOptions } from './source/read-source.js';
+import { findDrift, writePackage, type Drift } from './write/write-package.js';
+
+export interface CheckedCatalogue {
+  raw: RawCatalogue;
+  check: CheckResult;
+}
+
+/** source → check. Throws a PipelineError carrying every problem when any is an error. */
+export async function readAndCheck(source: string, options: SourceOptions): Promise<CheckedCatalogue> {
+  const raw = await readSource(source, options);
+  const check = checkCatalogue(raw.document);
+  return { raw, check };
+}
+
+export function failOnErrors(problems: readonly Problem[], what: string): void {
+  if (!hasErrors(problems)) return;
+  const errors = problems.filter((p) => p.severity === 'error');
+  throw new PipelineError(`${what}: ${errors.length} error(s)\n${errors.map(formatProblem).join('\n')}`, problems);
+}
+
+export interface BuildOptions {
+  source: string;
+  outDir: string;
+  config: GeneratorConfig;
+  sourceOptions?: SourceOptions;
+  /** Compare instead of writing. */
+  check?: boolean;
+  compile?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface BuildResult {
+  source: string;
+  outDir: string;
+  tools: number;
+  advertised: number;
+  withheld: Array<{ slug: string; reason: string }>;
+  warnings: Problem[];
+  files: number;
+  written: string[];
+  removed: string[];
+  drift: Drift | null;
+  compiled: boolean;
+  timingsMs: { source: number; check: number; emit: number; write: number; compile: number };
+}
+
+
+export async function buildPackage(options: BuildOptions): Promise<BuildResult> {
+  const log = options.log ?? (() => {});
+  const timings = { source: 0, check: 0, emit: 0, write: 0, compile: 0 };
+  let started = performance.now();
+  const raw = await readSource(options.source, options.sourceOptions ?? {});
+  timings.source = performance.now() - started;
+  started = performance.now();
+  const check = checkCatalogue(raw.document);
+  timings.check = performance.now() - started;
+  failOnErrors(check.problems, `catalogue ${raw.origin} has problems`);
+  started = performance.now();
+  const plan = planPackage(check.tools);
+  const files: PackageFiles = await emitPackage(plan, options.config);
+  timings.emit = performance.now() - started;
+  log(`emitted ${files.size} files for ${plan.tools.length} tools`);
+  const base = {
+    source: raw.origin,
+    outDir: options.outDir,
+    tools: plan.tools.length,
+    advertised: plan.tools.filter((t) => t.withheldReason === null).length,
+    withheld: plan.tools.flatMap((t) => (t.withheldReason === null ? [] : [{ slug: t.slug, reason: t.withheldReason }])),
+    warnings: check.problems.filter((p) => p.severity === 'warning'),
+    files: files.size,
+  };
+  started = performance.now();
+  if (options.check) {
+    const drift = await findDrift(options.outDir, files);
+    timings.write = performance.now() - started;
+    return { ...base, written: [], removed: [], drift, compiled: false, timingsMs: timings };
+  }
+  const summary = await writePackage(options.outDir, files);
+  timings.write = performance.now() - started;
+  log(`wrote ${summary.written.length} changed files (${summary.unchanged} unchanged, ${summary.removed.length} removed) to ${options.outDir}`);
+  let compiled = false;
+  if (options.compile !== false) {
+    started = performance.now();
+    log('compiling the package (type-check and emit dist/)…');
+    await compilePackage(options.outDir);
+    timings.compile = performance.now() - started;
+    compiled = true;
+  }
+  return { ...base, written: summary.written, removed: summary.removed, drift: null, compiled, timingsMs: timings };
+}

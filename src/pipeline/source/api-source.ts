@@ -1,0 +1,79 @@
+// Reads a whole catalogue from the NexusBloom HTTP API: the paginated list, then every manifest with bounded concurrency.
+
+import { getJson, SourceError, type HttpOptions } from './http-json.js';
+
+export interface ApiSourceOptions extends HttpOptions {
+  concurrency: number;
+  /** Called after each manifest arrives (progress for large catalogues). */
+  onManifest?: (done: number, total: number) => void;
+}
+
+/** `https://host` and `https://host/` mean `https://host/api`; a trailing slash is dropped. */
+export function normalizeApiBase(url: string): string {
+  const parsed = new URL(url);
+  const path = parsed.pathname.replace(/\/+$/, '');
+  parsed.pathname = path === '' ? '/api' : path;
+  parsed.search = '';
+  parsed.hash = '';
+  return parsed.toString().replace(/\/+$/, '');
+}
+
+function listPageShape(body: unknown, url: string): { slugs: string[]; next: string | null } {
+  const page = body as { tools?: unknown; next_cursor?: unknown };
+  if (!page || typeof page !== 'object' || !Array.isArray(page.tools)) {
+    throw new SourceError(`GET ${url} answered JSON without a "tools" array: not a catalogue listing`, url);
+  }
+  const slugs = page.tools.map((entry, index) => {
+    const slug = (entry as { slug?: unknown } | null)?.slug;
+    if (typeof slug !== 'string' || slug === '') {
+      throw new SourceError(`GET ${url} listed an entry without a slug at /tools/${index}`, url);
+    }
+    return slug;
+  });
+  const next = page.next_cursor;
+  if (next !== undefined && next !== null && typeof next !== 'string') {
+    throw new SourceError(`GET ${url} answered a next_cursor that is not a string`, url);
+  }
+  return { slugs, next: typeof next === 'string' && next !== '' ? next : null };
+}
+
+async function listSlugs(base: string, options: HttpOptions): Promise<string[]> {
+  const slugs: string[] = [];
+  const seenCursors = new Set<string>();
+  let cursor: string | null = null;
+  do {
+    const url: string = cursor === null ? `${base}/tools` : `${base}/tools?cursor=${encodeURIComponent(cursor)}`;
+    const page = listPageShape(await getJson(url, options), url);
+    slugs.push(...page.slugs);
+    if (page.next !== null && seenCursors.has(page.next)) {
+      throw new SourceError(`GET ${url} returned a next_cursor already seen: the listing loops`, url);
+    }
+    if (page.next !== null) seenCursors.add(page.next);
+    cursor = page.next;
+  } while (cursor !== null);
+  return slugs;
+}
+
+/** Fetches every manifest. The result is in listing order; nothing is returned unless every fetch succeeded. */
+export async function readApiCatalogue(apiUrl: string, options: ApiSourceOptions): Promise<unknown[]> {
+  const base = normalizeApiBase(apiUrl);
+  const slugs = await listSlugs(base, options);
+  const manifests: unknown[] = new Array(slugs.length);
+  let next = 0;
+  let done = 0;
+  const worker = async (): Promise<void> => {
+    while (next < slugs.length) {
+      const index = next++;
+      const slug = slugs[index]!;
+      const url = `${base}/tools/${encodeURIComponent(slug)}`;
+      const manifest = await getJson(url, options, slug);
+      if (!manifest || typeof manifest !== 'object' || Array.isArray(manifest)) {
+        throw new SourceError(`GET ${url} (tool ${JSON.stringify(slug)}) answered JSON that is not a manifest object`, url, slug);
+      }
+      manifests[index] = manifest;
+      options.onManifest?.(++done, slugs.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, slugs.length)) }, worker));
+  return manifests;
+}

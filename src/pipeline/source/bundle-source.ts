@@ -1,0 +1,25 @@
+// Reads a catalogue bundle file (`{"format":"nexusbloom-catalogue/1","tools":[...]}`).
+
+import { readFile } from 'node:fs/promises';
+import { PipelineError } from '../problems.js';
+
+export const BUNDLE_FORMAT = 'nexusbloom-catalogue/1';
+
+export async function readBundleFile(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : String((error as Error).message);
+    throw new PipelineError(`cannot read bundle ${path}: ${why} (pass a bundle file or an API URL to --source)`, [
+      { severity: 'error', slug: null, pointer: '', message: `cannot read ${path}: ${why}` },
+    ]);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    const message = `bundle ${path} is not valid JSON: ${(error as Error).message}`;
+    throw new PipelineError(message, [{ severity: 'error', slug: null, pointer: '', message }]);
+  }
+}

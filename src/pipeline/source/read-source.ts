@@ -1,0 +1,47 @@
+// The source stage: turns `--source` (API URL, bundle file, or nothing) into the raw catalogue document.
+
+import { fileURLToPath } from 'node:url';
+import { readApiCatalogue } from './api-source.js';
+import { BUNDLE_FORMAT, readBundleFile } from './bundle-source.js';
+
+export interface SourceOptions {
+  apiKey?: string;
+  timeoutMs?: number;
+  concurrency?: number;
+  userAgent?: string;
+  onManifest?: (done: number, total: number) => void;
+}
+
+export interface RawCatalogue {
+  /** What was read, for reports: a URL or a file path. */
+  origin: string;
+  kind: 'api' | 'bundle';
+  /** The bundle document, exactly as read (API catalogues are wrapped into the bundle form). */
+  document: unknown;
+}
+
+/** The example catalogue shipped with the generator. */
+export const EXAMPLE_BUNDLE = fileURLToPath(new URL('../../../examples/catalogue.json', import.meta.url));
+
+export function isApiSource(source: string): boolean {
+  return /^https?:\/\//i.test(source);
+}
+
+/** `--source` without a value: the API named by the environment, else the bundled example. */
+export function defaultSource(env: NodeJS.ProcessEnv): string {
+  return env.NEXUSBLOOM_API_URL && env.NEXUSBLOOM_API_URL.trim() !== '' ? env.NEXUSBLOOM_API_URL.trim() : EXAMPLE_BUNDLE;
+}
+
+export async function readSource(source: string, options: SourceOptions = {}): Promise<RawCatalogue> {
+  if (isApiSource(source)) {
+    const tools = await readApiCatalogue(source, {
+      apiKey: options.apiKey,
+      timeoutMs: options.timeoutMs ?? 15_000,
+      concurrency: options.concurrency ?? 8,
+      userAgent: options.userAgent ?? 'nexusbloom-gen',
+      onManifest: options.onManifest,
+    });
+    return { origin: source, kind: 'api', document: { format: BUNDLE_FORMAT, tools } };
+  }
+  return { origin: source, kind: 'bundle', document: await readBundleFile(source) };
+}

@@ -1,0 +1,85 @@
+// The write stage, the only one that touches the disk: writes the emitted files (skipping unchanged ones, each
+// write atomic), removes stale files from the folders the generator owns, and compares a folder for drift.
+
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { PackageFiles } from '../emit/emit-package.js';
+
+/** Folders whose whole content the generator owns; anything else in the output folder is left alone. */
+const OWNED_DIRS = ['src', 'data'];
+
+async function listFiles(root: string, dir: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(join(root, dir), { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const nested = await Promise.all(
+    entries.map((entry) => (entry.isDirectory() ? listFiles(root, `${dir}/${entry.name}`) : Promise.resolve([`${dir}/${entry.name}`]))),
+  );
+  return nested.flat();
+}
+
+async function readIfExists(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+export interface WriteSummary {
+  written: string[];
+  unchanged: number;
+  removed: string[];
+}
+
+export async function writePackage(outDir: string, files: PackageFiles): Promise<WriteSummary> {
+  const written: string[] = [];
+  let unchanged = 0;
+  const dirs = new Set<string>();
+  for (const path of files.keys()) dirs.add(dirname(join(outDir, path)));
+  await Promise.all([...dirs].map((dir) => mkdir(dir, { recursive: true })));
+  await Promise.all(
+    [...files].map(async ([path, text]) => {
+      const target = join(outDir, path);
+      if ((await readIfExists(target)) === text) {
+        unchanged++;
+        return;
+      }
+      const temporary = `${target}.${process.pid}.tmp`;
+      await writeFile(temporary, text);
+      await rename(temporary, target);
+      written.push(path);
+    }),
+  );
+  const stale = await staleFiles(outDir, files);
+  await Promise.all(stale.map((path) => rm(join(outDir, path), { force: true })));
+  return { written: written.sort(), unchanged, removed: stale };
+}
+
+async function staleFiles(outDir: string, files: PackageFiles): Promise<string[]> {
+  const present = (await Promise.all(OWNED_DIRS.map((dir) => listFiles(outDir, dir)))).flat();
+  return present.filter((path) => !files.has(path)).sort();
+}
+
+export interface Drift {
+  changed: string[];
+  missing: string[];
+  extra: string[];
+}
+
+/** What differs between the folder and what a build would write; all empty when in sync. */
+export async function findDrift(outDir: string, files: PackageFiles): Promise<Drift> {
+  const changed: string[] = [];
+  const missing: string[] = [];
+  await Promise.all(
+    [...files].map(async ([path, text]) => {
+      const current = await readIfExists(join(outDir, path));
+      if (current === null) missing.push(path);
+      else if (current !== text) changed.push(path);
+    }),
+  );
+  return { changed: changed.sort(), missing: missing.sort(), extra: await staleFiles(outDir, files) };
+}

@@ -1,0 +1,75 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { normalizeApiUrl, readSettings } from '../../src/runtime/config.js';
+import { captureLog, testNames } from './core-fixtures.js';
+
+test('defaults when nothing is set', () => {
+  const { log, lines } = captureLog();
+  const settings = readSettings(testNames, {}, log);
+  assert.equal(settings.apiKey, null);
+  assert.equal(settings.apiUrl, 'https://nexusbloom.dev/api');
+  assert.equal(settings.timeoutMs, 15000);
+  assert.equal(settings.cacheTtlMs, 60000);
+  assert.equal(settings.debug, false);
+  assert.equal(settings.execution, 'remote');
+  assert.equal(settings.catalogue, 'pinned');
+  assert.equal(settings.vars.apiKey, 'NEXUSBLOOM_API_KEY');
+  assert.deepEqual(lines, []);
+});
+
+const table: { env: Record<string, string>; want: Record<string, unknown>; notes: number }[] = [
+  { env: { NEXUSBLOOM_API_KEY: 'k-1' }, want: { apiKey: 'k-1' }, notes: 0 },
+  { env: { NEXUSBLOOM_API_KEY: '   ' }, want: { apiKey: null }, notes: 0 },
+  { env: { NEXUSBLOOM_API_URL: 'https://example.test' }, want: { apiUrl: 'https://example.test/api' }, notes: 0 },
+  { env: { NEXUSBLOOM_API_URL: 'https://example.test/' }, want: { apiUrl: 'https://example.test/api' }, notes: 0 },
+  { env: { NEXUSBLOOM_API_URL: 'http://127.0.0.1:4010/api/' }, want: { apiUrl: 'http://127.0.0.1:4010/api' }, notes: 0 },
+  { env: { NEXUSBLOOM_API_URL: 'https://example.test/v2/api' }, want: { apiUrl: 'https://example.test/v2/api' }, notes: 0 },
+  { env: { NEXUSBLOOM_API_URL: 'not a url' }, want: { apiUrl: 'https://nexusbloom.dev/api' }, notes: 1 },
+  { env: { NEXUSBLOOM_API_URL: 'ftp://example.test' }, want: { apiUrl: 'https://nexusbloom.dev/api' }, notes: 1 },
+  { env: { NEXUSBLOOM_MCP_TIMEOUT_MS: '2500' }, want: { timeoutMs: 2500 }, notes: 0 },
+  { env: { NEXUSBLOOM_MCP_TIMEOUT_MS: 'soon' }, want: { timeoutMs: 15000 }, notes: 1 },
+  { env: { NEXUSBLOOM_MCP_TIMEOUT_MS: '0' }, want: { timeoutMs: 15000 }, notes: 1 },
+  { env: { NEXUSBLOOM_MCP_TIMEOUT_MS: '-5' }, want: { timeoutMs: 15000 }, notes: 1 },
+  { env: { NEXUSBLOOM_MCP_TIMEOUT_MS: '1.5' }, want: { timeoutMs: 15000 }, notes: 1 },
+  { env: { NEXUSBLOOM_MCP_CACHE_TTL_MS: '0' }, want: { cacheTtlMs: 0 }, notes: 0 },
+  { env: { NEXUSBLOOM_MCP_CACHE_TTL_MS: '1e3' }, want: { cacheTtlMs: 60000 }, notes: 1 },
+  { env: { NEXUSBLOOM_MCP_DEBUG: '1' }, want: { debug: true }, notes: 0 },
+  { env: { NEXUSBLOOM_MCP_DEBUG: '0' }, want: { debug: false }, notes: 0 },
+  { env: { NEXUSBLOOM_MCP_EXECUTION: 'local' }, want: { execution: 'local' }, notes: 0 },
+  { env: { NEXUSBLOOM_MCP_EXECUTION: 'AUTO' }, want: { execution: 'auto' }, notes: 0 },
+  { env: { NEXUSBLOOM_MCP_EXECUTION: 'lokal' }, want: { execution: 'remote' }, notes: 1 },
+  { env: { NEXUSBLOOM_MCP_CATALOGUE: 'live' }, want: { catalogue: 'live' }, notes: 0 },
+  { env: { NEXUSBLOOM_MCP_CATALOGUE: 'fresh' }, want: { catalogue: 'pinned' }, notes: 1 },
+];
+
+for (const { env, want, notes } of table) {
+  test(`reads ${JSON.stringify(env)}`, () => {
+    const { log, lines } = captureLog();
+    const settings = readSettings(testNames, env, log);
+    for (const [key, value] of Object.entries(want)) {
+      assert.deepEqual(settings[key as keyof typeof settings], value, key);
+    }
+    assert.equal(lines.length, notes, lines.join('\n'));
+    for (const line of lines) assert.match(line, new RegExp(Object.keys(env)[0] ?? ''));
+  });
+}
+
+test('an unknown execution mode names the variable and the fallback', () => {
+  const { log, lines } = captureLog();
+  readSettings(testNames, { NEXUSBLOOM_MCP_EXECUTION: 'yes please' }, log);
+  assert.match(lines[0] ?? '', /NEXUSBLOOM_MCP_EXECUTION="yes please".*using remote/);
+});
+
+test('other prefixes are honoured', () => {
+  const settings = readSettings({ ...testNames, envPrefix: 'ACME_', defaultApiUrl: 'https://acme.test' },
+    { ACME_API_KEY: 'a', NEXUSBLOOM_API_KEY: 'n' }, () => {});
+  assert.equal(settings.apiKey, 'a');
+  assert.equal(settings.apiUrl, 'https://acme.test/api');
+});
+
+test('normalizeApiUrl', () => {
+  assert.equal(normalizeApiUrl('https://h.test'), 'https://h.test/api');
+  assert.equal(normalizeApiUrl('https://h.test/api//'), 'https://h.test/api');
+  assert.equal(normalizeApiUrl('https://h.test/api?x=1#y'), 'https://h.test/api');
+  assert.equal(normalizeApiUrl('h.test'), null);
+});
