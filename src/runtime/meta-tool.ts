@@ -7,7 +7,7 @@ import { DEFAULT_SEARCH_LIMIT, MAX_BATCH_RUNS, MAX_SEARCH_LIMIT } from './guide.
 import { formatHistoryIndex, historyIndex, historyScopeNote, runDetail, runIndexEntry, type RunRecord } from './history.js';
 import { safeStringify } from './redact.js';
 import { resolveSlug } from './resolve.js';
-import { failureResult, outcomeResult, structuredResult } from './results.js';
+import { failureResult, outcomeResult } from './results.js';
 import { checkParams, executeRun, validateAndRun } from './runs.js';
 import { searchTools } from './search.js';
 import type { CallExtra, SurfaceContext } from './surface.js';
@@ -370,4 +370,3 @@ export async function callMetaTool(ctx: SurfaceContext, rawArgs: unknown, extra:
   }
 }
 
-export { structuredResult };

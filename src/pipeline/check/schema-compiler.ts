@@ -20,7 +20,8 @@ export interface SchemaCompiler {
 
 /** One ajv per draft, shared by every tool; schemas are not registered by `$id`, so tools never clash. */
 export function createSchemaCompiler(): SchemaCompiler {
-  const options = { strict: false, allErrors: true, addUsedSchema: false, validateFormats: true } as const;
+  // ownProperties: a property named `constructor` or `toString` must not be read from Object.prototype.
+  const options = { strict: false, allErrors: true, addUsedSchema: false, validateFormats: true, ownProperties: true } as const;
   const draft07 = new Draft07(options);
   const draft2020 = new Draft2020(options);
   addFormats(draft07);

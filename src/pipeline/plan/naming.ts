@@ -21,6 +21,7 @@ const RESERVED_FILE_NAMES = new Set(['index', 'con', 'prn', 'aux', 'nul', 'com1'
 export function slugWords(slug: string): string[] {
   return slug
     .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .toLowerCase()

@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { checkCatalogue } from '../../src/pipeline/check/check-catalogue.js';
+import { withheldReason } from '../../src/pipeline/check/slug-grammar.js';
+import { bundle, hostileBundle, tool } from '../fixtures/catalogues.js';
+
+const errorsOf = (document: unknown) => checkCatalogue(document).problems.filter((p) => p.severity === 'error');
+
+describe('check stage', () => {
+  it('accepts a clean catalogue and sorts tools by slug code unit', () => {
+    const result = checkCatalogue(bundle([tool('b'), tool('B'), tool('a')]));
+    assert.deepEqual(result.problems, []);
+    assert.deepEqual(result.tools.map((t) => t.manifest.slug), ['B', 'a', 'b']);
+  });
+
+  const cases: Array<{ name: string; document: unknown; want: Array<{ slug: string | null; pointer: string; message: RegExp }> }> = [
+    { name: 'wrong format', document: { format: 'other', tools: [] }, want: [{ slug: null, pointer: '/format', message: /constant/ }] },
+    { name: 'not an object', document: [], want: [{ slug: null, pointer: '', message: /object/ }] },
+    {
+      name: 'missing required manifest field names the slug and field',
+      document: bundle([{ ...tool('no-version'), version: undefined }]),
+      want: [{ slug: 'no-version', pointer: '/version', message: /missing required field "version"/ }],
+    },
+    {
+      name: 'a manifest without a slug is named by its index',
+      document: bundle([{ ...tool('x'), slug: undefined }]),
+      want: [{ slug: '#0', pointer: '/slug', message: /missing required field "slug"/ }],
+    },
+    {
+      name: 'external $ref',
+      document: bundle([tool('ext', { input_schema: { type: 'object', properties: { a: { $ref: 'https://example.com/s.json' } } } })]),
+      want: [{ slug: 'ext', pointer: '/input_schema/properties/a/$ref', message: /external \$ref/ }],
+    },
+    {
+      name: 'schema that does not compile',
+      document: bundle([tool('bad-schema', { input_schema: { type: 'object', properties: { a: { type: 'strang' } } } })]),
+      want: [{ slug: 'bad-schema', pointer: '/input_schema', message: /does not compile/ }],
+    },
+    {
+      name: 'unresolvable internal $ref',
+      document: bundle([tool('bad-ref', { input_schema: { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } } })]),
+      want: [{ slug: 'bad-ref', pointer: '/input_schema', message: /does not compile/ }],
+    },
+    {
+      name: 'example that does not validate names the pointer inside params',
+      document: bundle([tool('bad-example', { examples: [{ params: { text: 5 } }] })]),
+      want: [{ slug: 'bad-example', pointer: '/examples/0/params/text', message: /must be string/ }],
+    },
+    {
+      name: 'non-object top level',
+      document: bundle([tool('array-top', { input_schema: { type: 'array' }, examples: [] })]),
+      want: [{ slug: 'array-top', pointer: '/input_schema/type', message: /must be type "object"/ }],
+    },
+    {
+      name: 'duplicate slug',
+      document: bundle([tool('twice'), tool('twice')]),
+      want: [{ slug: 'twice', pointer: '/slug', message: /duplicate slug/ }],
+    },
+    {
+      name: 'lone surrogate in a slug',
+      document: bundle([tool('bad\ud800slug')]),
+      want: [{ slug: 'bad\ud800slug', pointer: '/slug', message: /surrogate/ }],
+    },
+  ];
+  for (const { name, document, want } of cases) {
+    it(`reports: ${name}`, () => {
+      const errors = errorsOf(document);
+      assert.equal(errors.length >= want.length, true, JSON.stringify(errors));
+      for (const w of want) {
+        assert.ok(
+          errors.some((e) => e.slug === w.slug && e.pointer === w.pointer && w.message.test(e.message)),
+          `want ${JSON.stringify({ ...w, message: String(w.message) })} in ${JSON.stringify(errors, null, 1)}`,
+        );
+      }
+    });
+  }
+
+  it('reports every problem at once, across tools', () => {
+    const errors = errorsOf(bundle([tool('one', { examples: [{ params: {} }] }), tool('two', { input_schema: { type: 'object', properties: { a: { $ref: 'x.json' } } } })]));
+    assert.deepEqual(new Set(errors.map((e) => e.slug)), new Set(['one', 'two']));
+  });
+
+  it('compiles draft-07 and 2020-12 schemas, with recursive refs', () => {
+    const recursive = { type: 'object', properties: { node: { $ref: '#/definitions/node' } }, definitions: { node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/definitions/node' } } } } } };
+    const result = checkCatalogue(
+      bundle([
+        tool('d7', { input_schema: { $schema: 'http://json-schema.org/draft-07/schema#', ...recursive }, examples: [{ params: { node: { kids: [{ kids: [] }] } } }] }),
+        tool('d2020', { input_schema: { type: 'object', properties: { n: { $ref: '#/$defs/n' } }, $defs: { n: { type: 'object', properties: { n: { $ref: '#/$defs/n' } } } } }, examples: [{ params: { n: { n: {} } } }] }),
+      ]),
+    );
+    assert.deepEqual(result.problems, []);
+    // draft-07 semantics: `items` as an array is a tuple there, an error in 2020-12.
+    const tuple = checkCatalogue(bundle([tool('tuple', { input_schema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { t: { type: 'array', items: [{ type: 'string' }] } } }, examples: [] })]));
+    assert.deepEqual(tuple.problems, []);
+  });
+
+  it('withholds slugs outside the tool-name grammar as warnings, never drops them', () => {
+    const result = checkCatalogue(hostileBundle());
+    assert.deepEqual(result.problems.filter((p) => p.severity === 'error'), []);
+    const withheld = result.tools.filter((t) => t.withheldReason !== null).map((t) => t.manifest.slug);
+    assert.deepEqual(withheld.sort(), ['../x', 'Env Validator', 'a'.repeat(70), 'x\u2028y', '日本語ツール'].sort());
+    assert.equal(result.tools.length, hostileBundle().tools.length);
+    for (const slug of withheld) {
+      assert.ok(result.problems.some((p) => p.severity === 'warning' && p.slug === slug && p.pointer === '/slug'));
+    }
+  });
+
+  it('explains why a slug is withheld', () => {
+    assert.equal(withheldReason('env-validator'), null);
+    assert.match(withheldReason('Text Stats')!, /white space/);
+    assert.match(withheldReason('git/commit')!, /"\/"/);
+    assert.match(withheldReason('ünï')!, /non-ASCII/);
+    assert.match(withheldReason('a'.repeat(65))!, /longer than 64/);
+    assert.match(withheldReason('a.b')!, /"\."/);
+    assert.match(withheldReason('')!, /characters|longer/i);
+  });
+
+  it('does not mutate its input', () => {
+    const document = hostileBundle();
+    const before = JSON.stringify(document);
+    checkCatalogue(document);
+    assert.equal(JSON.stringify(document), before);
+  });
+});

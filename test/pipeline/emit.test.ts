@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { checkCatalogue } from '../../src/pipeline/check/check-catalogue.js';
+import { resolveConfig } from '../../src/pipeline/config.js';
+import { emitPackage, type PackageFiles } from '../../src/pipeline/emit/emit-package.js';
+import { cleanSchema } from '../../src/pipeline/emit/schema-types.js';
+import { commentText, docComment, markdownCell } from '../../src/pipeline/emit/text.js';
+import { planPackage } from '../../src/pipeline/plan/plan-package.js';
+import { bundle, hostileBundle, HOSTILE_TEXT, INJECTION, tool } from '../fixtures/catalogues.js';
+
+async function emit(document: unknown): Promise<PackageFiles> {
+  const check = checkCatalogue(document);
+  assert.deepEqual(check.problems.filter((p) => p.severity === 'error'), []);
+  return emitPackage(planPackage(check.tools), resolveConfig());
+}
+
+/** A copy of a manifest with its own keys in reverse order. */
+function reverseTopKeys(value: unknown): unknown {
+  const entries = Object.entries(value as Record<string, unknown>).reverse();
+  return Object.fromEntries(entries);
+}
+
+describe('emit stage', () => {
+  it('is deterministic: twice, reversed key order and shuffled tool order give the same bytes', async () => {
+    const document = hostileBundle();
+    const before = JSON.stringify(document);
+    const one = await emit(document);
+    assert.equal(JSON.stringify(document), before, 'input not mutated');
+    const two = await emit(hostileBundle());
+    // Property order inside a schema is meaningful and kept; the tools' order and each manifest's key order move.
+    const shuffled = hostileBundle().tools.map(reverseTopKeys).reverse();
+    const three = await emit({ tools: shuffled, format: 'nexusbloom-catalogue/1' });
+    assert.deepEqual([...two], [...one]);
+    assert.deepEqual([...three], [...one]);
+  });
+
+  it('writes LF line ends and one final newline in every file, and no absolute paths or dates', async () => {
+    const files = await emit(bundle([tool('env-validator'), tool('data-generator')]));
+    for (const [path, text] of files) {
+      assert.equal(text.includes('\r'), false, path);
+      assert.ok(text.endsWith('\n') && !text.endsWith('\n\n'), path);
+      assert.equal(text.includes(process.cwd()), false, path);
+      if (!path.startsWith('src/runtime/')) assert.equal(/20\d\d-\d\d-\d\dT/.test(text), false, path);
+    }
+  });
+
+  it('lays out one module per tool plus the package files', async () => {
+    const files = await emit(bundle([tool('env-validator'), tool('Env Validator')]));
+    const paths = [...files.keys()].filter((p) => !p.startsWith('src/runtime/'));
+    assert.deepEqual(paths.slice().sort(), paths);
+    for (const expected of ['package.json', 'tsconfig.json', 'README.md', 'data/catalogue.json', 'src/bin.ts', 'src/index.ts', 'src/tools/index.ts', 'src/tools/env-validator.ts']) {
+      assert.ok(files.has(expected), expected);
+    }
+    assert.ok(paths.some((p) => /^src\/tools\/env-validator-[0-9a-f]{6}\.ts$/.test(p)));
+    const pkg = JSON.parse(files.get('package.json')!);
+    assert.equal(pkg.name, '@nexusbloom/mcp-server');
+    for (const version of Object.values({ ...pkg.dependencies, ...pkg.devDependencies })) assert.match(String(version), /^\d+\.\d+\.\d+$/);
+    assert.ok(files.get('src/runtime/contracts.ts'));
+  });
+
+  it('takes names from the config', async () => {
+    const check = checkCatalogue(bundle([tool('a-tool')]));
+    const files = await emitPackage(planPackage(check.tools), resolveConfig({ packageName: '@acme/tools-mcp', metaToolName: 'acme', uriScheme: 'acme', envPrefix: 'ACME_' }));
+    assert.equal(JSON.parse(files.get('package.json')!).name, '@acme/tools-mcp');
+    assert.match(files.get('src/names.ts')!, /"metaToolName":"acme"/);
+    assert.match(files.get('README.md')!, /ACME_API_KEY/);
+  });
+
+  it('keeps catalogue text out of code: only inside JSON strings and escaped comments', async () => {
+    const files = await emit(hostileBundle());
+    for (const [path, text] of files) {
+      if (!path.startsWith('src/') || path.startsWith('src/runtime/')) continue;
+      // The injection may appear only JSON-encoded or inside a comment, never as live code.
+      const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/"(?:[^"\\\n]|\\.)*"/g, '""');
+      assert.equal(code.includes('__catalogueEvaluated'), false, `${path} carries catalogue text as code`);
+      assert.equal(code.includes('process.exit'), false, path);
+    }
+  });
+
+  it('strips json-schema-to-typescript instructions (tsType, titles) and keeps property names', () => {
+    const cleaned = cleanSchema(JSON.parse('{"title":"X","tsType":"any","properties":{"__proto__":{"type":"string","tsType":"never"},"title":{"type":"string"}}}'), 'Root') as Record<string, unknown>;
+    assert.equal('title' in cleaned, false);
+    assert.equal('tsType' in cleaned, false);
+    const properties = cleaned.properties as Record<string, Record<string, unknown>>;
+    assert.deepEqual(Object.keys(properties), ['__proto__', 'title']);
+    assert.equal(Object.getOwnPropertyDescriptor(properties, '__proto__')!.value.tsType, undefined);
+  });
+
+  it('escapes comment terminators and line separators', () => {
+    assert.equal(commentText('a */ b'), 'a *\\/ b');
+    assert.equal(commentText('a\u2028b\r\nc\0'), 'a\nb\nc\\u0000');
+    assert.equal(docComment('x */'), '/**\n * x *\\/\n */');
+    assert.equal(markdownCell('a | b\nc'), 'a \\| b c');
+    assert.equal(HOSTILE_TEXT.includes('*/') && INJECTION.includes('"'), true);
+  });
+});

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { checkCatalogue } from '../../src/pipeline/check/check-catalogue.js';
+import { baseNames, slugHash } from '../../src/pipeline/plan/naming.js';
+import { planPackage } from '../../src/pipeline/plan/plan-package.js';
+import { bundle, hostileBundle, tool } from '../fixtures/catalogues.js';
+
+const planOf = (slugs: string[]) => planPackage(checkCatalogue(bundle(slugs.map((s) => tool(s)))).tools);
+
+describe('plan stage: names', () => {
+  const table: Array<[string, string, string]> = [
+    ['env-validator', 'envValidator', 'env-validator'],
+    ['JSONFormatter', 'jsonFormatter', 'json-formatter'],
+    ['git/commit-lint', 'gitCommitLint', 'git-commit-lint'],
+    ['Text Stats', 'textStats', 'text-stats'],
+    ['index', 'indexTool', 'tool-index'],
+    ['class', 'classTool', 'class'],
+    ['__proto__', 'proto', 'proto'],
+    ['3d-render', 'tool3dRender', 'tool-3d-render'],
+    ['Café Crème', 'cafeCreme', 'cafe-creme'],
+  ];
+  for (const [slug, identifier, fileName] of table) {
+    it(`${JSON.stringify(slug)} → ${identifier}, ${fileName}.ts`, () => {
+      const names = baseNames(slug);
+      assert.equal(names.identifier, identifier);
+      assert.equal(names.fileName, fileName);
+    });
+  }
+
+  it('gives a slug with no ASCII words a name from its hash', () => {
+    assert.equal(baseNames('日本語').identifier, `tool${slugHash('日本語').replace(/^./, (c) => c.toUpperCase())}`);
+  });
+
+  it('keeps every colliding slug, with distinct, case-insensitively unique names', () => {
+    const plan = planOf(['env-validator', 'env_validator', 'Env-Validator', 'Env Validator', 'envValidator']);
+    assert.equal(plan.tools.length, 5);
+    const ids = plan.tools.map((t) => t.identifier.toLowerCase());
+    const files = plan.tools.map((t) => t.fileName.toLowerCase());
+    assert.equal(new Set(ids).size, 5);
+    assert.equal(new Set(files).size, 5);
+    // The canonical spelling keeps the plain name; the others carry a hash of their own slug.
+    const bySlug = new Map(plan.tools.map((t) => [t.slug, t]));
+    assert.equal(bySlug.get('env-validator')!.identifier, 'envValidator');
+    assert.equal(bySlug.get('env_validator')!.identifier, `envValidator_${slugHash('env_validator')}`);
+  });
+
+  it('decides names independently of the order tools arrive in', () => {
+    const slugs = ['env-validator', 'env_validator', 'Env Validator', 'b', 'a-b', 'aB'];
+    const one = planOf(slugs).tools.map((t) => [t.slug, t.identifier, t.fileName]);
+    const two = planOf([...slugs].reverse()).tools.map((t) => [t.slug, t.identifier, t.fileName]);
+    assert.deepEqual(one, two);
+  });
+
+  it('names every tool of the hostile catalogue with safe identifiers and file names', () => {
+    const plan = planPackage(checkCatalogue(hostileBundle()).tools);
+    for (const t of plan.tools) {
+      assert.match(t.identifier, /^[a-z][A-Za-z0-9_]*$/, t.slug);
+      assert.match(t.fileName, /^[a-z0-9][a-z0-9-]*$/, t.slug);
+      assert.match(t.inputTypeName, /^[A-Z][A-Za-z0-9_]*Input$/);
+    }
+  });
+});

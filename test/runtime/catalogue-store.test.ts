@@ -1,0 +1,114 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createApiClient } from '../../src/runtime/api-client.js';
+import { createCatalogueStore, loadServedCatalogue } from '../../src/runtime/catalogue-store.js';
+import { readSettings } from '../../src/runtime/config.js';
+import type { Manifest, ServedCatalogueFile } from '../../src/runtime/contracts.js';
+import { captureLog, manifest, sendJson, servedTool, startHttp, testNames } from './core-fixtures.js';
+
+const pinned: ServedCatalogueFile = {
+  format: 'nexusbloom-served-catalogue/1',
+  tools: [servedTool(manifest({ slug: 'alpha' })), servedTool(manifest({ slug: 'beta', deprecated: 'use alpha' }))],
+};
+
+function entryOf(m: Manifest) {
+  return { slug: m.slug, name: m.name, description: m.description, category: m.category, tags: m.tags, version: m.version, has_schema: m.input_schema !== null, has_source: Boolean(m.source) };
+}
+
+async function liveApi(manifests: Manifest[]) {
+  let current = manifests;
+  let down = false;
+  const http = await startHttp((req, res) => {
+    if (down) return sendJson(res, 503, { success: false, error: 'down', code: 'UPSTREAM_ERROR', retryable: true });
+    if (req.url === '/api/tools') return sendJson(res, 200, { tools: current.map(entryOf), next_cursor: null });
+    const found = current.find((m) => `/api/tools/${encodeURIComponent(m.slug)}` === req.url);
+    return found ? sendJson(res, 200, found) : sendJson(res, 404, { success: false, error: 'unknown', code: 'TOOL_NOT_FOUND', retryable: false });
+  });
+  return { http, set: (next: Manifest[]) => { current = next; }, setDown: (value: boolean) => { down = value; } };
+}
+
+function storeFor(url: string, env: Record<string, string>, log = () => {}) {
+  const settings = readSettings(testNames, { NEXUSBLOOM_API_URL: url, NEXUSBLOOM_MCP_CATALOGUE: 'live', ...env }, () => {});
+  return createCatalogueStore({ catalogue: pinned, settings, apiClient: createApiClient(testNames, settings, () => {}), log });
+}
+
+test('pinned mode never touches the network', async () => {
+  const api = await liveApi([]);
+  try {
+    const settings = readSettings(testNames, { NEXUSBLOOM_API_URL: api.http.url }, () => {});
+    const store = createCatalogueStore({ catalogue: pinned, settings, apiClient: createApiClient(testNames, settings, () => {}), log: () => {} });
+    await store.ensureFresh();
+    assert.deepEqual(store.getTools().map((t) => t.slug), ['alpha', 'beta']);
+    assert.equal(api.http.requests.length, 0);
+  } finally {
+    await api.http.close();
+  }
+});
+
+test('live mode adds upstream tools, marks removed ones, notifies, and respects the TTL', async () => {
+  const added = manifest({ slug: 'gamma tool', version: '2.0.0', source: { runtime: 'node', code: 'exports.run = () => 1;' },
+    input_schema: { type: 'object', required: ['x'] } });
+  const api = await liveApi([manifest({ slug: 'alpha' }), added]);
+  try {
+    const store = storeFor(api.http.url, {});
+    let changes = 0;
+    store.onListChanged(() => { changes += 1; });
+    await store.ensureFresh();
+    const tools = store.getTools();
+    assert.deepEqual(tools.map((t) => t.slug), ['alpha', 'beta', 'gamma tool']);
+    assert.equal(tools[0], pinned.tools[0], 'an unchanged pinned tool is kept as is');
+    assert.equal(tools[1]?.manifest.removed_upstream, true);
+    assert.match(tools[1]?.manifest.deprecated ?? '', /removed from the live catalogue.*use alpha/);
+    assert.match(tools[2]?.withheldReason ?? '', /" "/);
+    assert.equal(tools[2]?.manifest.source, null, 'remote mode keeps no tool source');
+    assert.deepEqual(tools[2]?.manifest.input_schema, { type: 'object', required: ['x'] });
+    assert.equal(changes, 1);
+    assert.equal(pinned.tools[1]?.manifest.removed_upstream, undefined, 'pinned input not mutated');
+
+    const before = api.http.requests.length;
+    await store.ensureFresh();
+    assert.equal(api.http.requests.length, before, 'within the TTL nothing is fetched');
+    assert.equal(changes, 1);
+  } finally {
+    await api.http.close();
+  }
+});
+
+test('TTL 0 refreshes every time; a failed refresh keeps the last good list', async () => {
+  const api = await liveApi([manifest({ slug: 'alpha' }), manifest({ slug: 'beta' }), manifest({ slug: 'delta' })]);
+  try {
+    const { log, lines } = captureLog();
+    const store = storeFor(api.http.url, { NEXUSBLOOM_MCP_CACHE_TTL_MS: '0', NEXUSBLOOM_MCP_EXECUTION: 'auto' }, log);
+    let changes = 0;
+    store.onListChanged(() => { changes += 1; });
+    await store.ensureFresh();
+    assert.deepEqual(store.getTools().map((t) => t.slug), ['alpha', 'beta', 'delta']);
+    api.setDown(true);
+    await store.ensureFresh();
+    await store.ensureFresh();
+    assert.deepEqual(store.getTools().map((t) => t.slug), ['alpha', 'beta', 'delta']);
+    assert.equal(lines.filter((l) => l.includes('refresh failed')).length, 1, lines.join('\n'));
+    api.setDown(false);
+    api.set([manifest({ slug: 'alpha', version: '1.1.0', description: 'new alpha' }), manifest({ slug: 'beta' }), manifest({ slug: 'delta' })]);
+    await store.ensureFresh();
+    assert.equal(store.getTools()[0]?.manifest.description, 'new alpha');
+    assert.equal(changes, 2);
+  } finally {
+    await api.http.close();
+  }
+});
+
+test('loadServedCatalogue reads a file and rejects a wrong one', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'nb-cat-'));
+  const good = join(dir, 'catalogue.json');
+  await writeFile(good, JSON.stringify(pinned));
+  assert.deepEqual(await loadServedCatalogue(pathToFileURL(good)), pinned);
+  const bad = join(dir, 'bad.json');
+  await writeFile(bad, JSON.stringify({ format: 'nexusbloom-catalogue/1', tools: [] }));
+  await assert.rejects(loadServedCatalogue(pathToFileURL(bad)), /not a nexusbloom-served-catalogue\/1 file/);
+  await assert.rejects(loadServedCatalogue(pathToFileURL(join(dir, 'missing.json'))), /Cannot read the tool catalogue/);
+});
