@@ -31,7 +31,7 @@ async function liveApi(manifests: Manifest[]) {
   return { http, set: (next: Manifest[]) => { current = next; }, setDown: (value: boolean) => { down = value; } };
 }
 
-function storeFor(url: string, env: Record<string, string>, log = () => {}) {
+function storeFor(url: string, env: Record<string, string>, log: (line: string) => void = () => {}) {
   const settings = readSettings(testNames, { NEXUSBLOOM_API_URL: url, NEXUSBLOOM_MCP_CATALOGUE: 'live', ...env }, () => {});
   return createCatalogueStore({ catalogue: pinned, settings, apiClient: createApiClient(testNames, settings, () => {}), log });
 }

@@ -1,7 +1,7 @@
 // The emit stage: from the plan, every file of the generated package as text, keyed by its path in the package.
 // Pure: no disk writes. Output depends only on the plan and the config, so the same catalogue gives the same bytes.
 
-import type { ServedCatalogueFile, ServedTool } from '../../runtime/contracts.js';
+import type { Manifest, ServedCatalogueFile, ServedTool } from '../../runtime/contracts.js';
 import type { GeneratorConfig } from '../config.js';
 import type { PackagePlan, PlannedTool } from '../plan/plan-package.js';
 import { packageJson, tsconfigJson } from './package-json.js';
@@ -14,10 +14,23 @@ export type PackageFiles = ReadonlyMap<string, string>;
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+const MANIFEST_FIELD_ORDER = ['slug', 'name', 'description', 'category', 'tags', 'version', 'deprecated', 'annotations', 'input_schema', 'output_schema', 'examples', 'source'];
+
+/** The manifest with its own fields in one fixed order (extras after, by code unit); schemas keep their order. */
+export function canonicalManifest(manifest: Manifest): Manifest {
+  const known = MANIFEST_FIELD_ORDER.filter((key) => manifest[key] !== undefined);
+  const extras = Object.keys(manifest).filter((key) => !MANIFEST_FIELD_ORDER.includes(key)).sort(byCodeUnit);
+  const out: Record<string, unknown> = {};
+  for (const key of [...known, ...extras]) {
+    Object.defineProperty(out, key, { value: manifest[key], enumerable: true, writable: true, configurable: true });
+  }
+  return out as Manifest;
+}
+
 function servedCatalogue(plan: PackagePlan): string {
   const tools: ServedTool[] = plan.tools.map((tool) => ({
     slug: tool.slug,
-    manifest: tool.manifest,
+    manifest: canonicalManifest(tool.manifest),
     identifier: tool.identifier,
     withheldReason: tool.withheldReason,
   }));
