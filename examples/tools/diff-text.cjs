@@ -16,8 +16,8 @@ exports.run = function run(params) {
   let j = 0;
   while (i < a.length || j < b.length) {
     if (i < a.length && j < b.length && normalize(a[i]) === normalize(b[j])) { lines.push({ op: 'equal', text: b[j] }); i++; j++; }
-    else if (j < b.length && (i === a.length || lcs[i][j + 1] >= lcs[i + 1][j])) { lines.push({ op: 'add', text: b[j] }); j++; }
-    else { lines.push({ op: 'remove', text: a[i] }); i++; }
+    else if (i < a.length && (j === b.length || lcs[i + 1][j] >= lcs[i][j + 1])) { lines.push({ op: 'remove', text: a[i] }); i++; }
+    else { lines.push({ op: 'add', text: b[j] }); j++; }
   }
   const count = (op) => lines.filter((l) => l.op === op).length;
   const unified = lines.map((l) => (l.op === 'add' ? '+' : l.op === 'remove' ? '-' : ' ') + l.text).join('\n');
