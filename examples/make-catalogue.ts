@@ -28,7 +28,8 @@ export function catalogueText(bundle: CatalogueBundle = buildCatalogue()): strin
   return `${JSON.stringify(bundle, null, 2)}\n`;
 }
 
-const invokedDirectly = process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+const invokedDirectly =
+  process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
 if (invokedDirectly) {
   const text = catalogueText();
   writeFileSync(CATALOGUE_PATH, text);

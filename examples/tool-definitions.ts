@@ -25,7 +25,7 @@ export const toolDefinitions: ToolDefinition[] = [
     name: 'Base64 Encoder/Decoder',
     description:
       'Encodes UTF-8 text to Base64 or decodes Base64 back to text. Use it for HTTP basic-auth headers, data URIs or ' +
-      "inspecting an opaque token; pick the `url` variant for base64url (JWTs, URL parameters). Returns the output " +
+      'inspecting an opaque token; pick the `url` variant for base64url (JWTs, URL parameters). Returns the output ' +
       'text and the number of raw bytes. Decoding rejects characters outside the chosen alphabet.',
     category: 'encoding',
     tags: ['base64', 'base64url', 'encode', 'decode'],
@@ -37,7 +37,12 @@ export const toolDefinitions: ToolDefinition[] = [
       properties: {
         input: { type: 'string', description: 'Text to encode, or Base64 to decode.' },
         mode: { type: 'string', enum: ['encode', 'decode'], default: 'encode' },
-        variant: { type: 'string', enum: ['standard', 'url'], default: 'standard', description: '`url` uses - and _ and no padding (RFC 4648 §5).' },
+        variant: {
+          type: 'string',
+          enum: ['standard', 'url'],
+          default: 'standard',
+          description: '`url` uses - and _ and no padding (RFC 4648 §5).',
+        },
       },
     },
     output_schema: {
@@ -47,8 +52,16 @@ export const toolDefinitions: ToolDefinition[] = [
     },
     annotations: readOnly,
     examples: [
-      { title: 'Encode a basic-auth pair', params: { input: 'admin:s3cr3t', mode: 'encode' }, result: {"output": "YWRtaW46czNjcjN0", "byte_length": 12} },
-      { title: 'Decode base64url', params: { input: 'eyJhbGciOiJIUzI1NiJ9', mode: 'decode', variant: 'url' }, result: {"output": "{\"alg\":\"HS256\"}", "byte_length": 15} },
+      {
+        title: 'Encode a basic-auth pair',
+        params: { input: 'admin:s3cr3t', mode: 'encode' },
+        result: { output: 'YWRtaW46czNjcjN0', byte_length: 12 },
+      },
+      {
+        title: 'Decode base64url',
+        params: { input: 'eyJhbGciOiJIUzI1NiJ9', mode: 'decode', variant: 'url' },
+        result: { output: '{"alg":"HS256"}', byte_length: 15 },
+      },
     ],
     sourceFile: 'base64-codec.cjs',
   },
@@ -85,7 +98,16 @@ export const toolDefinitions: ToolDefinition[] = [
       },
     },
     annotations: readOnly,
-    examples: [{ title: 'One identifier, two conventions', params: { text: 'XMLHttpRequest handler', targets: ['snake', 'camel'] }, result: {"words": ["xml", "http", "request", "handler"], "conversions": {"snake": "xml_http_request_handler", "camel": "xmlHttpRequestHandler"}} }],
+    examples: [
+      {
+        title: 'One identifier, two conventions',
+        params: { text: 'XMLHttpRequest handler', targets: ['snake', 'camel'] },
+        result: {
+          words: ['xml', 'http', 'request', 'handler'],
+          conversions: { snake: 'xml_http_request_handler', camel: 'xmlHttpRequestHandler' },
+        },
+      },
+    ],
     sourceFile: 'case-converter.cjs',
   },
   {
@@ -125,8 +147,16 @@ export const toolDefinitions: ToolDefinition[] = [
       required: ['hex', 'rgb', 'hsl', 'css', 'luminance', 'best_text_color'],
       properties: {
         hex: { type: 'string', pattern: '^#[0-9a-f]{6}$' },
-        rgb: { type: 'object', required: ['r', 'g', 'b'], properties: { r: { type: 'integer' }, g: { type: 'integer' }, b: { type: 'integer' } } },
-        hsl: { type: 'object', required: ['h', 's', 'l'], properties: { h: { type: 'number' }, s: { type: 'number' }, l: { type: 'number' } } },
+        rgb: {
+          type: 'object',
+          required: ['r', 'g', 'b'],
+          properties: { r: { type: 'integer' }, g: { type: 'integer' }, b: { type: 'integer' } },
+        },
+        hsl: {
+          type: 'object',
+          required: ['h', 's', 'l'],
+          properties: { h: { type: 'number' }, s: { type: 'number' }, l: { type: 'number' } },
+        },
         css: { type: 'object', properties: { rgb: { type: 'string' }, hsl: { type: 'string' } } },
         luminance: { type: 'number', minimum: 0, maximum: 1 },
         best_text_color: { type: 'string', enum: ['#000000', '#ffffff'] },
@@ -134,8 +164,30 @@ export const toolDefinitions: ToolDefinition[] = [
     },
     annotations: readOnly,
     examples: [
-      { title: 'From hex', params: { color: '#1e90ff' }, result: {"hex": "#1e90ff", "rgb": {"r": 30, "g": 144, "b": 255}, "hsl": {"h": 210, "s": 100, "l": 56}, "css": {"rgb": "rgb(30, 144, 255)", "hsl": "hsl(210, 100%, 56%)"}, "luminance": 0.2744, "best_text_color": "#000000"} },
-      { title: 'From RGB', params: { color: { r: 255, g: 255, b: 255 } }, result: {"hex": "#ffffff", "rgb": {"r": 255, "g": 255, "b": 255}, "hsl": {"h": 0, "s": 0, "l": 100}, "css": {"rgb": "rgb(255, 255, 255)", "hsl": "hsl(0, 0%, 100%)"}, "luminance": 1, "best_text_color": "#000000"} },
+      {
+        title: 'From hex',
+        params: { color: '#1e90ff' },
+        result: {
+          hex: '#1e90ff',
+          rgb: { r: 30, g: 144, b: 255 },
+          hsl: { h: 210, s: 100, l: 56 },
+          css: { rgb: 'rgb(30, 144, 255)', hsl: 'hsl(210, 100%, 56%)' },
+          luminance: 0.2744,
+          best_text_color: '#000000',
+        },
+      },
+      {
+        title: 'From RGB',
+        params: { color: { r: 255, g: 255, b: 255 } },
+        result: {
+          hex: '#ffffff',
+          rgb: { r: 255, g: 255, b: 255 },
+          hsl: { h: 0, s: 0, l: 100 },
+          css: { rgb: 'rgb(255, 255, 255)', hsl: 'hsl(0, 0%, 100%)' },
+          luminance: 1,
+          best_text_color: '#000000',
+        },
+      },
     ],
     sourceFile: 'color-converter.cjs',
   },
@@ -145,7 +197,7 @@ export const toolDefinitions: ToolDefinition[] = [
     description:
       'Explains a standard five-field cron expression (minute, hour, day of month, month, day of week) in plain ' +
       'English and lists the exact values each field matches. Understands ranges, lists, steps, month and weekday ' +
-      "names and macros like `@daily`. Use it to check a schedule before it goes into a crontab or a CI config; it " +
+      'names and macros like `@daily`. Use it to check a schedule before it goes into a crontab or a CI config; it ' +
       "doesn't run anything.",
     category: 'devops',
     tags: ['cron', 'crontab', 'schedule', 'explain'],
@@ -175,14 +227,54 @@ export const toolDefinitions: ToolDefinition[] = [
         fields: {
           type: 'object',
           required: ['minute', 'hour', 'day_of_month', 'month', 'day_of_week'],
-          additionalProperties: { type: 'array', items: { type: 'integer' } },
+          additionalProperties: false,
+          properties: {
+            minute: { $ref: '#/$defs/values' },
+            hour: { $ref: '#/$defs/values' },
+            day_of_month: { $ref: '#/$defs/values' },
+            month: { $ref: '#/$defs/values' },
+            day_of_week: { $ref: '#/$defs/values' },
+          },
         },
       },
+      $defs: { values: { type: 'array', items: { type: 'integer', minimum: 0, maximum: 59 }, minItems: 1 } },
     },
     annotations: readOnly,
     examples: [
-      { title: 'Weekday mornings', params: { expression: '30 9 * * MON-FRI' }, result: {"expression": "30 9 * * MON-FRI", "description": "At 09:30, on Monday, Tuesday, Wednesday, Thursday, Friday", "fields": {"minute": [30], "hour": [9], "day_of_month": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31], "month": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], "day_of_week": [1, 2, 3, 4, 5]}} },
-      { title: 'A macro', params: { expression: '@weekly' }, result: {"expression": "0 0 * * 0", "description": "At 00:00, on Sunday", "fields": {"minute": [0], "hour": [0], "day_of_month": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31], "month": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], "day_of_week": [0]}} },
+      {
+        title: 'Weekday mornings',
+        params: { expression: '30 9 * * MON-FRI' },
+        result: {
+          expression: '30 9 * * MON-FRI',
+          description: 'At 09:30, on Monday, Tuesday, Wednesday, Thursday, Friday',
+          fields: {
+            minute: [30],
+            hour: [9],
+            day_of_month: [
+              1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+            ],
+            month: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+            day_of_week: [1, 2, 3, 4, 5],
+          },
+        },
+      },
+      {
+        title: 'A macro',
+        params: { expression: '@weekly' },
+        result: {
+          expression: '0 0 * * 0',
+          description: 'At 00:00, on Sunday',
+          fields: {
+            minute: [0],
+            hour: [0],
+            day_of_month: [
+              1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+            ],
+            month: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+            day_of_week: [0],
+          },
+        },
+      },
     ],
     sourceFile: 'cron-explainer.cjs',
   },
@@ -201,9 +293,19 @@ export const toolDefinitions: ToolDefinition[] = [
       required: ['csv'],
       properties: {
         csv: { type: 'string', description: 'The CSV document.' },
-        delimiter: { type: 'string', minLength: 1, maxLength: 1, default: ',', description: 'Field separator, e.g. `;` or a tab.' },
+        delimiter: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 1,
+          default: ',',
+          description: 'Field separator, e.g. `;` or a tab.',
+        },
         header: { type: 'boolean', default: true, description: 'Whether the first row names the columns.' },
-        infer_types: { type: 'boolean', default: true, description: 'Turn "42" into 42, "true" into true and empty fields into null.' },
+        infer_types: {
+          type: 'boolean',
+          default: true,
+          description: 'Turn "42" into 42, "true" into true and empty fields into null.',
+        },
       },
     },
     output_schema: {
@@ -217,8 +319,30 @@ export const toolDefinitions: ToolDefinition[] = [
     },
     annotations: readOnly,
     examples: [
-      { title: 'Quoted fields and types', params: { csv: 'name,age,city\n"Hopper, Grace",85,"New York"\nAda,36,' }, result: {"columns": ["name", "age", "city"], "rows": [{"name": "Hopper, Grace", "age": 85, "city": "New York"}, {"name": "Ada", "age": 36, "city": null}], "row_count": 2} },
-      { title: 'Semicolons, no header', params: { csv: 'a;b\nc;d', delimiter: ';', header: false }, result: {"columns": [], "rows": [["a", "b"], ["c", "d"]], "row_count": 2} },
+      {
+        title: 'Quoted fields and types',
+        params: { csv: 'name,age,city\n"Hopper, Grace",85,"New York"\nAda,36,' },
+        result: {
+          columns: ['name', 'age', 'city'],
+          rows: [
+            { name: 'Hopper, Grace', age: 85, city: 'New York' },
+            { name: 'Ada', age: 36, city: null },
+          ],
+          row_count: 2,
+        },
+      },
+      {
+        title: 'Semicolons, no header',
+        params: { csv: 'a;b\nc;d', delimiter: ';', header: false },
+        result: {
+          columns: [],
+          rows: [
+            ['a', 'b'],
+            ['c', 'd'],
+          ],
+          row_count: 2,
+        },
+      },
     ],
     sourceFile: 'csv-to-json.cjs',
   },
@@ -264,7 +388,13 @@ export const toolDefinitions: ToolDefinition[] = [
       additionalProperties: false,
       properties: {
         count: { type: 'integer', minimum: 1, maximum: 100, description: 'How many records to generate.' },
-        seed: { type: 'integer', minimum: 0, maximum: 4294967295, default: 42, description: 'PRNG seed; same seed, same records.' },
+        seed: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 4294967295,
+          default: 42,
+          description: 'PRNG seed; same seed, same records.',
+        },
         fields: {
           type: 'array',
           uniqueItems: true,
@@ -298,8 +428,31 @@ export const toolDefinitions: ToolDefinition[] = [
     },
     annotations: readOnly,
     examples: [
-      { title: 'Two default records', params: { count: 2 }, result: {"seed": 42, "count": 2, "records": [{"id": 1, "name": "Radia Liskov", "email": "radia.liskov85@example.net"}, {"id": 2, "name": "Radia Dijkstra", "email": "radia.dijkstra47@example.com"}]} },
-      { title: 'Chosen fields and seed', params: { count: 3, seed: 7, fields: ['name', 'city', 'active'] }, result: {"seed": 7, "count": 3, "records": [{"name": "Ada Lovelace", "city": "Montréal", "active": true}, {"name": "Linus Ritchie", "city": "Auckland", "active": true}, {"name": "Linus Turing", "city": "Kraków", "active": true}]} },
+      {
+        title: 'Two default records',
+        params: { count: 2 },
+        result: {
+          seed: 42,
+          count: 2,
+          records: [
+            { id: 1, name: 'Radia Liskov', email: 'radia.liskov85@example.net' },
+            { id: 2, name: 'Radia Dijkstra', email: 'radia.dijkstra47@example.com' },
+          ],
+        },
+      },
+      {
+        title: 'Chosen fields and seed',
+        params: { count: 3, seed: 7, fields: ['name', 'city', 'active'] },
+        result: {
+          seed: 7,
+          count: 3,
+          records: [
+            { name: 'Ada Lovelace', city: 'Montréal', active: true },
+            { name: 'Linus Ritchie', city: 'Auckland', active: true },
+            { name: 'Linus Turing', city: 'Kraków', active: true },
+          ],
+        },
+      },
     ],
     sourceFile: 'data-generator.cjs',
   },
@@ -318,7 +471,11 @@ export const toolDefinitions: ToolDefinition[] = [
       required: ['text'],
       properties: {
         text: { type: 'string' },
-        strip_non_ascii: { type: 'boolean', default: false, description: 'Also delete characters that have no ASCII form (emoji, CJK, …).' },
+        strip_non_ascii: {
+          type: 'boolean',
+          default: false,
+          description: 'Also delete characters that have no ASCII form (emoji, CJK, …).',
+        },
       },
     },
     output_schema: {
@@ -327,7 +484,13 @@ export const toolDefinitions: ToolDefinition[] = [
       properties: { text: { type: 'string' }, changed_characters: { type: 'integer' }, is_ascii: { type: 'boolean' } },
     },
     annotations: readOnly,
-    examples: [{ title: 'French and German', params: { text: 'Crème brûlée à la Straße' }, result: {"text": "Creme brulee a la Strasse", "changed_characters": 5, "is_ascii": true} }],
+    examples: [
+      {
+        title: 'French and German',
+        params: { text: 'Crème brûlée à la Straße' },
+        result: { text: 'Creme brulee a la Strasse', changed_characters: 5, is_ascii: true },
+      },
+    ],
     sourceFile: 'deaccentuer.cjs',
   },
   {
@@ -369,7 +532,25 @@ export const toolDefinitions: ToolDefinition[] = [
       },
     },
     annotations: readOnly,
-    examples: [{ title: 'One changed line', params: { before: 'host=localhost\nport=8080\ndebug=false', after: 'host=localhost\nport=9090\ndebug=false' }, result: {"identical": false, "added": 1, "removed": 1, "unchanged": 2, "lines": [{"op": "equal", "text": "host=localhost"}, {"op": "remove", "text": "port=8080"}, {"op": "add", "text": "port=9090"}, {"op": "equal", "text": "debug=false"}], "unified": " host=localhost\n-port=8080\n+port=9090\n debug=false"} }],
+    examples: [
+      {
+        title: 'One changed line',
+        params: { before: 'host=localhost\nport=8080\ndebug=false', after: 'host=localhost\nport=9090\ndebug=false' },
+        result: {
+          identical: false,
+          added: 1,
+          removed: 1,
+          unchanged: 2,
+          lines: [
+            { op: 'equal', text: 'host=localhost' },
+            { op: 'remove', text: 'port=8080' },
+            { op: 'add', text: 'port=9090' },
+            { op: 'equal', text: 'debug=false' },
+          ],
+          unified: ' host=localhost\n-port=8080\n+port=9090\n debug=false',
+        },
+      },
+    ],
     sourceFile: 'diff-text.cjs',
   },
   {
@@ -388,7 +569,11 @@ export const toolDefinitions: ToolDefinition[] = [
       required: ['dockerfile'],
       properties: {
         dockerfile: { type: 'string', description: 'The Dockerfile text.' },
-        ignore: { type: 'array', items: { type: 'string', pattern: '^DL\\d{4}$' }, description: 'Rule ids to skip, e.g. ["DL3009"].' },
+        ignore: {
+          type: 'array',
+          items: { type: 'string', pattern: '^DL\\d{4}$' },
+          description: 'Rule ids to skip, e.g. ["DL3009"].',
+        },
       },
     },
     output_schema: {
@@ -417,8 +602,33 @@ export const toolDefinitions: ToolDefinition[] = [
     examples: [
       {
         title: 'A typical first draft',
-        params: { dockerfile: 'FROM node:latest\nADD . /app\nRUN apt-get update && \\\n    apt-get install curl\nCMD node /app/index.js\n' },
-        result: {"passed": false, "errors": 1, "warnings": 4, "findings": [{"line": 1, "rule": "DL3007", "severity": "warning", "message": "Using the \"latest\" tag makes builds unreproducible"}, {"line": 2, "rule": "DL3020", "severity": "error", "message": "Use COPY instead of ADD for files and folders"}, {"line": 3, "rule": "DL3009", "severity": "info", "message": "Delete the apt lists after installing to keep the image small"}, {"line": 3, "rule": "DL3014", "severity": "warning", "message": "Use \"apt-get install -y\" so the build does not wait for input"}, {"line": 5, "rule": "DL3002", "severity": "warning", "message": "No USER instruction: the container will run as root"}, {"line": 5, "rule": "DL3025", "severity": "warning", "message": "Use the JSON (exec) form so signals reach the process"}]},
+        params: {
+          dockerfile:
+            'FROM node:latest\nADD . /app\nRUN apt-get update && \\\n    apt-get install curl\nCMD node /app/index.js\n',
+        },
+        result: {
+          passed: false,
+          errors: 1,
+          warnings: 4,
+          findings: [
+            { line: 1, rule: 'DL3007', severity: 'warning', message: 'Using the "latest" tag makes builds unreproducible' },
+            { line: 2, rule: 'DL3020', severity: 'error', message: 'Use COPY instead of ADD for files and folders' },
+            {
+              line: 3,
+              rule: 'DL3009',
+              severity: 'info',
+              message: 'Delete the apt lists after installing to keep the image small',
+            },
+            {
+              line: 3,
+              rule: 'DL3014',
+              severity: 'warning',
+              message: 'Use "apt-get install -y" so the build does not wait for input',
+            },
+            { line: 5, rule: 'DL3002', severity: 'warning', message: 'No USER instruction: the container will run as root' },
+            { line: 5, rule: 'DL3025', severity: 'warning', message: 'Use the JSON (exec) form so signals reach the process' },
+          ],
+        },
       },
     ],
     sourceFile: 'dockerfile-lint.cjs',
@@ -428,7 +638,7 @@ export const toolDefinitions: ToolDefinition[] = [
     name: 'Env File Validator',
     description:
       'Validates the content of a .env file: KEY=value syntax, legal key names, quoting, duplicate keys (the later ' +
-      "one wins, as in dotenv), empty values and required keys you name. It also flags keys that look like secrets so " +
+      'one wins, as in dotenv), empty values and required keys you name. It also flags keys that look like secrets so ' +
       "you know what must not be committed. Values are never echoed back. Returns `valid`, the keys found, what's " +
       'missing or empty, and line-numbered errors and warnings.',
     category: 'devops',
@@ -463,11 +673,29 @@ export const toolDefinitions: ToolDefinition[] = [
     },
     annotations: readOnly,
     examples: [
-      { title: 'One line', params: { env_content: 'DEBUG=true' }, result: {"valid": true, "keys": ["DEBUG"], "missing": [], "empty": [], "secret_like": [], "errors": [], "warnings": []} },
+      {
+        title: 'One line',
+        params: { env_content: 'DEBUG=true' },
+        result: { valid: true, keys: ['DEBUG'], missing: [], empty: [], secret_like: [], errors: [], warnings: [] },
+      },
       {
         title: 'Missing and duplicate keys',
-        params: { env_content: '# app\nPORT=3000\nAPI_KEY="abc 123"\nPORT=3001\nLOG_LEVEL=\n', required_keys: ['PORT', 'DATABASE_URL'] },
-        result: {"valid": false, "keys": ["PORT", "API_KEY", "LOG_LEVEL"], "missing": ["DATABASE_URL"], "empty": ["LOG_LEVEL"], "secret_like": ["API_KEY"], "errors": [{"line": null, "key": "DATABASE_URL", "message": "Required key \"DATABASE_URL\" is missing"}], "warnings": [{"line": 4, "key": "PORT", "message": "Duplicate key \"PORT\" overrides line 2"}, {"line": 5, "key": "LOG_LEVEL", "message": "\"LOG_LEVEL\" is empty"}]},
+        params: {
+          env_content: '# app\nPORT=3000\nAPI_KEY="abc 123"\nPORT=3001\nLOG_LEVEL=\n',
+          required_keys: ['PORT', 'DATABASE_URL'],
+        },
+        result: {
+          valid: false,
+          keys: ['PORT', 'API_KEY', 'LOG_LEVEL'],
+          missing: ['DATABASE_URL'],
+          empty: ['LOG_LEVEL'],
+          secret_like: ['API_KEY'],
+          errors: [{ line: null, key: 'DATABASE_URL', message: 'Required key "DATABASE_URL" is missing' }],
+          warnings: [
+            { line: 4, key: 'PORT', message: 'Duplicate key "PORT" overrides line 2' },
+            { line: 5, key: 'LOG_LEVEL', message: '"LOG_LEVEL" is empty' },
+          ],
+        },
       },
     ],
     sourceFile: 'env-validator.cjs',
@@ -487,7 +715,11 @@ export const toolDefinitions: ToolDefinition[] = [
       required: ['message'],
       properties: {
         message: { type: 'string', minLength: 1, description: 'The full commit message, header first.' },
-        types: { type: 'array', items: { type: 'string', pattern: '^[a-z]+$' }, description: 'Allowed types; the Angular set when omitted.' },
+        types: {
+          type: 'array',
+          items: { type: 'string', pattern: '^[a-z]+$' },
+          description: 'Allowed types; the Angular set when omitted.',
+        },
         max_header_length: { type: 'integer', minimum: 20, maximum: 200, default: 72 },
       },
     },
@@ -505,8 +737,23 @@ export const toolDefinitions: ToolDefinition[] = [
     },
     annotations: readOnly,
     examples: [
-      { title: 'A good one', params: { message: 'feat(api)!: drop the v1 endpoints\n\nBREAKING CHANGE: clients must use /v2.' }, result: {"valid": true, "type": "feat", "scope": "api", "subject": "drop the v1 endpoints", "breaking": true, "problems": []} },
-      { title: 'A bad one', params: { message: 'Fixed stuff.' }, result: {"valid": false, "type": null, "scope": null, "subject": null, "breaking": false, "problems": ["Header must look like \"type(scope): subject\""]} },
+      {
+        title: 'A good one',
+        params: { message: 'feat(api)!: drop the v1 endpoints\n\nBREAKING CHANGE: clients must use /v2.' },
+        result: { valid: true, type: 'feat', scope: 'api', subject: 'drop the v1 endpoints', breaking: true, problems: [] },
+      },
+      {
+        title: 'A bad one',
+        params: { message: 'Fixed stuff.' },
+        result: {
+          valid: false,
+          type: null,
+          scope: null,
+          subject: null,
+          breaking: false,
+          problems: ['Header must look like "type(scope): subject"'],
+        },
+      },
     ],
     sourceFile: 'commit-lint.cjs',
   },
@@ -543,8 +790,28 @@ export const toolDefinitions: ToolDefinition[] = [
     },
     annotations: readOnly,
     examples: [
-      { title: 'SHA-256', params: { text: 'hello world' }, result: {"algorithm": "sha256", "hmac": false, "encoding": "hex", "digest": "b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9", "input_bytes": 11} },
-      { title: 'Webhook HMAC', params: { text: '{"event":"ping"}', algorithm: 'sha256', hmac_key: 'whsec_test', encoding: 'base64' }, result: {"algorithm": "sha256", "hmac": true, "encoding": "base64", "digest": "ZF6Go27x7UWL41nH08V3N/iiAqiCdKgJpQfyCLpU2ZE=", "input_bytes": 16} },
+      {
+        title: 'SHA-256',
+        params: { text: 'hello world' },
+        result: {
+          algorithm: 'sha256',
+          hmac: false,
+          encoding: 'hex',
+          digest: 'b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9',
+          input_bytes: 11,
+        },
+      },
+      {
+        title: 'Webhook HMAC',
+        params: { text: '{"event":"ping"}', algorithm: 'sha256', hmac_key: 'whsec_test', encoding: 'base64' },
+        result: {
+          algorithm: 'sha256',
+          hmac: true,
+          encoding: 'base64',
+          digest: 'ZF6Go27x7UWL41nH08V3N/iiAqiCdKgJpQfyCLpU2ZE=',
+          input_bytes: 16,
+        },
+      },
     ],
     sourceFile: 'hash-calculator.cjs',
   },
@@ -576,8 +843,16 @@ export const toolDefinitions: ToolDefinition[] = [
     },
     annotations: readOnly,
     examples: [
-      { title: 'Rate limited', params: { code: 429 }, result: {"code": 429, "phrase": "Too Many Requests", "known": true, "class": "client_error", "retryable": true} },
-      { title: 'A teapot', params: { code: 418 }, result: {"code": 418, "phrase": "I'm a Teapot", "known": true, "class": "client_error", "retryable": false} },
+      {
+        title: 'Rate limited',
+        params: { code: 429 },
+        result: { code: 429, phrase: 'Too Many Requests', known: true, class: 'client_error', retryable: true },
+      },
+      {
+        title: 'A teapot',
+        params: { code: 418 },
+        result: { code: 418, phrase: "I'm a Teapot", known: true, class: 'client_error', retryable: false },
+      },
     ],
     sourceFile: 'http-status-lookup.cjs',
   },
@@ -595,13 +870,28 @@ export const toolDefinitions: ToolDefinition[] = [
       type: 'object',
       required: ['cidr'],
       properties: {
-        cidr: { type: 'string', pattern: '^\\d{1,3}(\\.\\d{1,3}){3}/(3[0-2]|[12]?\\d)$', description: 'Address and prefix, e.g. 10.0.0.0/16.' },
+        cidr: {
+          type: 'string',
+          pattern: '^\\d{1,3}(\\.\\d{1,3}){3}/(3[0-2]|[12]?\\d)$',
+          description: 'Address and prefix, e.g. 10.0.0.0/16.',
+        },
         contains: { type: 'string', format: 'ipv4', description: 'An address to test for membership.' },
       },
     },
     output_schema: {
       type: 'object',
-      required: ['cidr', 'network', 'broadcast', 'netmask', 'wildcard', 'first_host', 'last_host', 'total_addresses', 'usable_hosts', 'is_private'],
+      required: [
+        'cidr',
+        'network',
+        'broadcast',
+        'netmask',
+        'wildcard',
+        'first_host',
+        'last_host',
+        'total_addresses',
+        'usable_hosts',
+        'is_private',
+      ],
       properties: {
         cidr: { type: 'string' },
         network: { type: 'string', format: 'ipv4' },
@@ -618,7 +908,23 @@ export const toolDefinitions: ToolDefinition[] = [
     },
     annotations: readOnly,
     examples: [
-      { title: 'A /26', params: { cidr: '192.168.1.77/26', contains: '192.168.1.100' }, result: {"cidr": "192.168.1.64/26", "network": "192.168.1.64", "broadcast": "192.168.1.127", "netmask": "255.255.255.192", "wildcard": "0.0.0.63", "first_host": "192.168.1.65", "last_host": "192.168.1.126", "total_addresses": 64, "usable_hosts": 62, "is_private": true, "contains": true} },
+      {
+        title: 'A /26',
+        params: { cidr: '192.168.1.77/26', contains: '192.168.1.100' },
+        result: {
+          cidr: '192.168.1.64/26',
+          network: '192.168.1.64',
+          broadcast: '192.168.1.127',
+          netmask: '255.255.255.192',
+          wildcard: '0.0.0.63',
+          first_host: '192.168.1.65',
+          last_host: '192.168.1.126',
+          total_addresses: 64,
+          usable_hosts: 62,
+          is_private: true,
+          contains: true,
+        },
+      },
     ],
     sourceFile: 'ip-cidr-calc.cjs',
   },
@@ -653,7 +959,11 @@ export const toolDefinitions: ToolDefinition[] = [
             {
               type: 'object',
               required: ['message', 'offset', 'line'],
-              properties: { message: { type: 'string' }, offset: { type: ['integer', 'null'] }, line: { type: ['integer', 'null'] } },
+              properties: {
+                message: { type: 'string' },
+                offset: { type: ['integer', 'null'] },
+                line: { type: ['integer', 'null'] },
+              },
             },
           ],
         },
@@ -661,7 +971,11 @@ export const toolDefinitions: ToolDefinition[] = [
     },
     annotations: readOnly,
     examples: [
-      { title: 'Sort and pretty-print', params: { json: '{"b":1,"a":[true,null]}', sort_keys: true }, result: {"valid": true, "formatted": "{\n  \"a\": [\n    true,\n    null\n  ],\n  \"b\": 1\n}", "error": null} },
+      {
+        title: 'Sort and pretty-print',
+        params: { json: '{"b":1,"a":[true,null]}', sort_keys: true },
+        result: { valid: true, formatted: '{\n  "a": [\n    true,\n    null\n  ],\n  "b": 1\n}', error: null },
+      },
       { title: 'Broken JSON', params: { json: '{"a": 1,}' } },
     ],
     sourceFile: 'json-formatter.cjs',
@@ -690,10 +1004,7 @@ export const toolDefinitions: ToolDefinition[] = [
           description: 'A schema using only the supported keywords.',
           properties: {
             type: {
-              oneOf: [
-                { $ref: '#/$defs/typeName' },
-                { type: 'array', items: { $ref: '#/$defs/typeName' }, minItems: 1 },
-              ],
+              oneOf: [{ $ref: '#/$defs/typeName' }, { type: 'array', items: { $ref: '#/$defs/typeName' }, minItems: 1 }],
             },
             enum: { type: 'array' },
             properties: { type: 'object', additionalProperties: { $ref: '#/$defs/schemaNode' } },
@@ -718,7 +1029,11 @@ export const toolDefinitions: ToolDefinition[] = [
         error_count: { type: 'integer' },
         errors: {
           type: 'array',
-          items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
+          items: {
+            type: 'object',
+            required: ['path', 'message'],
+            properties: { path: { type: 'string' }, message: { type: 'string' } },
+          },
         },
       },
     },
@@ -738,7 +1053,14 @@ export const toolDefinitions: ToolDefinition[] = [
           },
           data: { name: '', tags: ['a', 2], owner: { age: 3 } },
         },
-        result: {"valid": false, "error_count": 2, "errors": [{"path": "/name", "message": "must have at least 1 characters"}, {"path": "/tags/1", "message": "must be string, got integer"}]},
+        result: {
+          valid: false,
+          error_count: 2,
+          errors: [
+            { path: '/name', message: 'must have at least 1 characters' },
+            { path: '/tags/1', message: 'must be string, got integer' },
+          ],
+        },
       },
     ],
     sourceFile: 'json-schema-validator-lite.cjs',
@@ -757,13 +1079,27 @@ export const toolDefinitions: ToolDefinition[] = [
       type: 'object',
       required: ['token'],
       properties: {
-        token: { type: 'string', pattern: '^(Bearer\\s+)?[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*$', description: 'The compact JWT.' },
+        token: {
+          type: 'string',
+          pattern: '^(Bearer\\s+)?[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*$',
+          description: 'The compact JWT.',
+        },
         now: { type: 'integer', minimum: 0, description: 'Unix seconds to judge expiry against; the current time when omitted.' },
       },
     },
     output_schema: {
       type: 'object',
-      required: ['header', 'payload', 'signature_present', 'algorithm', 'issued_at', 'expires_at', 'not_before', 'expired', 'warnings'],
+      required: [
+        'header',
+        'payload',
+        'signature_present',
+        'algorithm',
+        'issued_at',
+        'expires_at',
+        'not_before',
+        'expired',
+        'warnings',
+      ],
       properties: {
         header: { type: 'object' },
         payload: { type: 'object' },
@@ -786,7 +1122,17 @@ export const toolDefinitions: ToolDefinition[] = [
             'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
           now: 1700000000,
         },
-        result: {"header": {"alg": "HS256", "typ": "JWT"}, "payload": {"sub": "1234567890", "name": "John Doe", "iat": 1516239022, "exp": 1516242622}, "signature_present": true, "algorithm": "HS256", "issued_at": "2018-01-18T01:30:22.000Z", "expires_at": "2018-01-18T02:30:22.000Z", "not_before": null, "expired": true, "warnings": []},
+        result: {
+          header: { alg: 'HS256', typ: 'JWT' },
+          payload: { sub: '1234567890', name: 'John Doe', iat: 1516239022, exp: 1516242622 },
+          signature_present: true,
+          algorithm: 'HS256',
+          issued_at: '2018-01-18T01:30:22.000Z',
+          expires_at: '2018-01-18T02:30:22.000Z',
+          not_before: null,
+          expired: true,
+          warnings: [],
+        },
       },
     ],
     sourceFile: 'jwt-decoder.cjs',
@@ -820,7 +1166,11 @@ export const toolDefinitions: ToolDefinition[] = [
           items: {
             type: 'object',
             required: ['level', 'text', 'anchor'],
-            properties: { level: { type: 'integer', minimum: 1, maximum: 6 }, text: { type: 'string' }, anchor: { type: 'string' } },
+            properties: {
+              level: { type: 'integer', minimum: 1, maximum: 6 },
+              text: { type: 'string' },
+              anchor: { type: 'string' },
+            },
           },
         },
       },
@@ -829,8 +1179,19 @@ export const toolDefinitions: ToolDefinition[] = [
     examples: [
       {
         title: 'A README',
-        params: { markdown: '# My Tool\n\n## Install\n\n```sh\n# not a heading\n```\n\n## Usage & `flags`\n\n### Options\n\n## Install\n', min_level: 2 },
-        result: {"toc": "- [Install](#install)\n- [Usage & flags](#usage--flags)\n  - [Options](#options)\n- [Install](#install-1)", "headings": [{"level": 2, "text": "Install", "anchor": "install"}, {"level": 2, "text": "Usage & flags", "anchor": "usage--flags"}, {"level": 3, "text": "Options", "anchor": "options"}, {"level": 2, "text": "Install", "anchor": "install-1"}]},
+        params: {
+          markdown: '# My Tool\n\n## Install\n\n```sh\n# not a heading\n```\n\n## Usage & `flags`\n\n### Options\n\n## Install\n',
+          min_level: 2,
+        },
+        result: {
+          toc: '- [Install](#install)\n- [Usage & flags](#usage--flags)\n  - [Options](#options)\n- [Install](#install-1)',
+          headings: [
+            { level: 2, text: 'Install', anchor: 'install' },
+            { level: 2, text: 'Usage & flags', anchor: 'usage--flags' },
+            { level: 3, text: 'Options', anchor: 'options' },
+            { level: 2, text: 'Install', anchor: 'install-1' },
+          ],
+        },
       },
     ],
     sourceFile: 'markdown-toc.cjs',
@@ -867,8 +1228,28 @@ export const toolDefinitions: ToolDefinition[] = [
     },
     annotations: readOnly,
     examples: [
-      { title: 'A weak one', params: { password: 'password123' }, result: {"score": 0, "label": "very weak", "entropy_bits": 9, "length": 11, "meets_policy": false, "feedback": ["Contains a very common password", "Avoid sequences like \"abc\" or \"123\"", "Use at least 12 characters", "Mix upper and lower case letters, digits and symbols"]} },
-      { title: 'A passphrase', params: { password: 'Correct-Horse-Battery-Staple-9' }, result: {"score": 4, "label": "very strong", "entropy_bits": 197.1, "length": 30, "meets_policy": true, "feedback": []} },
+      {
+        title: 'A weak one',
+        params: { password: 'password123' },
+        result: {
+          score: 0,
+          label: 'very weak',
+          entropy_bits: 9,
+          length: 11,
+          meets_policy: false,
+          feedback: [
+            'Contains a very common password',
+            'Avoid sequences like "abc" or "123"',
+            'Use at least 12 characters',
+            'Mix upper and lower case letters, digits and symbols',
+          ],
+        },
+      },
+      {
+        title: 'A passphrase',
+        params: { password: 'Correct-Horse-Battery-Staple-9' },
+        result: { score: 4, label: 'very strong', entropy_bits: 197.1, length: 30, meets_policy: true, feedback: [] },
+      },
     ],
     sourceFile: 'password-strength.cjs',
   },
@@ -890,11 +1271,7 @@ export const toolDefinitions: ToolDefinition[] = [
         params: {
           type: 'object',
           additionalProperties: {
-            oneOf: [
-              { $ref: '#/$defs/scalar' },
-              { type: 'array', items: { $ref: '#/$defs/scalar' } },
-              { type: 'null' },
-            ],
+            oneOf: [{ $ref: '#/$defs/scalar' }, { type: 'array', items: { $ref: '#/$defs/scalar' } }, { type: 'null' }],
           },
         },
         array_format: { type: 'string', enum: ['repeat', 'brackets', 'comma'], default: 'repeat' },
@@ -911,8 +1288,15 @@ export const toolDefinitions: ToolDefinition[] = [
     examples: [
       {
         title: 'Search with filters',
-        params: { base_url: 'https://api.example.com/v1/search?lang=en', params: { q: 'café & co', tag: ['a', 'b'], page: 2, draft: null }, array_format: 'brackets' },
-        result: {"query": "q=caf%C3%A9+%26+co&tag%5B%5D=a&tag%5B%5D=b&page=2", "url": "https://api.example.com/v1/search?lang=en&q=caf%C3%A9+%26+co&tag%5B%5D=a&tag%5B%5D=b&page=2"},
+        params: {
+          base_url: 'https://api.example.com/v1/search?lang=en',
+          params: { q: 'café & co', tag: ['a', 'b'], page: 2, draft: null },
+          array_format: 'brackets',
+        },
+        result: {
+          query: 'q=caf%C3%A9+%26+co&tag%5B%5D=a&tag%5B%5D=b&page=2',
+          url: 'https://api.example.com/v1/search?lang=en&q=caf%C3%A9+%26+co&tag%5B%5D=a&tag%5B%5D=b&page=2',
+        },
       },
     ],
     sourceFile: 'query-string-builder.cjs',
@@ -922,8 +1306,8 @@ export const toolDefinitions: ToolDefinition[] = [
     name: 'Regex Tester',
     description:
       'Runs a JavaScript regular expression against a text and returns every match with its index, numbered groups ' +
-      'and named groups. An invalid pattern is reported as `valid: false` with the engine\'s message rather than an ' +
-      'error. Use it to debug a pattern before putting it in code; the flags are JavaScript\'s (g, i, m, s, u, y, d).',
+      "and named groups. An invalid pattern is reported as `valid: false` with the engine's message rather than an " +
+      "error. Use it to debug a pattern before putting it in code; the flags are JavaScript's (g, i, m, s, u, y, d).",
     category: 'text',
     tags: ['regex', 'regexp', 'pattern', 'match', 'test'],
     version: '2.0.0',
@@ -961,8 +1345,29 @@ export const toolDefinitions: ToolDefinition[] = [
     },
     annotations: readOnly,
     examples: [
-      { title: 'Dates with a named group', params: { pattern: '(?<year>\\d{4})-(\\d{2})', text: 'Released 2023-07, patched 2024-01.' }, result: {"valid": true, "error": null, "match_count": 2, "matches": [{"match": "2023-07", "index": 9, "groups": ["2023", "07"], "named_groups": {"year": "2023"}}, {"match": "2024-01", "index": 26, "groups": ["2024", "01"], "named_groups": {"year": "2024"}}]} },
-      { title: 'Invalid pattern', params: { pattern: '([a-z]+', text: 'abc' }, result: {"valid": false, "error": "Invalid regular expression: /([a-z]+/g: Unterminated group", "match_count": 0, "matches": []} },
+      {
+        title: 'Dates with a named group',
+        params: { pattern: '(?<year>\\d{4})-(\\d{2})', text: 'Released 2023-07, patched 2024-01.' },
+        result: {
+          valid: true,
+          error: null,
+          match_count: 2,
+          matches: [
+            { match: '2023-07', index: 9, groups: ['2023', '07'], named_groups: { year: '2023' } },
+            { match: '2024-01', index: 26, groups: ['2024', '01'], named_groups: { year: '2024' } },
+          ],
+        },
+      },
+      {
+        title: 'Invalid pattern',
+        params: { pattern: '([a-z]+', text: 'abc' },
+        result: {
+          valid: false,
+          error: 'Invalid regular expression: /([a-z]+/g: Unterminated group',
+          match_count: 0,
+          matches: [],
+        },
+      },
     ],
     sourceFile: 'regex-tester.cjs',
   },
@@ -1015,8 +1420,28 @@ export const toolDefinitions: ToolDefinition[] = [
     },
     annotations: readOnly,
     examples: [
-      { title: 'Release candidate vs release', params: { a: '2.0.0-rc.1', b: '2.0.0' }, result: {"comparison": -1, "relation": "older", "difference": "prerelease", "a": {"major": 2, "minor": 0, "patch": 0, "prerelease": ["rc", "1"], "build": []}, "b": {"major": 2, "minor": 0, "patch": 0, "prerelease": [], "build": []}} },
-      { title: 'Numeric, not lexical', params: { a: 'v1.10.0', b: '1.9.3+build.7' }, result: {"comparison": 1, "relation": "newer", "difference": "minor", "a": {"major": 1, "minor": 10, "patch": 0, "prerelease": [], "build": []}, "b": {"major": 1, "minor": 9, "patch": 3, "prerelease": [], "build": ["build", "7"]}} },
+      {
+        title: 'Release candidate vs release',
+        params: { a: '2.0.0-rc.1', b: '2.0.0' },
+        result: {
+          comparison: -1,
+          relation: 'older',
+          difference: 'prerelease',
+          a: { major: 2, minor: 0, patch: 0, prerelease: ['rc', '1'], build: [] },
+          b: { major: 2, minor: 0, patch: 0, prerelease: [], build: [] },
+        },
+      },
+      {
+        title: 'Numeric, not lexical',
+        params: { a: 'v1.10.0', b: '1.9.3+build.7' },
+        result: {
+          comparison: 1,
+          relation: 'newer',
+          difference: 'minor',
+          a: { major: 1, minor: 10, patch: 0, prerelease: [], build: [] },
+          b: { major: 1, minor: 9, patch: 3, prerelease: [], build: ['build', '7'] },
+        },
+      },
     ],
     sourceFile: 'semver-compare.cjs',
   },
@@ -1024,7 +1449,7 @@ export const toolDefinitions: ToolDefinition[] = [
     slug: 'slugify',
     name: 'Slugify',
     description:
-      "Turns a title into a URL-safe slug: accents folded, \"&\" spelled \"and\", apostrophes dropped (so \"Don't\" " +
+      'Turns a title into a URL-safe slug: accents folded, "&" spelled "and", apostrophes dropped (so "Don\'t" ' +
       'becomes "dont"), everything else non-alphanumeric collapsed into the separator. Optionally keeps case and ' +
       'trims to a maximum length on a word boundary. Returns the slug and its length.',
     category: 'text',
@@ -1047,8 +1472,16 @@ export const toolDefinitions: ToolDefinition[] = [
     },
     annotations: readOnly,
     examples: [
-      { title: 'A blog title', params: { text: "Don't Panic: Crème Brûlée & Other *Recipes*" }, result: {"slug": "dont-panic-creme-brulee-and-other-recipes", "length": 41} },
-      { title: 'Trimmed', params: { text: 'The quick brown fox jumps over the lazy dog', max_length: 20, separator: '_' }, result: {"slug": "the_quick_brown_fox", "length": 19} },
+      {
+        title: 'A blog title',
+        params: { text: "Don't Panic: Crème Brûlée & Other *Recipes*" },
+        result: { slug: 'dont-panic-creme-brulee-and-other-recipes', length: 41 },
+      },
+      {
+        title: 'Trimmed',
+        params: { text: 'The quick brown fox jumps over the lazy dog', max_length: 20, separator: '_' },
+        result: { slug: 'the_quick_brown_fox', length: 19 },
+      },
     ],
     sourceFile: 'slugify.cjs',
   },
@@ -1083,13 +1516,32 @@ export const toolDefinitions: ToolDefinition[] = [
         reading_time_seconds: { type: 'integer' },
         top_words: {
           type: 'array',
-          items: { type: 'object', required: ['word', 'count'], properties: { word: { type: 'string' }, count: { type: 'integer' } } },
+          items: {
+            type: 'object',
+            required: ['word', 'count'],
+            properties: { word: { type: 'string' }, count: { type: 'integer' } },
+          },
         },
       },
     },
     annotations: readOnly,
     examples: [
-      { title: 'Two paragraphs', params: { text: "It's a test. The test is short!\n\nA second paragraph: test it.", top_words: 2 }, result: {"characters": 61, "characters_no_spaces": 49, "words": 12, "sentences": 3, "paragraphs": 2, "reading_time_seconds": 4, "top_words": [{"word": "test", "count": 3}, {"word": "it's", "count": 1}]} },
+      {
+        title: 'Two paragraphs',
+        params: { text: "It's a test. The test is short!\n\nA second paragraph: test it.", top_words: 2 },
+        result: {
+          characters: 61,
+          characters_no_spaces: 49,
+          words: 12,
+          sentences: 3,
+          paragraphs: 2,
+          reading_time_seconds: 4,
+          top_words: [
+            { word: 'test', count: 3 },
+            { word: "it's", count: 1 },
+          ],
+        },
+      },
     ],
     sourceFile: 'text-stats.cjs',
   },
@@ -1131,8 +1583,30 @@ export const toolDefinitions: ToolDefinition[] = [
     },
     annotations: readOnly,
     examples: [
-      { title: 'Seconds to Tokyo time', params: { timestamp: 1700000000, timezone: 'Asia/Tokyo' }, result: {"iso": "2023-11-14T22:13:20.000Z", "unix_seconds": 1700000000, "unix_millis": 1700000000000, "timezone": "Asia/Tokyo", "local": "2023-11-15, 07:13:20 GMT+9", "day_of_week": "Wednesday"} },
-      { title: 'ISO string', params: { timestamp: '2024-02-29T23:30:00Z' }, result: {"iso": "2024-02-29T23:30:00.000Z", "unix_seconds": 1709249400, "unix_millis": 1709249400000, "timezone": "UTC", "local": "2024-02-29, 23:30:00 UTC", "day_of_week": "Thursday"} },
+      {
+        title: 'Seconds to Tokyo time',
+        params: { timestamp: 1700000000, timezone: 'Asia/Tokyo' },
+        result: {
+          iso: '2023-11-14T22:13:20.000Z',
+          unix_seconds: 1700000000,
+          unix_millis: 1700000000000,
+          timezone: 'Asia/Tokyo',
+          local: '2023-11-15, 07:13:20 GMT+9',
+          day_of_week: 'Wednesday',
+        },
+      },
+      {
+        title: 'ISO string',
+        params: { timestamp: '2024-02-29T23:30:00Z' },
+        result: {
+          iso: '2024-02-29T23:30:00.000Z',
+          unix_seconds: 1709249400,
+          unix_millis: 1709249400000,
+          timezone: 'UTC',
+          local: '2024-02-29, 23:30:00 UTC',
+          day_of_week: 'Thursday',
+        },
+      },
     ],
     sourceFile: 'timestamp-converter.cjs',
   },
@@ -1158,7 +1632,36 @@ export const toolDefinitions: ToolDefinition[] = [
       $defs: {
         unit: {
           type: 'string',
-          enum: ['mm', 'cm', 'm', 'km', 'in', 'ft', 'yd', 'mi', 'mg', 'g', 'kg', 'lb', 'oz', 'B', 'KB', 'MB', 'GB', 'KiB', 'MiB', 'GiB', 'ms', 's', 'min', 'h', 'd', 'C', 'F', 'K'],
+          enum: [
+            'mm',
+            'cm',
+            'm',
+            'km',
+            'in',
+            'ft',
+            'yd',
+            'mi',
+            'mg',
+            'g',
+            'kg',
+            'lb',
+            'oz',
+            'B',
+            'KB',
+            'MB',
+            'GB',
+            'KiB',
+            'MiB',
+            'GiB',
+            'ms',
+            's',
+            'min',
+            'h',
+            'd',
+            'C',
+            'F',
+            'K',
+          ],
         },
       },
     },
@@ -1175,8 +1678,16 @@ export const toolDefinitions: ToolDefinition[] = [
     },
     annotations: readOnly,
     examples: [
-      { title: 'Fahrenheit to Celsius', params: { value: 98.6, from: 'F', to: 'C', precision: 1 }, result: {"value": 37, "from": "F", "to": "C", "kind": "temperature", "formatted": "98.6 F = 37 C"} },
-      { title: 'Binary sizes', params: { value: 1.5, from: 'GiB', to: 'MB' }, result: {"value": 1610.612736, "from": "GiB", "to": "MB", "kind": "data", "formatted": "1.5 GiB = 1610.612736 MB"} },
+      {
+        title: 'Fahrenheit to Celsius',
+        params: { value: 98.6, from: 'F', to: 'C', precision: 1 },
+        result: { value: 37, from: 'F', to: 'C', kind: 'temperature', formatted: '98.6 F = 37 C' },
+      },
+      {
+        title: 'Binary sizes',
+        params: { value: 1.5, from: 'GiB', to: 'MB' },
+        result: { value: 1610.612736, from: 'GiB', to: 'MB', kind: 'data', formatted: '1.5 GiB = 1610.612736 MB' },
+      },
     ],
     sourceFile: 'unit-converter.cjs',
   },
@@ -1208,14 +1719,33 @@ export const toolDefinitions: ToolDefinition[] = [
         port: { type: ['integer', 'null'] },
         pathname: { type: 'string' },
         path_segments: { type: 'array', items: { type: 'string' } },
-        query: { type: 'object', additionalProperties: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] } },
+        query: {
+          type: 'object',
+          additionalProperties: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+        },
         fragment: { type: ['string', 'null'] },
         origin: { type: ['string', 'null'] },
       },
     },
     annotations: readOnly,
     examples: [
-      { title: 'Everything at once', params: { url: 'https://user:pw@example.com/a/b%20c?x=1&y=2&x=3#top' }, result: {"href": "https://user:pw@example.com/a/b%20c?x=1&y=2&x=3#top", "protocol": "https", "username": "user", "password_present": true, "hostname": "example.com", "port": 443, "pathname": "/a/b%20c", "path_segments": ["a", "b c"], "query": {"x": ["1", "3"], "y": "2"}, "fragment": "top", "origin": "https://example.com"} },
+      {
+        title: 'Everything at once',
+        params: { url: 'https://user:pw@example.com/a/b%20c?x=1&y=2&x=3#top' },
+        result: {
+          href: 'https://user:pw@example.com/a/b%20c?x=1&y=2&x=3#top',
+          protocol: 'https',
+          username: 'user',
+          password_present: true,
+          hostname: 'example.com',
+          port: 443,
+          pathname: '/a/b%20c',
+          path_segments: ['a', 'b c'],
+          query: { x: ['1', '3'], y: '2' },
+          fragment: 'top',
+          origin: 'https://example.com',
+        },
+      },
     ],
     sourceFile: 'url-parser.cjs',
   },
@@ -1237,7 +1767,10 @@ export const toolDefinitions: ToolDefinition[] = [
         namespace: {
           description: 'v5 only: a well-known namespace or a UUID.',
           default: 'dns',
-          oneOf: [{ type: 'string', enum: ['dns', 'url', 'oid', 'x500'] }, { type: 'string', format: 'uuid' }],
+          oneOf: [
+            { type: 'string', enum: ['dns', 'url', 'oid', 'x500'] },
+            { type: 'string', format: 'uuid' },
+          ],
         },
         name: { type: 'string', description: 'v5 only: the name to hash.' },
         uppercase: { type: 'boolean', default: false },
@@ -1256,7 +1789,11 @@ export const toolDefinitions: ToolDefinition[] = [
     annotations: readOnlyRandom,
     examples: [
       { title: 'Three random ids', params: { count: 3 } },
-      { title: 'Stable id for a domain', params: { version: 'v5', namespace: 'dns', name: 'example.com' }, result: {"version": "v5", "uuids": ["cfbff0d1-9375-5685-968c-48ce8b15ae17"]} },
+      {
+        title: 'Stable id for a domain',
+        params: { version: 'v5', namespace: 'dns', name: 'example.com' },
+        result: { version: 'v5', uuids: ['cfbff0d1-9375-5685-968c-48ce8b15ae17'] },
+      },
     ],
     sourceFile: 'uuid-generator.cjs',
   },
@@ -1281,7 +1818,7 @@ export const toolDefinitions: ToolDefinition[] = [
       properties: { words: { type: 'integer' }, characters: { type: 'integer' } },
     },
     annotations: readOnly,
-    examples: [{ title: 'Extra whitespace', params: { text: '  Hello,   world! ' }, result: {"words": 2, "characters": 18} }],
+    examples: [{ title: 'Extra whitespace', params: { text: '  Hello,   world! ' }, result: { words: 2, characters: 18 } }],
     sourceFile: 'word-counter.cjs',
   },
   {
@@ -1314,7 +1851,11 @@ export const toolDefinitions: ToolDefinition[] = [
         valid: { type: 'boolean' },
         errors: {
           type: 'array',
-          items: { type: 'object', required: ['line', 'message'], properties: { line: { type: 'integer' }, message: { type: 'string' } } },
+          items: {
+            type: 'object',
+            required: ['line', 'message'],
+            properties: { line: { type: 'integer' }, message: { type: 'string' } },
+          },
         },
         data: {},
       },
@@ -1323,10 +1864,23 @@ export const toolDefinitions: ToolDefinition[] = [
     examples: [
       {
         title: 'A compose file',
-        params: { yaml: 'version: "3.9"\nservices:\n  web:\n    image: nginx:1.25 # pinned\n    ports:\n      - "8080:80"\n    environment:\n      - name: DEBUG\n        value: true\n' },
-        result: {"valid": true, "errors": [], "data": {"version": "3.9", "services": {"web": {"image": "nginx:1.25", "ports": ["8080:80"], "environment": [{"name": "DEBUG", "value": true}]}}}},
+        params: {
+          yaml: 'version: "3.9"\nservices:\n  web:\n    image: nginx:1.25 # pinned\n    ports:\n      - "8080:80"\n    environment:\n      - name: DEBUG\n        value: true\n',
+        },
+        result: {
+          valid: true,
+          errors: [],
+          data: {
+            version: '3.9',
+            services: { web: { image: 'nginx:1.25', ports: ['8080:80'], environment: [{ name: 'DEBUG', value: true }] } },
+          },
+        },
       },
-      { title: 'A duplicate key', params: { yaml: 'name: a\nname: b\n' }, result: {"valid": false, "errors": [{"line": 2, "message": "Duplicate key \"name\""}], "data": null} },
+      {
+        title: 'A duplicate key',
+        params: { yaml: 'name: a\nname: b\n' },
+        result: { valid: false, errors: [{ line: 2, message: 'Duplicate key "name"' }], data: null },
+      },
     ],
     sourceFile: 'yaml-validator.cjs',
   },

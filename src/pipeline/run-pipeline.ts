@@ -2,7 +2,6 @@
 // Commands are thin shells over these functions.
 
 import { checkCatalogue, type CheckResult } from './check/check-catalogue.js';
-import { compilePackage } from './compile/compile-package.js';
 import type { GeneratorConfig } from './config.js';
 import { emitPackage, type PackageFiles } from './emit/emit-package.js';
 import { planPackage } from './plan/plan-package.js';
@@ -92,6 +91,8 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
   if (options.compile !== false) {
     started = performance.now();
     log('compiling the package (type-check and emit dist/)…');
+    // Loaded only when needed: ts-morph brings the whole TypeScript compiler.
+    const { compilePackage } = await import('./compile/compile-package.js');
     await compilePackage(options.outDir);
     timings.compile = performance.now() - started;
     compiled = true;

@@ -8,7 +8,7 @@ import { joinPointer, type Problem } from '../problems.js';
 import { collectRefs, createSchemaCompiler, describeAjvError, type SchemaCompiler } from './schema-compiler.js';
 import { hasLoneSurrogate, withheldReason } from './slug-grammar.js';
 
-const bundleSchema = JSON.parse(readFileSync(new URL('../../schemas/manifest.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+const bundleSchema = JSON.parse(readFileSync(new URL('../../../src/schemas/manifest.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 let validateBundleShape: ValidateFunction | undefined;
 
 export interface CheckedTool {

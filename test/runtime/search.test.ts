@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { searchTools, stem, term, words } from '../../src/runtime/search.js';
+import { servedTools } from './surface-fixtures.js';
+
+const tools = servedTools();
+
+describe('stem and term', () => {
+  const cases: [string, string][] = [
+    ['validating', 'validator'], ['validation', 'validate'], ['validates', 'validated'], ['generator', 'generating'],
+    ['formatter', 'formatting'], ['parser', 'parse'], ['environment', 'env'], ['configuration', 'config'],
+    ['yml', 'yaml'], ['typescript', 'ts'], ['repository', 'repo'], ['authentication', 'auth'], ['minify', 'minification'],
+    ['hashes', 'hash'], ['keys', 'key'], ['decoder', 'decoding'],
+  ];
+  for (const [a, b] of cases) it(`${a} and ${b} share a term`, () => assert.equal(term(a), term(b)));
+  it('keeps short and non-alphabetic words', () => {
+    assert.equal(stem('env'), 'env');
+    assert.equal(stem('base64'), 'base64');
+  });
+  it('splits camelCase, kebab, snake and dotted words', () => {
+    assert.deepEqual(words('envContent my-tool some_field .env'), ['env', 'content', 'my', 'tool', 'some', 'field', 'env']);
+  });
+});
+
+/** Intent-phrased queries, as a user would type them, and the tool that should come first. */
+const INTENT_QUERIES: [string, string][] = [
+  ['check my .env file has all keys', 'env-validator'],
+  ['make fake test data', 'data-generator'],
+  ['decode a jwt', 'jwt-decoder'],
+  ['pretty print json', 'json-formatter'],
+  ['convert yml to json', 'yaml-to-json'],
+  ['encode text as base64', 'base64-codec'],
+  ['sha256 checksum of a string', 'hash-generator'],
+  ['generate a unique identifier', 'uuid-generator'],
+  ['test a regular expression', 'regex-tester'],
+  ['when will this cron schedule run next', 'cron-parser'],
+  ['create a strong password', 'password-generator'],
+  ['split a url into its parts', 'url-parser'],
+  ['convert unix epoch to a date', 'timestamp-converter'],
+  ['render markdown as html', 'markdown-to-html'],
+  ['turn a spreadsheet csv into json', 'csv-to-json'],
+  ['compare two texts', 'diff-checker'],
+  ['hex to rgb colour', 'color-converter'],
+  ['format my sql query', 'sql-formatter'],
+  ['validate json against a schema', 'json-schema-validator'],
+  ['find outdated npm dependencies', 'package-json-auditor'],
+  ['lint my dockerfile', 'dockerfile-linter'],
+  ['how many words are in this essay', 'word-counter'],
+  ['shrink html', 'html-minifier'],
+  ['placeholder paragraphs', 'lorem-ipsum'],
+  ['typescript interfaces from json', 'ts-type-generator'],
+  ['find leaked api keys in my code', 'secret-scanner'],
+  ['where is this ip address located', 'ip-info'],
+  ['what does http status 418 mean', 'http-status'],
+  ['check kubernetes manifests', 'k8s-manifest-validator'],
+  ['validating environment configuration', 'env-validator'],
+  ['create a gitignore for node', 'gitignore-generator'],
+  ['validate env file', 'env-validator'],
+];
+
+describe('searchTools ranking', () => {
+  it(`puts the intended tool first for at least 9 in 10 of ${INTENT_QUERIES.length} intent queries`, () => {
+    const misses = INTENT_QUERIES.map(([query, want]) => ({ query, want, got: searchTools(tools, query, 3).map((hit) => hit.slug) })).filter(
+      (row) => row.got[0] !== row.want,
+    );
+    const hitRate = 1 - misses.length / INTENT_QUERIES.length;
+    assert.ok(hitRate >= 0.9, `hit rate ${hitRate.toFixed(2)}; misses: ${JSON.stringify(misses, null, 1)}`);
+  });
+
+  it('has the intended tool in the top 3 for every intent query', () => {
+    for (const [query, want] of INTENT_QUERIES) {
+      const top = searchTools(tools, query, 3).map((hit) => hit.slug);
+      assert.ok(top.includes(want), `${query}: ${JSON.stringify(top)}`);
+    }
+  });
+
+  it('explains each hit and counts its parameters', () => {
+    const [first] = searchTools(tools, 'validate env file');
+    assert.ok(first);
+    assert.equal(first.slug, 'env-validator');
+    assert.match(first.reason, /^matched: /);
+    assert.match(first.reason, /env in (slug|name)/);
+    assert.match(first.reason, /validate in (slug|name)/);
+    assert.deepEqual([first.requiredParams, first.totalParams], [1, 3]);
+  });
+
+  it('is deterministic, respects the limit and drops non-matching tools', () => {
+    const a = searchTools(tools, 'json', 50);
+    const b = searchTools(servedTools(), 'json', 50);
+    assert.deepEqual(a, b);
+    assert.ok(a.every((hit) => hit.score > 0));
+    assert.ok(a.length < tools.length);
+    assert.equal(searchTools(tools, 'json', 2).length, 2);
+    assert.deepEqual(searchTools(tools, 'zzqx qqqv wwkj'), []);
+  });
+
+  it('breaks score ties by slug code unit order', () => {
+    // Three tools with identical text differ only by slug; uppercase sorts before lowercase by code unit.
+    const twin = (slug: string) => ({ slug, name: 'Widget', description: 'Frobs widgets.', category: 'misc', tags: [], version: '1.0.0', input_schema: null });
+    const twins = servedTools([twin('b-widget'), twin('a-widget'), twin('B-widget')]);
+    const hits = searchTools(twins, 'frob widgets');
+    assert.deepEqual(hits.map((hit) => hit.slug), ['B-widget', 'a-widget', 'b-widget']);
+    assert.equal(new Set(hits.map((hit) => hit.score)).size, 1);
+  });
+
+  it('reaches withheld tools and marks them', () => {
+    const hits = searchTools(tools, 'legacy env checker', 5);
+    const withheld = hits.find((hit) => hit.slug === 'Env Validator');
+    assert.ok(withheld, JSON.stringify(hits.map((hit) => hit.slug)));
+    assert.equal(withheld.withheld, true);
+  });
+
+  it('matches input field names', () => {
+    const [first] = searchTools(tools, 'env_content');
+    assert.ok(first);
+    assert.match(first.slug, /env/i);
+    assert.match(first.reason, /input fields|slug|name/);
+  });
+});

@@ -1,0 +1,184 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createServer } from '../../src/runtime/server.js';
+import type { ServedCatalogueFile } from '../../src/runtime/contracts.js';
+import { captureLog, manifest, sendJson, servedTool, startHttp, testNames } from './core-fixtures.js';
+
+const catalogue: ServedCatalogueFile = {
+  format: 'nexusbloom-served-catalogue/1',
+  tools: [
+    servedTool(manifest({
+      slug: 'data-generator', name: 'Data Generator', description: 'Generates fake rows.',
+      input_schema: { type: 'object', properties: { count: { type: 'integer', minimum: 1 } } },
+    })),
+    servedTool(manifest({
+      slug: 'env-validator', name: 'Env Validator', description: 'Validates a .env file.',
+      input_schema: { type: 'object', required: ['env_content'], properties: { env_content: { type: 'string' } } },
+      output_schema: { type: 'object', properties: { valid: { type: 'boolean' } } },
+      annotations: { readOnlyHint: true },
+    })),
+    servedTool(manifest({ slug: 'slash/tool', description: 'Has a slash.' }), 'contains characters outside [A-Za-z0-9_-]: "/"'),
+  ],
+};
+
+async function connect(env: Record<string, string>) {
+  const { log, lines } = captureLog();
+  const created = createServer({ names: testNames, catalogue, env, log });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'test-client', version: '0.0.0' });
+  await created.server.connect(serverTransport);
+  await client.connect(clientTransport);
+  return { client, created, lines, close: async () => { await client.close(); await created.close(); } };
+}
+
+function api() {
+  return startHttp((req, res) => {
+    if (req.url === '/api/tools/env-validator/run') return sendJson(res, 200, { success: true, result: { valid: true }, duration_ms: 2 });
+    if (req.url === '/api/tools/data-generator/run') return sendJson(res, 200, { success: true, result: { rows: JSON.parse(req.body).params.count }, duration_ms: 2 });
+    return sendJson(res, 404, { success: false, error: 'unknown tool', code: 'TOOL_NOT_FOUND', retryable: false });
+  });
+}
+
+test('initialize carries instructions and capabilities; withheld slugs are reported once', async () => {
+  const session = await connect({});
+  try {
+    const caps = session.client.getServerCapabilities();
+    assert.deepEqual(caps?.tools, { listChanged: true });
+    for (const cap of ['resources', 'prompts', 'completions', 'logging'] as const) assert.ok(caps?.[cap], cap);
+    assert.deepEqual(session.client.getServerVersion(), { name: 'nexusbloom', title: 'NexusBloom', version: '1.2.3' });
+    assert.match(session.client.getInstructions() ?? '', /"command":"search"/);
+    const withheldLines = session.lines.filter((line) => line.includes('withheld'));
+    assert.equal(withheldLines.length, 1);
+    assert.match(withheldLines[0] ?? '', /"slash\/tool" \(contains characters outside/);
+    assert.ok(session.lines.every((line) => !line.includes('WARNING')), 'no local-execution warning in remote mode');
+  } finally {
+    await session.close();
+  }
+});
+
+test('tools/list advertises real schemas plus the meta-tool, never withheld slugs', async () => {
+  const session = await connect({});
+  try {
+    const { tools } = await session.client.listTools();
+    assert.deepEqual(tools.map((t) => t.name), ['data-generator', 'env-validator', 'nexusbloom']);
+    const env = tools.find((t) => t.name === 'env-validator');
+    assert.deepEqual(env?.inputSchema, catalogue.tools[1]?.manifest.input_schema);
+    assert.equal(env?.title, 'Env Validator');
+    assert.deepEqual(env?.annotations, { readOnlyHint: true });
+  } finally {
+    await session.close();
+  }
+});
+
+test('direct calls reach the API; invalid ones cost no request', async () => {
+  const http = await api();
+  const session = await connect({ NEXUSBLOOM_API_URL: http.url });
+  try {
+    const ok = await session.client.callTool({ name: 'env-validator', arguments: { env_content: 'DEBUG=true' } }) as CallToolResult;
+    assert.notEqual(ok.isError, true, JSON.stringify(ok));
+    assert.deepEqual(ok.structuredContent, { valid: true });
+    assert.equal(http.requests.length, 1);
+    assert.deepEqual(JSON.parse(http.requests[0]?.body ?? ''), { params: { env_content: 'DEBUG=true' } });
+
+    const bad = await session.client.callTool({ name: 'env-validator', arguments: {} }) as CallToolResult;
+    assert.equal(bad.isError, true);
+    const text = (bad.content[0] as { text: string }).text;
+    assert.match(text, /VALIDATION_ERROR/);
+    assert.match(text, /env_content/);
+    assert.equal(http.requests.length, 1);
+  } finally {
+    await session.close();
+    await http.close();
+  }
+});
+
+test('an unreachable API explains itself and the server keeps working', async () => {
+  const session = await connect({ NEXUSBLOOM_API_URL: 'http://127.0.0.1:9/api', NEXUSBLOOM_MCP_TIMEOUT_MS: '2000' });
+  try {
+    const failed = await session.client.callTool({ name: 'data-generator', arguments: { count: 1 } }) as CallToolResult;
+    assert.equal(failed.isError, true);
+    assert.match((failed.content[0] as { text: string }).text, /API_UNREACHABLE/);
+    const { tools } = await session.client.listTools();
+    assert.equal(tools.length, 3);
+  } finally {
+    await session.close();
+  }
+});
+
+test('a batch with a progress token sends monotonic progress', async () => {
+  const http = await api();
+  const session = await connect({ NEXUSBLOOM_API_URL: http.url });
+  try {
+    const ticks: number[] = [];
+    const result = await session.client.callTool({
+      name: 'nexusbloom',
+      arguments: { command: 'batch', runs: [{ slug: 'env-validator', params: { env_content: 'A=1' } }, { slug: 'data-generator', params: { count: 2 } }] },
+    }, undefined, { onprogress: (p) => ticks.push(p.progress) }) as CallToolResult;
+    assert.notEqual(result.isError, true, JSON.stringify(result));
+    assert.ok(ticks.length >= 2, `progress ticks: ${JSON.stringify(ticks)}`);
+    assert.deepEqual([...ticks].sort((a, b) => a - b), ticks);
+    assert.equal(http.requests.length, 2);
+  } finally {
+    await session.close();
+    await http.close();
+  }
+});
+
+test('resources, prompts, completion and logging/setLevel are wired to the surface', async () => {
+  const session = await connect({});
+  try {
+    const { resources } = await session.client.listResources();
+    assert.ok(resources.some((r) => r.uri === 'nexusbloom://catalogue'));
+    const { resourceTemplates } = await session.client.listResourceTemplates();
+    assert.ok(resourceTemplates.length > 0);
+    const read = await session.client.readResource({ uri: 'nexusbloom://catalogue' });
+    assert.match(JSON.stringify(read.contents), /slash\/tool/);
+    await assert.rejects(session.client.readResource({ uri: 'nexusbloom://tools/no-such-tool' }));
+    const { prompts } = await session.client.listPrompts();
+    assert.ok(prompts.some((p) => p.name === 'use-tool'));
+    const completion = await session.client.complete({ ref: { type: 'ref/prompt', name: 'use-tool' }, argument: { name: 'slug', value: 'env' } });
+    assert.ok(completion.completion.values.includes('env-validator'), JSON.stringify(completion));
+    assert.deepEqual(await session.client.setLoggingLevel('debug'), {});
+  } finally {
+    await session.close();
+  }
+});
+
+test('local execution prints the threat-model warning once', async () => {
+  const session = await connect({ NEXUSBLOOM_MCP_EXECUTION: 'auto' });
+  try {
+    assert.equal(session.lines.filter((line) => line.includes('not a security sandbox')).length, 1);
+  } finally {
+    await session.close();
+  }
+});
+
+test('live catalogue: a new upstream tool is listed and list_changed is sent', async () => {
+  const entries = [
+    { slug: 'env-validator', version: '1.0.0' }, { slug: 'data-generator', version: '1.0.0' }, { slug: 'fresh-tool', version: '1.0.0' },
+  ];
+  const http = await startHttp((req, res) => {
+    if (req.url === '/api/tools') {
+      return sendJson(res, 200, { tools: entries.map((e) => ({ ...e, name: e.slug, description: 'd', category: 'c', tags: [], has_schema: false, has_source: false })) });
+    }
+    if (req.url === '/api/tools/fresh-tool') return sendJson(res, 200, manifest({ slug: 'fresh-tool', description: 'Fresh from upstream.' }));
+    return sendJson(res, 404, { success: false, error: 'unknown', code: 'TOOL_NOT_FOUND', retryable: false });
+  });
+  const session = await connect({ NEXUSBLOOM_API_URL: http.url, NEXUSBLOOM_MCP_CATALOGUE: 'live' });
+  try {
+    let changed = 0;
+    session.client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changed += 1; });
+    const { tools } = await session.client.listTools();
+    assert.deepEqual(tools.map((t) => t.name), ['data-generator', 'env-validator', 'fresh-tool', 'nexusbloom']);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(changed, 1);
+    const slash = session.created.catalogueStore.getTools().find((t) => t.slug === 'slash/tool');
+    assert.equal(slash?.manifest.removed_upstream, true);
+  } finally {
+    await session.close();
+    await http.close();
+  }
+});
