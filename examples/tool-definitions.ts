@@ -3,7 +3,8 @@
 import type { Manifest } from '../src/runtime/contracts.js';
 
 /** A manifest as written here: `source` is read from `examples/tools/<sourceFile>` by make-catalogue.ts. */
-export type ToolDefinition = Omit<Manifest, 'source'> & { sourceFile: string };
+// A key-remapped mapped type, because Omit<> on a type with an index signature drops every named member.
+export type ToolDefinition = { [K in keyof Manifest as K extends 'source' ? never : K]: Manifest[K] } & { sourceFile: string };
 
 const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -196,7 +197,7 @@ export const toolDefinitions: ToolDefinition[] = [
     name: 'Cron Expression Explainer',
     description:
       'Explains a standard five-field cron expression (minute, hour, day of month, month, day of week) in plain ' +
-      'English and lists the exact values each field matches. Understands ranges, lists, steps, month and weekday ' +
+      'English and lists the exact values each field matches. Understands ranges, lists, steps such as */15, month and weekday ' +
       'names and macros like `@daily`. Use it to check a schedule before it goes into a crontab or a CI config; it ' +
       "doesn't run anything.",
     category: 'devops',
@@ -639,7 +640,7 @@ export const toolDefinitions: ToolDefinition[] = [
     description:
       'Validates the content of a .env file: KEY=value syntax, legal key names, quoting, duplicate keys (the later ' +
       'one wins, as in dotenv), empty values and required keys you name. It also flags keys that look like secrets so ' +
-      "you know what must not be committed. Values are never echoed back. Returns `valid`, the keys found, what's " +
+      "you know what must not be committed. Values are never echoed back.\n\nReturns `valid`, the keys found, what's " +
       'missing or empty, and line-numbered errors and warnings.',
     category: 'devops',
     tags: ['env', 'dotenv', 'environment', 'config', 'validate', 'secrets'],

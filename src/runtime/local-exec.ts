@@ -1,7 +1,7 @@
 // Opt-in local execution: runs a tool's published source in its own child process with a SIGKILL deadline, a heap
 // cap, no access to our stdout, and an environment stripped of credentials.
 
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { DiagnosticLog, JsonObject, RunOutcome, ServedTool, ServerNames, ToolFailure } from './contracts.js';
@@ -11,6 +11,8 @@ import { SANDBOX_MARKER, type SandboxReply, type SandboxRequest } from './sandbo
 
 export interface LocalExecutor {
   run(tool: ServedTool, params: JsonObject, signal?: AbortSignal): Promise<RunOutcome>;
+  /** SIGKILLs every run still in progress; synchronous so it can run in a process 'exit' handler. */
+  killAll(): void;
 }
 
 export interface LocalExecutorOptions {
@@ -64,6 +66,8 @@ function childEntry(): { path: string; execArgv: string[] } {
 export function createLocalExecutor(options: LocalExecutorOptions): LocalExecutor {
   const heapMb = options.heapMb ?? DEFAULT_HEAP_MB;
   const log = options.log;
+  // A busy-looping child never notices its parent is gone, so the parent must kill what it started.
+  const running = new Set<ChildProcess>();
 
   function run(tool: ServedTool, params: JsonObject, signal?: AbortSignal): Promise<RunOutcome> {
     const started = Date.now();
@@ -93,10 +97,12 @@ export function createLocalExecutor(options: LocalExecutorOptions): LocalExecuto
         stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
         serialization: 'json',
       });
+      running.add(child);
 
       const finish = (result: RunOutcome): void => {
         if (settled) return;
         settled = true;
+        running.delete(child);
         clearTimeout(deadline);
         signal?.removeEventListener('abort', onAbort);
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -170,5 +176,10 @@ export function createLocalExecutor(options: LocalExecutorOptions): LocalExecuto
     });
   }
 
-  return { run };
+  function killAll(): void {
+    for (const child of running) child.kill('SIGKILL');
+    running.clear();
+  }
+
+  return { run, killAll };
 }

@@ -42,6 +42,7 @@ export async function main(options: MainOptions): Promise<void> {
     forceExit.unref();
     created.close().catch((error: unknown) => log(`Error while closing: ${describe(error)}`)).finally(() => process.exit(0));
   };
+  process.once('exit', () => created.killLocalRuns());
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.stdin.once('end', () => shutdown('stdin closed'));

@@ -6,11 +6,21 @@ import { ERROR_ADVICE, ERROR_CODES, errorCodeTable, MAX_BATCH_RUNS } from './gui
 import { toolUri } from './meta-tool.js';
 import { safeStringify } from './redact.js';
 import { closestSlugs, resolveSlug } from './resolve.js';
-import { searchTools } from './search.js';
+import { searchTools, type SearchHit } from './search.js';
 import type { SurfaceContext } from './surface.js';
 
 /** Tools a find-tool or plan-batch prompt offers. */
 const PROMPT_CANDIDATES = 5;
+/** A candidate scoring below this share of the best one is noise (a lone synonym hit) and is left out. */
+const MIN_SHARE_OF_BEST = 0.25;
+
+/** Search hits worth putting in front of a model: close enough to the best, optionally without deprecated tools. */
+function promptCandidates(ctx: SurfaceContext, text: string, skipDeprecated: boolean): SearchHit[] {
+  const deprecated = new Set(ctx.getTools().filter((tool) => typeof tool.manifest.deprecated === 'string').map((tool) => tool.slug));
+  const hits = searchTools(ctx.getTools(), text, PROMPT_CANDIDATES * 2).filter((hit) => !skipDeprecated || !deprecated.has(hit.slug));
+  const best = hits[0]?.score ?? 0;
+  return hits.filter((hit) => hit.score >= best * MIN_SHARE_OF_BEST).slice(0, PROMPT_CANDIDATES);
+}
 
 /** Which argument of which prompt takes a slug (for completion). */
 export const PROMPT_SLUG_ARGUMENTS: Readonly<Record<string, string>> = { 'use-tool': 'slug', recover: 'slug' };
@@ -76,7 +86,8 @@ function fieldLines(tool: ServedTool): string[] {
 }
 
 function findTool(ctx: SurfaceContext, goal: string): GetPromptResult {
-  const hits = searchTools(ctx.getTools(), goal, PROMPT_CANDIDATES);
+  const hits = promptCandidates(ctx, goal, false);
+  const deprecated = new Map(ctx.getTools().map((tool) => [tool.slug, tool.manifest.deprecated]));
   const lines = [`Goal: ${goal}`, ''];
   if (!hits.length) {
     lines.push('No published tool matches this goal by its words. List every tool and pick by description:', jsonBlock({ name: ctx.names.metaToolName, arguments: { command: 'list' } }));
@@ -85,7 +96,7 @@ function findTool(ctx: SurfaceContext, goal: string): GetPromptResult {
     hits.forEach((hit, index) => {
       lines.push(
         `${index + 1}. ${hit.slug}: ${hit.name}. ${hit.description.split('\n')[0] ?? ''}`,
-        `   cost: ${hit.requiredParams}/${hit.totalParams} params; manifest: ${toolUri(ctx, hit.slug)}; ${hit.reason}${hit.withheld ? '; not in the tool list, run it through the meta-tool' : ''}`,
+        `   cost: ${hit.requiredParams}/${hit.totalParams} params; manifest: ${toolUri(ctx, hit.slug)}; ${hit.reason}${hit.withheld ? '; not in the tool list, run it through the meta-tool' : ''}${typeof deprecated.get(hit.slug) === 'string' ? `; deprecated: ${String(deprecated.get(hit.slug))}` : ''}`,
       );
     });
     const best = hits[0];
@@ -125,7 +136,7 @@ function useTool(ctx: SurfaceContext, slug: string): GetPromptResult {
 }
 
 function planBatch(ctx: SurfaceContext, task: string): GetPromptResult {
-  const hits = searchTools(ctx.getTools(), task, PROMPT_CANDIDATES);
+  const hits = promptCandidates(ctx, task, true);
   const tools = ctx.getTools();
   const runs: { slug: string; params: Record<string, unknown> }[] = [];
   const lines = [`Task: ${task}`, ''];

@@ -33,6 +33,8 @@ export function runSandboxChild(): void {
     send(message, undefined, {}, () => exit(0));
   };
 
+  // When the parent goes away there is no one to answer; a child waiting on I/O ends here rather than lingering.
+  process.on('disconnect', () => exit(1));
   process.on('uncaughtException', (error) => reply({ kind: 'error', message: `uncaught ${describeThrown(error)}` }));
   process.on('unhandledRejection', (reason) => reply({ kind: 'error', message: `unhandled rejection: ${describeThrown(reason)}` }));
 

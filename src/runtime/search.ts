@@ -79,7 +79,7 @@ const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['minify', 'shrink', 'uglify', 'compact'],
   ['compress', 'zip', 'gzip', 'deflate'],
   ['compare', 'diff', 'difference'],
-  ['decode', 'parse', 'inspect', 'unpack', 'read'],
+  ['decode', 'parse', 'inspect', 'unpack'],
   ['encode', 'serialize', 'escape'],
   ['hash', 'digest', 'checksum', 'fingerprint'],
   ['count', 'stat', 'measure', 'metric'],

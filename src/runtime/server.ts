@@ -41,7 +41,10 @@ export interface CreatedServer {
   surface: AgentSurface;
   settings: Settings;
   catalogueStore: CatalogueStore;
+  /** Closes the MCP session and kills local runs still in progress. */
   close(): Promise<void>;
+  /** Kills local runs still in progress, synchronously (for a process 'exit' handler). */
+  killLocalRuns(): void;
 }
 
 /** Completion values are capped by the MCP spec at 100 per response. */
@@ -167,7 +170,11 @@ export function createServer(options: CreateServerOptions): CreatedServer {
     surface,
     settings,
     catalogueStore,
-    close: () => mcp.close(),
+    close: async () => {
+      localExecutor.killAll();
+      await mcp.close();
+    },
+    killLocalRuns: () => localExecutor.killAll(),
   };
 }
 

@@ -122,7 +122,7 @@ test('cancellation kills the child', async () => {
 });
 
 test('this process survives hostile tools and keeps serving', async () => {
-  const executor = createLocalExecutor({ timeoutMs: 1500, heapMb: 64, log: () => {} });
+  const executor = createLocalExecutor({ timeoutMs: 15_000, heapMb: 64, log: () => {} });
   const hostile = [
     'exports.run = () => { process.kill(process.ppid, 0); process.exit(1); };',
     'exports.run = () => { setTimeout(() => { throw new Error("later"); }, 1); return new Promise(() => {}); };',
@@ -139,4 +139,16 @@ test('the start-up warning states the threat model', () => {
   assert.match(warning, /NEXUSBLOOM_MCP_EXECUTION=auto/);
   assert.match(warning, /not a security sandbox/);
   assert.match(warning, /user permissions/);
+});
+
+test('killAll stops runs in progress (the server calls it when it closes)', async () => {
+  const executor = createLocalExecutor({ timeoutMs: 60_000, log: () => {} });
+  const pending = executor.run(toolWithCode('pid-then-spin', 'exports.run = () => { for (;;) {} };'), {});
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const started = Date.now();
+  executor.killAll();
+  const failure = failureOf(await pending);
+  assert.equal(failure?.code, 'EXECUTION_ERROR');
+  assert.match(failure?.error ?? '', /SIGKILL/);
+  assert.ok(Date.now() - started < 3000);
 });

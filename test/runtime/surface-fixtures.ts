@@ -202,7 +202,7 @@ export const MANIFESTS: Manifest[] = [
   }),
   manifest({
     slug: 'ip-info', name: 'IP Address Info', category: 'network', tags: ['ip', 'geolocation'],
-    description: 'Looks up the country, city and network owner of an IP address.', input_schema: obj({ ip: str('IPv4 address.', { format: 'ipv4' }) }, ['ip']),
+    description: 'Looks up the country, city and network owner of an IP address.', input_schema: obj({ ip: str('IPv4 address.', { format: 'ipv4' }), api_token: str('Token for the geolocation provider.') }, ['ip']),
   }),
   manifest({
     slug: 'http-status', name: 'HTTP Status Codes', category: 'web', tags: ['http'],

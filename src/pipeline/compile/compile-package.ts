@@ -22,6 +22,10 @@ export async function compilePackage(outDir: string): Promise<CompileSummary> {
   const project = new Project({
     compilerOptions: {
       ...options,
+      // ts-morph's host does not report the package.json "type" scope, so under NodeNext every file would be taken
+      // for CommonJS. ESNext modules with bundler resolution check the same imports and emit the same ESM.
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
       rootDir: join(root, 'src'),
       outDir: join(root, 'dist'),
       typeRoots: [join(root, 'node_modules', '@types'), join(GENERATOR_MODULES, '@types')],
@@ -32,8 +36,8 @@ export async function compilePackage(outDir: string): Promise<CompileSummary> {
       resolveModuleNames: (moduleNames, containingFile) =>
         moduleNames.map((name) => {
           const options = getOptions();
-          const own = ts.resolveModuleName(name, containingFile, options, host, undefined, undefined, ts.ModuleKind.ESNext);
-          return (own.resolvedModule ?? ts.resolveModuleName(name, GENERATOR_ANCHOR, options, host, undefined, undefined, ts.ModuleKind.ESNext).resolvedModule) as ts.ResolvedModuleFull | undefined as ts.ResolvedModule;
+          const own = ts.resolveModuleName(name, containingFile, options, host);
+          return (own.resolvedModule ?? ts.resolveModuleName(name, GENERATOR_ANCHOR, options, host).resolvedModule) as ts.ResolvedModuleFull | undefined as ts.ResolvedModule;
         }),
     }),
   });

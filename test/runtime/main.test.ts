@@ -1,0 +1,108 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { ServedCatalogueFile } from '../../src/runtime/contracts.js';
+import { manifest, servedTool, testNames } from './core-fixtures.js';
+
+const repoRoot = new URL('../../', import.meta.url);
+const catalogue: ServedCatalogueFile = {
+  format: 'nexusbloom-served-catalogue/1',
+  tools: [
+    servedTool(manifest({ slug: 'noisy', source: { runtime: 'node', code: 'exports.run = () => { console.log("NOT JSON-RPC"); process.stdout.write("{}\\n"); return { ok: true }; };' } })),
+    servedTool(manifest({ slug: 'two words' }), 'contains characters outside [A-Za-z0-9_-]: " "'),
+  ],
+};
+
+/** A package-shaped directory: data/catalogue.json plus a bin that calls main() like a generated src/bin.ts does. */
+async function fakePackage(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'nb-main-'));
+  await mkdir(join(dir, 'data'));
+  await writeFile(join(dir, 'data', 'catalogue.json'), JSON.stringify(catalogue));
+  await writeFile(join(dir, 'bin.mjs'), [
+    `import { main } from ${JSON.stringify(new URL('src/runtime/main.ts', repoRoot).href)};`,
+    `await main({ names: ${JSON.stringify(testNames)}, catalogueUrl: new URL('./data/catalogue.json', import.meta.url) });`,
+  ].join('\n'));
+  return dir;
+}
+
+const childEnv = (extra: Record<string, string>) => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...extra });
+
+test('serves over real stdio through the SDK client', async () => {
+  const dir = await fakePackage();
+  const transport = new StdioClientTransport({
+    command: process.execPath, args: ['--import', 'tsx', join(dir, 'bin.mjs')], cwd: new URL(repoRoot).pathname,
+    env: childEnv({ NEXUSBLOOM_MCP_EXECUTION: 'local' }), stderr: 'pipe',
+  });
+  const stderr: string[] = [];
+  transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+  const client = new Client({ name: 'stdio-test', version: '0.0.0' });
+  try {
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name), ['noisy', 'nexusbloom']);
+    const result = await client.callTool({ name: 'noisy', arguments: {} });
+    assert.notEqual(result.isError, true, JSON.stringify(result));
+    assert.deepEqual(result.structuredContent, { ok: true });
+  } finally {
+    await client.close();
+    await rm(dir, { recursive: true });
+  }
+  const log = stderr.join('');
+  assert.match(log, /withheld.*"two words"/);
+  assert.match(log, /not a security sandbox/);
+  assert.match(log, /NOT JSON-RPC/, 'the tool\'s stdout is forwarded to stderr');
+});
+
+test('stdout carries only JSON-RPC; closing stdin ends the process cleanly', async () => {
+  const dir = await fakePackage();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(dir, 'bin.mjs')], {
+    cwd: new URL(repoRoot).pathname, env: childEnv({ NEXUSBLOOM_MCP_EXECUTION: 'local' }), stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+  child.stderr.resume();
+  const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
+  const waitFor = async (id: number) => {
+    for (let i = 0; i < 200 && !stdout.split('\n').some((line) => line.includes(`"id":${id}`)); i += 1) await new Promise((r) => setTimeout(r, 50));
+  };
+  try {
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+    await waitFor(1);
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'noisy', arguments: {} } });
+    await waitFor(2);
+    child.stdin.end();
+    const [code] = await once(child, 'exit');
+    assert.equal(code, 0);
+    const lines = stdout.split('\n').filter((line) => line !== '');
+    assert.equal(lines.length, 2, stdout);
+    for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, '2.0');
+    assert.ok(!stdout.includes('NOT JSON-RPC'));
+  } finally {
+    child.kill();
+    await rm(dir, { recursive: true });
+  }
+});
+
+test('a missing catalogue is reported on stderr with exit code 1', async () => {
+  const dir = await fakePackage();
+  await rm(join(dir, 'data', 'catalogue.json'));
+  const child = spawn(process.execPath, ['--import', 'tsx', join(dir, 'bin.mjs')], {
+    cwd: new URL(repoRoot).pathname, env: childEnv({}), stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  const [code] = await once(child, 'exit');
+  await rm(dir, { recursive: true });
+  assert.equal(code, 1);
+  assert.equal(stdout, '');
+  assert.match(stderr, /Cannot read the tool catalogue/);
+});

@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ServedTool } from '../../src/runtime/contracts.js';
+import { createRunHistory } from '../../src/runtime/history.js';
+import { createAgentSurface } from '../../src/runtime/surface.js';
+import { ajvValidator, callExtra, functionRunner, harness, MANIFESTS, NAMES, servedTools } from './surface-fixtures.js';
+
+const data = (result: CallToolResult): Record<string, any> => result.structuredContent as Record<string, any>;
+
+describe('direct tool calls', () => {
+  it('runs an advertised tool by its slug, as in the README example', async () => {
+    const h = harness();
+    const result = await h.surface.callTool('env-validator', { env_content: 'DEBUG=true' }, callExtra());
+    assert.equal(result.isError, undefined);
+    assert.deepEqual(data(result), { valid: true, missing: [], empty: [] });
+    assert.deepEqual(JSON.parse((result.content[0] as { text: string }).text), data(result));
+    assert.equal(result._meta?.run_id, 'r1');
+  });
+
+  it('wraps non-object results in {result}', async () => {
+    const result = await harness().surface.callTool('data-generator', { count: 2 }, callExtra());
+    assert.equal(data(result).result.length, 2);
+  });
+
+  const failures: [string, string, unknown, string, RegExp][] = [
+    ['typo', 'env-validatr', {}, 'TOOL_NOT_FOUND', /^No tool named "env-validatr" is published\. Closest matches: env-validator\. Use the nexusbloom tool with \{"command":"search"/],
+    ['ambiguous prefix', 'json', {}, 'AMBIGUOUS_SLUG', /json-formatter, json-schema-validator/],
+    ['missing argument', 'env-validator', {}, 'VALIDATION_ERROR', /"env_content"/],
+    ['withheld slug', 'Env Validator', { env_content: 'A=1' }, 'TOOL_NOT_FOUND', /not directly callable.*"command":"run","slug":"Env Validator"/],
+  ];
+  for (const [name, tool, args, code, message] of failures) {
+    it(`${name} → ${code} with zero runner calls`, async () => {
+      const h = harness();
+      const result = await h.surface.callTool(tool, args, callExtra());
+      assert.equal(result.isError, true);
+      assert.equal(data(result).code, code);
+      assert.match(data(result).error, message);
+      assert.equal(h.runner.calls.length, 0);
+    });
+  }
+
+  it('resolves an unambiguous prefix among advertised tools only', async () => {
+    const h = harness();
+    // "json/" is a prefix of the withheld "json/format" only, so a direct call does not reach it.
+    assert.equal(data(await h.surface.callTool('json/', { json: '{}' }, callExtra())).code, 'TOOL_NOT_FOUND');
+    const result = await h.surface.callTool('word-c', { text: 'a b' }, callExtra());
+    assert.deepEqual(data(result), { words: 2, characters: 3 });
+  });
+
+  it('sees a refreshed catalogue on the next call', async () => {
+    let tools: readonly ServedTool[] = servedTools(MANIFESTS.filter((m) => m.slug !== 'word-counter'));
+    const runner = functionRunner();
+    const surface = createAgentSurface({
+      names: NAMES, getTools: () => tools, runner, validator: ajvValidator(), history: createRunHistory(), startedAt: new Date(), log: () => undefined,
+    });
+    assert.equal(data(await surface.callTool('word-counter', { text: 'a' }, callExtra())).code, 'TOOL_NOT_FOUND');
+    tools = servedTools();
+    assert.equal(data(await surface.callTool('word-counter', { text: 'a' }, callExtra())).words, 1);
+  });
+
+  it('records direct calls in the history shared with the meta-tool, inputs redacted', async () => {
+    const h = harness();
+    await h.surface.callTool('ip-info', { ip: '192.0.2.1', api_token: 'tok-123456' }, callExtra());
+    const shown = data(await h.surface.callTool(NAMES.metaToolName, { command: 'history', show: 'r1' }, callExtra()));
+    assert.deepEqual(shown.runs[0].input, { ip: '192.0.2.1', api_token: '[redacted]' });
+    assert.deepEqual(shown.runs[0].masked_input_fields, ['/api_token']);
+  });
+
+  it('exposes the meta-tool definition', () => {
+    assert.equal(harness().surface.metaTool.name, 'nexusbloom');
+  });
+});
