@@ -1,0 +1,252 @@
+// HTTP client for the catalogue API: runs tools and reads the live catalogue, mapping every failure to a ToolFailure.
+
+import type { DiagnosticLog, ErrorCode, JsonObject, Manifest, ServerNames, ToolFailure } from './contracts.js';
+import { ERROR_RETRYABLE, toolFailure } from './contracts.js';
+import type { Settings } from './config.js';
+
+/** The summary fields of a tool as `GET /tools` lists it. */
+export interface CatalogueEntry {
+  slug: string;
+  name: string;
+  description: string;
+  category: string;
+  tags: string[];
+  version: string;
+  has_schema: boolean;
+  has_source: boolean;
+  [extra: string]: unknown;
+}
+
+export type ApiResult<T> = { ok: true; value: T } | { ok: false; failure: ToolFailure };
+
+export interface ApiClient {
+  readonly baseUrl: string;
+  /** `POST /tools/{slug}/run`; resolves to the tool's `result`. Never rejects. */
+  runTool(slug: string, params: JsonObject, signal?: AbortSignal): Promise<ApiResult<unknown>>;
+  /** Every catalogue entry, following `next_cursor` to the end. Never rejects. */
+  listCatalogue(signal?: AbortSignal): Promise<ApiResult<CatalogueEntry[]>>;
+  /** `GET /tools/{slug}`: one full manifest. Never rejects. */
+  getManifest(slug: string, signal?: AbortSignal): Promise<ApiResult<Manifest>>;
+}
+
+type ApiSettings = Pick<Settings, 'apiUrl' | 'apiKey' | 'timeoutMs' | 'debug' | 'vars'>;
+
+/** Pages beyond this are treated as a cursor loop in the API rather than followed forever. */
+const MAX_CATALOGUE_PAGES = 1000;
+
+export function createApiClient(names: ServerNames, settings: ApiSettings, log: DiagnosticLog): ApiClient {
+  const baseUrl = settings.apiUrl;
+  const userAgent = `${names.packageName}/${names.packageVersion}`;
+
+  /** One request with the timeout applied to the whole exchange, body included. */
+  async function request(
+    method: 'GET' | 'POST', path: string, what: string, body: unknown, signal: AbortSignal | undefined,
+  ): Promise<ApiResult<unknown>> {
+    const url = `${baseUrl}${path}`;
+    const timeout = AbortSignal.timeout(settings.timeoutMs);
+    const combined = signal === undefined ? timeout : AbortSignal.any([timeout, signal]);
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (settings.apiKey !== null) headers.authorization = `Bearer ${settings.apiKey}`;
+    const started = Date.now();
+    if (settings.debug) log(`→ ${method} ${url}`);
+
+    const aborted = (): ApiResult<unknown> => {
+      if (timeout.aborted) {
+        return fail('TIMEOUT', `${what} got no answer from ${baseUrl} within ${settings.timeoutMs} ms. `
+          + `Retry, or raise ${settings.vars.timeoutMs}.`, { timeout_ms: settings.timeoutMs });
+      }
+      return fail('TIMEOUT', `${what} was cancelled before ${baseUrl} answered.`, { cancelled: true });
+    };
+
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(url, {
+        method, headers, signal: combined, redirect: 'follow',
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (error) {
+      if (combined.aborted) return debugged(aborted());
+      return debugged(fail('API_UNREACHABLE',
+        `Cannot reach the API at ${baseUrl} (${networkReason(error)}). Check the network, or set ${settings.vars.apiUrl}.`,
+        { url: baseUrl }));
+    }
+    try {
+      text = await response.text();
+    } catch (error) {
+      if (combined.aborted) return debugged(aborted());
+      return debugged(fail('BAD_RESPONSE',
+        `The API at ${baseUrl} broke off its answer to ${what} (HTTP ${response.status}, ${networkReason(error)}).`,
+        { status: response.status }));
+    }
+    if (settings.debug) log(`← ${response.status} ${method} ${url} in ${Date.now() - started} ms (${text.length} chars)`);
+
+    let json: unknown;
+    let parsed = true;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      parsed = false;
+    }
+
+    if (response.status >= 400) return { ok: false, failure: statusFailure(response, parsed ? json : undefined, what, text) };
+    if (!response.ok) {
+      return fail('BAD_RESPONSE', `The API at ${baseUrl} answered ${what} with HTTP ${response.status}.`, { status: response.status });
+    }
+    if (!parsed) {
+      return fail('BAD_RESPONSE', `The API at ${baseUrl} answered ${what} with a body that is not JSON `
+        + `(${describeText(text)}).`, { status: response.status });
+    }
+    return { ok: true, value: json };
+
+    function debugged(result: ApiResult<unknown>): ApiResult<unknown> {
+      if (settings.debug && !result.ok) log(`✗ ${method} ${url} after ${Date.now() - started} ms: ${result.failure.code}`);
+      return result;
+    }
+  }
+
+  function statusFailure(response: Response, json: unknown, what: string, text: string): ToolFailure {
+    const status = response.status;
+    const envelope = isObject(json) ? json : {};
+    const apiMessage = typeof envelope.error === 'string' && envelope.error.trim() !== '' ? envelope.error.trim() : null;
+    const said = apiMessage === null ? '' : `: ${apiMessage}`;
+    const details: JsonObject = { status };
+    if (typeof envelope.code === 'string') details.api_code = envelope.code;
+
+    if (status === 401 || status === 403) {
+      const advice = settings.apiKey === null
+        ? `Set ${settings.vars.apiKey} to an API key.`
+        : `The key in ${settings.vars.apiKey} was not accepted; check or replace it.`;
+      return toolFailure('AUTH_ERROR', `The API refused ${what} (HTTP ${status})${said}. ${advice}`, details);
+    }
+    if (status === 429) {
+      const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+      if (retryAfter !== null) details.retry_after_s = retryAfter;
+      const when = retryAfter === null ? 'Wait a little' : `Retry after ${retryAfter} s`;
+      const keyHint = settings.apiKey === null ? ` Anonymous calls share the free-tier limit; ${settings.vars.apiKey} raises it.` : '';
+      return toolFailure('RATE_LIMITED', `Rate limited by the API${said}. ${when}.${keyHint}`, details);
+    }
+    if (status >= 500) {
+      return toolFailure('UPSTREAM_ERROR', `The API failed on ${what} (HTTP ${status})${apiMessage === null ? ` ${describeText(text)}` : said}. Retrying may help.`, details);
+    }
+    if (status === 400 || status === 422) {
+      return toolFailure('VALIDATION_ERROR', `The API rejected the arguments of ${what}${said === '' ? ` (HTTP ${status})` : said}.`, details);
+    }
+    if (status === 404) {
+      return toolFailure('TOOL_NOT_FOUND', `The API at ${baseUrl} does not know ${what.replace(/^(running|reading) /, '')}${said}.`, details);
+    }
+    if (status === 408) return toolFailure('TIMEOUT', `The API timed out on ${what}${said}.`, details);
+    const code = typeof envelope.code === 'string' && envelope.code in ERROR_RETRYABLE ? (envelope.code as ErrorCode) : 'UPSTREAM_ERROR';
+    return toolFailure(code, `The API answered ${what} with HTTP ${status}${said}.`, details);
+  }
+
+  async function runTool(slug: string, params: JsonObject, signal?: AbortSignal): Promise<ApiResult<unknown>> {
+    const what = `running ${JSON.stringify(slug)}`;
+    const answer = await request('POST', `/tools/${encodeURIComponent(slug)}/run`, what, { params }, signal);
+    if (!answer.ok) return answer;
+    const body = answer.value;
+    if (isObject(body) && body.success === true && 'result' in body) return { ok: true, value: body.result };
+    if (isObject(body) && body.success === false && typeof body.error === 'string') {
+      const code = typeof body.code === 'string' && body.code in ERROR_RETRYABLE ? (body.code as ErrorCode) : 'UPSTREAM_ERROR';
+      return fail(code, `The API reported a failure ${what}: ${body.error}`);
+    }
+    return fail('BAD_RESPONSE', `The API at ${baseUrl} answered ${what} with JSON that is not a run result `
+      + '(expected {"success": true, "result": …}).');
+  }
+
+  async function listCatalogue(signal?: AbortSignal): Promise<ApiResult<CatalogueEntry[]>> {
+    const entries: CatalogueEntry[] = [];
+    const seenCursors = new Set<string>();
+    let cursor: string | null = null;
+    for (let page = 0; page < MAX_CATALOGUE_PAGES; page += 1) {
+      const path: string = cursor === null ? '/tools' : `/tools?cursor=${encodeURIComponent(cursor)}`;
+      const answer = await request('GET', path, 'listing the catalogue', undefined, signal);
+      if (!answer.ok) return answer;
+      const body = answer.value;
+      if (!isObject(body) || !Array.isArray(body.tools)) {
+        return fail('BAD_RESPONSE', `The API at ${baseUrl} answered GET /tools with JSON that has no "tools" array.`);
+      }
+      for (const entry of body.tools) {
+        if (!isCatalogueEntry(entry)) {
+          return fail('BAD_RESPONSE', `The API at ${baseUrl} listed a catalogue entry without a string slug, name and version.`);
+        }
+        entries.push(entry);
+      }
+      const next = body.next_cursor;
+      if (typeof next !== 'string' || next === '') return { ok: true, value: entries };
+      if (seenCursors.has(next)) {
+        return fail('BAD_RESPONSE', `The API at ${baseUrl} repeated the cursor ${JSON.stringify(next)} while listing the catalogue.`);
+      }
+      seenCursors.add(next);
+      cursor = next;
+    }
+    return fail('BAD_RESPONSE', `The API at ${baseUrl} kept paginating past ${MAX_CATALOGUE_PAGES} pages.`);
+  }
+
+  async function getManifest(slug: string, signal?: AbortSignal): Promise<ApiResult<Manifest>> {
+    const what = `reading ${JSON.stringify(slug)}`;
+    const answer = await request('GET', `/tools/${encodeURIComponent(slug)}`, what, undefined, signal);
+    if (!answer.ok) return answer;
+    const body = answer.value;
+    if (!isManifest(body) || body.slug !== slug) {
+      return fail('BAD_RESPONSE', `The API at ${baseUrl} answered ${what} with JSON that is not that tool's manifest.`);
+    }
+    return { ok: true, value: body };
+  }
+
+  return { baseUrl, runTool, listCatalogue, getManifest };
+}
+
+function fail(code: ErrorCode, message: string, details?: JsonObject): { ok: false; failure: ToolFailure } {
+  return { ok: false, failure: toolFailure(code, message, details) };
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isCatalogueEntry(value: unknown): value is CatalogueEntry {
+  return isObject(value) && typeof value.slug === 'string' && value.slug !== ''
+    && typeof value.name === 'string' && typeof value.version === 'string';
+}
+
+function isManifest(value: unknown): value is Manifest {
+  return isCatalogueEntry(value) && typeof value.description === 'string'
+    && (value.input_schema === null || isObject(value.input_schema))
+    && (value.output_schema === undefined || value.output_schema === null || isObject(value.output_schema));
+}
+
+/** `retry-after` is either delay-seconds or an HTTP date; both become whole seconds from now. */
+export function parseRetryAfter(header: string | null, now: number = Date.now()): number | null {
+  if (header === null) return null;
+  const trimmed = header.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return null;
+  return Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+/** fetch wraps network errors in `TypeError: fetch failed`; the useful code sits in `cause`. */
+function networkReason(error: unknown): string {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current !== undefined && current !== null; depth += 1) {
+    if (typeof current === 'object' && 'code' in current && typeof current.code === 'string') {
+      const code = current.code;
+      const known: Record<string, string> = {
+        ECONNREFUSED: 'connection refused', ENOTFOUND: 'host not found', EAI_AGAIN: 'DNS lookup failed',
+        ECONNRESET: 'connection reset', EPIPE: 'connection closed', ETIMEDOUT: 'connection timed out',
+        UND_ERR_SOCKET: 'connection closed mid-answer', EHOSTUNREACH: 'host unreachable', ENETUNREACH: 'network unreachable',
+      };
+      return known[code] ?? code;
+    }
+    current = typeof current === 'object' && 'cause' in current ? current.cause : undefined;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+function describeText(text: string): string {
+  if (text.trim() === '') return 'empty body';
+  const preview = text.replace(/\s+/g, ' ').trim().slice(0, 80);
+  return `starts with ${JSON.stringify(preview)}`;
+}

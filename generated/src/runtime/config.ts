@@ -1,0 +1,141 @@
+// Reads the server's settings from environment variables (all optional) and builds the stderr log.
+
+import type { DiagnosticLog, ServerNames } from './contracts.js';
+
+export type ExecutionMode = 'remote' | 'local' | 'auto';
+export type CatalogueMode = 'pinned' | 'live';
+
+export interface Settings {
+  /** API key, or null to run anonymously. */
+  apiKey: string | null;
+  /** API base URL without a trailing slash, always ending in the API path (`…/api` for a bare host). */
+  apiUrl: string;
+  timeoutMs: number;
+  /** Tool-list cache lifetime; 0 disables caching. */
+  cacheTtlMs: number;
+  debug: boolean;
+  execution: ExecutionMode;
+  catalogue: CatalogueMode;
+  /** The variable names these settings were read from, so messages can say which one to set. */
+  vars: EnvVarNames;
+}
+
+export interface EnvVarNames {
+  apiKey: string;
+  apiUrl: string;
+  timeoutMs: string;
+  cacheTtlMs: string;
+  debug: string;
+  execution: string;
+  catalogue: string;
+}
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+export const DEFAULT_CACHE_TTL_MS = 60_000;
+
+export function envVarNames(names: ServerNames): EnvVarNames {
+  const p = names.envPrefix;
+  return {
+    apiKey: `${p}API_KEY`,
+    apiUrl: `${p}API_URL`,
+    timeoutMs: `${p}MCP_TIMEOUT_MS`,
+    cacheTtlMs: `${p}MCP_CACHE_TTL_MS`,
+    debug: `${p}MCP_DEBUG`,
+    execution: `${p}MCP_EXECUTION`,
+    catalogue: `${p}MCP_CATALOGUE`,
+  };
+}
+
+/** Reads every setting; an invalid value is reported on `log` and replaced by its default. Never throws. */
+export function readSettings(names: ServerNames, env: NodeJS.ProcessEnv, log: DiagnosticLog): Settings {
+  const vars = envVarNames(names);
+  const read = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+
+  return {
+    apiKey: read(vars.apiKey) ?? null,
+    apiUrl: readApiUrl(read(vars.apiUrl), names.defaultApiUrl, vars.apiUrl, log),
+    timeoutMs: readInteger(read(vars.timeoutMs), DEFAULT_TIMEOUT_MS, 1, vars.timeoutMs, log),
+    cacheTtlMs: readInteger(read(vars.cacheTtlMs), DEFAULT_CACHE_TTL_MS, 0, vars.cacheTtlMs, log),
+    debug: readFlag(read(vars.debug)),
+    execution: readChoice(read(vars.execution), ['remote', 'local', 'auto'] as const, vars.execution, log,
+      'so tool code is not executed on this machine'),
+    catalogue: readChoice(read(vars.catalogue), ['pinned', 'live'] as const, vars.catalogue, log,
+      'the tool list shipped with this package'),
+    vars,
+  };
+}
+
+/** Normalises an API base: a bare host means its `/api` form, and a trailing slash is dropped. */
+export function normalizeApiUrl(raw: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  url.hash = '';
+  url.search = '';
+  const path = url.pathname.replace(/\/+$/, '');
+  url.pathname = path === '' ? '/api' : path;
+  return url.href.replace(/\/+$/, '');
+}
+
+function readApiUrl(raw: string | undefined, fallback: string, name: string, log: DiagnosticLog): string {
+  const defaultUrl = normalizeApiUrl(fallback) ?? fallback;
+  if (raw === undefined) return defaultUrl;
+  const normalized = normalizeApiUrl(raw);
+  if (normalized === null) {
+    log(`${name}=${JSON.stringify(raw)} is not an http(s) URL; using ${defaultUrl}.`);
+    return defaultUrl;
+  }
+  return normalized;
+}
+
+function readInteger(raw: string | undefined, fallback: number, min: number, name: string, log: DiagnosticLog): number {
+  if (raw === undefined) return fallback;
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < min) {
+    log(`${name}=${JSON.stringify(raw)} is not a whole number of milliseconds${min > 0 ? ` of at least ${min}` : ''}; using ${fallback}.`);
+    return fallback;
+  }
+  return value;
+}
+
+function readFlag(raw: string | undefined): boolean {
+  return raw !== undefined && ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
+}
+
+function readChoice<const T extends readonly string[]>(
+  raw: string | undefined, choices: T, name: string, log: DiagnosticLog, why: string,
+): T[number] {
+  const fallback = choices[0] as T[number];
+  if (raw === undefined) return fallback;
+  const value = raw.toLowerCase();
+  const match = choices.find((choice) => choice === value);
+  if (match === undefined) {
+    log(`${name}=${JSON.stringify(raw)} is not one of ${choices.join(', ')}; using ${fallback} (${why}).`);
+    return fallback;
+  }
+  return match;
+}
+
+/** A log that writes each line to stderr with a prefix. Stdout is the MCP transport and is never touched. */
+export function createStderrLog(prefix: string): DiagnosticLog {
+  return (line) => {
+    process.stderr.write(`[${prefix}] ${line}\n`);
+  };
+}
+
+/** Wraps a log so that a line already written is not written again (for warnings that belong once per process). */
+export function onceLog(log: DiagnosticLog): DiagnosticLog {
+  const seen = new Set<string>();
+  return (line) => {
+    if (seen.has(line)) return;
+    seen.add(line);
+    log(line);
+  };
+}

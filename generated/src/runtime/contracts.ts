@@ -1,0 +1,143 @@
+// The shapes every runtime module shares: the served catalogue, the names a server is built with, and
+// the outcome of running a tool. This file is shipped verbatim inside every generated package.
+
+export type JsonObject = { [key: string]: unknown };
+
+/** MCP tool annotations as a manifest carries them. */
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface ManifestExample {
+  title?: string;
+  params: JsonObject;
+  result?: unknown;
+}
+
+/** One tool exactly as the catalogue publishes it (catalogue-api.md, "Manifest"). Extra fields are kept. */
+export interface Manifest {
+  slug: string;
+  name: string;
+  description: string;
+  category: string;
+  tags: string[];
+  version: string;
+  input_schema: JsonObject | null;
+  output_schema?: JsonObject | null;
+  annotations?: ToolAnnotations;
+  examples?: ManifestExample[];
+  source?: { runtime: 'node'; code: string } | null;
+  deprecated?: string;
+  [extra: string]: unknown;
+}
+
+/** A tool as the generated server holds it: the manifest plus the names the generator decided. */
+export interface ServedTool {
+  slug: string;
+  manifest: Manifest;
+  /** camelCase name of the typed SDK wrapper, unique within the package. */
+  identifier: string;
+  /** Why the slug is not advertised in tools/list (MCP tool-name grammar), or null when it is advertised. */
+  withheldReason: string | null;
+}
+
+/** The data file a generated package ships (`data/catalogue.json`). Tools sorted by slug, by code unit. */
+export interface ServedCatalogueFile {
+  format: 'nexusbloom-served-catalogue/1';
+  tools: ServedTool[];
+}
+
+/** Every name a generated server needs; NexusBloom values by default, configurable per catalogue. */
+export interface ServerNames {
+  /** npm package name, e.g. `@nexusbloom/mcp-server`. */
+  packageName: string;
+  /** Package version, used in the User-Agent and the MCP server info. */
+  packageVersion: string;
+  /** MCP server name (serverInfo.name), e.g. `nexusbloom`. */
+  serverName: string;
+  /** Human product name used in prose, e.g. `NexusBloom`. */
+  productName: string;
+  /** Name of the meta-tool, e.g. `nexusbloom`. */
+  metaToolName: string;
+  /** URI scheme of resources without `://`, e.g. `nexusbloom`. */
+  uriScheme: string;
+  /** Prefix of every environment variable, e.g. `NEXUSBLOOM_`. */
+  envPrefix: string;
+  /** Default API base when `<prefix>API_URL` is not set. */
+  defaultApiUrl: string;
+}
+
+/** Stable error codes. `retryable` for each is fixed in ERROR_RETRYABLE. */
+export type ErrorCode =
+  | 'TOOL_NOT_FOUND'
+  | 'AMBIGUOUS_SLUG'
+  | 'VALIDATION_ERROR'
+  | 'INVALID_COMMAND'
+  | 'BATCH_TOO_LARGE'
+  | 'TIMEOUT'
+  | 'RATE_LIMITED'
+  | 'API_UNREACHABLE'
+  | 'UPSTREAM_ERROR'
+  | 'AUTH_ERROR'
+  | 'EXECUTION_ERROR'
+  | 'NO_LOCAL_SOURCE'
+  | 'OUTPUT_MISMATCH'
+  | 'BAD_RESPONSE'
+  | 'RUN_NOT_FOUND';
+
+export const ERROR_RETRYABLE: Readonly<Record<ErrorCode, boolean>> = {
+  TOOL_NOT_FOUND: false,
+  AMBIGUOUS_SLUG: false,
+  VALIDATION_ERROR: false,
+  INVALID_COMMAND: false,
+  BATCH_TOO_LARGE: false,
+  TIMEOUT: true,
+  RATE_LIMITED: true,
+  API_UNREACHABLE: true,
+  UPSTREAM_ERROR: true,
+  AUTH_ERROR: false,
+  EXECUTION_ERROR: false,
+  NO_LOCAL_SOURCE: false,
+  OUTPUT_MISMATCH: false,
+  BAD_RESPONSE: true,
+  RUN_NOT_FOUND: false,
+};
+
+/** The error envelope every failed call returns, as text and as structuredContent. */
+export interface ToolFailure {
+  success: false;
+  error: string;
+  code: ErrorCode;
+  retryable: boolean;
+  /** Machine-readable extras: the failing JSON pointer, close matches, retry-after seconds, … */
+  details?: JsonObject;
+}
+
+export function toolFailure(code: ErrorCode, error: string, details?: JsonObject): ToolFailure {
+  return details === undefined
+    ? { success: false, error, code, retryable: ERROR_RETRYABLE[code] }
+    : { success: false, error, code, retryable: ERROR_RETRYABLE[code], details };
+}
+
+/** What one execution of a tool produced (after validation). */
+export type RunOutcome =
+  | { ok: true; result: unknown; durationMs: number }
+  | { ok: false; failure: ToolFailure; durationMs: number };
+
+/** Executes an already validated call, remotely or locally. Never throws: failures are outcomes. */
+export interface ToolRunner {
+  run(tool: ServedTool, params: JsonObject, signal?: AbortSignal): Promise<RunOutcome>;
+}
+
+/** Checks arguments against a tool's own input schema. Returns null when they are valid. */
+export interface InputValidator {
+  validateInput(tool: ServedTool, params: unknown): ToolFailure | null;
+  /** Checks a successful result against the tool's output schema; null when it matches or there is none. */
+  validateOutput(tool: ServedTool, result: unknown): ToolFailure | null;
+}
+
+/** Writes one diagnostic line to stderr (never stdout: stdout is the MCP transport). */
+export type DiagnosticLog = (line: string) => void;

@@ -1,0 +1,97 @@
+// The usage guide served as `<scheme>://guide`, and the per-error-code advice shared with the recover prompt.
+import { ERROR_RETRYABLE, type ErrorCode, type ServerNames } from './contracts.js';
+import { HISTORY_CAPACITY } from './history.js';
+import { MAX_PAYLOAD_CHARS, MAX_REDACTION_DEPTH, SECRET_KEY_PARTS } from './redact.js';
+
+/** Runs one batch may hold: anonymous use allows 30 requests a minute and one turn should not spend it all. */
+export const MAX_BATCH_RUNS = 10;
+export const DEFAULT_SEARCH_LIMIT = 10;
+export const MAX_SEARCH_LIMIT = 50;
+
+export interface ErrorAdvice {
+  meaning: string;
+  action: string;
+}
+
+export const ERROR_ADVICE: Readonly<Record<ErrorCode, ErrorAdvice>> = {
+  TOOL_NOT_FOUND: { meaning: 'No published tool has that slug (slugs resolve by exact match or unambiguous prefix only).', action: 'Use one of the closest matches in the error, or search by intent. Do not guess a slug.' },
+  AMBIGUOUS_SLUG: { meaning: 'The abbreviation is a prefix of several tools.', action: 'Pick the full slug from the candidates listed in the error.' },
+  VALIDATION_ERROR: { meaning: "The arguments do not match the tool's input schema; nothing was sent.", action: 'Fix the field named in the error (see the schema command); retrying unchanged fails the same way.' },
+  INVALID_COMMAND: { meaning: 'The meta-tool call itself is malformed (unknown command or a bad field).', action: 'Fix the field named in the error; the guide lists every command.' },
+  BATCH_TOO_LARGE: { meaning: `A batch holds at most ${MAX_BATCH_RUNS} runs.`, action: `Split it into batches of ${MAX_BATCH_RUNS} or fewer.` },
+  TIMEOUT: { meaning: 'The request took longer than the configured timeout.', action: 'Retry once; if it keeps timing out, reduce the input size.' },
+  RATE_LIMITED: { meaning: 'The API rate limit was reached.', action: 'Wait for retry_after seconds (in details when given), then retry.' },
+  API_UNREACHABLE: { meaning: 'The API could not be reached (network, DNS, refused connection).', action: 'Retry later; tell the user if it persists.' },
+  UPSTREAM_ERROR: { meaning: 'The API failed on its side (5xx).', action: 'Retry after a short wait.' },
+  AUTH_ERROR: { meaning: 'The API key was rejected or lacks access.', action: 'Ask the user to check the API key configuration; retrying will not help.' },
+  EXECUTION_ERROR: { meaning: 'The tool ran and reported an error for this input.', action: "Read the message; change the input rather than retrying unchanged." },
+  NO_LOCAL_SOURCE: { meaning: 'Local execution is on but this tool publishes no source.', action: 'Ask the user to switch execution to remote or auto.' },
+  OUTPUT_MISMATCH: { meaning: "The tool's result did not match its declared output schema; the payload is in details.result.", action: 'Treat the result with care; report the mismatch rather than relying on its shape.' },
+  BAD_RESPONSE: { meaning: 'The API answered with something that is not a valid response.', action: 'Retry; if it persists, the API is misbehaving.' },
+  RUN_NOT_FOUND: { meaning: 'No run with that id is in this process history.', action: 'List runs with {"command":"history"} and use an id it shows, or -1/-2.' },
+};
+
+export const ERROR_CODES = Object.keys(ERROR_ADVICE) as ErrorCode[];
+
+export function errorCodeTable(): string {
+  const rows = ERROR_CODES.map((code) => `| ${code} | ${ERROR_RETRYABLE[code] ? 'yes' : 'no'} | ${ERROR_ADVICE[code].meaning} | ${ERROR_ADVICE[code].action} |`);
+  return ['| code | retryable | means | what to do |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+/** Markdown usage guide for agents; names only, no catalogue text, so it is stable across catalogue refreshes. */
+export function buildGuide(names: ServerNames): string {
+  const meta = names.metaToolName;
+  const scheme = names.uriScheme;
+  return `# ${names.productName} MCP server: usage guide
+
+Every advertised tool is an MCP tool named by its slug, called with its own JSON Schema arguments.
+The \`${meta}\` meta-tool finds, describes and runs tools when you do not know the slug yet.
+
+## Meta commands (tool \`${meta}\`)
+
+| call | does |
+|---|---|
+| \`{"command":"search","query":"validate env file"}\` | Ranks tools by intent (optional \`limit\`, default ${DEFAULT_SEARCH_LIMIT}, max ${MAX_SEARCH_LIMIT}). |
+| \`{"command":"list"}\` | Every published tool, one line each. |
+| \`{"command":"schema","slug":"<slug>"}\` | Exact input and output schema, plus a ready-to-send example call. |
+| \`{"command":"run","slug":"<slug>","params":{}}\` | Runs a tool, including tools withheld from the tool list. |
+| \`{"command":"batch","runs":[{"slug":"<slug>","params":{}}]}\` | Runs up to ${MAX_BATCH_RUNS} tools in one call. |
+| \`{"command":"history"}\` | Runs this server process performed, newest first. |
+| \`{"command":"history","show":"r3"}\` | One run in full: input, result, timing. |
+| \`{"command":"diff","from":"-2","to":"-1"}\` | Two runs compared field by field (\`-1\` is the newest run). |
+
+## Resources
+
+- \`${scheme}://guide\`: this guide.
+- \`${scheme}://catalogue\`: every tool as JSON (no full schemas), with the URI of its manifest.
+- \`${scheme}://tools/{slug}\`: one tool's full manifest plus \`call: {tool, arguments}\`, ready to send. The slug is
+  percent-encoded (\`encodeURIComponent\`).
+- \`${scheme}://history\`: the run history index.
+
+## Rules worth knowing
+
+- Slugs resolve by exact match or unambiguous prefix only; nothing is guessed. A wrong slug returns TOOL_NOT_FOUND
+  with the closest matches.
+- Arguments are validated against the tool's schema before anything is sent; an invalid call costs no quota and names
+  the field.
+- A batch is validated as a whole first: one bad item rejects the batch, names the item index, and runs nothing. After
+  that, runs are independent: failures are listed first and successes are kept.
+- Tools withheld from the tool list (slugs that strict hosts reject: spaces, slashes, non-ASCII, over 64 characters)
+  are still reachable with \`{"command":"run"}\` and the resources.
+
+## Limits
+
+- Batch: at most ${MAX_BATCH_RUNS} runs.
+- History: in memory only, scoped to this server process (it spans every conversation the process served and is not
+  reset between them); the last ${HISTORY_CAPACITY} runs; each payload capped at ${MAX_PAYLOAD_CHARS.toLocaleString('en-US')} characters of JSON, truncation
+  recorded. Inputs are redacted before storage: keys containing ${SECRET_KEY_PARTS.join(', ')} are masked, up to
+  ${MAX_REDACTION_DEPTH} levels deep; anything deeper is stored as "[deep]".
+
+## Recovering from errors
+
+Failures are \`isError\` results with \`{success:false, error, code, retryable, details?}\`. Retry only when
+\`retryable\` is true; otherwise change something first.
+
+${errorCodeTable()}
+`;
+}

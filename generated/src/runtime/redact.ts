@@ -1,0 +1,102 @@
+// Makes run payloads safe and bounded before they are kept in history: credential masking, depth cap, size cap.
+
+/** Substrings that mark a key as holding a credential (matched case-insensitively). */
+export const SECRET_KEY_PARTS: readonly string[] = [
+  'key', 'secret', 'token', 'password', 'auth', 'cookie', 'session', 'passwd', 'passphrase', 'credential',
+];
+/** Constant mask: the length of the original value is deliberately not preserved. */
+export const REDACTED_MASK = '[redacted]';
+export const DEEP_MASK = '[deep]';
+/** Levels of nesting walked; a value nested deeper is replaced rather than inspected. */
+export const MAX_REDACTION_DEPTH = 6;
+/** Characters of a payload's JSON kept in history. */
+export const MAX_PAYLOAD_CHARS = 8000;
+
+export function isSecretKey(key: string): boolean {
+  const lower = key.toLowerCase();
+  return SECRET_KEY_PARTS.some((part) => lower.includes(part));
+}
+
+export interface RedactedValue {
+  value: unknown;
+  /** JSON pointers of masked values (secret keys and values beyond the depth cap). */
+  masked: string[];
+}
+
+function pointerToken(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * Copies `value` with every secret-named key masked. The top-level object's own members are level 1; members
+ * at level 7 or deeper become "[deep]". The caller's value is never mutated.
+ */
+export function redactSecrets(value: unknown): RedactedValue {
+  const masked: string[] = [];
+  const walk = (node: unknown, level: number, pointer: string): unknown => {
+    if (node === null || typeof node !== 'object') return node;
+    const childLevel = level + 1;
+    if (Array.isArray(node)) {
+      return node.map((item, index) => {
+        const childPointer = `${pointer}/${index}`;
+        if (childLevel > MAX_REDACTION_DEPTH) {
+          masked.push(childPointer);
+          return DEEP_MASK;
+        }
+        return walk(item, childLevel, childPointer);
+      });
+    }
+    const copy: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(node as Record<string, unknown>)) {
+      const childPointer = `${pointer}/${pointerToken(key)}`;
+      if (childLevel > MAX_REDACTION_DEPTH) {
+        copy[key] = DEEP_MASK;
+        masked.push(childPointer);
+      } else if (isSecretKey(key)) {
+        copy[key] = REDACTED_MASK;
+        masked.push(childPointer);
+      } else {
+        copy[key] = walk(child, childLevel, childPointer);
+      }
+    }
+    return copy;
+  };
+  return { value: walk(value, 0, ''), masked };
+}
+
+/** A payload as history stores it. */
+export interface StoredPayload {
+  /** The value itself, or (when truncated) the first MAX_PAYLOAD_CHARS characters of its JSON as a string. */
+  value: unknown;
+  truncated: boolean;
+  /** Length of the full JSON text before truncation. */
+  chars: number;
+}
+
+export function capPayload(value: unknown): StoredPayload {
+  const json = safeStringify(value);
+  if (json.length <= MAX_PAYLOAD_CHARS) return { value: JSON.parse(json) as unknown, truncated: false, chars: json.length };
+  return { value: json.slice(0, MAX_PAYLOAD_CHARS), truncated: true, chars: json.length };
+}
+
+/** JSON text of any value; undefined, cycles and BigInts degrade to something printable instead of throwing. */
+export function safeStringify(value: unknown, indent?: number): string {
+  const seen = new WeakSet<object>();
+  try {
+    const text = JSON.stringify(
+      value,
+      (_key, item: unknown) => {
+        if (typeof item === 'bigint') return item.toString();
+        if (item !== null && typeof item === 'object') {
+          if (seen.has(item)) return '[circular]';
+          seen.add(item);
+        }
+        return item;
+      },
+      indent,
+    );
+    return text === undefined ? 'null' : text;
+  } catch {
+    return JSON.stringify(String(value));
+  }
+}

@@ -1,0 +1,183 @@
+// createServer(): the MCP server of a generated package, wired from settings, catalogue, runner and agent surface.
+// No side effects: connecting a transport is main.ts's job.
+
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  LoggingLevelSchema,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+  type LoggingLevel,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { DiagnosticLog, ServedCatalogueFile, ServerNames } from './contracts.js';
+import { advertisedTool, isAdvertised } from './advertise.js';
+import { createApiClient } from './api-client.js';
+import { createCatalogueStore, type CatalogueStore } from './catalogue-store.js';
+import { createStderrLog, readSettings, type Settings } from './config.js';
+import { createRunHistory } from './history.js';
+import { createLocalExecutor, localExecutionWarning } from './local-exec.js';
+import { createRunner } from './runner.js';
+import { createAgentSurface, type AgentSurface, type CallExtra } from './surface.js';
+import { createValidator } from './validation.js';
+
+export interface CreateServerOptions {
+  names: ServerNames;
+  catalogue: ServedCatalogueFile;
+  /** Where settings are read from; process.env by default. */
+  env?: NodeJS.ProcessEnv;
+  /** Diagnostics sink; stderr by default. */
+  log?: DiagnosticLog;
+}
+
+export interface CreatedServer {
+  server: Server;
+  surface: AgentSurface;
+  settings: Settings;
+  catalogueStore: CatalogueStore;
+  /** Closes the MCP session and kills local runs still in progress. */
+  close(): Promise<void>;
+  /** Kills local runs still in progress, synchronously (for a process 'exit' handler). */
+  killLocalRuns(): void;
+}
+
+/** Completion values are capped by the MCP spec at 100 per response. */
+const MAX_COMPLETION_VALUES = 100;
+
+export function serverInstructions(names: ServerNames): string {
+  const meta = names.metaToolName;
+  return `Tools from the ${names.productName} catalogue. Each published tool is callable directly by its slug, with its `
+    + `own JSON Schema. When unsure which tool fits, call the \`${meta}\` tool with {"command":"search","query":"<what you want to do>"} `
+    + `first, then {"command":"schema","slug":"<slug>"} for exact parameters and a ready-to-send call; {"command":"batch"} runs up `
+    + 'to 10 tools in one call. Failures come back with a stable `code` and a `retryable` flag: fix a VALIDATION_ERROR instead of '
+    + `retrying it unchanged. The catalogue is also readable as resources (${names.uriScheme}://catalogue, `
+    + `${names.uriScheme}://tools/{slug}, ${names.uriScheme}://guide).`;
+}
+
+export function createServer(options: CreateServerOptions): CreatedServer {
+  const { names, catalogue } = options;
+  const env = options.env ?? process.env;
+  const stderrLog = options.log ?? createStderrLog(names.serverName);
+  let clientLogLevel: LoggingLevel | null = null;
+  let server: Server | undefined;
+
+  // Diagnostics always go to stderr; a client that asked for logs via logging/setLevel also gets them as notifications.
+  const log: DiagnosticLog = (line) => {
+    stderrLog(line);
+    if (server !== undefined && clientLogLevel !== null && levelIndex('info') >= levelIndex(clientLogLevel)) {
+      server.sendLoggingMessage({ level: 'info', logger: names.serverName, data: line }).catch(() => undefined);
+    }
+  };
+
+  const settings = readSettings(names, env, log);
+  if (settings.execution !== 'remote') log(localExecutionWarning(names, settings.execution));
+  const withheld = catalogue.tools.filter((tool) => !isAdvertised(tool));
+  if (withheld.length > 0) {
+    log(`${withheld.length} tool(s) withheld from tools/list (slug outside the MCP tool-name grammar [A-Za-z0-9_-]{1,64}); `
+      + `they stay reachable through the ${names.metaToolName} tool's run command and ${names.uriScheme}://catalogue: `
+      + withheld.map((tool) => `${JSON.stringify(tool.slug)} (${tool.withheldReason ?? 'withheld'})`).join(', '));
+  }
+  const metaClash = catalogue.tools.find((tool) => tool.slug === names.metaToolName && isAdvertised(tool));
+  if (metaClash !== undefined) {
+    log(`Tool ${JSON.stringify(metaClash.slug)} has the meta-tool's name; it is not listed directly, only through the meta-tool's run command.`);
+  }
+
+  const apiClient = createApiClient(names, settings, log);
+  const localExecutor = createLocalExecutor({ timeoutMs: settings.timeoutMs, log, env, executionVar: settings.vars.execution });
+  const runner = createRunner(settings, apiClient, localExecutor, log);
+  const validator = createValidator(log);
+  const catalogueStore = createCatalogueStore({ catalogue, settings, apiClient, log });
+  const surface = createAgentSurface({
+    names, getTools: catalogueStore.getTools, runner, validator, history: createRunHistory(), startedAt: new Date(), log,
+  });
+
+  const mcp = new Server(
+    { name: names.serverName, title: names.productName, version: names.packageVersion },
+    {
+      capabilities: { tools: { listChanged: true }, resources: {}, prompts: {}, completions: {}, logging: {} },
+      instructions: serverInstructions(names),
+    },
+  );
+  server = mcp;
+
+  catalogueStore.onListChanged(() => {
+    if (mcp.transport !== undefined) mcp.sendToolListChanged().catch(() => undefined);
+  });
+
+  mcp.setRequestHandler(ListToolsRequestSchema, async () => {
+    await catalogueStore.ensureFresh();
+    const tools: Tool[] = catalogueStore.getTools()
+      .filter((tool) => isAdvertised(tool) && tool.slug !== names.metaToolName)
+      .map(advertisedTool);
+    return { tools: [...tools, surface.metaTool] };
+  });
+
+  mcp.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const progressToken = request.params._meta?.progressToken;
+    const callExtra: CallExtra = {
+      signal: extra.signal,
+      ...(progressToken === undefined ? {} : { progressToken }),
+      async sendProgress(progress, total, message) {
+        // Unsolicited progress is a protocol violation, and a failed notification must never fail the call.
+        if (progressToken === undefined) return;
+        try {
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
+          });
+        } catch {
+          // The host may have gone away mid-call; the call's own result is still worth returning.
+        }
+      },
+    };
+    return surface.callTool(request.params.name, request.params.arguments, callExtra);
+  });
+
+  mcp.setRequestHandler(ListResourcesRequestSchema, () => surface.listResources());
+  mcp.setRequestHandler(ListResourceTemplatesRequestSchema, () => surface.listResourceTemplates());
+  mcp.setRequestHandler(ReadResourceRequestSchema, (request) => surface.readResource(request.params.uri));
+  mcp.setRequestHandler(ListPromptsRequestSchema, () => surface.listPrompts());
+  mcp.setRequestHandler(GetPromptRequestSchema, (request) => surface.getPrompt(request.params.name, request.params.arguments ?? {}));
+  mcp.setRequestHandler(CompleteRequestSchema, (request) => {
+    const ref = request.params.ref;
+    const completed = surface.complete(
+      { type: ref.type, ...('name' in ref ? { name: ref.name } : {}), ...('uri' in ref ? { uri: ref.uri } : {}) },
+      request.params.argument,
+    );
+    const values = completed.values.slice(0, MAX_COMPLETION_VALUES);
+    const hasMore = completed.hasMore === true || completed.values.length > values.length;
+    return {
+      completion: {
+        values,
+        ...(completed.total === undefined ? {} : { total: completed.total }),
+        ...(hasMore ? { hasMore } : {}),
+      },
+    };
+  });
+  mcp.setRequestHandler(SetLevelRequestSchema, (request) => {
+    clientLogLevel = request.params.level;
+    return {};
+  });
+
+  return {
+    server: mcp,
+    surface,
+    settings,
+    catalogueStore,
+    close: async () => {
+      localExecutor.killAll();
+      await mcp.close();
+    },
+    killLocalRuns: () => localExecutor.killAll(),
+  };
+}
+
+function levelIndex(level: LoggingLevel): number {
+  return LoggingLevelSchema.options.indexOf(level);
+}

@@ -1,0 +1,90 @@
+// The agent-facing surface of a generated server: meta-tool, direct tool calls, resources, prompts and completion.
+import type {
+  CallToolResult,
+  GetPromptResult,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ReadResourceResult,
+  Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { DiagnosticLog, InputValidator, ServedTool, ServerNames, ToolRunner } from './contracts.js';
+import type { RunHistory } from './history.js';
+import { callMetaTool, metaToolDefinition } from './meta-tool.js';
+import { getPrompt, listPrompts, PROMPT_SLUG_ARGUMENTS } from './prompts.js';
+import { completeSlugs, listResources, listResourceTemplates, readResource, toolTemplateUri } from './resources.js';
+import { notFoundFailure, resolveSlug, closestSlugs } from './resolve.js';
+import { failureResult, outcomeResult } from './results.js';
+import { validateAndRun } from './runs.js';
+
+export interface SurfaceContext {
+  names: ServerNames;
+  /** Every tool, advertised and withheld, sorted by slug; may change between calls (live refresh). */
+  getTools(): readonly ServedTool[];
+  runner: ToolRunner;
+  validator: InputValidator;
+  history: RunHistory;
+  startedAt: Date;
+  log: DiagnosticLog;
+}
+
+export interface CallExtra {
+  signal: AbortSignal;
+  progressToken?: string | number;
+  sendProgress(progress: number, total?: number, message?: string): Promise<void>;
+}
+
+export interface AgentSurface {
+  metaTool: Tool;
+  callTool(name: string, args: unknown, extra: CallExtra): Promise<CallToolResult>;
+  listResources(): ListResourcesResult;
+  listResourceTemplates(): ListResourceTemplatesResult;
+  readResource(uri: string): ReadResourceResult;
+  listPrompts(): ListPromptsResult;
+  getPrompt(name: string, args: Record<string, string>): GetPromptResult;
+  complete(
+    ref: { type: string; name?: string; uri?: string },
+    argument: { name: string; value: string },
+  ): { values: string[]; total?: number; hasMore?: boolean };
+}
+
+/** A direct tools/call: the name resolves among advertised tools, exactly or by unambiguous prefix. */
+async function callDirect(ctx: SurfaceContext, name: string, args: unknown, extra: CallExtra): Promise<CallToolResult> {
+  const tools = ctx.getTools();
+  const advertised = tools.filter((tool) => tool.withheldReason === null);
+  const resolution = resolveSlug(advertised, name, { metaToolName: ctx.names.metaToolName });
+  if (!resolution.ok) {
+    const withheld = tools.find((tool) => tool.slug === name && tool.withheldReason !== null);
+    if (withheld && resolution.failure.code === 'TOOL_NOT_FOUND') {
+      const failure = notFoundFailure(name, closestSlugs(advertised, name), ctx.names.metaToolName);
+      failure.error = `Tool ${JSON.stringify(name)} is not directly callable (${withheld.withheldReason}). Call it with the ${ctx.names.metaToolName} tool: {"command":"run","slug":${JSON.stringify(name)},"params":{...}}.`;
+      failure.details = { ...(failure.details ?? {}), withheld: true };
+      return failureResult(failure);
+    }
+    return failureResult(resolution.failure);
+  }
+  const { outcome, record } = await validateAndRun(ctx, resolution.tool, args, extra.signal);
+  const result = outcomeResult(outcome);
+  return record ? { ...result, _meta: { run_id: record.id } } : result;
+}
+
+export function createAgentSurface(ctx: SurfaceContext): AgentSurface {
+  return {
+    metaTool: metaToolDefinition(ctx),
+    callTool(name, args, extra) {
+      if (name === ctx.names.metaToolName) return callMetaTool(ctx, args, extra);
+      return callDirect(ctx, name, args, extra);
+    },
+    listResources: () => listResources(ctx),
+    listResourceTemplates: () => listResourceTemplates(ctx),
+    readResource: (uri) => readResource(ctx, uri),
+    listPrompts: () => listPrompts(),
+    getPrompt: (name, args) => getPrompt(ctx, name, args),
+    complete(ref, argument) {
+      const slugArgument =
+        (ref.type === 'ref/resource' && ref.uri === toolTemplateUri(ctx) && argument.name === 'slug') ||
+        (ref.type === 'ref/prompt' && ref.name !== undefined && PROMPT_SLUG_ARGUMENTS[ref.name] === argument.name);
+      return slugArgument ? completeSlugs(ctx.getTools(), argument.value) : { values: [] };
+    },
+  };
+}
