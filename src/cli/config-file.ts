@@ -1,11 +1,11 @@
 // Reads the optional generator config file: names and package options, NexusBloom defaults for the rest.
 
 import { readFile } from 'node:fs/promises';
-import type { ServerNames } from '../runtime/contracts.js';
+import type { ConfigOverrides } from '../pipeline/config.js';
 
-const KNOWN_KEYS = new Set(['packageName', 'packageVersion', 'serverName', 'productName', 'metaToolName', 'uriScheme', 'envPrefix', 'defaultApiUrl', 'description']);
+const KNOWN_KEYS = new Set(['packageName', 'packageVersion', 'serverName', 'productName', 'metaToolName', 'uriScheme', 'envPrefix', 'defaultApiUrl', 'description', 'registryName']);
 
-export async function loadConfigFile(path: string): Promise<Partial<ServerNames> & { description?: string }> {
+export async function loadConfigFile(path: string): Promise<ConfigOverrides> {
   const parsed = JSON.parse(await readFile(path, 'utf8')) as unknown;
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`config ${path} must be a JSON object`);
   const out: Record<string, string> = {};

@@ -4,8 +4,10 @@ import type { ServerNames } from '../runtime/contracts.js';
 
 export interface GeneratorConfig {
   names: ServerNames;
-  /** Package description in package.json and server.json. */
+  /** Package description in package.json and server.json (at most 100 characters there). */
   description: string;
+  /** Name in the MCP Registry (`server.json` name, package.json `mcpName`): reverse-DNS namespace / name. */
+  registryName: string;
 }
 
 export const DEFAULT_NAMES: ServerNames = {
@@ -19,14 +21,29 @@ export const DEFAULT_NAMES: ServerNames = {
   defaultApiUrl: 'https://nexusbloom.dev/api',
 };
 
-export function resolveConfig(overrides: Partial<ServerNames> & { description?: string } = {}): GeneratorConfig {
-  const { description, ...names } = overrides;
+export type ConfigOverrides = Partial<ServerNames> & { description?: string; registryName?: string };
+
+export function resolveConfig(overrides: ConfigOverrides = {}): GeneratorConfig {
+  const { description, registryName, ...names } = overrides;
   const resolved: ServerNames = { ...DEFAULT_NAMES };
   for (const [key, value] of Object.entries(names) as Array<[keyof ServerNames, string | undefined]>) {
     if (value !== undefined) resolved[key] = value;
   }
   return {
     names: resolved,
-    description: description ?? `MCP server for ${resolved.productName}: every catalogue tool, typed, plus a meta-tool to search, inspect and batch them.`,
+    description: description ?? `${resolved.productName} tools over MCP: typed tools, search, batch runs, history.`,
+    registryName: registryName ?? defaultRegistryName(resolved),
   };
+}
+
+/** `https://nexusbloom.dev/api` + `@nexusbloom/mcp-server` → `dev.nexusbloom/mcp-server`. */
+function defaultRegistryName(names: ServerNames): string {
+  let namespace: string;
+  try {
+    namespace = new URL(names.defaultApiUrl).hostname.split('.').reverse().join('.');
+  } catch {
+    namespace = names.serverName;
+  }
+  const name = names.packageName.replace(/^@[^/]+\//, '');
+  return `${namespace.replace(/[^a-zA-Z0-9.-]/g, '-')}/${name.replace(/[^a-zA-Z0-9._-]/g, '-')}`;
 }

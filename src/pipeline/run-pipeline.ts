@@ -7,7 +7,7 @@ import { emitPackage, type PackageFiles } from './emit/emit-package.js';
 import { planPackage } from './plan/plan-package.js';
 import { formatProblem, hasErrors, PipelineError, type Problem } from './problems.js';
 import { readSource, type RawCatalogue, type SourceOptions } from './source/read-source.js';
-import { findDrift, writePackage, type Drift } from './write/write-package.js';
+import { findDrift, readNamesLock, writePackage, type Drift } from './write/write-package.js';
 
 export interface CheckedCatalogue {
   raw: RawCatalogue;
@@ -65,7 +65,7 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
   timings.check = performance.now() - started;
   failOnErrors(check.problems, `catalogue ${raw.origin} has problems`);
   started = performance.now();
-  const plan = planPackage(check.tools);
+  const plan = planPackage(check.tools, await readNamesLock(options.outDir));
   const files: PackageFiles = await emitPackage(plan, options.config);
   timings.emit = performance.now() - started;
   log(`emitted ${files.size} files for ${plan.tools.length} tools`);

@@ -134,7 +134,10 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
       return toolFailure('VALIDATION_ERROR', `The API rejected the arguments of ${what}${said === '' ? ` (HTTP ${status})` : said}.`, details);
     }
     if (status === 404) {
-      return toolFailure('TOOL_NOT_FOUND', `The API at ${baseUrl} does not know ${what.replace(/^(running|reading) /, '')}${said}.`, details);
+      // A 404 without the API's error body usually means the base URL points somewhere that is not the API.
+      const urlHint = apiMessage === null ? ` If ${baseUrl} is not the API's base, set ${settings.vars.apiUrl}.` : '';
+      const subject = what.startsWith('listing') ? 'a tool list' : `the tool ${what.replace(/^(running|reading) /, '')}`;
+      return toolFailure('TOOL_NOT_FOUND', `The API at ${baseUrl} has no ${subject} (HTTP 404)${said}.${urlHint}`, details);
     }
     if (status === 408) return toolFailure('TIMEOUT', `The API timed out on ${what}${said}.`, details);
     const code = typeof envelope.code === 'string' && envelope.code in ERROR_RETRYABLE ? (envelope.code as ErrorCode) : 'UPSTREAM_ERROR';

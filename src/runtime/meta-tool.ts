@@ -39,7 +39,7 @@ export function metaToolDefinition(ctx: SurfaceContext): Tool {
         query: { type: 'string', description: 'search: what you want to do, in plain words (e.g. "validate env file").' },
         limit: { type: 'integer', minimum: 1, maximum: MAX_SEARCH_LIMIT, description: `search: how many results (default ${DEFAULT_SEARCH_LIMIT}, max ${MAX_SEARCH_LIMIT}).` },
         slug: { type: 'string', description: 'schema, run: the tool slug (exact, or an unambiguous prefix).' },
-        params: { type: 'object', additionalProperties: true, description: "run: the tool's arguments, as its input schema describes them." },
+        params: { type: 'object', description: "run: the tool's arguments, as its input schema describes them." },
         runs: {
           type: 'array',
           description: `batch: up to ${MAX_BATCH_RUNS} runs, each {"slug": "...", "params": {...}}. All are validated before any runs.`,
@@ -47,7 +47,7 @@ export function metaToolDefinition(ctx: SurfaceContext): Tool {
             type: 'object',
             properties: {
               slug: { type: 'string', description: 'The tool slug.' },
-              params: { type: 'object', additionalProperties: true, description: "The tool's arguments." },
+              params: { type: 'object', description: "The tool's arguments." },
             },
             required: ['slug'],
           },

@@ -94,3 +94,30 @@ describe('emit stage', () => {
     assert.equal(HOSTILE_TEXT.includes('*/') && INJECTION.includes('"'), true);
   });
 });
+
+describe('emit stage: registry metadata', () => {
+  // The MCP Registry's server.json rules (schema 2025-12-11), kept here since the schema is not reachable offline.
+  const NAME = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/;
+  const EXACT_VERSION = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
+
+  for (const overrides of [{}, { packageName: '@acme/some_tools', defaultApiUrl: 'https://api.acme.example/v1', description: 'x'.repeat(300) }]) {
+    it(`server.json follows the registry rules and matches package.json mcpName (${JSON.stringify(overrides).slice(0, 40)})`, async () => {
+      const check = checkCatalogue(bundle([tool('a-tool')]));
+      const files = await emitPackage(planPackage(check.tools), resolveConfig(overrides));
+      const server = JSON.parse(files.get('server.json')!);
+      const pkg = JSON.parse(files.get('package.json')!);
+      assert.equal(server.$schema, 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json');
+      assert.match(server.name, NAME);
+      assert.ok(server.description.length >= 1 && server.description.length <= 100);
+      assert.match(server.version, EXACT_VERSION);
+      assert.equal(pkg.mcpName, server.name);
+      const [npm] = server.packages;
+      assert.deepEqual([npm.registryType, npm.identifier, npm.version, npm.transport.type], ['npm', pkg.name, pkg.version, 'stdio']);
+      for (const variable of npm.environmentVariables) {
+        assert.equal(typeof variable.name, 'string');
+        assert.equal(typeof variable.isSecret, 'boolean');
+        assert.equal(typeof variable.isRequired, 'boolean');
+      }
+    });
+  }
+});

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkCatalogue } from '../../src/pipeline/check/check-catalogue.js';
 import { baseNames, slugHash } from '../../src/pipeline/plan/naming.js';
-import { planPackage } from '../../src/pipeline/plan/plan-package.js';
+import { namesLockOf, planPackage } from '../../src/pipeline/plan/plan-package.js';
 import { bundle, hostileBundle, tool } from '../fixtures/catalogues.js';
 
 const planOf = (slugs: string[]) => planPackage(checkCatalogue(bundle(slugs.map((s) => tool(s)))).tools);
@@ -58,5 +58,33 @@ describe('plan stage: names', () => {
       assert.match(t.fileName, /^[a-z0-9][a-z0-9-]*$/, t.slug);
       assert.match(t.inputTypeName, /^[A-Z][A-Za-z0-9_]*Input$/);
     }
+  });
+});
+
+describe('plan stage: names lock', () => {
+  const checked = (slugs: string[]) => checkCatalogue(bundle(slugs.map((s) => tool(s)))).tools;
+
+  it('keeps locked names when a new colliding slug arrives', () => {
+    const first = planPackage(checked(['env_validator', 'other']));
+    assert.equal(first.tools.find((t) => t.slug === 'env_validator')!.identifier, 'envValidator');
+    const lock = namesLockOf(first);
+    // Without the lock the canonical newcomer would take the plain name and rename env_validator.
+    const unlocked = planPackage(checked(['env_validator', 'env-validator', 'other']));
+    assert.notEqual(unlocked.tools.find((t) => t.slug === 'env_validator')!.identifier, 'envValidator');
+    const locked = planPackage(checked(['env_validator', 'env-validator', 'other']), lock);
+    const bySlug = new Map(locked.tools.map((t) => [t.slug, t]));
+    assert.equal(bySlug.get('env_validator')!.identifier, 'envValidator');
+    assert.equal(bySlug.get('env_validator')!.fileName, 'env-validator');
+    assert.equal(bySlug.get('env-validator')!.identifier, `envValidator_${slugHash('env-validator')}`);
+  });
+
+  it('records advertised tool names, null for withheld slugs, and ignores unusable lock entries', () => {
+    const lock = namesLockOf(planPackage(checked(['a b', 'c'])));
+    assert.deepEqual(lock.tools['a b'], { tool: null, identifier: 'aB', file: 'a-b' });
+    assert.deepEqual(lock.tools.c, { tool: 'c', identifier: 'c', file: 'c' });
+    const hostileLock = { format: 'nexusbloom-names/1' as const, tools: { c: { tool: 'c', identifier: 'x(); process.exit()', file: '../../etc' } } };
+    const plan = planPackage(checked(['c']), hostileLock);
+    assert.equal(plan.tools[0]!.identifier, 'c');
+    assert.equal(plan.tools[0]!.fileName, 'c');
   });
 });

@@ -71,3 +71,20 @@ describe('direct tool calls', () => {
     assert.equal(harness().surface.metaTool.name, 'nexusbloom');
   });
 });
+
+describe('unexpected failures', () => {
+  it('answer with an error result and a log line instead of throwing', async () => {
+    const logs: string[] = [];
+    const validator = ajvValidator();
+    validator.validateInput = () => {
+      throw new Error('schema failed to compile');
+    };
+    const surface = createAgentSurface({
+      names: NAMES, getTools: () => servedTools(), runner: functionRunner(), validator, history: createRunHistory(), startedAt: new Date(), log: (line) => void logs.push(line),
+    });
+    const result = await surface.callTool('word-counter', { text: 'a' }, callExtra());
+    assert.equal(result.isError, true);
+    assert.match(data(result).error, /schema failed to compile/);
+    assert.equal(logs.length, 1);
+  });
+});

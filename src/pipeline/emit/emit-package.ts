@@ -3,8 +3,8 @@
 
 import type { Manifest, ServedCatalogueFile, ServedTool } from '../../runtime/contracts.js';
 import type { GeneratorConfig } from '../config.js';
-import type { PackagePlan, PlannedTool } from '../plan/plan-package.js';
-import { packageJson, tsconfigJson } from './package-json.js';
+import { NAMES_LOCK_FILE, namesLockOf, type PackagePlan, type PlannedTool } from '../plan/plan-package.js';
+import { packageJson, serverJson, tsconfigJson } from './package-json.js';
 import { runtimeFiles } from './runtime-files.js';
 import { schemaTypes } from './schema-types.js';
 import { renderTemplate } from './templates.js';
@@ -84,9 +84,11 @@ export async function emitPackage(plan: PackagePlan, config: GeneratorConfig): P
   const files = new Map<string, string>();
   files.set('package.json', packageJson(config, new Set(runtime.keys())));
   files.set('tsconfig.json', tsconfigJson());
+  files.set('server.json', serverJson(config));
   files.set('.gitignore', renderTemplate('gitignore', {}));
   files.set('README.md', renderTemplate('README.md', readmeView(plan, config)));
   files.set('data/catalogue.json', servedCatalogue(plan));
+  files.set(NAMES_LOCK_FILE, `${JSON.stringify(namesLockOf(plan), null, 2)}\n`);
   files.set('src/names.ts', renderTemplate('names.ts', { names: config.names }));
   files.set('src/client.ts', renderTemplate('client.ts', {}));
   files.set('src/bin.ts', renderTemplate('bin.ts', {}));

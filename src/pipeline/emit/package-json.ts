@@ -40,6 +40,7 @@ export function packageJson(config: GeneratorConfig, runtimePaths: ReadonlySet<s
     name: names.packageName,
     version: names.packageVersion,
     description: config.description,
+    mcpName: config.registryName,
     type: 'module',
     license: 'UNLICENSED',
     engines: { node: '>=20' },
@@ -78,4 +79,33 @@ export const TSCONFIG = {
 
 export function tsconfigJson(): string {
   return `${JSON.stringify(TSCONFIG, null, 2)}\n`;
+}
+
+export const SERVER_JSON_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
+
+/** The MCP Registry entry for the package (server.json). */
+export function serverJson(config: GeneratorConfig): string {
+  const { names } = config;
+  const env = (name: string, description: string, isSecret = false) => ({ name: `${names.envPrefix}${name}`, description, isRequired: false, isSecret });
+  const entry = {
+    $schema: SERVER_JSON_SCHEMA,
+    name: config.registryName,
+    description: config.description.length > 100 ? `${config.description.slice(0, 99)}…` : config.description,
+    version: names.packageVersion,
+    packages: [
+      {
+        registryType: 'npm',
+        identifier: names.packageName,
+        version: names.packageVersion,
+        transport: { type: 'stdio' },
+        environmentVariables: [
+          env('API_KEY', 'API key; without it the server runs anonymously under the free-tier rate limit.', true),
+          env('API_URL', `API base (default ${names.defaultApiUrl}).`),
+          env('MCP_TIMEOUT_MS', 'Per-request timeout in milliseconds (default 15000).'),
+          env('MCP_EXECUTION', 'remote (default), local or auto: where tool code runs.'),
+        ],
+      },
+    ],
+  };
+  return `${JSON.stringify(entry, null, 2)}\n`;
 }

@@ -18,27 +18,66 @@ export interface PackagePlan {
   tools: PlannedTool[];
 }
 
+export const NAMES_LOCK_FILE = 'names.lock.json';
+
+/** The committed record of every name decided so far (`names.lock.json`), so later builds keep them. */
+export interface NamesLock {
+  format: 'nexusbloom-names/1';
+  tools: Record<string, { tool: string | null; identifier: string; file: string }>;
+}
+
+const LOCKED_IDENTIFIER = /^[a-z][A-Za-z0-9_]{0,127}$/;
+const LOCKED_FILE = /^[a-z0-9][a-z0-9-]{0,127}$/;
+
+/** The names a lock holds for `slug`, when it holds usable ones (a hand-edited lock is data, never trusted code). */
+function lockedNames(lock: NamesLock | null, slug: string): BaseNames | null {
+  if (!lock || !lock.tools || !Object.prototype.hasOwnProperty.call(lock.tools, slug)) return null;
+  const entry = lock.tools[slug];
+  if (!entry || typeof entry.identifier !== 'string' || typeof entry.file !== 'string') return null;
+  if (!LOCKED_IDENTIFIER.test(entry.identifier) || !LOCKED_FILE.test(entry.file)) return null;
+  return { identifier: entry.identifier, typeName: entry.identifier.charAt(0).toUpperCase() + entry.identifier.slice(1), fileName: entry.file };
+}
+
+export function namesLockOf(plan: PackagePlan): NamesLock {
+  const tools: NamesLock['tools'] = {};
+  for (const tool of plan.tools) {
+    Object.defineProperty(tools, tool.slug, {
+      value: { tool: tool.withheldReason === null ? tool.slug : null, identifier: tool.identifier, file: tool.fileName },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return { format: 'nexusbloom-names/1', tools };
+}
+
 const keyOf = (names: BaseNames): string[] => [`id:${names.identifier.toLowerCase()}`, `file:${names.fileName.toLowerCase()}`];
 
 /**
  * Slugs whose base names clash (case-insensitively, since file systems and some hosts fold case) are told apart by
  * a hash of each slug; the one canonical spelling among them (lower-case words joined by `-`) keeps the plain name.
  */
-export function planPackage(tools: readonly CheckedTool[]): PackagePlan {
-  const base = tools.map((tool) => ({ tool, names: baseNames(tool.manifest.slug) }));
+export function planPackage(tools: readonly CheckedTool[], lock: NamesLock | null = null): PackagePlan {
+  // Names already in the lock are kept; only new slugs get names, and never one a locked slug holds.
+  const base = tools.map((tool) => {
+    const locked = lockedNames(lock, tool.manifest.slug);
+    return { tool, locked, names: locked ?? baseNames(tool.manifest.slug) };
+  });
+  const lockedKeys = new Set(base.flatMap(({ locked }) => (locked ? keyOf(locked) : [])));
   const claims = new Map<string, number>();
   const canonicalClaims = new Map<string, number>();
-  for (const { tool, names } of base) {
+  for (const { tool, names, locked } of base) {
+    if (locked) continue;
     for (const key of keyOf(names)) {
       claims.set(key, (claims.get(key) ?? 0) + 1);
       if (isCanonicalSpelling(tool.manifest.slug)) canonicalClaims.set(key, (canonicalClaims.get(key) ?? 0) + 1);
     }
   }
-  const planned = base.map(({ tool, names }): PlannedTool => {
+  const planned = base.map(({ tool, names, locked }): PlannedTool => {
     const slug = tool.manifest.slug;
-    const clashes = keyOf(names).some((key) => (claims.get(key) ?? 0) > 1);
-    const keepsPlain = isCanonicalSpelling(slug) && keyOf(names).every((key) => canonicalClaims.get(key) === 1);
-    const chosen = clashes && !keepsPlain ? withHashSuffix(names, slug) : names;
+    const clashes = keyOf(names).some((key) => (claims.get(key) ?? 0) > 1 || lockedKeys.has(key));
+    const keepsPlain = isCanonicalSpelling(slug) && keyOf(names).every((key) => canonicalClaims.get(key) === 1 && !lockedKeys.has(key));
+    const chosen = locked ?? (clashes && !keepsPlain ? withHashSuffix(names, slug) : names);
     return {
       slug,
       manifest: tool.manifest,

@@ -4,6 +4,19 @@
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { PackageFiles } from '../emit/emit-package.js';
+import { NAMES_LOCK_FILE, type NamesLock } from '../plan/plan-package.js';
+
+/** The names lock a previous build left in the folder, or null (none, or not ours). */
+export async function readNamesLock(outDir: string): Promise<NamesLock | null> {
+  const text = await readIfExists(join(outDir, NAMES_LOCK_FILE));
+  if (text === null) return null;
+  try {
+    const lock = JSON.parse(text) as NamesLock;
+    return lock && lock.format === 'nexusbloom-names/1' && typeof lock.tools === 'object' ? lock : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Folders whose whole content the generator owns; anything else in the output folder is left alone. */
 const OWNED_DIRS = ['src', 'data'];
