@@ -32,10 +32,45 @@ export function advertisedTool(tool: ServedTool): Tool {
   };
   const output = manifest.output_schema;
   if (output !== null && output !== undefined && output.type === 'object') {
-    advertised.outputSchema = output as Tool['outputSchema'] & JsonObject;
+    advertised.outputSchema = outputSchemaOf(output);
   }
   if (manifest.annotations !== undefined && manifest.annotations !== null) advertised.annotations = { ...manifest.annotations };
   return advertised;
+}
+
+/** The error envelope every failed call carries as structuredContent. */
+export const FAILURE_ENVELOPE_SCHEMA: JsonObject = {
+  type: 'object',
+  description: 'Returned instead of the result when the call fails (isError: true).',
+  properties: {
+    success: { const: false },
+    error: { type: 'string' },
+    code: { type: 'string' },
+    retryable: { type: 'boolean' },
+    details: { type: 'object' },
+  },
+  required: ['success', 'error', 'code', 'retryable'],
+};
+
+const DEFINITION_KEYWORDS = ['$defs', 'definitions'] as const;
+
+/**
+ * The tool's output schema, or the error envelope. Clients (the SDK's among them) check structuredContent against
+ * outputSchema even on isError results, so an envelope the schema did not allow would turn every failed call into
+ * a protocol error. The tool's own schema stays intact as the first branch; its definitions move to the top so its
+ * `#/$defs/...` references still resolve.
+ */
+export function outputSchemaOf(output: JsonObject): NonNullable<Tool['outputSchema']> {
+  const result: JsonObject = { ...output };
+  const wrapper: JsonObject = { type: 'object' };
+  for (const keyword of ['$schema', ...DEFINITION_KEYWORDS]) {
+    if (keyword in result) {
+      wrapper[keyword] = result[keyword];
+      delete result[keyword];
+    }
+  }
+  wrapper.anyOf = [result, FAILURE_ENVELOPE_SCHEMA];
+  return wrapper as NonNullable<Tool['outputSchema']>;
 }
 
 /** MCP requires `type: "object"` at the top of inputSchema; everything else is passed on exactly as published. */

@@ -31,7 +31,8 @@ export function createValidator(log: DiagnosticLog): InputValidator {
   let draft2020: Ajv2020 | undefined;
   const compiled = new WeakMap<JsonObject, Compiled>();
 
-  const options = { strict: false, allErrors: true, verbose: true, addUsedSchema: false } as const;
+  // ownProperties: a property named `constructor` or `toString` must not be read from Object.prototype.
+  const options = { strict: false, allErrors: true, verbose: true, addUsedSchema: false, ownProperties: true } as const;
 
   function ajvFor(schema: JsonObject): Ajv | Ajv2020 {
     if (typeof schema.$schema === 'string' && DRAFT_07_FAMILY.test(schema.$schema)) {

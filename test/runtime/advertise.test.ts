@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
-import { advertisedTool, withheldReasonFor } from '../../src/runtime/advertise.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { advertisedTool, FAILURE_ENVELOPE_SCHEMA, outputSchemaOf, withheldReasonFor } from '../../src/runtime/advertise.js';
+import { toolFailure } from '../../src/runtime/contracts.js';
 import { manifest, servedTool } from './core-fixtures.js';
 
 test('slug, title, verbatim description, schema unchanged', () => {
@@ -14,7 +16,7 @@ test('slug, title, verbatim description, schema unchanged', () => {
   })));
   assert.deepEqual(tool, {
     name: 'env-validator', title: 'Env Validator', description, inputSchema,
-    outputSchema: { type: 'object', properties: { valid: { type: 'boolean' } } },
+    outputSchema: { type: 'object', anyOf: [{ type: 'object', properties: { valid: { type: 'boolean' } } }, FAILURE_ENVELOPE_SCHEMA] },
     annotations: { readOnlyHint: true, openWorldHint: false },
   });
   assert.equal(tool.inputSchema, inputSchema);
@@ -45,4 +47,23 @@ test('withheldReasonFor explains the grammar failure', () => {
   assert.match(withheldReasonFor('a/b') ?? '', /"\/"/);
   assert.match(withheldReasonFor('x'.repeat(65)) ?? '', /longer than 64/);
   assert.match(withheldReasonFor('café') ?? '', /"é"/);
+});
+
+test('outputSchema accepts exactly the results the tool schema accepts, plus the failure envelope', () => {
+  const output = {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    required: ['tree'],
+    properties: { tree: { $ref: '#/$defs/node' } },
+    $defs: { node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/node' } } }, additionalProperties: false } },
+  };
+  const before = JSON.stringify(output);
+  const ajv = new Ajv2020({ strict: false });
+  const original = ajv.compile(output);
+  const advertised = ajv.compile(outputSchemaOf(output));
+  assert.equal(JSON.stringify(output), before, 'the manifest schema is not mutated');
+  const samples = [{ tree: { kids: [{ kids: [] }] } }, { tree: { kids: [{ other: 1 }] } }, {}, { tree: 'x' }];
+  for (const sample of samples) assert.equal(advertised(sample), original(sample), JSON.stringify(sample));
+  assert.equal(advertised(toolFailure('VALIDATION_ERROR', 'missing field')), true);
+  assert.equal(advertised({ success: false }), false);
 });

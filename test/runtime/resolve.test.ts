@@ -53,6 +53,12 @@ describe('resolveSlug', () => {
     assert.match(resolution.failure.error, /env-validator/);
   });
 
+  it('suggests tools by intent when a slug is written as prose', () => {
+    const resolution = resolveSlug(tools, 'validate my env file');
+    assert.ok(!resolution.ok);
+    assert.equal((resolution.failure.details?.closest as string[])[0], 'env-validator');
+  });
+
   it('rejects an empty slug', () => assert.equal(resolveSlug(tools, '').ok, false));
 });
 

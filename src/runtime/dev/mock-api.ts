@@ -458,7 +458,7 @@ class InputValidators {
 
   private ajvFor(schema: JsonObject): Ajv | Ajv2020 {
     // addUsedSchema: false, so two tools whose schemas share an `$id` do not collide in one instance.
-    const ajvOptions = { strict: false, allErrors: false, addUsedSchema: false } as const;
+    const ajvOptions = { strict: false, allErrors: false, addUsedSchema: false, ownProperties: true } as const;
     if (typeof schema.$schema === 'string' && /json-schema\.org\/draft-0[67]\/schema/.test(schema.$schema)) {
       this.draft07 ??= withFormats(new Ajv(ajvOptions));
       return this.draft07;
