@@ -1,13 +1,17 @@
 // `nexusbloom-gen build`: pull, check, write the server package, and compile it.
 
 import { resolve } from 'node:path';
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../cli/base-command.js';
 import { resolveConfig } from '../pipeline/config.js';
 import { buildPackage, type BuildResult } from '../pipeline/run-pipeline.js';
 import { errorMessage, problemLines, resolveSource, sourceFlags, sourceOptions } from '../cli/shared-flags.js';
 import { loadConfigFile } from '../cli/config-file.js';
+// --changelog (schema changelog, see src/pipeline/changelog/)
+import { loadPreviousPackage } from '../pipeline/changelog/load-side.js';
+import { updatePackageChangelog } from '../pipeline/changelog/package-changelog.js';
 
-export default class Build extends Command {
+export default class Build extends BaseCommand {
   static override description = `Generate the MCP server package for a catalogue.
 
 Reads the catalogue (API or bundle), checks every manifest, writes a complete npm package (MCP server, typed tool
@@ -22,23 +26,25 @@ what a build would write (use it in CI to catch drift).`;
     '<%= config.bin %> build --check',
   ];
 
-  static override enableJsonFlag = true;
-
   static override flags = {
     ...sourceFlags,
     out: Flags.string({ char: 'o', description: 'Folder to write the package to.', default: 'generated', helpValue: 'DIR' }),
     check: Flags.boolean({ description: 'Write nothing; fail and list the files when --out is not what a build would write.', default: false }),
     compile: Flags.boolean({ description: 'Type-check and compile the package to dist/ after writing it (--no-compile skips it).', default: true, allowNo: true }),
+    // --changelog (schema changelog, see src/pipeline/changelog/)
+    changelog: Flags.boolean({ description: 'When --out already holds a package, prepend what changed for callers to its CHANGELOG.md, titled with the suggested next version.', default: false }),
     config: Flags.string({ description: 'JSON file with package and naming options (packageName, serverName, metaToolName, uriScheme, envPrefix, …).', helpValue: 'FILE' }),
   };
 
   async run(): Promise<BuildResult> {
     const { flags } = await this.parse(Build);
-    const progress = (line: string) => this.logToStderr(`nexusbloom-gen: ${line}`);
+    const progress = (line: string) => this.diagnostic(`nexusbloom-gen: ${line}`);
     const source = resolveSource(flags.source);
     let result: BuildResult;
     try {
       const config = resolveConfig(flags.config ? await loadConfigFile(flags.config) : {});
+      // --changelog: the package in --out before this build overwrites it.
+      const previous = flags.changelog && !flags.check ? await loadPreviousPackage(resolve(flags.out)) : null;
       result = await buildPackage({
         source,
         outDir: resolve(flags.out),
@@ -48,15 +54,19 @@ what a build would write (use it in CI to catch drift).`;
         sourceOptions: sourceOptions(flags, progress),
         log: progress,
       });
+      if (previous) {
+        const entry = await updatePackageChangelog(resolve(flags.out), previous);
+        progress(entry.version === null ? 'CHANGELOG.md: no changes for callers' : `CHANGELOG.md: added ${entry.version} (${entry.bump})`);
+      }
     } catch (error) {
-      this.error(errorMessage(error), { exit: 1 });
+      this.fail(errorMessage(error), 1);
     }
-    for (const line of problemLines(result.warnings)) this.logToStderr(line);
+    for (const line of problemLines(result.warnings)) this.diagnostic(line);
     if (result.drift) {
       const { changed, missing, extra } = result.drift;
       const lines = [...changed.map((f) => `changed: ${f}`), ...missing.map((f) => `missing: ${f}`), ...extra.map((f) => `extra:   ${f}`)];
       if (lines.length > 0) {
-        this.error(`${flags.out} is out of date with ${source} (${lines.length} files differ); run \`nexusbloom-gen build\` and commit:\n${lines.join('\n')}`, { exit: 1 });
+        this.fail(`${flags.out} is out of date with ${source} (${lines.length} files differ); run \`nexusbloom-gen build\` and commit:\n${lines.join('\n')}`, 1);
       }
       this.log(`${flags.out} is up to date with ${source} (${result.files} files, ${result.tools} tools).`);
       return result;

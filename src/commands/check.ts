@@ -1,6 +1,6 @@
 // `nexusbloom-gen check`: validate a catalogue and report every problem at once.
 
-import { Command } from '@oclif/core';
+import { BaseCommand } from '../cli/base-command.js';
 import { hasErrors, type Problem } from '../pipeline/problems.js';
 import { readAndCheck } from '../pipeline/run-pipeline.js';
 import { errorMessage, problemLines, resolveSource, sourceFlags, sourceOptions } from '../cli/shared-flags.js';
@@ -15,7 +15,7 @@ export interface CheckReport {
   problems: Problem[];
 }
 
-export default class Check extends Command {
+export default class Check extends BaseCommand {
   static override description = `Validate a catalogue without writing anything.
 
 Checks the bundle against the manifest schema, compiles every input and output schema, validates every example, and
@@ -24,8 +24,6 @@ Exits non-zero on any error; withheld slugs are warnings.`;
 
   static override examples = ['<%= config.bin %> check', '<%= config.bin %> check --source ./catalogue.json --json'];
 
-  static override enableJsonFlag = true;
-
   static override flags = { ...sourceFlags };
 
   async run(): Promise<CheckReport> {
@@ -33,7 +31,7 @@ Exits non-zero on any error; withheld slugs are warnings.`;
     const source = resolveSource(flags.source);
     let report: CheckReport;
     try {
-      const { check } = await readAndCheck(source, sourceOptions(flags, (line) => this.logToStderr(line)));
+      const { check } = await readAndCheck(source, sourceOptions(flags, (line) => this.diagnostic(line)));
       const problems = check.problems;
       report = {
         source,
@@ -45,16 +43,16 @@ Exits non-zero on any error; withheld slugs are warnings.`;
         problems,
       };
     } catch (error) {
-      this.error(errorMessage(error), { exit: 1 });
+      this.fail(errorMessage(error), 1);
     }
-    if (!this.jsonEnabled()) for (const line of problemLines(report.problems)) this.logToStderr(line);
+    if (!this.jsonEnabled()) for (const line of problemLines(report.problems)) this.diagnostic(line);
     if (!report.ok) {
       if (this.jsonEnabled()) {
         // --json callers get the full report on stdout and a non-zero exit.
-        this.logJson(report);
-        this.exit(1);
+        process.exitCode = 1;
+        return report;
       }
-      this.error(`${source}: ${report.errors} error(s), ${report.warnings} warning(s)`, { exit: 1 });
+      this.fail(`${source}: ${report.errors} error(s), ${report.warnings} warning(s)`, 1);
     }
     this.log(`${source}: ${report.tools} tools, no errors, ${report.warnings} warning(s).`);
     return report;

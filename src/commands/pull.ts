@@ -2,7 +2,8 @@
 
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../cli/base-command.js';
 import { BUNDLE_FORMAT } from '../pipeline/source/bundle-source.js';
 import { isApiSource, readSource } from '../pipeline/source/read-source.js';
 import { errorMessage, sourceFlags, sourceOptions } from '../cli/shared-flags.js';
@@ -15,15 +16,13 @@ export interface PullResult {
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-export default class Pull extends Command {
+export default class Pull extends BaseCommand {
   static override description = `Snapshot a catalogue API into a bundle file.
 
 Fetches the listing and every manifest, and writes them as one bundle ({"format":"nexusbloom-catalogue/1","tools":[...]}),
 tools sorted by slug, so the file can be reviewed, committed, and passed to build --source.`;
 
   static override examples = ['<%= config.bin %> pull --source https://nexusbloom.dev/api --out catalogue.json'];
-
-  static override enableJsonFlag = true;
 
   static override flags = {
     ...sourceFlags,
@@ -35,12 +34,12 @@ tools sorted by slug, so the file can be reviewed, committed, and passed to buil
     const { flags } = await this.parse(Pull);
     const source = flags.source ?? process.env.NEXUSBLOOM_API_URL;
     if (!source || !isApiSource(source)) {
-      this.error('pull needs an API URL: pass --source https://host/api or set NEXUSBLOOM_API_URL', { exit: 2 });
+      this.fail('pull needs an API URL: pass --source https://host/api or set NEXUSBLOOM_API_URL', 2);
     }
     const out = resolve(flags.out);
     let count: number;
     try {
-      const raw = await readSource(source, sourceOptions(flags, (line) => this.logToStderr(line)));
+      const raw = await readSource(source, sourceOptions(flags, (line) => this.diagnostic(line)));
       const tools = [...((raw.document as { tools: Array<{ slug: string }> }).tools ?? [])].sort((a, b) => byCodeUnit(a.slug, b.slug));
       count = tools.length;
       await mkdir(dirname(out), { recursive: true });
@@ -49,7 +48,7 @@ tools sorted by slug, so the file can be reviewed, committed, and passed to buil
       await writeFile(temporary, `${JSON.stringify({ format: BUNDLE_FORMAT, tools }, null, 2)}\n`);
       await rename(temporary, out);
     } catch (error) {
-      this.error(errorMessage(error), { exit: 1 });
+      this.fail(errorMessage(error), 1);
     }
     this.log(`Wrote ${count} tools from ${source} to ${flags.out}.`);
     return { source, out, tools: count };

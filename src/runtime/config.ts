@@ -68,6 +68,63 @@ export function readSettings(names: ServerNames, env: NodeJS.ProcessEnv, log: Di
   };
 }
 
+/** How the server listens when it serves Streamable HTTP instead of stdio. */
+export interface HttpSettings {
+  /** `<prefix>MCP_HTTP_PORT`, or null when unset (then only `--http` turns HTTP on). 0 picks a free port. */
+  port: number | null;
+  /** Interface to bind; loopback by default so nothing is exposed unless asked for. */
+  host: string;
+  /** Extra Host header values accepted besides localhost, 127.0.0.1 and [::1] (DNS-rebinding protection), lowercased. */
+  allowedHosts: string[];
+  /** Bearer token every /mcp request must carry, or null for none. */
+  token: string | null;
+  vars: HttpEnvVarNames;
+}
+
+export interface HttpEnvVarNames {
+  port: string;
+  host: string;
+  allowedHosts: string;
+  token: string;
+}
+
+export const DEFAULT_HTTP_HOST = '127.0.0.1';
+export const DEFAULT_HTTP_PORT = 3000;
+
+export function httpEnvVarNames(names: ServerNames): HttpEnvVarNames {
+  const p = names.envPrefix;
+  return { port: `${p}MCP_HTTP_PORT`, host: `${p}MCP_HTTP_HOST`, allowedHosts: `${p}MCP_HTTP_ALLOWED_HOSTS`, token: `${p}MCP_HTTP_TOKEN` };
+}
+
+/** Reads the HTTP transport settings; an invalid port is reported on `log` and ignored. Never throws. */
+export function readHttpSettings(names: ServerNames, env: NodeJS.ProcessEnv, log: DiagnosticLog): HttpSettings {
+  const vars = httpEnvVarNames(names);
+  const read = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const rawPort = read(vars.port);
+  let port: number | null = null;
+  if (rawPort !== undefined) {
+    port = parsePort(rawPort);
+    if (port === null) log(`${vars.port}=${JSON.stringify(rawPort)} is not a port number (0-65535); ignoring it.`);
+  }
+  return {
+    port,
+    host: read(vars.host) ?? DEFAULT_HTTP_HOST,
+    allowedHosts: (read(vars.allowedHosts) ?? '').split(',').map((host) => host.trim().toLowerCase()).filter((host) => host !== ''),
+    token: read(vars.token) ?? null,
+    vars,
+  };
+}
+
+/** A TCP port (0 means any free port), or null when `raw` is not one. */
+export function parsePort(raw: string): number | null {
+  if (!/^\d{1,5}$/.test(raw)) return null;
+  const port = Number(raw);
+  return port <= 65535 ? port : null;
+}
+
 /** Normalises an API base: a bare host means its `/api` form, and a trailing slash is dropped. */
 export function normalizeApiUrl(raw: string): string | null {
   let url: URL;

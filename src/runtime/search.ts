@@ -69,13 +69,51 @@ const CANONICAL_WORDS: Readonly<Record<string, string>> = {
   args: 'arg', arguments: 'arg', argument: 'arg', str: 'string', txt: 'text', num: 'number', nums: 'number',
 };
 
+/** Two-word expressions that mean one thing; the query uses the phrase alone, documents keep both words too. */
+const PHRASES: Readonly<Record<string, string>> = {
+  'pretty print': 'prettify', 'pretty printing': 'prettify', 'pretty printer': 'prettify',
+  'regular expression': 'regex', 'regular expressions': 'regex', 'time zone': 'timezone', 'time zones': 'timezone',
+  'e mail': 'email', 'web token': 'jwt', 'web tokens': 'jwt', 'dot env': 'env', 'user agent': 'useragent',
+  'look up': 'lookup', 'check sum': 'checksum', 'set up': 'setup', 'front matter': 'frontmatter',
+};
+
+/** The phrase each adjacent word pair forms, if any: `[index of first word, phrase]`. */
+function phrasesIn(list: readonly string[]): [number, string][] {
+  const found: [number, string][] = [];
+  for (let index = 0; index + 1 < list.length; index += 1) {
+    const phrase = PHRASES[`${list[index]} ${list[index + 1]}`];
+    if (phrase !== undefined) found.push([index, phrase]);
+  }
+  return found;
+}
+
+/** Document side: every word stays, and each phrase adds its own word. */
+function withPhrases(list: readonly string[]): string[] {
+  return [...list, ...phrasesIn(list).map(([, phrase]) => phrase)];
+}
+
+/** Query side: a phrase replaces its two words, so "pretty print" counts once, as one intent. */
+function mergePhrases(list: readonly string[]): string[] {
+  const merged: string[] = [];
+  for (let index = 0; index < list.length; index += 1) {
+    const phrase = PHRASES[`${list[index]} ${list[index + 1] ?? ''}`];
+    if (phrase !== undefined) {
+      merged.push(phrase);
+      index += 1;
+    } else {
+      merged.push(list[index] as string);
+    }
+  }
+  return merged;
+}
+
 /** Words close enough in intent to count for each other, at reduced weight. */
 const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['validate', 'check', 'verify', 'lint', 'valid', 'validity', 'ensure', 'audit'],
   ['generate', 'create', 'make', 'produce', 'build', 'random'],
   ['fake', 'mock', 'dummy', 'sample', 'synthetic', 'placeholder', 'fixture'],
   ['convert', 'transform', 'translate', 'turn'],
-  ['format', 'prettify', 'pretty', 'beautify', 'indent', 'tidy'],
+  ['format', 'prettify', 'beautify', 'indent', 'tidy'],
   ['minify', 'shrink', 'uglify', 'compact'],
   ['compress', 'zip', 'gzip', 'deflate'],
   ['compare', 'diff', 'difference'],
@@ -193,7 +231,7 @@ const indexCache = new WeakMap<readonly ServedTool[], SearchIndex>();
 function buildIndex(tools: readonly ServedTool[]): SearchIndex {
   const surface = new Map<string, string>();
   const termsOf = (text: string): string[] =>
-    words(text).map((word) => {
+    withPhrases(words(text)).map((word) => {
       const indexed = term(word);
       if (!surface.has(indexed)) surface.set(indexed, word);
       return indexed;
@@ -294,7 +332,7 @@ function termScore(index: SearchIndex, entry: IndexedTool, indexedTerm: string):
 
 /** Distinct meaningful query words (stop words dropped unless nothing else is left), in query order. */
 function queryWords(query: string): string[] {
-  const all = words(query);
+  const all = mergePhrases(words(query));
   const meaningful = all.filter((word) => !STOP_WORDS.has(word));
   const chosen = meaningful.length ? meaningful : all;
   const seenTerms = new Set<string>();

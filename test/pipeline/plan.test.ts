@@ -88,3 +88,14 @@ describe('plan stage: names lock', () => {
     assert.equal(plan.tools[0]!.fileName, 'c');
   });
 });
+
+describe('plan stage: type names survive json-schema-to-typescript', () => {
+  it('every planned type name is a fixed point of its name sanitizer', async () => {
+    const { toSafeString } = (await import('json-schema-to-typescript/dist/src/utils.js')) as { toSafeString: (s: string) => string };
+    const plan = planPackage(checkCatalogue(hostileBundle()).tools);
+    const more = planOf(['3d-render', 'a_b', 'x9y', 'env_validator', 'env-validator', 'v2-api-x1']);
+    for (const t of [...plan.tools, ...more.tools]) {
+      for (const name of [t.typeName, t.inputTypeName, t.outputTypeName]) assert.equal(toSafeString(name), name, t.slug);
+    }
+  });
+});

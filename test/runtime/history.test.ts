@@ -66,3 +66,14 @@ describe('createRunHistory', () => {
     assert.deepEqual(Object.keys((index.runs as object[])[0] ?? {}), ['id', 'slug', 'status', 'duration_ms', 'at']);
   });
 });
+
+describe('scope note over stateless HTTP', () => {
+  it('says other replicas may have served earlier requests', () => {
+    const startedAt = new Date('2026-01-02T03:04:05.000Z');
+    const history = createRunHistory(undefined, 'http');
+    assert.equal(history.servedOver, 'http');
+    assert.match(String(historyIndex(history, startedAt).note), /another replica/);
+    assert.match(historyScopeNote(startedAt, 'http'), /2026-01-02T03:04:05\.000Z/);
+    assert.equal(createRunHistory().servedOver, 'stdio');
+  });
+});

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { capPayload, DEEP_MASK, isSecretKey, MAX_PAYLOAD_CHARS, redactSecrets, REDACTED_MASK } from '../../src/runtime/redact.js';
+import { capPayload, DEEP_MASK, isSecretKey, MAX_PAYLOAD_CHARS, redactSecrets, REDACTED_MASK, safeStringify } from '../../src/runtime/redact.js';
 
 describe('isSecretKey', () => {
   const table: [string, boolean][] = [
@@ -61,4 +61,15 @@ describe('capPayload', () => {
     assert.ok((stored.value as string).startsWith('{"text":"yyy'));
   });
   it('stores undefined as null', () => assert.deepEqual(capPayload(undefined), { value: null, truncated: false, chars: 4 }));
+});
+
+describe('safeStringify', () => {
+  it('keeps shared references, degrades cycles and BigInts', () => {
+    const shared = { a: 1 };
+    assert.equal(safeStringify({ x: shared, y: shared }), '{"x":{"a":1},"y":{"a":1}}');
+    const cyclic: Record<string, unknown> = { n: 1n };
+    cyclic.self = cyclic;
+    assert.equal(safeStringify(cyclic), '{"n":"1","self":"[circular]"}');
+    assert.equal(safeStringify(undefined), 'null');
+  });
 });

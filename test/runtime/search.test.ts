@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { searchTools, stem, term, words } from '../../src/runtime/search.js';
-import { servedTools } from './surface-fixtures.js';
+import { HELD_OUT_MANIFESTS, HELD_OUT_QUERIES } from './search-heldout.js';
+import { MANIFESTS, servedTools } from './surface-fixtures.js';
 
 const tools = servedTools();
 
@@ -115,5 +116,31 @@ describe('searchTools ranking', () => {
     assert.ok(first);
     assert.match(first.slug, /env/i);
     assert.match(first.reason, /input fields|slug|name/);
+  });
+});
+
+describe('searchTools on a catalogue written after the vocabulary was fixed', () => {
+  const catalogues: [string, ReturnType<typeof servedTools>][] = [
+    ['alone', servedTools(HELD_OUT_MANIFESTS)],
+    ['merged with the main fixture', servedTools([...MANIFESTS, ...HELD_OUT_MANIFESTS])],
+  ];
+  for (const [name, catalogue] of catalogues) {
+    it(`puts the intended tool first for at least 9 in 10 queries (${name})`, () => {
+      const misses = HELD_OUT_QUERIES.filter(([query, want]) => searchTools(catalogue, query, 1)[0]?.slug !== want);
+      assert.ok(misses.length / HELD_OUT_QUERIES.length <= 0.1, JSON.stringify(misses));
+    });
+  }
+
+  it('treats a two-word expression as one intent', () => {
+    assert.equal(searchTools(servedTools([...MANIFESTS, ...HELD_OUT_MANIFESTS]), 'pretty print xml')[0]?.slug, 'xml_formatter');
+    assert.equal(term('regex'), 'regex');
+  });
+
+  it('indexes each catalogue version separately (a refreshed list is searched fresh)', () => {
+    const before = servedTools(MANIFESTS);
+    assert.deepEqual(searchTools(before, 'semver'), []);
+    const after = servedTools([...MANIFESTS, ...HELD_OUT_MANIFESTS]);
+    assert.equal(searchTools(after, 'semver')[0]?.slug, 'semver_compare');
+    assert.deepEqual(searchTools(before, 'semver'), []);
   });
 });

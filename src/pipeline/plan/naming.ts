@@ -49,7 +49,15 @@ export function baseNames(slug: string): BaseNames {
   const identifier = /^[0-9]/.test(camel) ? `tool${capitalize(camel)}` : RESERVED_IDENTIFIERS.has(camel) ? `${camel}Tool` : camel;
   const fileBase = words.join('-');
   const fileName = /^[0-9]/.test(fileBase) || RESERVED_FILE_NAMES.has(fileBase) ? `tool-${fileBase}` : fileBase;
-  return { identifier, typeName: capitalize(identifier), fileName };
+  return { identifier, typeName: typeNameOf(identifier), fileName };
+}
+
+/**
+ * The PascalCase type name for an identifier, spelled so json-schema-to-typescript keeps it as given (it drops
+ * underscores and upper-cases a letter after a digit when it names a type).
+ */
+export function typeNameOf(identifier: string): string {
+  return capitalize(identifier.replace(/_+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase()).replace(/(\d)([a-z])/g, (_, d: string, c: string) => d + c.toUpperCase()));
 }
 
 /** The slug as its own base names would write it back: such a slug keeps the plain name in a collision. */
@@ -59,5 +67,6 @@ export function isCanonicalSpelling(slug: string): boolean {
 
 export function withHashSuffix(names: BaseNames, slug: string): BaseNames {
   const hash = slugHash(slug);
-  return { identifier: `${names.identifier}_${hash}`, typeName: `${names.typeName}_${hash}`, fileName: `${names.fileName}-${hash}` };
+  const identifier = `${names.identifier}_${hash}`;
+  return { identifier, typeName: typeNameOf(identifier), fileName: `${names.fileName}-${hash}` };
 }

@@ -3,7 +3,7 @@
 import type { Manifest } from '../../runtime/contracts.js';
 import type { CheckedTool } from '../check/check-catalogue.js';
 import { PipelineError } from '../problems.js';
-import { baseNames, isCanonicalSpelling, withHashSuffix, type BaseNames } from './naming.js';
+import { baseNames, isCanonicalSpelling, typeNameOf, withHashSuffix, type BaseNames } from './naming.js';
 
 export interface PlannedTool extends BaseNames {
   slug: string;
@@ -35,7 +35,7 @@ function lockedNames(lock: NamesLock | null, slug: string): BaseNames | null {
   const entry = lock.tools[slug];
   if (!entry || typeof entry.identifier !== 'string' || typeof entry.file !== 'string') return null;
   if (!LOCKED_IDENTIFIER.test(entry.identifier) || !LOCKED_FILE.test(entry.file)) return null;
-  return { identifier: entry.identifier, typeName: entry.identifier.charAt(0).toUpperCase() + entry.identifier.slice(1), fileName: entry.file };
+  return { identifier: entry.identifier, typeName: typeNameOf(entry.identifier), fileName: entry.file };
 }
 
 export function namesLockOf(plan: PackagePlan): NamesLock {
@@ -51,7 +51,7 @@ export function namesLockOf(plan: PackagePlan): NamesLock {
   return { format: 'nexusbloom-names/1', tools };
 }
 
-const keyOf = (names: BaseNames): string[] => [`id:${names.identifier.toLowerCase()}`, `file:${names.fileName.toLowerCase()}`];
+const keyOf = (names: BaseNames): string[] => [`id:${names.identifier.toLowerCase()}`, `file:${names.fileName.toLowerCase()}`, `type:${names.typeName}`];
 
 /**
  * Slugs whose base names clash (case-insensitively, since file systems and some hosts fold case) are told apart by

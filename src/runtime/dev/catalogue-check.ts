@@ -119,7 +119,11 @@ export async function checkCatalogue(options: CatalogueCheckOptions & { mock: bo
       problems: [],
     };
     const unreachable = await apiUnreachableReason(api.url);
-    if (unreachable !== null) report.problems.push(`the API at ${api.url} is not reachable (${unreachable}); start it, or pass --mock`);
+    if (unreachable !== null) {
+      // One clear line instead of a failed run per tool that would read as a broken server.
+      report.problems.push(`the API at ${api.url} is not reachable (${unreachable}); start it (npm run mock-api) or pass --mock`);
+      return report;
+    }
     const session = await openClientSession(pkg, { apiUrl: api.url, env, clientName: 'catalogue-check' });
     try {
       report.results = await checkTools(pkg, session, report.problems);

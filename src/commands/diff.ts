@@ -1,0 +1,69 @@
+// `nexusbloom-gen diff OLD NEW`: the changelog between two catalogues or packages, classified for callers.
+
+import { Args, Flags } from '@oclif/core';
+import { BaseCommand } from '../cli/base-command.js';
+import { errorMessage, sourceFlags, sourceOptions } from '../cli/shared-flags.js';
+import { buildChangelog, type Changelog } from '../pipeline/changelog/changelog.js';
+import { loadSide } from '../pipeline/changelog/load-side.js';
+import { renderMarkdown } from '../pipeline/changelog/render-markdown.js';
+
+export interface DiffReport extends Changelog {
+  old: string;
+  new: string;
+}
+
+export default class Diff extends BaseCommand {
+  static override description = `Show what changed for callers between two catalogues or generated packages.
+
+OLD and NEW are each an API base URL, a bundle file, or a generated package folder. Lists tools added, removed,
+withheld or advertised, renamed SDK wrappers, and every input/output schema change field by field (JSON pointer of
+the schema node), each classified separately for callers of the typed SDK and for MCP clients, and suggests the
+semver bump. A catalogue is named as a build over OLD would name it. Exits 0 whatever the diff unless --fail-on says
+otherwise.`;
+
+  static override examples = [
+    '<%= config.bin %> diff old-catalogue.json new-catalogue.json',
+    '<%= config.bin %> diff generated https://nexusbloom.dev/api',
+    '<%= config.bin %> diff generated ./catalogue.json --fail-on breaking',
+    '<%= config.bin %> diff old.json new.json --json',
+  ];
+
+  static override args = {
+    old: Args.string({ description: 'The earlier side: API URL, bundle file or generated package folder.', required: true }),
+    new: Args.string({ description: 'The later side: API URL, bundle file or generated package folder.', required: true }),
+  };
+
+  static override flags = {
+    timeout: sourceFlags.timeout,
+    concurrency: sourceFlags.concurrency,
+    'fail-on': Flags.string({
+      description: 'Exit 1 when the diff holds a change of this kind: breaking (for SDK callers or MCP clients), or any change at all.',
+      options: ['breaking', 'any'],
+      helpValue: 'breaking|any',
+    }),
+  };
+
+  async run(): Promise<DiffReport> {
+    const { args, flags } = await this.parse(Diff);
+    const options = sourceOptions(flags, (line) => this.diagnostic(`nexusbloom-gen: ${line}`));
+    let report: DiffReport;
+    try {
+      const before = await loadSide(args.old, { sourceOptions: options });
+      // The new side is named with the old side's names, exactly as a build over OLD would name it.
+      const after = await loadSide(args.new, { sourceOptions: options, lock: before.lock });
+      report = { old: before.origin, new: after.origin, ...buildChangelog(before, after) };
+    } catch (error) {
+      this.fail(errorMessage(error), 1);
+    }
+    const failed =
+      (flags['fail-on'] === 'breaking' && (report.breaking.sdk || report.breaking.mcp)) || (flags['fail-on'] === 'any' && report.tools.length > 0);
+    if (this.jsonEnabled()) {
+      // --json callers get the full report on stdout, and a non-zero exit when --fail-on matched.
+      if (failed) process.exitCode = 1;
+      return report;
+    }
+    this.log(renderMarkdown(report, `Changes from ${report.old} to ${report.new}`).replace(/\n$/, ''));
+    if (failed) this.fail(`${flags['fail-on'] === 'breaking' ? 'breaking changes' : 'changes'} found (--fail-on ${flags['fail-on']})`, 1);
+    return report;
+  }
+}

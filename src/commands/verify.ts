@@ -1,0 +1,91 @@
+// `nexusbloom-gen verify DIR`: runs a built package's own catalogue-check (every tool through its real server).
+
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Args, Command, Flags } from '@oclif/core';
+import type { CatalogueCheckReport } from '../runtime/dev/catalogue-check.js';
+
+export interface VerifyResult extends CatalogueCheckReport {
+  /** The package folder that was verified, absolute. */
+  dir: string;
+}
+
+/** Where a compiled package keeps its catalogue-check script. */
+export const CATALOGUE_CHECK_SCRIPT = join('dist', 'runtime', 'dev', 'catalogue-check.js');
+
+export default class Verify extends Command {
+  static override description = `Walk every tool of a built package through its real MCP server.
+
+Runs DIR's own catalogue-check (node DIR/${CATALOGUE_CHECK_SCRIPT}): the server is started over stdio and, for each
+tool, the check confirms it is advertised or withheld as its slug requires, has a description, has an example that
+validates and runs against the API, runs in a batch, and resolves as a resource. The API is the one
+NEXUSBLOOM_API_URL (the package's prefix) names; --mock starts the package's mock API instead. Exits non-zero on any
+failure. Build the package first (nexusbloom-gen build, compile on).`;
+
+  static override examples = [
+    '<%= config.bin %> verify generated --mock',
+    '<%= config.bin %> verify ./server --json',
+    'NEXUSBLOOM_API_URL=http://127.0.0.1:4010/api <%= config.bin %> verify generated',
+  ];
+
+  static override enableJsonFlag = true;
+
+  static override args = {
+    dir: Args.string({ description: 'Folder of the built package.', default: 'generated' }),
+  };
+
+  static override flags = {
+    mock: Flags.boolean({ description: "Start the package's mock API on a free port and check against it.", default: false }),
+  };
+
+  async run(): Promise<VerifyResult> {
+    const { args, flags } = await this.parse(Verify);
+    const dir = resolve(args.dir);
+    const script = join(dir, CATALOGUE_CHECK_SCRIPT);
+    if (!existsSync(script)) {
+      this.error(`${args.dir} has no ${CATALOGUE_CHECK_SCRIPT}: build and compile the package first (nexusbloom-gen build --out ${args.dir}).`, { exit: 1 });
+    }
+    const checked = await runScript(script, dir, flags.mock ? ['--mock', '--json'] : ['--json']);
+    let report: CatalogueCheckReport;
+    try {
+      report = JSON.parse(checked.stdout) as CatalogueCheckReport;
+    } catch {
+      this.error(`catalogue-check in ${args.dir} did not report (exit code ${checked.code}):\n${checked.stderr.trim()}`, { exit: 1 });
+    }
+    const result: VerifyResult = { dir, ...report };
+    if (!this.jsonEnabled()) for (const line of humanLines(result)) this.log(line);
+    if (!result.ok) {
+      if (this.jsonEnabled()) {
+        // --json callers get the report alone on stdout (oclif prints what run() returns) and a non-zero exit.
+        process.exitCode = 1;
+        return result;
+      }
+      this.error(`${args.dir}: ${result.failed} of ${result.tools} tools failed${result.problems.length > 0 ? `; ${result.problems.join('; ')}` : ''}`, { exit: 1 });
+    }
+    return result;
+  }
+}
+
+function humanLines(result: VerifyResult): string[] {
+  const lines = result.results.map((tool) =>
+    tool.ok
+      ? `ok    ${JSON.stringify(tool.slug)} (${tool.advertised ? 'advertised' : 'withheld'})`
+      : `FAIL  ${JSON.stringify(tool.slug)}: ${tool.failures.map((failure) => `${failure.check}: ${failure.message}`).join('; ')}`,
+  );
+  for (const problem of result.problems) lines.push(`FAIL  ${problem}`);
+  lines.push(`${result.passed} of ${result.tools} tools passed (${result.advertised} advertised, ${result.withheld} withheld; API ${result.apiUrl}${result.mock ? ', mock' : ''}).`);
+  return lines;
+}
+
+function runScript(script: string, cwd: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [script, ...args], { cwd, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
+  });
+}

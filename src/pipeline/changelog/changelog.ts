@@ -1,0 +1,149 @@
+// The changelog between two sides: tools added, removed and changed (names, visibility, metadata, annotations,
+// every input/output schema change), each classified for SDK callers and MCP clients, and the suggested bump.
+
+import { isDeepStrictEqual } from 'node:util';
+import type { JsonObject, ToolAnnotations } from '../../runtime/contracts.js';
+import { bumpOf, classifySchemaChange, classifyToolChange, highestImpact, type Bump, type Impact, type SchemaSide, type ToolChangeKind } from './classify.js';
+import type { CatalogueSide, SideTool } from './load-side.js';
+import { describeChange } from './describe.js';
+import { diffSchemas, type Effect, type SchemaChangeKind } from './schema-diff.js';
+
+export interface ChangelogChange {
+  kind: SchemaChangeKind | ToolChangeKind;
+  /** Which schema the change is in; null for a change to the tool itself. */
+  schema: SchemaSide | null;
+  /** JSON pointer of the schema node ('' for the schema root or the tool). */
+  pointer: string;
+  /** The keyword or manifest field that changed. */
+  keyword: string;
+  effect?: Effect;
+  required?: boolean;
+  before?: unknown;
+  after?: unknown;
+  sdk: Impact;
+  mcp: Impact;
+  /** One line for people. */
+  message: string;
+}
+
+export interface ToolChangelog {
+  slug: string;
+  status: 'added' | 'removed' | 'changed';
+  sdk: Impact;
+  mcp: Impact;
+  changes: ChangelogChange[];
+}
+
+export interface Changelog {
+  bump: Bump;
+  breaking: { sdk: boolean; mcp: boolean };
+  counts: { added: number; removed: number; changed: number; breakingForSdk: number; breakingForMcp: number };
+  /** Tools with any change, sorted by slug (code unit order). */
+  tools: ToolChangelog[];
+}
+
+type ChangeInput = Omit<ChangelogChange, 'message'>;
+const withMessage = (change: ChangeInput): ChangelogChange => ({ ...change, message: describeChange(change) });
+
+function toolChange(kind: ToolChangeKind, keyword: string, before?: unknown, after?: unknown): ChangelogChange {
+  const annotations = kind === 'annotation-changed' ? { before: before as ToolAnnotations | undefined, after: after as ToolAnnotations | undefined } : undefined;
+  const change: ChangeInput = { kind, schema: null, pointer: '', keyword, ...classifyToolChange(kind, annotations) };
+  if (before !== undefined) change.before = before;
+  if (after !== undefined) change.after = after;
+  return withMessage(change);
+}
+
+/** What a missing schema means: an input of no declared parameters, an output of any value. */
+function schemaOrDefault(side: SchemaSide, schema: JsonObject | null | undefined): unknown {
+  if (schema !== null && schema !== undefined) return schema;
+  return side === 'input' ? { type: 'object' } : true;
+}
+
+const METADATA_FIELDS = ['name', 'description', 'category', 'tags', 'version'] as const;
+const ANNOTATION_HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
+
+/** Every change to one tool present on both sides, tool-level first, then input, then output schema. */
+export function diffTool(before: SideTool, after: SideTool): ChangelogChange[] {
+  const changes: ChangelogChange[] = [];
+  if (before.withheldReason === null && after.withheldReason !== null) changes.push(toolChange('tool-withheld', 'slug', null, after.withheldReason));
+  if (before.withheldReason !== null && after.withheldReason === null) changes.push(toolChange('tool-advertised', 'slug', before.withheldReason, null));
+  if (before.identifier !== after.identifier) changes.push(toolChange('identifier-changed', 'identifier', before.identifier, after.identifier));
+  if (before.file !== null && after.file !== null && before.file !== after.file) changes.push(toolChange('file-changed', 'file', before.file, after.file));
+  const wasDeprecated = before.manifest.deprecated;
+  const isDeprecated = after.manifest.deprecated;
+  if (wasDeprecated === undefined && isDeprecated !== undefined) changes.push(toolChange('tool-deprecated', 'deprecated', undefined, isDeprecated));
+  else if (wasDeprecated !== isDeprecated) changes.push(toolChange('tool-metadata-changed', 'deprecated', wasDeprecated, isDeprecated));
+  for (const field of METADATA_FIELDS) {
+    if (!isDeepStrictEqual(before.manifest[field], after.manifest[field])) changes.push(toolChange('tool-metadata-changed', field, before.manifest[field], after.manifest[field]));
+  }
+  const annotationsBefore = before.manifest.annotations ?? {};
+  const annotationsAfter = after.manifest.annotations ?? {};
+  if (ANNOTATION_HINTS.some((hint) => annotationsBefore[hint] !== annotationsAfter[hint])) {
+    changes.push(toolChange('annotation-changed', 'annotations', annotationsBefore, annotationsAfter));
+  }
+  for (const side of ['input', 'output'] as const) {
+    const field = side === 'input' ? 'input_schema' : 'output_schema';
+    for (const change of diffSchemas(schemaOrDefault(side, before.manifest[field]), schemaOrDefault(side, after.manifest[field]))) {
+      changes.push(withMessage({ ...change, schema: side, ...classifySchemaChange(side, change) }));
+    }
+  }
+  return changes;
+}
+
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function summarize(slug: string, status: ToolChangelog['status'], changes: ChangelogChange[]): ToolChangelog {
+  return { slug, status, sdk: highestImpact(changes.map((c) => c.sdk)), mcp: highestImpact(changes.map((c) => c.mcp)), changes };
+}
+
+/** The changelog from `before` to `after`; tools are matched by exact slug. */
+export function buildChangelog(before: CatalogueSide, after: CatalogueSide): Changelog {
+  const oldTools = new Map(before.tools.map((t) => [t.slug, t]));
+  const newTools = new Map(after.tools.map((t) => [t.slug, t]));
+  const slugs = [...new Set([...oldTools.keys(), ...newTools.keys()])].sort(byCodeUnit);
+  const tools: ToolChangelog[] = [];
+  for (const slug of slugs) {
+    const old = oldTools.get(slug);
+    const current = newTools.get(slug);
+    if (!old && current) tools.push(summarize(slug, 'added', [toolChange('tool-added', 'slug', undefined, { identifier: current.identifier, withheld: current.withheldReason })]));
+    else if (old && !current) tools.push(summarize(slug, 'removed', [toolChange('tool-removed', 'slug', { identifier: old.identifier, withheld: old.withheldReason })]));
+    else if (old && current) {
+      const changes = diffTool(old, current);
+      if (changes.length > 0) tools.push(summarize(slug, 'changed', changes));
+    }
+  }
+  const all = tools.flatMap((t) => t.changes);
+  const breakingForSdk = all.filter((c) => c.sdk === 'breaking').length;
+  const breakingForMcp = all.filter((c) => c.mcp === 'breaking').length;
+  return {
+    bump: bumpOf(highestImpact(all.flatMap((c) => [c.sdk, c.mcp]))),
+    breaking: { sdk: breakingForSdk > 0, mcp: breakingForMcp > 0 },
+    counts: {
+      added: tools.filter((t) => t.status === 'added').length,
+      removed: tools.filter((t) => t.status === 'removed').length,
+      changed: tools.filter((t) => t.status === 'changed').length,
+      breakingForSdk,
+      breakingForMcp,
+    },
+    tools,
+  };
+}
+
+/** `1.4.2` bumped by `minor` is `1.5.0`; a pre-release or build suffix is dropped; unreadable versions count as 0.0.0. */
+export function bumpVersion(version: string, bump: Bump): string {
+  const [major, minor, patch] = parseVersion(version);
+  if (bump === 'major') return `${major + 1}.0.0`;
+  if (bump === 'minor') return `${major}.${minor + 1}.0`;
+  if (bump === 'patch') return `${major}.${minor}.${patch + 1}`;
+  return `${major}.${minor}.${patch}`;
+}
+
+export function parseVersion(version: string): [number, number, number] {
+  const match = /^v?(\d+)\.(\d+)\.(\d+)/.exec(version.trim());
+  return match ? [Number(match[1]), Number(match[2]), Number(match[3])] : [0, 0, 0];
+}
+
+export function compareVersions(a: string, b: string): number {
+  const [x, y] = [parseVersion(a), parseVersion(b)];
+  return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+}

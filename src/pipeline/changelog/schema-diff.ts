@@ -1,0 +1,369 @@
+// Field-by-field comparison of two JSON Schemas (a tool's input or output, before and after): what changed, where
+// (JSON pointer of the schema node), and whether the set of values the schema accepts got smaller or larger.
+
+import { isDeepStrictEqual } from 'node:util';
+import { pointerSegment } from '../problems.js';
+
+/** What a change does to the set of values the schema accepts; `annotation` changes no value's validity. */
+export type Effect = 'tightened' | 'loosened' | 'changed' | 'annotation';
+
+export type SchemaChangeKind =
+  | 'property-added'
+  | 'property-removed'
+  | 'required-added'
+  | 'required-removed'
+  | 'type-changed'
+  | 'enum-added'
+  | 'enum-removed'
+  | 'enum-values-added'
+  | 'enum-values-removed'
+  | 'format-changed'
+  | 'pattern-changed'
+  | 'constraint-changed'
+  | 'additional-properties-changed'
+  | 'variant-added'
+  | 'variant-removed'
+  | 'default-changed'
+  | 'description-changed'
+  | 'deprecated-added'
+  | 'deprecated-removed'
+  | 'keyword-changed';
+
+export interface SchemaChange {
+  kind: SchemaChangeKind;
+  /** JSON pointer of the schema node the change sits on: `/properties/tasks/items/properties/cli`, '' for the root. */
+  pointer: string;
+  /** The JSON Schema keyword that changed (`type`, `enum`, `required`, `maxLength`, …). */
+  keyword: string;
+  effect: Effect;
+  /** For property-added/removed: whether the property is (was) required. */
+  required?: boolean;
+  before?: unknown;
+  after?: unknown;
+}
+
+type SchemaNode = Record<string, unknown>;
+
+/** Keywords that only document; a change to them never changes which values are valid. */
+const ANNOTATION_KEYWORDS = new Set(['title', 'description']);
+/** Validation keywords without a finer rule: any change is reported as `changed`. Keywords not named anywhere here
+ * (`examples`, `$comment`, `$defs`, which is compared through its $refs, …) are not compared. */
+const OTHER_VALIDATION_KEYWORDS = [
+  'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'dependencies', 'propertyNames', 'contains',
+  'unevaluatedItems', 'contentEncoding', 'contentMediaType', 'contentSchema', '$dynamicRef', '$recursiveRef',
+];
+const LOWER_BOUNDS = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties', 'minContains'];
+const UPPER_BOUNDS = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties', 'maxContains'];
+const ALL_TYPES = ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'];
+
+const isObject = (value: unknown): value is SchemaNode => typeof value === 'object' && value !== null && !Array.isArray(value);
+const has = (node: SchemaNode, key: string): boolean => Object.prototype.hasOwnProperty.call(node, key);
+const get = (node: SchemaNode, key: string): unknown => (has(node, key) ? node[key] : undefined);
+
+/** `true` accepts everything, `false` nothing; both become objects so every rule below sees one shape. */
+function asNode(schema: unknown): SchemaNode {
+  if (schema === false) return { type: [] };
+  return isObject(schema) ? schema : {};
+}
+
+/** Follows an internal `#...` pointer within the root schema; undefined when it does not resolve. */
+function resolvePointer(root: unknown, ref: string): unknown {
+  if (ref === '#') return root;
+  if (!ref.startsWith('#/')) return undefined;
+  let node: unknown = root;
+  for (const raw of ref.slice(2).split('/')) {
+    let segment: string;
+    try {
+      segment = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return undefined;
+    }
+    if (Array.isArray(node)) node = node[Number(segment)];
+    else if (isObject(node) && has(node, segment)) node = node[segment];
+    else return undefined;
+  }
+  return node;
+}
+
+/** The node with its internal $ref chain followed (siblings of $ref kept) and the refs it went through. */
+function dereference(root: unknown, schema: unknown): { node: SchemaNode; refs: string[] } {
+  let node = asNode(schema);
+  const refs: string[] = [];
+  while (typeof node.$ref === 'string') {
+    const ref = node.$ref;
+    const target = resolvePointer(root, ref);
+    // An unresolvable or cyclic ref-to-ref chain stays as written; its $ref text is then compared like a keyword.
+    if (target === undefined || refs.includes(ref)) break;
+    refs.push(ref);
+    const { $ref: _followed, ...siblings } = node;
+    node = { ...asNode(target), ...siblings };
+  }
+  return { node, refs };
+}
+
+function typeSet(node: SchemaNode): Set<string> | null {
+  const type = get(node, 'type');
+  if (typeof type === 'string') return new Set([type]);
+  if (Array.isArray(type)) return new Set(type.filter((t): t is string => typeof t === 'string'));
+  return null;
+}
+
+/** Every type of `inner` is accepted by `outer` (null = any type; `number` accepts integers). */
+function coversTypes(outer: Set<string> | null, inner: Set<string> | null): boolean {
+  if (outer === null) return true;
+  const innerTypes = inner ?? new Set(ALL_TYPES);
+  return [...innerTypes].every((t) => outer.has(t) || (t === 'integer' && outer.has('number')));
+}
+
+function allowedValues(node: SchemaNode): { keyword: string; values: unknown[] } | null {
+  if (has(node, 'const')) return { keyword: 'const', values: [node.const] };
+  if (Array.isArray(node.enum)) return { keyword: 'enum', values: node.enum };
+  return null;
+}
+
+const containsValue = (values: readonly unknown[], value: unknown): boolean => values.some((v) => isDeepStrictEqual(v, value));
+
+function requiredNames(node: SchemaNode): Set<string> {
+  return new Set(Array.isArray(node.required) ? node.required.filter((r): r is string => typeof r === 'string') : []);
+}
+
+/** How `additionalProperties` (or `unevaluatedProperties`) limits unlisted properties. */
+function extraPropertiesRule(value: unknown): 'open' | 'closed' | 'schema' {
+  if (value === undefined || value === true || (isObject(value) && Object.keys(value).length === 0)) return 'open';
+  if (value === false) return 'closed';
+  return 'schema';
+}
+
+const RULE_OPENNESS = { closed: 0, schema: 1, open: 2 } as const;
+
+class SchemaComparison {
+  readonly changes: SchemaChange[] = [];
+  /** Pairs of $ref chains being compared on the current path: a recursive schema is compared once per path. */
+  private readonly activeRefPairs = new Set<string>();
+
+  constructor(
+    private readonly rootBefore: unknown,
+    private readonly rootAfter: unknown,
+  ) {}
+
+  private add(change: SchemaChange): void {
+    this.changes.push(change);
+  }
+
+  compare(beforeSchema: unknown, afterSchema: unknown, pointer: string): void {
+    const before = dereference(this.rootBefore, beforeSchema);
+    const after = dereference(this.rootAfter, afterSchema);
+    const refPair = before.refs.length + after.refs.length > 0 ? `${before.refs.join(' ')}\u0000${after.refs.join(' ')}` : null;
+    if (refPair !== null) {
+      if (this.activeRefPairs.has(refPair)) return;
+      this.activeRefPairs.add(refPair);
+    }
+    this.compareNodes(before.node, after.node, pointer);
+    if (refPair !== null) this.activeRefPairs.delete(refPair);
+  }
+
+  private compareNodes(a: SchemaNode, b: SchemaNode, pointer: string): void {
+    this.compareAnnotations(a, b, pointer);
+    this.compareTypes(a, b, pointer);
+    this.compareValues(a, b, pointer);
+    for (const keyword of ['format', 'pattern'] as const) this.compareTextConstraint(a, b, pointer, keyword);
+    this.compareBounds(a, b, pointer);
+    this.compareProperties(a, b, pointer);
+    for (const keyword of ['additionalProperties', 'unevaluatedProperties']) this.compareExtraProperties(a, b, pointer, keyword);
+    this.compareItems(a, b, pointer);
+    this.compareSchemaMaps(a, b, pointer, 'patternProperties');
+    for (const keyword of ['anyOf', 'oneOf', 'allOf'] as const) this.compareVariants(a, b, pointer, keyword);
+    for (const keyword of [...OTHER_VALIDATION_KEYWORDS, '$ref']) {
+      if (!isDeepStrictEqual(get(a, keyword), get(b, keyword))) {
+        this.add({ kind: 'keyword-changed', pointer, keyword, effect: 'changed', before: get(a, keyword), after: get(b, keyword) });
+      }
+    }
+  }
+
+  private compareAnnotations(a: SchemaNode, b: SchemaNode, pointer: string): void {
+    for (const keyword of ANNOTATION_KEYWORDS) {
+      if (!isDeepStrictEqual(get(a, keyword), get(b, keyword))) {
+        this.add({ kind: 'description-changed', pointer, keyword, effect: 'annotation', before: get(a, keyword), after: get(b, keyword) });
+      }
+    }
+    const wasDeprecated = get(a, 'deprecated') === true;
+    const isDeprecated = get(b, 'deprecated') === true;
+    if (wasDeprecated !== isDeprecated) {
+      this.add({ kind: isDeprecated ? 'deprecated-added' : 'deprecated-removed', pointer, keyword: 'deprecated', effect: 'annotation', before: wasDeprecated, after: isDeprecated });
+    }
+    if (!isDeepStrictEqual(get(a, 'default'), get(b, 'default'))) {
+      this.add({ kind: 'default-changed', pointer, keyword: 'default', effect: 'annotation', before: get(a, 'default'), after: get(b, 'default') });
+    }
+  }
+
+  private compareTypes(a: SchemaNode, b: SchemaNode, pointer: string): void {
+    const before = typeSet(a);
+    const after = typeSet(b);
+    const widened = coversTypes(after, before);
+    const narrowed = coversTypes(before, after);
+    if (widened && narrowed) return;
+    const effect: Effect = widened ? 'loosened' : narrowed ? 'tightened' : 'changed';
+    this.add({ kind: 'type-changed', pointer, keyword: 'type', effect, before: before === null ? undefined : get(a, 'type') ?? [], after: after === null ? undefined : get(b, 'type') ?? [] });
+  }
+
+  private compareValues(a: SchemaNode, b: SchemaNode, pointer: string): void {
+    const before = allowedValues(a);
+    const after = allowedValues(b);
+    if (before === null && after === null) return;
+    if (before === null && after !== null) {
+      this.add({ kind: 'enum-added', pointer, keyword: after.keyword, effect: 'tightened', after: after.values });
+      return;
+    }
+    if (before !== null && after === null) {
+      this.add({ kind: 'enum-removed', pointer, keyword: before.keyword, effect: 'loosened', before: before.values });
+      return;
+    }
+    const added = after!.values.filter((v) => !containsValue(before!.values, v));
+    const removed = before!.values.filter((v) => !containsValue(after!.values, v));
+    const keyword = after!.keyword;
+    if (added.length > 0) this.add({ kind: 'enum-values-added', pointer, keyword, effect: 'loosened', after: added });
+    if (removed.length > 0) this.add({ kind: 'enum-values-removed', pointer, keyword, effect: 'tightened', before: removed });
+  }
+
+  private compareTextConstraint(a: SchemaNode, b: SchemaNode, pointer: string, keyword: 'format' | 'pattern'): void {
+    const before = get(a, keyword);
+    const after = get(b, keyword);
+    if (isDeepStrictEqual(before, after)) return;
+    const effect: Effect = before === undefined ? 'tightened' : after === undefined ? 'loosened' : 'changed';
+    this.add({ kind: keyword === 'format' ? 'format-changed' : 'pattern-changed', pointer, keyword, effect, before, after });
+  }
+
+  private compareBounds(a: SchemaNode, b: SchemaNode, pointer: string): void {
+    const bound = (keyword: string, tighterWhen: (before: number, after: number) => boolean) => {
+      const before = get(a, keyword);
+      const after = get(b, keyword);
+      if (isDeepStrictEqual(before, after)) return;
+      let effect: Effect;
+      if (typeof before === 'number' && typeof after === 'number') effect = tighterWhen(before, after) ? 'tightened' : 'loosened';
+      else if (before === undefined && typeof after === 'number') effect = 'tightened';
+      else if (typeof before === 'number' && after === undefined) effect = 'loosened';
+      else effect = 'changed'; // draft-04 boolean exclusiveMinimum and the like
+      this.add({ kind: 'constraint-changed', pointer, keyword, effect, before, after });
+    };
+    for (const keyword of LOWER_BOUNDS) bound(keyword, (before, after) => after > before);
+    for (const keyword of UPPER_BOUNDS) bound(keyword, (before, after) => after < before);
+    bound('multipleOf', (before, after) => Number.isInteger(after / before));
+    const uniqueBefore = get(a, 'uniqueItems') === true;
+    const uniqueAfter = get(b, 'uniqueItems') === true;
+    if (uniqueBefore !== uniqueAfter) {
+      this.add({ kind: 'constraint-changed', pointer, keyword: 'uniqueItems', effect: uniqueAfter ? 'tightened' : 'loosened', before: uniqueBefore, after: uniqueAfter });
+    }
+  }
+
+  private compareProperties(a: SchemaNode, b: SchemaNode, pointer: string): void {
+    const before = isObject(a.properties) ? a.properties : {};
+    const after = isObject(b.properties) ? b.properties : {};
+    const requiredBefore = requiredNames(a);
+    const requiredAfter = requiredNames(b);
+    for (const name of Object.keys(after)) {
+      const at = `${pointer}/properties/${pointerSegment(name)}`;
+      if (!has(before, name)) {
+        this.add({ kind: 'property-added', pointer: at, keyword: 'properties', effect: requiredAfter.has(name) ? 'tightened' : 'loosened', required: requiredAfter.has(name) });
+        continue;
+      }
+      this.compareRequired(requiredBefore.has(name), requiredAfter.has(name), at);
+      this.compare(before[name], after[name], at);
+    }
+    for (const name of Object.keys(before)) {
+      if (has(after, name)) continue;
+      const at = `${pointer}/properties/${pointerSegment(name)}`;
+      this.add({ kind: 'property-removed', pointer: at, keyword: 'properties', effect: 'changed', required: requiredBefore.has(name) });
+    }
+    // Required names with no declared property on either side (a bare `required: ["x"]`).
+    const undeclared = [...new Set([...requiredAfter, ...requiredBefore])].filter((name) => !has(before, name) && !has(after, name));
+    for (const name of undeclared) this.compareRequired(requiredBefore.has(name), requiredAfter.has(name), `${pointer}/properties/${pointerSegment(name)}`);
+  }
+
+  private compareRequired(wasRequired: boolean, isRequired: boolean, pointer: string): void {
+    if (wasRequired === isRequired) return;
+    this.add({ kind: isRequired ? 'required-added' : 'required-removed', pointer, keyword: 'required', effect: isRequired ? 'tightened' : 'loosened' });
+  }
+
+  private compareExtraProperties(a: SchemaNode, b: SchemaNode, pointer: string, keyword: string): void {
+    const before = get(a, keyword);
+    const after = get(b, keyword);
+    const ruleBefore = extraPropertiesRule(before);
+    const ruleAfter = extraPropertiesRule(after);
+    if (ruleBefore === 'schema' && ruleAfter === 'schema') {
+      this.compare(before, after, `${pointer}/${keyword}`);
+      return;
+    }
+    if (ruleBefore === ruleAfter) return;
+    const effect: Effect = RULE_OPENNESS[ruleAfter] < RULE_OPENNESS[ruleBefore] ? 'tightened' : 'loosened';
+    this.add({ kind: 'additional-properties-changed', pointer, keyword, effect, before, after });
+  }
+
+  private compareItems(a: SchemaNode, b: SchemaNode, pointer: string): void {
+    // `items` as an array is the draft-07 tuple form; `prefixItems` is 2020-12's.
+    for (const keyword of ['items', 'prefixItems'] as const) {
+      const before = get(a, keyword);
+      const after = get(b, keyword);
+      if (Array.isArray(before) || Array.isArray(after)) this.compareTuple(before, after, pointer, keyword);
+      else if (before !== undefined || after !== undefined) this.compare(before ?? true, after ?? true, `${pointer}/${keyword}`);
+    }
+    const before = get(a, 'additionalItems');
+    const after = get(b, 'additionalItems');
+    if (before !== undefined || after !== undefined) this.compare(before ?? true, after ?? true, `${pointer}/additionalItems`);
+  }
+
+  private compareTuple(before: unknown, after: unknown, pointer: string, keyword: string): void {
+    const listBefore = Array.isArray(before) ? before : [];
+    const listAfter = Array.isArray(after) ? after : [];
+    if (!Array.isArray(before) || !Array.isArray(after) || listBefore.length !== listAfter.length) {
+      this.add({ kind: 'keyword-changed', pointer, keyword, effect: 'changed', before, after });
+    }
+    for (let index = 0; index < Math.min(listBefore.length, listAfter.length); index++) {
+      this.compare(listBefore[index], listAfter[index], `${pointer}/${keyword}/${index}`);
+    }
+  }
+
+  private compareSchemaMaps(a: SchemaNode, b: SchemaNode, pointer: string, keyword: string): void {
+    const before = isObject(a[keyword]) ? (a[keyword] as SchemaNode) : {};
+    const after = isObject(b[keyword]) ? (b[keyword] as SchemaNode) : {};
+    for (const key of Object.keys(after)) {
+      const at = `${pointer}/${keyword}/${pointerSegment(key)}`;
+      if (has(before, key)) this.compare(before[key], after[key], at);
+      else this.add({ kind: 'keyword-changed', pointer: at, keyword, effect: 'changed', after: after[key] });
+    }
+    for (const key of Object.keys(before)) {
+      if (!has(after, key)) this.add({ kind: 'keyword-changed', pointer: `${pointer}/${keyword}/${pointerSegment(key)}`, keyword, effect: 'changed', before: before[key] });
+    }
+  }
+
+  /** Variants equal on both sides are matched first; the rest are paired in order, leftovers added or removed. */
+  private compareVariants(a: SchemaNode, b: SchemaNode, pointer: string, keyword: 'anyOf' | 'oneOf' | 'allOf'): void {
+    const before = Array.isArray(a[keyword]) ? (a[keyword] as unknown[]) : [];
+    const after = Array.isArray(b[keyword]) ? (b[keyword] as unknown[]) : [];
+    const matchedBefore = new Set<number>();
+    const unmatchedAfter: number[] = [];
+    after.forEach((variant, index) => {
+      const match = before.findIndex((candidate, i) => !matchedBefore.has(i) && isDeepStrictEqual(candidate, variant));
+      if (match >= 0) matchedBefore.add(match);
+      else unmatchedAfter.push(index);
+    });
+    const unmatchedBefore = before.map((_, i) => i).filter((i) => !matchedBefore.has(i));
+    const paired = Math.min(unmatchedBefore.length, unmatchedAfter.length);
+    for (let i = 0; i < paired; i++) this.compare(before[unmatchedBefore[i]!], after[unmatchedAfter[i]!], `${pointer}/${keyword}/${unmatchedAfter[i]}`);
+    // One more anyOf/oneOf branch accepts more values; one more allOf member accepts fewer.
+    const addedEffect: Effect = keyword === 'allOf' ? 'tightened' : 'loosened';
+    const removedEffect: Effect = keyword === 'allOf' ? 'loosened' : 'tightened';
+    for (const index of unmatchedAfter.slice(paired)) this.add({ kind: 'variant-added', pointer: `${pointer}/${keyword}/${index}`, keyword, effect: addedEffect, after: after[index] });
+    for (const index of unmatchedBefore.slice(paired)) this.add({ kind: 'variant-removed', pointer: `${pointer}/${keyword}/${index}`, keyword, effect: removedEffect, before: before[index] });
+  }
+}
+
+/**
+ * Every change from `before` to `after`, in the order the schemas are written (properties of `after` first, then the
+ * ones only `before` had). Internal `$ref`s are followed on each side; a recursive schema is compared once per path.
+ */
+export function diffSchemas(before: unknown, after: unknown): SchemaChange[] {
+  const comparison = new SchemaComparison(before, after);
+  comparison.compare(before, after, '');
+  return comparison.changes;
+}
+

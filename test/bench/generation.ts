@@ -1,0 +1,102 @@
+// Generation benchmarks: the real `nexusbloom-gen build` process, without and with compile, and a regeneration
+// with one tool changed into an existing output folder.
+
+import { writeFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { bundleText, withOneToolChanged, type SyntheticBundle } from './catalogue.js';
+import { median, repeat, runNode, tail, type ProcessRun } from './measure.js';
+
+export interface StageTimings {
+  source: number;
+  check: number;
+  emit: number;
+  write: number;
+  compile: number;
+}
+
+export interface GenerationStat {
+  runs: number;
+  medianMs: number;
+  /** Median of the runs' peak RSS, KiB; null when not measurable. */
+  peakRssKb: number | null;
+  /** Median per stage of the generator's own `timingsMs`. */
+  stagesMs: StageTimings;
+  /** Files written by the last run. */
+  written: number;
+  files: number;
+}
+
+export interface GenerationPlan {
+  repoRoot: string;
+  bundle: SyntheticBundle;
+  bundlePath: string;
+  workDir: string;
+  noCompileRuns: number;
+  compileRuns: number;
+  regenRuns: number;
+  /** Per measure, the time after which no further run is started. */
+  budgetMs: number;
+}
+
+export interface GenerationResult {
+  noCompile: GenerationStat;
+  regenerate: GenerationStat;
+  compile: GenerationStat;
+  /** The compiled package of the last compile run, for the server benchmarks. */
+  packageDir: string;
+}
+
+interface BuildJson {
+  files: number;
+  written: string[];
+  timingsMs: StageTimings;
+}
+
+async function build(repoRoot: string, source: string, outDir: string, compile: boolean): Promise<{ run: ProcessRun; json: BuildJson }> {
+  const args = [join(repoRoot, 'bin', 'run.js'), 'build', '--source', source, '--out', outDir, '--json'];
+  if (!compile) args.push('--no-compile');
+  const run = await runNode(args, { cwd: repoRoot, env: { NEXUSBLOOM_API_URL: '', NEXUSBLOOM_API_KEY: '' } });
+  if (run.code !== 0) throw new Error(`build ${compile ? '' : '--no-compile '}of ${source} exited ${run.code}: ${tail(run.stderr || run.stdout)}`);
+  return { run, json: JSON.parse(run.stdout) as BuildJson };
+}
+
+function summarize(results: ReadonlyArray<{ run: ProcessRun; json: BuildJson }>): GenerationStat {
+  const rss = results.flatMap((r) => (r.run.peakRssKb === null ? [] : [r.run.peakRssKb]));
+  const stage = (key: keyof StageTimings): number => median(results.map((r) => r.json.timingsMs[key]));
+  const last = results[results.length - 1]!;
+  return {
+    runs: results.length,
+    medianMs: median(results.map((r) => r.run.wallMs)),
+    peakRssKb: rss.length > 0 ? median(rss) : null,
+    stagesMs: { source: stage('source'), check: stage('check'), emit: stage('emit'), write: stage('write'), compile: stage('compile') },
+    written: last.json.written.length,
+    files: last.json.files,
+  };
+}
+
+export async function measureGeneration(plan: GenerationPlan, progress: (line: string) => void): Promise<GenerationResult> {
+  const size = plan.bundle.tools.length;
+  const outDir = join(plan.workDir, `out-${size}`);
+
+  progress(`build --no-compile, ${size} tools`);
+  const fresh = await repeat(plan.noCompileRuns, plan.budgetMs, async () => {
+    await rm(outDir, { recursive: true, force: true });
+    return build(plan.repoRoot, plan.bundlePath, outDir, false);
+  });
+
+  progress(`one-tool-changed regeneration, ${size} tools`);
+  const regenerated = await repeat(plan.regenRuns, plan.budgetMs, async (run) => {
+    const changedPath = join(plan.workDir, `catalogue-${size}-changed.json`);
+    await writeFile(changedPath, bundleText(withOneToolChanged(plan.bundle, run + 1)));
+    return build(plan.repoRoot, changedPath, outDir, false);
+  });
+
+  progress(`build with compile, ${size} tools`);
+  const packageDir = join(plan.workDir, `pkg-${size}`);
+  const compiled = await repeat(plan.compileRuns, plan.budgetMs, async () => {
+    await rm(packageDir, { recursive: true, force: true });
+    return build(plan.repoRoot, plan.bundlePath, packageDir, true);
+  });
+
+  return { noCompile: summarize(fresh), regenerate: summarize(regenerated), compile: summarize(compiled), packageDir };
+}

@@ -1,0 +1,322 @@
+// `npm run bench`: generation time and memory, generated server vs. a hand-written baseline, meta-tool search
+// latency, and peer generators, on synthetic catalogues. Prints one table and writes `.tmp/bench.json`.
+//
+//   npm run bench                          31, 300 and 3,000 tools (about 15 minutes on 2 cores)
+//   npm run bench -- --sizes 31,300        only these sizes
+//   npm run bench -- --quick               fewer runs and calls
+//   npm run bench -- --no-peers            skip the peer generators
+//   npm run bench -- --profile             also CPU-profile `build --no-compile` at the largest size (top 5 self time)
+
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startMockApi } from '../../src/runtime/dev/mock-api.js';
+import { bundleText, syntheticCatalogue, type SyntheticBundle } from './catalogue.js';
+import { measureGeneration, type GenerationResult } from './generation.js';
+import { HAS_GNU_TIME, runNode, tail } from './measure.js';
+import { catalogueToOpenApi } from './openapi.js';
+import { installPeers, measurePeer, PEERS, type PeerStat } from './peers.js';
+import { summarizeCpuProfile, type ProfileSummary } from './profile.js';
+import { measureSearch, type SearchStat } from './search-latency.js';
+import { measureServer, type ServerCommand, type ServerStat } from './servers.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const WORK_DIR = join(REPO_ROOT, '.tmp', 'bench');
+const PEERS_DIR = join(REPO_ROOT, '.tmp', 'bench-peers');
+const RESULT_FILE = join(REPO_ROOT, '.tmp', 'bench.json');
+const BASELINE_SERVER = fileURLToPath(new URL('./baseline-server.mjs', import.meta.url));
+const SEARCH_CATALOGUE_SIZE = 3000;
+
+interface Settings {
+  sizes: number[];
+  quick: boolean;
+  peers: boolean;
+  profile: boolean;
+  noCompileRuns: number;
+  compileRuns: number;
+  regenRuns: number;
+  /** A measure starts no further run past this; keeps 3,000 tools to fewer runs when each takes minutes. */
+  budgetMs: number;
+  coldStarts: number;
+  calls: number;
+  searchQueries: number;
+  peerRuns: number;
+}
+
+function readSettings(argv: string[]): Settings {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      sizes: { type: 'string', default: '31,300,3000' },
+      quick: { type: 'boolean', default: false },
+      'no-peers': { type: 'boolean', default: false },
+      profile: { type: 'boolean', default: false },
+    },
+  });
+  const sizes = values.sizes.split(',').map((s) => Number(s.trim()));
+  if (sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--sizes takes positive integers, e.g. 31,300,3000; got ${values.sizes}`);
+  const quick = values.quick;
+  return {
+    sizes: [...new Set(sizes)].sort((a, b) => a - b),
+    quick,
+    peers: !values['no-peers'],
+    profile: values.profile,
+    noCompileRuns: quick ? 3 : 5,
+    compileRuns: quick ? 1 : 3,
+    regenRuns: quick ? 1 : 3,
+    budgetMs: quick ? 60_000 : 200_000,
+    coldStarts: quick ? 3 : 5,
+    calls: quick ? 50 : 200,
+    searchQueries: 20,
+    peerRuns: quick ? 1 : 3,
+  };
+}
+
+interface SizeResult {
+  size: number;
+  bundleBytes: number;
+  generation: GenerationResult | { error: string };
+  servers: { ours: ServerStat; baseline: ServerStat } | { error: string } | null;
+  peers: Record<string, PeerStat>;
+}
+
+const progress = (line: string): void => {
+  process.stderr.write(`bench: ${line}\n`);
+};
+
+async function measureServers(size: number, bundle: SyntheticBundle, bundlePath: string, packageDir: string, settings: Settings): Promise<{ ours: ServerStat; baseline: ServerStat }> {
+  const mock = await startMockApi({ manifests: bundle.tools });
+  try {
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NEXUSBLOOM_API_URL: mock.url };
+    const plan = { coldStarts: settings.coldStarts, calls: settings.calls, tools: bundle.tools.filter((t) => t.deprecated === undefined).slice(0, 10) };
+    const ours: ServerCommand = { label: 'generated server', command: process.execPath, args: [join(packageDir, 'dist', 'bin.js')], env };
+    const baseline: ServerCommand = { label: 'baseline server', command: process.execPath, args: [BASELINE_SERVER, bundlePath], env };
+    progress(`servers, ${size} tools: generated`);
+    const oursStat = await measureServer(ours, plan);
+    progress(`servers, ${size} tools: baseline`);
+    const baselineStat = await measureServer(baseline, plan);
+    return { ours: oursStat, baseline: baselineStat };
+  } finally {
+    await mock.close();
+  }
+}
+
+async function profileGeneration(bundlePath: string, size: number): Promise<ProfileSummary> {
+  const dir = join(WORK_DIR, 'profile');
+  await rm(dir, { recursive: true, force: true });
+  progress(`CPU profile of build --no-compile, ${size} tools`);
+  const run = await runNode(['--cpu-prof', '--cpu-prof-dir', dir, join(REPO_ROOT, 'bin', 'run.js'), 'build', '--source', bundlePath, '--out', join(WORK_DIR, `profile-out-${size}`), '--no-compile', '--json'], { cwd: REPO_ROOT });
+  if (run.code !== 0) throw new Error(`profiled build exited ${run.code}: ${tail(run.stderr)}`);
+  const file = (await readdir(dir)).find((name) => name.endsWith('.cpuprofile'));
+  if (file === undefined) throw new Error('node wrote no .cpuprofile');
+  return summarizeCpuProfile(join(dir, file), REPO_ROOT, 5);
+}
+
+// ---- printing ----
+
+const seconds = (ms: number): string => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms < 10 ? 2 : 0)} ms`);
+const megabytes = (kb: number | null): string => (kb === null ? 'n/a' : `${(kb / 1024).toFixed(0)} MB`);
+const ratio = (a: number, b: number): string => `×${(a / b).toFixed(2)}`;
+
+function table(settings: Settings, results: SizeResult[], search: SearchStat | { error: string }, notes: string[]): string {
+  const headers = ['measure', ...results.map((r) => `${r.size} tools`)];
+  const rows: string[][] = [];
+  const note = (text: string): string => {
+    notes.push(text);
+    return `failed [${notes.length}]`;
+  };
+  const perSize = (label: string, cell: (r: SizeResult) => string): void => {
+    rows.push([label, ...results.map(cell)]);
+  };
+  const gen = (r: SizeResult): GenerationResult | null => ('error' in r.generation ? null : r.generation);
+  const srv = (r: SizeResult): { ours: ServerStat; baseline: ServerStat } | null => (r.servers && !('error' in r.servers) ? r.servers : null);
+
+  perSize('catalogue bundle (synthetic)', (r) => `${(r.bundleBytes / 1e6).toFixed(2)} MB`);
+  perSize('build --no-compile, median (runs)', (r) => {
+    const g = gen(r);
+    return g ? `${seconds(g.noCompile.medianMs)} (${g.noCompile.runs})` : note(`generation at ${r.size}: ${(r.generation as { error: string }).error}`);
+  });
+  perSize('  peak RSS', (r) => megabytes(gen(r)?.noCompile.peakRssKb ?? null));
+  perSize('  stages check / emit / write', (r) => {
+    const s = gen(r)?.noCompile.stagesMs;
+    return s ? `${seconds(s.check)} / ${seconds(s.emit)} / ${seconds(s.write)}` : '';
+  });
+  perSize('  files in the package', (r) => String(gen(r)?.noCompile.files ?? ''));
+  perSize('build with compile, median (runs)', (r) => {
+    const g = gen(r);
+    return g ? `${seconds(g.compile.medianMs)} (${g.compile.runs})` : '';
+  });
+  perSize('  peak RSS', (r) => megabytes(gen(r)?.compile.peakRssKb ?? null));
+  perSize('  compile stage', (r) => {
+    const g = gen(r);
+    return g ? seconds(g.compile.stagesMs.compile) : '';
+  });
+  perSize('one tool changed: rebuild --no-compile (runs)', (r) => {
+    const g = gen(r);
+    return g ? `${seconds(g.regenerate.medianMs)} (${g.regenerate.runs})` : '';
+  });
+  perSize('  files rewritten', (r) => String(gen(r)?.regenerate.written ?? ''));
+  if (settings.peers) {
+    for (const peer of PEERS) {
+      perSize(`${peer.label}, median (runs)`, (r) => {
+        const stat = r.peers[peer.label];
+        if (!stat) return '';
+        return stat.ok ? `${seconds(stat.medianMs)} (${stat.runs}), ${megabytes(stat.peakRssKb)}` : note(`${peer.label} at ${r.size}: ${stat.reason}`);
+      });
+    }
+  }
+  const linear = (pick: (g: GenerationResult) => number): string[] => {
+    const at = (n: number) => results.find((r) => r.size === n);
+    const big = at(3000);
+    const small = at(300);
+    const cells = results.map(() => '');
+    const gb = big && gen(big);
+    const gs = small && gen(small);
+    if (gb && gs) cells[results.indexOf(big)] = `${ratio(pick(gb), pick(gs))} (10 = linear)`;
+    return cells;
+  };
+  if (results.some((r) => r.size === 3000) && results.some((r) => r.size === 300)) {
+    rows.push(['linearity 3000/300: build --no-compile', ...linear((g) => g.noCompile.medianMs)]);
+    rows.push(['linearity 3000/300: build with compile', ...linear((g) => g.compile.medianMs)]);
+  }
+
+  perSize('cold start to tools/list: generated', (r) => {
+    if (r.servers && 'error' in r.servers) return note(`servers at ${r.size}: ${r.servers.error}`);
+    const s = srv(r);
+    return s ? `${seconds(s.ours.coldStartMs)} (${s.ours.toolsListed} tools)` : '';
+  });
+  perSize('  baseline', (r) => {
+    const s = srv(r);
+    return s ? `${seconds(s.baseline.coldStartMs)} (${s.baseline.toolsListed} tools)` : '';
+  });
+  perSize('  generated / baseline', (r) => {
+    const s = srv(r);
+    return s ? ratio(s.ours.coldStartMs, s.baseline.coldStartMs) : '';
+  });
+  perSize('RSS after tools/list: generated', (r) => megabytes(srv(r)?.ours.rssKb ?? null));
+  perSize('  baseline', (r) => megabytes(srv(r)?.baseline.rssKb ?? null));
+  perSize('  generated / baseline', (r) => {
+    const s = srv(r);
+    return s && s.ours.rssKb !== null && s.baseline.rssKb !== null ? ratio(s.ours.rssKb, s.baseline.rssKb) : '';
+  });
+  perSize(`tools/call, ${settings.calls} sequential: generated`, (r) => {
+    const s = srv(r);
+    return s ? `${s.ours.callsPerSecond.toFixed(0)}/s (${s.ours.msPerCall.toFixed(2)} ms)` : '';
+  });
+  perSize('  baseline (no validation)', (r) => {
+    const s = srv(r);
+    return s ? `${s.baseline.callsPerSecond.toFixed(0)}/s (${s.baseline.msPerCall.toFixed(2)} ms)` : '';
+  });
+  perSize('  generated / baseline (calls/s)', (r) => {
+    const s = srv(r);
+    return s ? ratio(s.ours.callsPerSecond, s.baseline.callsPerSecond) : '';
+  });
+  const searchCells = results.map(() => '');
+  searchCells[searchCells.length - 1] = 'error' in search
+    ? note(`search: ${search.error}`)
+    : `${seconds(search.medianMs)} median, ${seconds(search.maxMs)} max; index build ${seconds(search.firstQueryMs)}`;
+  rows.push([`search, ${SEARCH_CATALOGUE_SIZE} tools in-process, ${settings.searchQueries} warm queries`, ...searchCells]);
+
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (cells: string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  return [line(headers), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+async function main(): Promise<void> {
+  const settings = readSettings(process.argv.slice(2));
+  if (!existsSync(join(REPO_ROOT, 'dist', 'commands', 'build.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  await mkdir(WORK_DIR, { recursive: true });
+  const startedAt = performance.now();
+  const loadAtStart = loadavg();
+
+  progress(`search latency over ${SEARCH_CATALOGUE_SIZE} tools`);
+  let search: SearchStat | { error: string };
+  try {
+    search = measureSearch(syntheticCatalogue(SEARCH_CATALOGUE_SIZE), settings.searchQueries);
+  } catch (error) {
+    search = { error: (error as Error).message };
+  }
+
+  let peerInstallError: string | null = null;
+  if (settings.peers) {
+    progress(`installing peers into ${PEERS_DIR}`);
+    peerInstallError = await installPeers(PEERS_DIR, PEERS);
+  }
+
+  const results: SizeResult[] = [];
+  for (const size of settings.sizes) {
+    const bundle = syntheticCatalogue(size);
+    const text = bundleText(bundle);
+    const bundlePath = join(WORK_DIR, `catalogue-${size}.json`);
+    await writeFile(bundlePath, text);
+    const result: SizeResult = { size, bundleBytes: Buffer.byteLength(text), generation: { error: 'not run' }, servers: null, peers: {} };
+    results.push(result);
+
+    try {
+      result.generation = await measureGeneration(
+        { repoRoot: REPO_ROOT, bundle, bundlePath, workDir: WORK_DIR, noCompileRuns: settings.noCompileRuns, compileRuns: settings.compileRuns, regenRuns: settings.regenRuns, budgetMs: settings.budgetMs },
+        progress,
+      );
+    } catch (error) {
+      result.generation = { error: (error as Error).message };
+    }
+
+    if (!('error' in result.generation)) {
+      try {
+        result.servers = await measureServers(size, bundle, bundlePath, result.generation.packageDir, settings);
+      } catch (error) {
+        result.servers = { error: (error as Error).message };
+      }
+    }
+
+    if (settings.peers) {
+      const specPath = join(WORK_DIR, `catalogue-${size}.openapi.json`);
+      await writeFile(specPath, `${JSON.stringify(catalogueToOpenApi(bundle), null, 2)}\n`);
+      for (const peer of PEERS) {
+        progress(`${peer.label}, ${size} tools`);
+        result.peers[peer.label] = peerInstallError !== null
+          ? { ok: false, reason: peerInstallError }
+          : await measurePeer(peer, PEERS_DIR, specPath, join(WORK_DIR, `peer-${peer.name}-${size}`), settings.peerRuns, settings.budgetMs / 2, REPO_ROOT);
+      }
+    }
+  }
+
+  let profile: ProfileSummary | { error: string } | null = null;
+  if (settings.profile) {
+    const size = settings.sizes[settings.sizes.length - 1]!;
+    try {
+      profile = await profileGeneration(join(WORK_DIR, `catalogue-${size}.json`), size);
+    } catch (error) {
+      profile = { error: (error as Error).message };
+    }
+  }
+
+  const totalMs = performance.now() - startedAt;
+  const notes: string[] = [];
+  const printed = table(settings, results, search, notes);
+  const header = `nexusbloom-gen bench: node ${process.version}, ${cpus().length} CPUs, load ${loadAtStart.map((l) => l.toFixed(1)).join(' ')} at start; ` +
+    `peak RSS via ${HAS_GNU_TIME ? '/usr/bin/time -f %M' : 'the child\'s process.resourceUsage().maxRSS'}; ` +
+    `runs stop early past ${seconds(settings.budgetMs)} per measure${settings.quick ? '; --quick' : ''}; took ${seconds(totalMs)}`;
+  const lines = [header, '', printed];
+  if (notes.length > 0) lines.push('', ...notes.map((text, i) => `[${i + 1}] ${text}`));
+  if (profile) {
+    lines.push('');
+    if ('error' in profile) lines.push(`CPU profile failed: ${profile.error}`);
+    else {
+      lines.push(`CPU profile, build --no-compile at ${settings.sizes[settings.sizes.length - 1]} tools (${seconds(profile.totalMs)} sampled), top self time:`);
+      lines.push(`  functions: ${profile.functions.map((f) => `${f.name} ${(f.share * 100).toFixed(1)}%`).join('; ')}`);
+      lines.push(`  modules:   ${profile.modules.map((m) => `${m.name} ${(m.share * 100).toFixed(1)}%`).join('; ')}`);
+    }
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+  await writeFile(RESULT_FILE, `${JSON.stringify({ node: process.version, cpus: cpus().length, loadAtStart, settings, totalMs, results, search, profile }, null, 2)}\n`);
+  progress(`wrote ${RESULT_FILE}`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,117 @@
+// Server benchmarks over real stdio with the SDK client: cold start (spawn → first tools/list answer), RSS after
+// tools/list, and sequential tools/call throughput against the loopback mock API.
+
+import { readFile } from 'node:fs/promises';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CallToolResultSchema, ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Manifest } from '../../src/runtime/contracts.js';
+import { median } from './measure.js';
+
+export interface ServerCommand {
+  label: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+export interface ServerStat {
+  coldStarts: number;
+  coldStartMs: number;
+  /** VmRSS of the server process right after its first tools/list answer, KiB (median over the cold starts). */
+  rssKb: number | null;
+  toolsListed: number;
+  calls: number;
+  callsPerSecond: number;
+  msPerCall: number;
+}
+
+export interface ServerPlan {
+  coldStarts: number;
+  calls: number;
+  /** Tools called round-robin (each warmed once before timing). */
+  tools: Manifest[];
+}
+
+interface Session {
+  client: Client;
+  transport: StdioClientTransport;
+  stderr: () => string;
+}
+
+async function open(server: ServerCommand): Promise<Session> {
+  const transport = new StdioClientTransport({ command: server.command, args: server.args, env: server.env, stderr: 'pipe' });
+  let stderrText = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderrText = (stderrText + chunk.toString()).slice(-2000);
+  });
+  const client = new Client({ name: 'nexusbloom-bench', version: '0.0.0' });
+  await client.connect(transport);
+  return { client, transport, stderr: () => stderrText };
+}
+
+/** Resident set size of a live process, KiB, from /proc (Linux only). */
+async function vmRssKb(pid: number | null): Promise<number | null> {
+  if (pid === null) return null;
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+  return match ? Number(match[1]) : null;
+}
+
+// Raw requests, not client.listTools()/callTool(): those also compile every outputSchema on the client side, which
+// would charge the client's work to the server being measured.
+async function listTools(client: Client): Promise<number> {
+  const result = await client.request({ method: 'tools/list', params: {} }, ListToolsResultSchema);
+  return result.tools.length;
+}
+
+async function callTool(session: Session, tool: Manifest): Promise<void> {
+  const params = tool.examples?.[0]?.params ?? {};
+  const result = await session.client.request({ method: 'tools/call', params: { name: tool.slug, arguments: params } }, CallToolResultSchema);
+  if (result.isError === true) {
+    const text = result.content.map((c) => (c.type === 'text' ? c.text : c.type)).join(' ');
+    throw new Error(`tools/call ${tool.slug} failed: ${text.slice(0, 300)}`);
+  }
+}
+
+export async function measureServer(server: ServerCommand, plan: ServerPlan): Promise<ServerStat> {
+  const startTimes: number[] = [];
+  const rss: number[] = [];
+  let toolsListed = 0;
+  for (let i = 0; i < plan.coldStarts; i += 1) {
+    const started = performance.now();
+    const session = await open(server);
+    try {
+      toolsListed = await listTools(session.client);
+      startTimes.push(performance.now() - started);
+      const kb = await vmRssKb(session.transport.pid);
+      if (kb !== null) rss.push(kb);
+    } catch (error) {
+      throw new Error(`${server.label}: ${(error as Error).message}; stderr: ${session.stderr().slice(-300)}`);
+    } finally {
+      await session.client.close();
+    }
+  }
+
+  const session = await open(server);
+  try {
+    await listTools(session.client);
+    for (const tool of plan.tools) await callTool(session, tool);
+    const started = performance.now();
+    for (let i = 0; i < plan.calls; i += 1) await callTool(session, plan.tools[i % plan.tools.length]!);
+    const elapsed = performance.now() - started;
+    return {
+      coldStarts: startTimes.length,
+      coldStartMs: median(startTimes),
+      rssKb: rss.length > 0 ? median(rss) : null,
+      toolsListed,
+      calls: plan.calls,
+      callsPerSecond: (plan.calls / elapsed) * 1000,
+      msPerCall: elapsed / plan.calls,
+    };
+  } catch (error) {
+    throw new Error(`${server.label}: ${(error as Error).message}; stderr: ${session.stderr().slice(-300)}`);
+  } finally {
+    await session.client.close();
+  }
+}

@@ -1,0 +1,143 @@
+// End-to-end helpers: build a catalogue into a package once (cached under .tmp/ by a hash of every input), and
+// drive its compiled bin over real stdio with the SDK client.
+
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { REPO_ROOT, runCli } from './cli.js';
+
+export const EXAMPLE_CATALOGUE = join(REPO_ROOT, 'examples', 'catalogue.json');
+
+/** Everything a build's output depends on: the generator's compiled code, its runtime, templates and pins. */
+const GENERATOR_INPUTS = ['dist', 'src/runtime', 'templates', 'src/schemas', 'package.json'];
+
+function filesUnder(path: string): string[] {
+  if (!existsSync(path)) return [];
+  if (statSync(path).isFile()) return [path];
+  return readdirSync(path, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath ?? entry.path, entry.name))
+    .sort();
+}
+
+function inputsHash(sourceText: string): string {
+  const hash = createHash('sha256').update(sourceText);
+  for (const input of GENERATOR_INPUTS) {
+    for (const file of filesUnder(join(REPO_ROOT, input))) {
+      hash.update(`\0${file.slice(REPO_ROOT.length)}\0`).update(readFileSync(file));
+    }
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+const builds = new Map<string, Promise<string>>();
+
+/**
+ * Builds (with compile) the bundle in `sourceText` into `.tmp/e2e-<name>/<hash>/` unless that exact build exists,
+ * and returns the package folder. Inside the repo, the package's dist/ resolves its dependencies from the repo's
+ * node_modules. Builds go to a private folder first and are renamed into place, so parallel runs never see half a package.
+ */
+export function builtPackage(name: string, sourceText: string): Promise<string> {
+  const hash = inputsHash(sourceText);
+  const key = `${name}/${hash}`;
+  let build = builds.get(key);
+  if (build === undefined) {
+    build = buildOnce(name, hash, sourceText);
+    builds.set(key, build);
+  }
+  return build;
+}
+
+async function buildOnce(name: string, hash: string, sourceText: string): Promise<string> {
+  const base = join(REPO_ROOT, '.tmp', `e2e-${name}`);
+  const dir = join(base, hash);
+  if (existsSync(join(dir, 'dist', 'bin.js'))) return dir;
+  await mkdir(base, { recursive: true });
+  const work = join(base, `${hash}.building-${process.pid}`);
+  await rm(work, { recursive: true, force: true });
+  await mkdir(work, { recursive: true });
+  const source = join(work, 'source.json');
+  await writeFile(source, sourceText);
+  const out = join(work, 'package');
+  const built = await runCli(['build', '--source', source, '--out', out]);
+  if (built.code !== 0) throw new Error(`build of ${name} failed (exit ${built.code}):\n${built.stderr}`);
+  try {
+    await rename(out, dir);
+  } catch (error) {
+    // Another run finished the same build first; theirs is identical.
+    if (!existsSync(join(dir, 'dist', 'bin.js'))) throw error;
+  }
+  await rm(work, { recursive: true, force: true });
+  return dir;
+}
+
+/** The example catalogue, built once per input hash. */
+export function builtExample(): Promise<string> {
+  return builtPackage('example', readFileSync(EXAMPLE_CATALOGUE, 'utf8'));
+}
+
+export interface ServerSession {
+  client: Client;
+  /** Everything the server wrote to stderr so far. */
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/** An environment with nothing from the test process that could change the server's behaviour, plus `env`. */
+export function serverEnv(env: Record<string, string> = {}): Record<string, string> {
+  const base: Record<string, string> = {};
+  for (const key of ['PATH', 'HOME', 'TMPDIR', 'SYSTEMROOT']) {
+    const value = process.env[key];
+    if (value !== undefined) base[key] = value;
+  }
+  return { ...base, ...env };
+}
+
+/** Spawns `packageDir/dist/bin.js` over real stdio with an explicit env and connects an SDK client. */
+export async function connectServer(packageDir: string, env: Record<string, string> = {}): Promise<ServerSession> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(packageDir, 'dist', 'bin.js')],
+    env: serverEnv(env),
+    stderr: 'pipe',
+    cwd: packageDir,
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client({ name: 'e2e-test', version: '1.0.0' }, { capabilities: {} });
+  await client.connect(transport);
+  return { client, stderr: () => stderr, close: () => client.close() };
+}
+
+/** tools/call, typed as the plain result. With `onprogress`, the SDK sends a progressToken and routes progress to it. */
+export async function call(
+  session: ServerSession,
+  name: string,
+  args: Record<string, unknown>,
+  onprogress?: (progress: { progress: number; total?: number; message?: string }) => void,
+): Promise<CallToolResult> {
+  return (await session.client.callTool({ name, arguments: args }, undefined, onprogress ? { onprogress } : undefined)) as CallToolResult;
+}
+
+export function textOf(result: CallToolResult): string {
+  return result.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
+}
+
+/** The structured payload of a result (what a strict client reads). */
+export function dataOf<T = Record<string, unknown>>(result: CallToolResult): T {
+  if (result.structuredContent === undefined) throw new Error(`result has no structuredContent: ${textOf(result)}`);
+  return result.structuredContent as T;
+}
+
+/** Waits until `predicate` holds, polling; fails with `what` after `timeoutMs`. */
+export async function waitFor(predicate: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
