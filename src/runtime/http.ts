@@ -99,6 +99,10 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
   };
 
   const httpServer = createHttpServer((req, res) => {
+    // While shutting down, a keep-alive connection is dropped as soon as its last response is out.
+    res.on('close', () => {
+      if (closing) setImmediate(() => httpServer.closeIdleConnections());
+    });
     handle(req, res).catch((error: unknown) => {
       log(`HTTP ${req.method ?? '?'} ${req.url ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
       if (!res.headersSent) sendRpcError(res, 500, 'Internal server error.', -32603);

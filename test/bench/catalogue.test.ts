@@ -59,13 +59,13 @@ describe('synthetic benchmark catalogue', () => {
     assert.equal(differing.length, 1);
   });
 
-  it('passes `nexusbloom-gen check` (schemas compile, examples validate)', async () => {
+  it('passes `nexusbloom-gen check` without warnings (schemas compile, examples and their results validate)', async () => {
     const path = join(work, 'catalogue-31.json');
     await writeFile(path, bundleText(syntheticCatalogue(31)));
     const result = await runCli(['check', '--source', path, '--json']);
     assert.equal(result.code, 0, result.stderr);
-    const report = JSON.parse(result.stdout) as { problems?: unknown[] };
-    assert.deepEqual(report.problems ?? [], []);
+    const report = JSON.parse(result.stdout) as { ok: boolean; tools: number; errors: number; warnings: number; problems: unknown[] };
+    assert.deepEqual({ ok: report.ok, tools: report.tools, errors: report.errors, warnings: report.warnings, problems: report.problems }, { ok: true, tools: 31, errors: 0, warnings: 0, problems: [] });
   });
 
   it('converts to OpenAPI with one POST per tool and every $ref resolving inside the document', () => {

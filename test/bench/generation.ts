@@ -27,7 +27,8 @@ export interface GenerationStat {
 }
 
 export interface GenerationPlan {
-  repoRoot: string;
+  /** Root of the generator to run (a snapshot of the repo's build, see generator-snapshot.ts). */
+  generatorRoot: string;
   bundle: SyntheticBundle;
   bundlePath: string;
   workDir: string;
@@ -52,10 +53,10 @@ interface BuildJson {
   timingsMs: StageTimings;
 }
 
-async function build(repoRoot: string, source: string, outDir: string, compile: boolean): Promise<{ run: ProcessRun; json: BuildJson }> {
-  const args = [join(repoRoot, 'bin', 'run.js'), 'build', '--source', source, '--out', outDir, '--json'];
+async function build(generatorRoot: string, source: string, outDir: string, compile: boolean): Promise<{ run: ProcessRun; json: BuildJson }> {
+  const args = [join(generatorRoot, 'bin', 'run.js'), 'build', '--source', source, '--out', outDir, '--json'];
   if (!compile) args.push('--no-compile');
-  const run = await runNode(args, { cwd: repoRoot, env: { NEXUSBLOOM_API_URL: '', NEXUSBLOOM_API_KEY: '' } });
+  const run = await runNode(args, { cwd: generatorRoot, env: { NEXUSBLOOM_API_URL: '', NEXUSBLOOM_API_KEY: '' } });
   if (run.code !== 0) throw new Error(`build ${compile ? '' : '--no-compile '}of ${source} exited ${run.code}: ${tail(run.stderr || run.stdout)}`);
   return { run, json: JSON.parse(run.stdout) as BuildJson };
 }
@@ -81,21 +82,21 @@ export async function measureGeneration(plan: GenerationPlan, progress: (line: s
   progress(`build --no-compile, ${size} tools`);
   const fresh = await repeat(plan.noCompileRuns, plan.budgetMs, async () => {
     await rm(outDir, { recursive: true, force: true });
-    return build(plan.repoRoot, plan.bundlePath, outDir, false);
+    return build(plan.generatorRoot, plan.bundlePath, outDir, false);
   });
 
   progress(`one-tool-changed regeneration, ${size} tools`);
   const regenerated = await repeat(plan.regenRuns, plan.budgetMs, async (run) => {
     const changedPath = join(plan.workDir, `catalogue-${size}-changed.json`);
     await writeFile(changedPath, bundleText(withOneToolChanged(plan.bundle, run + 1)));
-    return build(plan.repoRoot, changedPath, outDir, false);
+    return build(plan.generatorRoot, changedPath, outDir, false);
   });
 
   progress(`build with compile, ${size} tools`);
   const packageDir = join(plan.workDir, `pkg-${size}`);
   const compiled = await repeat(plan.compileRuns, plan.budgetMs, async () => {
     await rm(packageDir, { recursive: true, force: true });
-    return build(plan.repoRoot, plan.bundlePath, packageDir, true);
+    return build(plan.generatorRoot, plan.bundlePath, packageDir, true);
   });
 
   return { noCompile: summarize(fresh), regenerate: summarize(regenerated), compile: summarize(compiled), packageDir };

@@ -37,6 +37,14 @@ export function moduleOf(url: string, repoRoot: string): string {
   return path.startsWith(repoRoot) ? path.slice(repoRoot.length).replace(/^\//, '') : path;
 }
 
+/** A script's path from its package (`ajv/dist/compile/index.js`) or from the repo. */
+function fileOf(url: string, repoRoot: string): string {
+  const path = url.replace(/^file:\/\//, '');
+  const inModules = path.lastIndexOf('/node_modules/');
+  if (inModules >= 0) return path.slice(inModules + '/node_modules/'.length);
+  return path.startsWith(repoRoot) ? path.slice(repoRoot.length).replace(/^\//, '') : path;
+}
+
 function ranked(totals: Map<string, number>, totalMs: number, top: number): SelfTime[] {
   return [...totals]
     .sort((a, b) => b[1] - a[1])
@@ -58,7 +66,7 @@ export async function summarizeCpuProfile(path: string, repoRoot: string, top = 
     totalUs += us;
     const { functionName, url, lineNumber } = node.callFrame;
     const module = moduleOf(url, repoRoot);
-    const fn = url === '' ? `${functionName || '(anonymous)'}` : `${functionName || '(anonymous)'} (${module}:${lineNumber + 1})`;
+    const fn = url === '' ? `${functionName || '(anonymous)'}` : `${functionName || '(anonymous)'} (${fileOf(url, repoRoot)}:${lineNumber + 1})`;
     byFunction.set(fn, (byFunction.get(fn) ?? 0) + us / 1000);
     byModule.set(module, (byModule.get(module) ?? 0) + us / 1000);
   });

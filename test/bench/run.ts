@@ -7,7 +7,6 @@
 //   npm run bench -- --no-peers            skip the peer generators
 //   npm run bench -- --profile             also CPU-profile `build --no-compile` at the largest size (top 5 self time)
 
-import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startMockApi } from '../../src/runtime/dev/mock-api.js';
 import { bundleText, syntheticCatalogue, type SyntheticBundle } from './catalogue.js';
+import { snapshotGenerator } from './generator-snapshot.js';
 import { measureGeneration, type GenerationResult } from './generation.js';
 import { HAS_GNU_TIME, runNode, tail } from './measure.js';
 import { catalogueToOpenApi } from './openapi.js';
@@ -104,15 +104,15 @@ async function measureServers(size: number, bundle: SyntheticBundle, bundlePath:
   }
 }
 
-async function profileGeneration(bundlePath: string, size: number): Promise<ProfileSummary> {
+async function profileGeneration(generatorRoot: string, bundlePath: string, size: number): Promise<ProfileSummary> {
   const dir = join(WORK_DIR, 'profile');
   await rm(dir, { recursive: true, force: true });
   progress(`CPU profile of build --no-compile, ${size} tools`);
-  const run = await runNode(['--cpu-prof', '--cpu-prof-dir', dir, join(REPO_ROOT, 'bin', 'run.js'), 'build', '--source', bundlePath, '--out', join(WORK_DIR, `profile-out-${size}`), '--no-compile', '--json'], { cwd: REPO_ROOT });
+  const run = await runNode(['--cpu-prof', '--cpu-prof-dir', dir, join(generatorRoot, 'bin', 'run.js'), 'build', '--source', bundlePath, '--out', join(WORK_DIR, `profile-out-${size}`), '--no-compile', '--json'], { cwd: generatorRoot });
   if (run.code !== 0) throw new Error(`profiled build exited ${run.code}: ${tail(run.stderr)}`);
   const file = (await readdir(dir)).find((name) => name.endsWith('.cpuprofile'));
   if (file === undefined) throw new Error('node wrote no .cpuprofile');
-  return summarizeCpuProfile(join(dir, file), REPO_ROOT, 5);
+  return summarizeCpuProfile(join(dir, file), generatorRoot, 5);
 }
 
 // ---- printing ----
@@ -227,8 +227,11 @@ function table(settings: Settings, results: SizeResult[], search: SearchStat | {
 
 async function main(): Promise<void> {
   const settings = readSettings(process.argv.slice(2));
-  if (!existsSync(join(REPO_ROOT, 'dist', 'commands', 'build.js'))) throw new Error('dist/ is missing: run `npm run build` first');
   await mkdir(WORK_DIR, { recursive: true });
+  const smokeBundle = join(WORK_DIR, 'catalogue-smoke.json');
+  await writeFile(smokeBundle, bundleText(syntheticCatalogue(3)));
+  progress('taking a snapshot of the built generator (dist/ of the shared working tree)');
+  const generatorRoot = await snapshotGenerator(REPO_ROOT, join(WORK_DIR, 'generator'), smokeBundle, progress);
   const startedAt = performance.now();
   const loadAtStart = loadavg();
 
@@ -257,7 +260,7 @@ async function main(): Promise<void> {
 
     try {
       result.generation = await measureGeneration(
-        { repoRoot: REPO_ROOT, bundle, bundlePath, workDir: WORK_DIR, noCompileRuns: settings.noCompileRuns, compileRuns: settings.compileRuns, regenRuns: settings.regenRuns, budgetMs: settings.budgetMs },
+        { generatorRoot, bundle, bundlePath, workDir: WORK_DIR, noCompileRuns: settings.noCompileRuns, compileRuns: settings.compileRuns, regenRuns: settings.regenRuns, budgetMs: settings.budgetMs },
         progress,
       );
     } catch (error) {
@@ -288,7 +291,7 @@ async function main(): Promise<void> {
   if (settings.profile) {
     const size = settings.sizes[settings.sizes.length - 1]!;
     try {
-      profile = await profileGeneration(join(WORK_DIR, `catalogue-${size}.json`), size);
+      profile = await profileGeneration(generatorRoot, join(WORK_DIR, `catalogue-${size}.json`), size);
     } catch (error) {
       profile = { error: (error as Error).message };
     }

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { manifestsFromBundle, startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
 import type { Manifest, ToolFailure } from '../../src/runtime/contracts.js';
-import { builtExample, call, connectServer, dataOf, EXAMPLE_CATALOGUE, textOf, type ServerSession } from '../helpers/mcp.js';
+import { builtExample, call, connectServer, dataOf, EXAMPLE_CATALOGUE, notificationsOf, textOf, type ServerSession } from '../helpers/mcp.js';
 
 const manifests: Manifest[] = manifestsFromBundle(JSON.parse(readFileSync(EXAMPLE_CATALOGUE, 'utf8')));
 const WITHHELD = ['Text Stats', 'git/commit-lint', 'déaccentuer'];
@@ -18,6 +18,16 @@ const exampleParams = (slug: string): Record<string, unknown> => bySlug(slug).ex
 /** The ```json blocks of a prompt's text, parsed; the call an agent would copy is the last one. */
 function jsonBlocks(text: string): unknown[] {
   return [...text.matchAll(/```json\n([\s\S]*?)\n```/g)].map((match) => JSON.parse(match[1]!) as unknown);
+}
+
+/**
+ * The manifest's output schema as advertised: as published, or as the first branch of an `anyOf` next to the
+ * failure envelope, with its definitions hoisted to the wrapper so its `#/$defs/...` references still resolve.
+ */
+function publishedOutputSchema(advertised: Record<string, unknown> | undefined): unknown {
+  if (advertised === undefined || !Array.isArray(advertised.anyOf)) return advertised;
+  const hoisted = Object.fromEntries(['$schema', '$defs', 'definitions'].filter((key) => key in advertised).map((key) => [key, advertised[key]]));
+  return { ...(advertised.anyOf[0] as Record<string, unknown>), ...hoisted };
 }
 
 describe('generated server over stdio (example catalogue, mock API)', () => {
@@ -48,8 +58,9 @@ describe('generated server over stdio (example catalogue, mock API)', () => {
       if (manifest.deprecated === undefined) assert.equal(tool.description, manifest.description, manifest.slug);
       else assert.ok(tool.description!.startsWith('Deprecated: ') && tool.description!.endsWith(manifest.description), manifest.slug);
       assert.deepEqual(tool.annotations, manifest.annotations, manifest.slug);
-      assert.deepEqual(tool.inputSchema, manifest.input_schema, manifest.slug);
-      assert.deepEqual(tool.outputSchema, manifest.output_schema, manifest.slug);
+      // MCP needs an object schema, so a tool without declared parameters advertises an empty one.
+      assert.deepEqual(tool.inputSchema, manifest.input_schema ?? { type: 'object', properties: {} }, manifest.slug);
+      assert.deepEqual(publishedOutputSchema(tool.outputSchema), manifest.output_schema, manifest.slug);
     }
     for (const slug of WITHHELD) assert.ok(!tools.some((tool) => tool.name === slug), `${slug} must be withheld`);
     const metaTool = tools.find((tool) => tool.name === META)!;
@@ -162,7 +173,7 @@ describe('generated server over stdio (example catalogue, mock API)', () => {
 
   it('batch: one failing run keeps the others, failures listed first, progress ticks once per entry plus an opening one', async () => {
     api.setFaults({ run: { 'semver-compare': { kind: 'status', status: 503 } } });
-    const ticks: Array<{ progress: number; total?: number }> = [];
+    const since = session.received.length;
     try {
       const result = await call(
         session,
@@ -175,7 +186,7 @@ describe('generated server over stdio (example catalogue, mock API)', () => {
             { slug: 'env-validator', params: { env_content: 'A=1' } },
           ],
         },
-        (progress) => ticks.push(progress),
+        () => undefined,
       );
       assert.equal(result.isError, undefined, textOf(result));
       const data = dataOf<{ total: number; succeeded: number; failed: number; runs: Array<{ index: number; slug: string; success: boolean; code?: string }> }>(result);
@@ -188,9 +199,16 @@ describe('generated server over stdio (example catalogue, mock API)', () => {
     } finally {
       api.setFaults({});
     }
-    assert.equal(ticks.length, 4, JSON.stringify(ticks));
-    assert.deepEqual(ticks.map((tick) => tick.progress), [0, 1, 2, 3]);
-    assert.ok(ticks.every((tick) => tick.total === 3));
+    const ticks = notificationsOf(session, 'notifications/progress', since).map((notification) => notification.params!);
+    assert.deepEqual(ticks.map((tick) => tick.progress), [0, 1, 2, 3], JSON.stringify(ticks));
+    assert.ok(ticks.every((tick) => tick.total === 3 && tick.progressToken === ticks[0]!.progressToken));
+  });
+
+  it('sends no progress to a call that carries no progressToken', async () => {
+    const since = session.received.length;
+    const result = await call(session, META, { command: 'batch', runs: [{ slug: 'slugify', params: { text: 'x' } }, { slug: 'slugify', params: { text: 'y' } }] });
+    assert.equal(dataOf<{ succeeded: number }>(result).succeeded, 2);
+    assert.deepEqual(notificationsOf(session, 'notifications/progress', since), []);
   });
 
   it('history lists runs newest first, shows one in full, and diff compares the last two', async () => {

@@ -1,13 +1,14 @@
 // End-to-end helpers: build a catalogue into a package once (cached under .tmp/ by a hash of every input), and
 // drive its compiled bin over real stdio with the SDK client.
 
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCMessage, JSONRPCNotification } from '@modelcontextprotocol/sdk/types.js';
 import { REPO_ROOT, runCli } from './cli.js';
 
 export const EXAMPLE_CATALOGUE = join(REPO_ROOT, 'examples', 'catalogue.json');
@@ -84,6 +85,8 @@ export interface ServerSession {
   client: Client;
   /** Everything the server wrote to stderr so far. */
   stderr(): string;
+  /** Every message the server sent on stdout, in order. */
+  received: JSONRPCMessage[];
   close(): Promise<void>;
 }
 
@@ -110,7 +113,22 @@ export async function connectServer(packageDir: string, env: Record<string, stri
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'e2e-test', version: '1.0.0' }, { capabilities: {} });
   await client.connect(transport);
-  return { client, stderr: () => stderr, close: () => client.close() };
+  // Recorded below the client: the SDK runs notification handlers a microtask late, so a progress tick that arrives
+  // in the same chunk as its response never reaches `onprogress` (its handler is gone by then).
+  const received: JSONRPCMessage[] = [];
+  const deliver = transport.onmessage;
+  transport.onmessage = (message) => {
+    received.push(message);
+    deliver?.(message);
+  };
+  return { client, stderr: () => stderr, received, close: () => client.close() };
+}
+
+/** The notifications with `method` the server sent, from message number `since` on. */
+export function notificationsOf(session: ServerSession, method: string, since = 0): Array<{ method: string; params?: Record<string, unknown> }> {
+  return session.received
+    .slice(since)
+    .filter((message): message is JSONRPCNotification => 'method' in message && !('id' in message) && message.method === method);
 }
 
 /** tools/call, typed as the plain result. With `onprogress`, the SDK sends a progressToken and routes progress to it. */
@@ -140,4 +158,52 @@ export async function waitFor(predicate: () => boolean, what: string, timeoutMs 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+export interface RawServer {
+  /** Writes one JSON-RPC message as a line on the server's stdin. */
+  send(message: unknown): void;
+  /** Waits for the response (not a request or notification) with this id. */
+  response(id: number, timeoutMs?: number): Promise<Record<string, unknown>>;
+  /** Every stdout line so far, parsed (throws on a line that is not JSON). */
+  messages(): Array<Record<string, unknown>>;
+  stdout(): string;
+  stderr(): string;
+  /** Ends stdin and waits for the process to exit. */
+  close(): Promise<number | null>;
+}
+
+/** Spawns `packageDir/dist/bin.js` with node:child_process and talks raw JSON lines, with no SDK in between. */
+export function startRawServer(packageDir: string, env: Record<string, string> = {}): RawServer {
+  const child = spawn(process.execPath, [join(packageDir, 'dist', 'bin.js')], { cwd: packageDir, env: serverEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const messages = (): Array<Record<string, unknown>> =>
+    stdout.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
+  const isResponse = (message: Record<string, unknown>, id: number): boolean => message.id === id && !('method' in message);
+  return {
+    send: (message) => void child.stdin.write(`${JSON.stringify(message)}\n`),
+    async response(id, timeoutMs = 15_000) {
+      await waitFor(() => stdout.endsWith('\n') && messages().some((message) => isResponse(message, id)), `response ${id}; stderr:\n${stderr}`, timeoutMs);
+      return messages().find((message) => isResponse(message, id))!;
+    },
+    messages,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    close() {
+      child.stdin.end();
+      return exited;
+    },
+  };
+}
+
+/** Sends initialize and notifications/initialized, and returns the initialize result. */
+export async function initializeRaw(server: RawServer): Promise<Record<string, unknown>> {
+  server.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  const answer = await server.response(0);
+  server.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  return answer.result as Record<string, unknown>;
 }

@@ -1,0 +1,109 @@
+// The MCP conformance suite's server scenarios, run against the generated package's bin over HTTP on 127.0.0.1.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { manifestsFromBundle, startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
+import { REPO_ROOT, runCli } from '../helpers/cli.js';
+
+const PACKAGE_DIR = join(REPO_ROOT, '.tmp', 'e2e-conformance');
+/** Scenarios that apply to any server; they must run and pass, whatever the baseline says. */
+const REQUIRED_PASSING = [
+  'server-initialize', 'ping', 'tools-list', 'resources-list', 'prompts-list', 'logging-set-level', 'dns-rebinding-protection',
+];
+
+interface Baseline { expectedFailures: Record<string, string> }
+interface Check { id: string; status: string; errorMessage?: string }
+
+let api: MockApi;
+let bin: ChildProcessWithoutNullStreams;
+let url: string;
+
+before(async () => {
+  const built = await runCli(['build', '--source', 'examples/catalogue.json', '--out', PACKAGE_DIR]);
+  assert.equal(built.code, 0, built.stderr);
+  const bundle: unknown = JSON.parse(await readFile(join(REPO_ROOT, 'examples', 'catalogue.json'), 'utf8'));
+  api = await startMockApi({ manifests: manifestsFromBundle(bundle) });
+  bin = spawn(process.execPath, [join(PACKAGE_DIR, 'dist', 'bin.js'), '--http', '0'], {
+    cwd: PACKAGE_DIR,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NEXUSBLOOM_API_URL: api.url },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  bin.stdout.resume();
+  let stderr = '';
+  url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "listening on" line within 15 s:\n${stderr}`)), 15_000);
+    bin.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
+      if (match?.[1] !== undefined) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+  });
+});
+
+after(async () => {
+  if (bin.exitCode === null) {
+    const exited = once(bin, 'exit');
+    bin.kill('SIGTERM');
+    await exited;
+  }
+  await api.close();
+});
+
+/** The conformance CLI, run from the installed package (never through npx, which could reach the registry). */
+function conformanceCli(): string {
+  const require = createRequire(import.meta.url);
+  return join(dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
+}
+
+function run(args: string[], cwd: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [conformanceCli(), ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+/** Scenario name → its checks, from the `server-<scenario>-<timestamp>/checks.json` folders the CLI writes. */
+async function readResults(dir: string): Promise<Map<string, Check[]>> {
+  const results = new Map<string, Check[]>();
+  for (const entry of await readdir(dir)) {
+    const scenario = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(entry)?.[1];
+    if (scenario === undefined) continue;
+    results.set(scenario, JSON.parse(await readFile(join(dir, entry, 'checks.json'), 'utf8')) as Check[]);
+  }
+  return results;
+}
+
+test('every conformance scenario passes except the fixture-only ones in the baseline', { timeout: 300_000 }, async () => {
+  const baseline = JSON.parse(await readFile(new URL('./conformance-baseline.json', import.meta.url), 'utf8')) as Baseline;
+  const work = await mkdtemp(join(tmpdir(), 'nb-conformance-'));
+  try {
+    const { output } = await run(['server', '--url', url, '--output-dir', join(work, 'results')], work);
+    assert.match(output, /=== SUMMARY ===/, output);
+    const results = await readResults(join(work, 'results'));
+    for (const scenario of REQUIRED_PASSING) assert.ok(results.has(scenario), `scenario ${scenario} ran\n${output}`);
+
+    const failed = new Map<string, string>();
+    for (const [scenario, checks] of results) {
+      const failures = checks.filter((check) => check.status === 'FAILURE');
+      if (failures.length > 0) failed.set(scenario, failures.map((f) => `${f.id}: ${f.errorMessage ?? 'failed'}`).join('; '));
+    }
+    const unexpected = [...failed].filter(([scenario]) => !(scenario in baseline.expectedFailures) || REQUIRED_PASSING.includes(scenario));
+    assert.deepEqual(unexpected, [], 'scenarios that fail but are not expected to');
+    const stale = Object.keys(baseline.expectedFailures).filter((scenario) => !failed.has(scenario));
+    assert.deepEqual(stale, [], 'baseline entries that no longer fail (or no longer run): remove them from conformance-baseline.json');
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,204 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { Manifest } from '../../../src/runtime/contracts.js';
+import { buildChangelog, bumpVersion, diffTool } from '../../../src/pipeline/changelog/changelog.js';
+import { loadSide, type CatalogueSide, type SideTool } from '../../../src/pipeline/changelog/load-side.js';
+import { codeSpan, latestChangelogVersion, prependChangelogEntry, renderMarkdown } from '../../../src/pipeline/changelog/render-markdown.js';
+import { bundle, HOSTILE_TEXT, tool } from '../../fixtures/catalogues.js';
+
+function sideTool(manifest: Manifest, names: Partial<SideTool> = {}): SideTool {
+  return { slug: manifest.slug, manifest, identifier: manifest.slug.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()), file: manifest.slug, withheldReason: null, ...names };
+}
+
+function side(tools: SideTool[]): CatalogueSide {
+  return { origin: 'test', kind: 'bundle', tools, lock: null, packageVersion: null };
+}
+
+const kindsAndImpact = (tool: SideTool, other: SideTool) => diffTool(tool, other).map((c) => ({ kind: c.kind, sdk: c.sdk, mcp: c.mcp }));
+
+describe('changelog: tool-level changes', () => {
+  const base = tool('env-validator');
+
+  const cases: Array<{ name: string; before: SideTool; after: SideTool; want: Array<{ kind: string; sdk: string; mcp: string }> }> = [
+    {
+      name: 'a tool that became withheld breaks MCP clients, not SDK callers',
+      before: sideTool(base),
+      after: sideTool(base, { withheldReason: 'contains white space' }),
+      want: [{ kind: 'tool-withheld', sdk: 'none', mcp: 'breaking' }],
+    },
+    {
+      name: 'a tool that became advertised is new for MCP clients',
+      before: sideTool(base, { withheldReason: 'contains "/"' }),
+      after: sideTool(base),
+      want: [{ kind: 'tool-advertised', sdk: 'none', mcp: 'minor' }],
+    },
+    {
+      name: 'a renamed SDK wrapper breaks SDK imports only',
+      before: sideTool(base),
+      after: sideTool(base, { identifier: 'envValidatorA1b2' }),
+      want: [{ kind: 'identifier-changed', sdk: 'breaking', mcp: 'none' }],
+    },
+    {
+      name: 'a moved module file is internal',
+      before: sideTool(base),
+      after: sideTool(base, { file: 'env-validator-a1b2' }),
+      want: [{ kind: 'file-changed', sdk: 'patch', mcp: 'none' }],
+    },
+    {
+      name: 'description and version are patch-level',
+      before: sideTool(base),
+      after: sideTool({ ...base, description: 'Validates env files.', version: '1.0.1' }),
+      want: [
+        { kind: 'tool-metadata-changed', sdk: 'patch', mcp: 'patch' },
+        { kind: 'tool-metadata-changed', sdk: 'patch', mcp: 'patch' },
+      ],
+    },
+    {
+      name: 'deprecating a tool is minor',
+      before: sideTool(base),
+      after: sideTool({ ...base, deprecated: 'use env-check' }),
+      want: [{ kind: 'tool-deprecated', sdk: 'minor', mcp: 'minor' }],
+    },
+    {
+      name: 'read-only to destructive can get the tool denied by a host risk ceiling',
+      before: sideTool({ ...base, annotations: { readOnlyHint: true } }),
+      after: sideTool({ ...base, annotations: { readOnlyHint: false, destructiveHint: true } }),
+      want: [{ kind: 'annotation-changed', sdk: 'patch', mcp: 'breaking' }],
+    },
+    {
+      name: 'destructive to read-only lowers the risk',
+      before: sideTool({ ...base, annotations: { destructiveHint: true } }),
+      after: sideTool({ ...base, annotations: { readOnlyHint: true } }),
+      want: [{ kind: 'annotation-changed', sdk: 'patch', mcp: 'patch' }],
+    },
+    {
+      name: 'a schema appearing where there was none: input null means no declared parameters',
+      before: sideTool({ ...base, input_schema: null, output_schema: null }),
+      after: sideTool({ ...base, input_schema: { type: 'object', properties: { path: { type: 'string' } } }, output_schema: null }),
+      want: [{ kind: 'property-added', sdk: 'minor', mcp: 'minor' }],
+    },
+    {
+      name: 'an output schema dropped widens the result to any value',
+      before: sideTool(base),
+      after: sideTool({ ...base, output_schema: null }),
+      want: [
+        { kind: 'type-changed', sdk: 'breaking', mcp: 'breaking' },
+        { kind: 'property-removed', sdk: 'breaking', mcp: 'breaking' },
+      ],
+    },
+  ];
+  for (const c of cases) it(c.name, () => assert.deepEqual(kindsAndImpact(c.before, c.after), c.want));
+
+  it('tools added, removed and changed; the bump is the highest impact for either audience', () => {
+    const before = side([sideTool(tool('a')), sideTool(tool('gone'))]);
+    const after = side([sideTool(tool('a', { description: 'Better words.' })), sideTool(tool('b'))]);
+    const changelog = buildChangelog(before, after);
+    assert.deepEqual(changelog.tools.map((t) => [t.slug, t.status, t.sdk, t.mcp]), [
+      ['a', 'changed', 'patch', 'patch'],
+      ['b', 'added', 'minor', 'minor'],
+      ['gone', 'removed', 'breaking', 'breaking'],
+    ]);
+    assert.equal(changelog.bump, 'major');
+    assert.deepEqual(changelog.counts, { added: 1, removed: 1, changed: 1, breakingForSdk: 1, breakingForMcp: 1 });
+    assert.equal(buildChangelog(before, side([sideTool(tool('a')), sideTool(tool('gone')), sideTool(tool('c'))])).bump, 'minor');
+    assert.equal(buildChangelog(before, side([sideTool(tool('a', { description: 'x' })), sideTool(tool('gone'))])).bump, 'patch');
+    assert.equal(buildChangelog(before, before).bump, 'none');
+  });
+
+  it('a widened output enum is breaking for SDK callers only', () => {
+    const level = (values: string[]) => tool('log', { output_schema: { type: 'object', properties: { level: { enum: values } } } });
+    const changelog = buildChangelog(side([sideTool(level(['info']))]), side([sideTool(level(['info', 'fatal']))]));
+    assert.deepEqual(changelog.breaking, { sdk: true, mcp: false });
+    assert.equal(changelog.tools[0]!.changes[0]!.message, 'output /properties/level: enum values added: "fatal"');
+  });
+});
+
+describe('changelog: semver', () => {
+  const cases: Array<[string, 'major' | 'minor' | 'patch' | 'none', string]> = [
+    ['1.4.2', 'major', '2.0.0'],
+    ['1.4.2', 'minor', '1.5.0'],
+    ['1.4.2', 'patch', '1.4.3'],
+    ['1.4.2', 'none', '1.4.2'],
+    ['0.1.0', 'major', '1.0.0'],
+    ['2.0.0-beta.1', 'patch', '2.0.1'],
+    ['not a version', 'minor', '0.1.0'],
+  ];
+  for (const [version, bump, want] of cases) it(`${version} + ${bump} = ${want}`, () => assert.equal(bumpVersion(version, bump), want));
+});
+
+describe('changelog: markdown', () => {
+  it('puts hostile catalogue text only inside code spans that hold it', () => {
+    assert.equal(codeSpan('plain'), '`plain`');
+    assert.equal(codeSpan('a`b'), '``a`b``');
+    assert.equal(codeSpan('`x`'), '`` `x` ``');
+    assert.equal(codeSpan('line\nbreak\u2028'), '`line\\u000abreak\\u2028`');
+    const before = side([sideTool(tool(HOSTILE_TEXT.slice(0, 20)))]);
+    const after = side([sideTool(tool(HOSTILE_TEXT.slice(0, 20), { description: HOSTILE_TEXT }))]);
+    const text = renderMarkdown(buildChangelog(before, after), '1.0.1');
+    // One change, one line: no raw line breaks from the catalogue reach the document.
+    assert.equal(text.split('\n').filter((line) => line.startsWith('- ')).length, 1);
+    assert.ok(!text.includes('\u2028') && !text.includes('\r'));
+  });
+
+  it('renders the same bytes for the same changelog, and "No changes." when empty', () => {
+    const before = side([sideTool(tool('a')), sideTool(tool('b'))]);
+    const after = side([sideTool(tool('a', { input_schema: { type: 'object', properties: { text: { type: 'string' }, n: { type: 'integer' } }, required: ['text', 'n'] } }))]);
+    const first = renderMarkdown(buildChangelog(before, after), '2.0.0');
+    assert.equal(renderMarkdown(buildChangelog(before, after), '2.0.0'), first);
+    assert.equal(
+      first,
+      [
+        '## 2.0.0',
+        '',
+        'Suggested bump: **major**. 0 tools added, 1 removed, 1 changed. Breaking for SDK callers: 2 changes; for MCP clients: 2 changes.',
+        '',
+        '### Removed tools',
+        '',
+        '- `b`: **breaking**: tool removed',
+        '',
+        '### Changed tools',
+        '',
+        '#### `a` (**breaking**)',
+        '',
+        '- **breaking**: input `/properties/n`: required field added',
+        '',
+      ].join('\n'),
+    );
+    assert.equal(renderMarkdown(buildChangelog(before, before), 'x'), '## x\n\nNo changes.\n');
+  });
+
+  it('prepends entries under one header and finds the newest version', () => {
+    const first = prependChangelogEntry(null, '## 0.2.0\n\nA.\n');
+    assert.equal(first, '# Changelog\n\n## 0.2.0\n\nA.\n');
+    const second = prependChangelogEntry(first, '## 1.0.0\n\nB.\n');
+    assert.equal(second, '# Changelog\n\n## 1.0.0\n\nB.\n\n## 0.2.0\n\nA.\n');
+    assert.equal(latestChangelogVersion(second), '1.0.0');
+    assert.equal(latestChangelogVersion('# Changelog\n'), null);
+    assert.equal(latestChangelogVersion(null), null);
+  });
+});
+
+describe('changelog: loading a catalogue side', () => {
+  it('plans names as a build over the old side would, so clashing slugs keep their names', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'nb-side-'));
+    try {
+      // `env_validator` alone gets the plain name; once `env-validator` (the canonical spelling) arrives, a build
+      // without the old names would hand the plain name over. With them, neither wrapper is renamed.
+      await writeFile(join(dir, 'old.json'), JSON.stringify(bundle([tool('env_validator')])));
+      await writeFile(join(dir, 'new.json'), JSON.stringify(bundle([tool('env_validator'), tool('env-validator')])));
+      const before = await loadSide(join(dir, 'old.json'));
+      const after = await loadSide(join(dir, 'new.json'), { lock: before.lock });
+      const changelog = buildChangelog(before, after);
+      assert.deepEqual(changelog.tools.map((t) => [t.slug, t.status]), [['env-validator', 'added']]);
+      assert.equal(after.tools.find((t) => t.slug === 'env_validator')!.identifier, before.tools[0]!.identifier);
+      const unlocked = await loadSide(join(dir, 'new.json'));
+      assert.notEqual(unlocked.tools.find((t) => t.slug === 'env_validator')!.identifier, before.tools[0]!.identifier);
+      assert.deepEqual(buildChangelog(before, unlocked).tools.find((t) => t.slug === 'env_validator')!.changes.map((c) => c.kind), ['identifier-changed', 'file-changed']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

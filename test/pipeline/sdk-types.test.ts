@@ -1,0 +1,101 @@
+// The typed wrappers really are typed: a consumer with wrong calls must fail to compile exactly where marked.
+
+import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import ts from 'typescript';
+import { bundle, tool } from '../fixtures/catalogues.js';
+import { REPO_ROOT, runCli } from '../helpers/cli.js';
+
+const OUT = join(REPO_ROOT, '.tmp', 'sdk-types');
+
+const catalogue = bundle([
+  tool('env-validator', {
+    input_schema: {
+      type: 'object',
+      required: ['env_content'],
+      properties: {
+        env_content: { type: 'string' },
+        mode: { enum: ['strict', 'lax'] },
+        tree: { $ref: '#/$defs/node' },
+      },
+      $defs: { node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/node' } } } } },
+    },
+    output_schema: { type: 'object', required: ['valid', 'keys'], properties: { valid: { type: 'boolean' }, keys: { type: 'array', items: { type: 'string' } } } },
+    examples: [{ params: { env_content: 'A=1' } }],
+  }),
+  tool('Env Validator'),
+  tool('no-params', { input_schema: null, output_schema: null, examples: [] }),
+]);
+
+const CONSUMER = `
+import { envValidator, envValidator_${'HASH'}, noParams, ToolCallError, type EnvValidatorOutput } from '../src/tools/index.js';
+import type { EnvValidatorInput } from '../src/types.js';
+
+export async function uses(): Promise<void> {
+  const out: EnvValidatorOutput = await envValidator({ env_content: 'A=1', mode: 'strict', tree: { kids: [{ kids: [] }] } });
+  const valid: boolean = out.valid;
+  const keys: string[] = out.keys;
+  // @ts-expect-error a boolean is not a string
+  const wrong: string = out.valid;
+  // @ts-expect-error the required field is missing
+  await envValidator({});
+  // @ts-expect-error the field has the wrong type
+  await envValidator({ env_content: 42 });
+  // @ts-expect-error not one of the enum values
+  await envValidator({ env_content: '', mode: 'loose' });
+  // @ts-expect-error an unknown field
+  await envValidator({ env_content: '', extra: 1 });
+  const input: EnvValidatorInput = { env_content: '' };
+  await envValidator_${'HASH'}({ text: 'withheld slugs get a safe identifier too' });
+  await noParams({ anything: 1 });
+  try {
+    await envValidator(input);
+  } catch (error) {
+    if (error instanceof ToolCallError) {
+      const code: string = error.code;
+      const retryable: boolean = error.retryable;
+      void code, retryable;
+    }
+  }
+  void valid, keys, wrong;
+}
+`;
+
+describe('typed SDK wrappers', () => {
+  let identifierOfWithheld = '';
+  before(async () => {
+    await mkdir(OUT, { recursive: true });
+    const source = join(OUT, 'catalogue.json');
+    await writeFile(source, JSON.stringify(catalogue));
+    const built = await runCli(['build', '--source', source, '--out', OUT, '--json']);
+    assert.equal(built.code, 0, built.stderr);
+    const lock = (await import(join(OUT, 'names.lock.json'), { with: { type: 'json' } })).default as { tools: Record<string, { identifier: string }> };
+    identifierOfWithheld = lock.tools['Env Validator']!.identifier;
+  });
+
+  it('reject wrong calls at compile time and type results from the output schema', async () => {
+    const hash = identifierOfWithheld.replace(/^envValidator_/, '');
+    assert.match(hash, /^[0-9a-f]{6}$/);
+    const file = join(OUT, 'consumer', 'uses.ts');
+    await mkdir(join(OUT, 'consumer'), { recursive: true });
+    await writeFile(file, CONSUMER.replaceAll('HASH', hash));
+    const program = ts.createProgram([file], {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      skipLibCheck: true,
+      types: ['node'],
+      typeRoots: [join(REPO_ROOT, 'node_modules', '@types')],
+    });
+    const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => d.file?.fileName === file);
+    // Every @ts-expect-error above must meet an error (else TS2578), and nothing else may fail.
+    assert.deepEqual(
+      diagnostics.map((d) => `${d.file ? d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1 : 0}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`),
+      [],
+    );
+  });
+});
