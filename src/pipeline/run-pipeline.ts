@@ -1,6 +1,7 @@
 // The whole pipeline as one straight line: source → check → plan → emit → write → compile.
 // Commands are thin shells over these functions.
 
+import { loadCache, saveCache } from './cache/build-cache.js';
 import { checkCatalogue, type CheckResult } from './check/check-catalogue.js';
 import type { GeneratorConfig } from './config.js';
 import { emitPackage, type PackageFiles } from './emit/emit-package.js';
@@ -51,6 +52,8 @@ export interface BuildResult {
   drift: Drift | null;
   compiled: boolean;
   timingsMs: { source: number; check: number; emit: number; write: number; compile: number };
+  /** Per-tool work reused from the cache of an earlier build into the same folder. */
+  cache: { hits: number; misses: number };
 }
 
 
@@ -61,12 +64,13 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
   const raw = await readSource(options.source, options.sourceOptions ?? {});
   timings.source = performance.now() - started;
   started = performance.now();
-  const check = checkCatalogue(raw.document);
+  const cache = await loadCache(options.outDir);
+  const check = checkCatalogue(raw.document, cache);
   timings.check = performance.now() - started;
   failOnErrors(check.problems, `catalogue ${raw.origin} has problems`);
   started = performance.now();
   const plan = planPackage(check.tools, await readNamesLock(options.outDir));
-  const files: PackageFiles = await emitPackage(plan, options.config);
+  const files: PackageFiles = await emitPackage(plan, options.config, cache);
   timings.emit = performance.now() - started;
   log(`emitted ${files.size} files for ${plan.tools.length} tools`);
   const base = {
@@ -77,6 +81,7 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
     withheld: plan.tools.flatMap((t) => (t.withheldReason === null ? [] : [{ slug: t.slug, reason: t.withheldReason }])),
     warnings: check.problems.filter((p) => p.severity === 'warning'),
     files: files.size,
+    cache: { ...cache.stats },
   };
   started = performance.now();
   if (options.check) {
@@ -85,6 +90,7 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
     return { ...base, written: [], removed: [], drift, compiled: false, timingsMs: timings };
   }
   const summary = await writePackage(options.outDir, files);
+  await saveCache(options.outDir, cache);
   timings.write = performance.now() - started;
   log(`wrote ${summary.written.length} changed files (${summary.unchanged} unchanged, ${summary.removed.length} removed) to ${options.outDir}`);
   let compiled = false;

@@ -19,7 +19,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { DiagnosticLog, ServedCatalogueFile, ServerNames } from './contracts.js';
-import { advertisedTool, isAdvertised } from './advertise.js';
+import { createToolAdvertiser, isAdvertised } from './advertise.js';
 import { createApiClient } from './api-client.js';
 import { createCatalogueStore, type CatalogueStore } from './catalogue-store.js';
 import { createStderrLog, readSettings, type Settings } from './config.js';
@@ -142,6 +142,11 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
   const runner = createRunner(settings, apiClient, localExecutor, log);
   const validator = createValidator(log);
   const catalogueStore = createCatalogueStore({ catalogue, settings, apiClient, log });
+  // Host profile and tools mode (MCP_HOST_PROFILE, MCP_TOOLS, …): advertised forms are computed once per served tool.
+  const advertiser = createToolAdvertiser({
+    profile: settings.hostProfile, mode: settings.tools, threshold: settings.toolsThreshold,
+    pinned: settings.pinnedTools, metaToolName: names.metaToolName,
+  });
   const surface = createAgentSurface({
     names, getTools: catalogueStore.getTools, runner, validator,
     history: createRunHistory(undefined, options.servedOver ?? 'stdio'), startedAt: new Date(), log,
@@ -158,10 +163,8 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
 
     mcp.setRequestHandler(ListToolsRequestSchema, async () => {
       await catalogueStore.ensureFresh();
-      const tools: Tool[] = catalogueStore.getTools()
-        .filter((tool) => isAdvertised(tool) && tool.slug !== names.metaToolName)
-        .map(advertisedTool);
-      return { tools: [...tools, surface.metaTool] };
+      const tools: Tool[] = advertiser.list(catalogueStore.getTools(), surface.metaTool);
+      return { tools };
     });
 
     mcp.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -184,7 +187,8 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
       };
       return requestLogSink.run(
         (notification) => extra.sendNotification(notification),
-        () => surface.callTool(request.params.name, request.params.arguments, callExtra),
+        // Keys the host profile advertised under aliases go back to the manifest's keys before validation.
+        () => surface.callTool(request.params.name, advertiser.argumentsFor(catalogueStore.getTools(), request.params.name, request.params.arguments), callExtra),
       );
     });
 

@@ -8,9 +8,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { manifestsFromBundle, startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
-import { REPO_ROOT, runCli } from '../helpers/cli.js';
+import { builtExample, EXAMPLE_CATALOGUE, serverEnv } from '../helpers/mcp.js';
 
-const PACKAGE_DIR = join(REPO_ROOT, '.tmp', 'e2e-conformance');
 /** Scenarios that apply to any server; they must run and pass, whatever the baseline says. */
 const REQUIRED_PASSING = [
   'server-initialize', 'ping', 'tools-list', 'resources-list', 'prompts-list', 'logging-set-level', 'dns-rebinding-protection',
@@ -19,25 +18,25 @@ const REQUIRED_PASSING = [
 interface Baseline { expectedFailures: Record<string, string> }
 interface Check { id: string; status: string; errorMessage?: string }
 
-let api: MockApi;
-let bin: ChildProcessWithoutNullStreams;
+let api: MockApi | undefined;
+let bin: ChildProcessWithoutNullStreams | undefined;
 let url: string;
 
 before(async () => {
-  const built = await runCli(['build', '--source', 'examples/catalogue.json', '--out', PACKAGE_DIR]);
-  assert.equal(built.code, 0, built.stderr);
-  const bundle: unknown = JSON.parse(await readFile(join(REPO_ROOT, 'examples', 'catalogue.json'), 'utf8'));
+  const packageDir = await builtExample();
+  const bundle: unknown = JSON.parse(await readFile(EXAMPLE_CATALOGUE, 'utf8'));
   api = await startMockApi({ manifests: manifestsFromBundle(bundle) });
-  bin = spawn(process.execPath, [join(PACKAGE_DIR, 'dist', 'bin.js'), '--http', '0'], {
-    cwd: PACKAGE_DIR,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NEXUSBLOOM_API_URL: api.url },
+  const child = spawn(process.execPath, [join(packageDir, 'dist', 'bin.js'), '--http', '0'], {
+    cwd: packageDir,
+    env: serverEnv({ NEXUSBLOOM_API_URL: api.url }),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  bin.stdout.resume();
+  bin = child;
+  child.stdout.resume();
   let stderr = '';
   url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no "listening on" line within 15 s:\n${stderr}`)), 15_000);
-    bin.stderr.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
       const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
       if (match?.[1] !== undefined) {
@@ -45,16 +44,20 @@ before(async () => {
         resolve(match[1]);
       }
     });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`bin exited with ${code}:\n${stderr}`));
+    });
   });
 });
 
 after(async () => {
-  if (bin.exitCode === null) {
+  if (bin !== undefined && bin.exitCode === null) {
     const exited = once(bin, 'exit');
     bin.kill('SIGTERM');
     await exited;
   }
-  await api.close();
+  await api?.close();
 });
 
 /** The conformance CLI, run from the installed package (never through npx, which could reach the registry). */

@@ -8,31 +8,36 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LoggingMessageNotificationSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { manifestsFromBundle, startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
-import { REPO_ROOT, runCli } from '../helpers/cli.js';
+import { builtExample, EXAMPLE_CATALOGUE, serverEnv } from '../helpers/mcp.js';
 
-const PACKAGE_DIR = join(REPO_ROOT, '.tmp', 'e2e-http');
-let api: MockApi;
+let packageDir: string;
+let apiServer: MockApi | undefined;
+
+/** The mock API, once before() has started it. */
+function api(): MockApi {
+  if (apiServer === undefined) throw new Error('the mock API did not start');
+  return apiServer;
+}
 
 before(async () => {
-  const built = await runCli(['build', '--source', 'examples/catalogue.json', '--out', PACKAGE_DIR]);
-  assert.equal(built.code, 0, built.stderr);
-  const bundle: unknown = JSON.parse(await readFile(join(REPO_ROOT, 'examples', 'catalogue.json'), 'utf8'));
-  api = await startMockApi({ manifests: manifestsFromBundle(bundle) });
+  packageDir = await builtExample();
+  const bundle: unknown = JSON.parse(await readFile(EXAMPLE_CATALOGUE, 'utf8'));
+  apiServer = await startMockApi({ manifests: manifestsFromBundle(bundle) });
 });
 
 after(async () => {
-  await api.close();
+  await apiServer?.close();
 });
 
 interface RunningBin { child: ChildProcessWithoutNullStreams; url: string; stdout(): string; stderr(): string }
 
 /** Starts the generated bin on a free port and reads the URL it announces on stderr. */
 async function startBin(env: Record<string, string> = {}): Promise<RunningBin> {
-  const child = spawn(process.execPath, [join(PACKAGE_DIR, 'dist', 'bin.js'), '--http', '0'], {
-    cwd: PACKAGE_DIR,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NEXUSBLOOM_API_URL: api.url, ...env },
+  const child = spawn(process.execPath, [join(packageDir, 'dist', 'bin.js'), '--http', '0'], {
+    cwd: packageDir,
+    env: serverEnv({ NEXUSBLOOM_API_URL: api().url, ...env }),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -64,10 +69,27 @@ async function stopBin(bin: RunningBin): Promise<number | null> {
   return code;
 }
 
-async function connect(url: string, headers: Record<string, string> = {}): Promise<Client> {
-  const client = new Client({ name: 'e2e-http', version: '0.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
-  return client;
+interface Connected { client: Client; received: JSONRPCMessage[] }
+
+/**
+ * An SDK client over Streamable HTTP that also records every message below the client: the SDK runs notification
+ * handlers a microtask late, so a tick that arrives in the same chunk as its response could miss `onprogress`.
+ */
+async function connect(url: string, headers: Record<string, string> = {}): Promise<Connected> {
+  const client = new Client({ name: 'http-test', version: '0.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  await client.connect(transport);
+  const received: JSONRPCMessage[] = [];
+  const deliver = transport.onmessage;
+  transport.onmessage = (message) => {
+    received.push(message);
+    deliver?.(message);
+  };
+  return { client, received };
+}
+
+function notificationParams(received: readonly JSONRPCMessage[], method: string): Record<string, unknown>[] {
+  return received.flatMap((message) => ('method' in message && !('id' in message) && message.method === method ? [message.params ?? {}] : []));
 }
 
 function rawStatus(url: string, options: { method?: string; path?: string; headers?: Record<string, string> }): Promise<{ status: number; body: string }> {
@@ -87,7 +109,7 @@ function rawStatus(url: string, options: { method?: string; path?: string; heade
 
 test('the generated bin serves MCP over HTTP: tools, prompts, calls, progress, logs, history, SIGTERM', async () => {
   const bin = await startBin({ NEXUSBLOOM_MCP_DEBUG: '1' });
-  const client = await connect(bin.url);
+  const { client, received } = await connect(bin.url);
   try {
     assert.match(client.getInstructions() ?? '', /"command":"search"/);
     const { tools } = await client.listTools();
@@ -100,20 +122,19 @@ test('the generated bin serves MCP over HTTP: tools, prompts, calls, progress, l
     const direct = await client.callTool({ name: 'env-validator', arguments: { env_content: 'DEBUG=true' } }) as CallToolResult;
     assert.notEqual(direct.isError, true, JSON.stringify(direct));
     assert.equal((direct.structuredContent as { valid?: unknown }).valid, true);
-    assert.ok(api.requests.some((r) => r.endpoint === 'run' && r.slug === 'env-validator'));
+    assert.ok(api().requests.some((r) => r.endpoint === 'run' && r.slug === 'env-validator'));
 
-    const ticks: Progress[] = [];
     const batch = await client.callTool({ name: 'nexusbloom', arguments: { command: 'batch', runs: [
       { slug: 'word-counter', params: { text: 'a b' } },
       { slug: 'data-generator', params: { count: 2 } },
-    ] } }, undefined, { onprogress: (p) => ticks.push(p) }) as CallToolResult;
+    ] } }, undefined, { onprogress: () => undefined }) as CallToolResult;
     assert.notEqual(batch.isError, true, JSON.stringify(batch));
-    assert.deepEqual(ticks.map((t) => t.progress), [0, 1, 2]);
+    assert.deepEqual(notificationParams(received, 'notifications/progress').map((t) => t.progress), [0, 1, 2]);
 
-    const logged: unknown[] = [];
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { logged.push(n.params.data); });
+    assert.equal(notificationParams(received, 'notifications/message').length, 0, 'no log notifications before logging/setLevel');
     await client.setLoggingLevel('debug');
     await client.callTool({ name: 'word-counter', arguments: { text: 'logged' } });
+    const logged = notificationParams(received, 'notifications/message').map((params) => params.data);
     assert.ok(logged.some((line) => typeof line === 'string' && line.includes('/tools/word-counter/run')), JSON.stringify(logged));
 
     const history = await client.callTool({ name: 'nexusbloom', arguments: { command: 'history' } }) as CallToolResult;
@@ -140,7 +161,7 @@ test('the generated bin refuses foreign Host/Origin (403), needs its token (401)
     const health = await rawStatus(bin.url, { method: 'GET', path: '/healthz' });
     assert.equal(health.status, 200);
     assert.equal(JSON.parse(health.body).status, 'ok');
-    const client = await connect(bin.url, auth);
+    const { client } = await connect(bin.url, auth);
     assert.ok((await client.listTools()).tools.length > 0);
     await client.close();
   } finally {

@@ -59,21 +59,34 @@ async function buildOnce(name: string, hash: string, sourceText: string): Promis
   if (existsSync(join(dir, 'dist', 'bin.js'))) return dir;
   await mkdir(base, { recursive: true });
   const work = join(base, `${hash}.building-${process.pid}`);
-  await rm(work, { recursive: true, force: true });
-  await mkdir(work, { recursive: true });
-  const source = join(work, 'source.json');
-  await writeFile(source, sourceText);
-  const out = join(work, 'package');
-  const built = await runCli(['build', '--source', source, '--out', out]);
-  if (built.code !== 0) throw new Error(`build of ${name} failed (exit ${built.code}):\n${built.stderr}`);
   try {
-    await rename(out, dir);
-  } catch (error) {
-    // Another run finished the same build first; theirs is identical.
-    if (!existsSync(join(dir, 'dist', 'bin.js'))) throw error;
+    await rm(work, { recursive: true, force: true });
+    await mkdir(work, { recursive: true });
+    const source = join(work, 'source.json');
+    await writeFile(source, sourceText);
+    const out = join(work, 'package');
+    const built = await runCli(['build', '--source', source, '--out', out]);
+    if (built.code !== 0) throw new Error(`build of ${name} failed (exit ${built.code}):\n${built.stderr}`);
+    try {
+      await rename(out, dir);
+    } catch (error) {
+      // Another run finished the same build first; theirs is identical.
+      if (!existsSync(join(dir, 'dist', 'bin.js'))) throw error;
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true });
   }
-  await rm(work, { recursive: true, force: true });
+  await pruneStaleBuilds(base, hash);
   return dir;
+}
+
+/** Builds for inputs that have since changed, left long enough that no running test still uses them. */
+async function pruneStaleBuilds(base: string, keep: string): Promise<void> {
+  const staleBefore = Date.now() - 30 * 60_000;
+  for (const entry of readdirSync(base)) {
+    const path = join(base, entry);
+    if (entry !== keep && statSync(path).mtimeMs < staleBefore) await rm(path, { recursive: true, force: true });
+  }
 }
 
 /** The example catalogue, built once per input hash. */

@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LoggingMessageNotificationSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ServedCatalogueFile } from '../../src/runtime/contracts.js';
 import { parsePort, readHttpSettings } from '../../src/runtime/config.js';
 import { manifestsFromBundle, startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
@@ -28,10 +28,27 @@ async function start(env: Record<string, string> = {}): Promise<{ api: MockApi; 
   return { api, http, lines, close: async () => { await http.close(); await api.close(); } };
 }
 
-async function connect(url: string, headers: Record<string, string> = {}): Promise<Client> {
+interface Connected { client: Client; received: JSONRPCMessage[] }
+
+/**
+ * An SDK client over Streamable HTTP that also records every message below the client: the SDK runs notification
+ * handlers a microtask late, so a tick that arrives in the same chunk as its response could miss `onprogress`.
+ */
+async function connect(url: string, headers: Record<string, string> = {}): Promise<Connected> {
   const client = new Client({ name: 'http-test', version: '0.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
-  return client;
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  await client.connect(transport);
+  const received: JSONRPCMessage[] = [];
+  const deliver = transport.onmessage;
+  transport.onmessage = (message) => {
+    received.push(message);
+    deliver?.(message);
+  };
+  return { client, received };
+}
+
+function notificationParams(received: readonly JSONRPCMessage[], method: string): Record<string, unknown>[] {
+  return received.flatMap((message) => ('method' in message && !('id' in message) && message.method === method ? [message.params ?? {}] : []));
 }
 
 interface RawResponse { status: number; headers: Record<string, string | string[] | undefined>; body: string }
@@ -57,7 +74,7 @@ function raw(url: string, options: { method?: string; path?: string; headers?: R
 
 test('initialize, tools/list and tools/call over Streamable HTTP reach the API', async () => {
   const served = await start();
-  const client = await connect(served.http.url);
+  const { client } = await connect(served.http.url);
   try {
     assert.match(served.http.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     assert.deepEqual(client.getServerVersion(), { name: 'nexusbloom', title: 'NexusBloom', version: '1.2.3' });
@@ -85,8 +102,8 @@ test('initialize, tools/list and tools/call over Streamable HTTP reach the API',
 
 test('history is shared by requests of one process and says it may miss runs on other replicas', async () => {
   const served = await start();
-  const first = await connect(served.http.url);
-  const second = await connect(served.http.url);
+  const { client: first } = await connect(served.http.url);
+  const { client: second } = await connect(served.http.url);
   try {
     await first.callTool({ name: 'word-counter', arguments: { text: 'one two' } });
     const history = await second.callTool({ name: 'nexusbloom', arguments: { command: 'history' } }) as CallToolResult;
@@ -105,9 +122,8 @@ test('history is shared by requests of one process and says it may miss runs on 
 
 test('a batch with a progressToken streams monotonic progress within the request', async () => {
   const served = await start();
-  const client = await connect(served.http.url);
+  const { client, received } = await connect(served.http.url);
   try {
-    const ticks: Progress[] = [];
     const result = await client.callTool(
       { name: 'nexusbloom', arguments: { command: 'batch', runs: [
         { slug: 'word-counter', params: { text: 'a b c' } },
@@ -115,9 +131,10 @@ test('a batch with a progressToken streams monotonic progress within the request
         { slug: 'env-validator', params: { env_content: 'A=1' } },
       ] } },
       undefined,
-      { onprogress: (progress) => ticks.push(progress) },
+      { onprogress: () => undefined },
     ) as CallToolResult;
     assert.notEqual(result.isError, true, JSON.stringify(result));
+    const ticks = notificationParams(received, 'notifications/progress');
     assert.deepEqual(ticks.map((t) => t.progress), [0, 1, 2, 3]);
     assert.ok(ticks.every((t) => t.total === 3));
   } finally {
@@ -128,15 +145,14 @@ test('a batch with a progressToken streams monotonic progress within the request
 
 test('logging/setLevel, then log lines arrive as notifications/message within a later request', async () => {
   const served = await start({ NEXUSBLOOM_MCP_DEBUG: '1' });
-  const client = await connect(served.http.url);
-  const messages: unknown[] = [];
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => { messages.push(notification.params.data); });
+  const { client, received } = await connect(served.http.url);
+  const messages = (): unknown[] => notificationParams(received, 'notifications/message').map((params) => params.data);
   try {
     await client.callTool({ name: 'word-counter', arguments: { text: 'before' } });
-    assert.equal(messages.length, 0, 'no log notifications before logging/setLevel');
+    assert.equal(messages().length, 0, 'no log notifications before logging/setLevel');
     await client.setLoggingLevel('info');
     await client.callTool({ name: 'word-counter', arguments: { text: 'after' } });
-    assert.ok(messages.some((m) => typeof m === 'string' && m.includes('/tools/word-counter/run')), JSON.stringify(messages));
+    assert.ok(messages().some((m) => typeof m === 'string' && m.includes('/tools/word-counter/run')), JSON.stringify(messages()));
     assert.ok(served.lines.some((line) => line.includes('/tools/word-counter/run')), 'the same lines still go to the stderr log');
   } finally {
     await client.close();
@@ -196,7 +212,7 @@ test('with a token set, /mcp needs the bearer token (401 otherwise); /healthz do
     assert.equal((await raw(served.http.url, { headers: { authorization: 's3cret-token' } })).status, 401);
     await assert.rejects(connect(served.http.url), /bearer token/);
 
-    const client = await connect(served.http.url, { authorization: 'Bearer s3cret-token' });
+    const { client } = await connect(served.http.url, { authorization: 'Bearer s3cret-token' });
     const { tools } = await client.listTools();
     assert.equal(tools.length, SERVED_SLUGS.length + 1);
     await client.close();
@@ -234,7 +250,7 @@ test('close() lets an in-flight call finish, then stops listening', async () => 
   const catalogue: ServedCatalogueFile = { format: 'nexusbloom-served-catalogue/1', tools: manifests.map((m) => servedTool(m)) };
   const { log } = captureLog();
   const http = await serveHttp({ names: testNames, catalogue, env: { NEXUSBLOOM_API_URL: slowApi.url }, log, port: 0 });
-  const client = await connect(http.url);
+  const { client } = await connect(http.url);
   try {
     const call = client.callTool({ name: 'word-counter', arguments: { text: 'slow' } }) as Promise<CallToolResult>;
     await new Promise((resolve) => setTimeout(resolve, 100));

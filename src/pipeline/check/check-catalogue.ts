@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { Manifest } from '../../runtime/contracts.js';
+import { contentKey, type BuildCache } from '../cache/build-cache.js';
 import { joinPointer, type Problem } from '../problems.js';
 import { collectRefs, createSchemaCompiler, describeAjvError, type SchemaCompiler } from './schema-compiler.js';
 import { hasLoneSurrogate, withheldReason } from './slug-grammar.js';
@@ -66,12 +67,29 @@ function checkSchema(slug: string, field: 'input_schema' | 'output_schema', sche
   }
 }
 
-function checkTool(manifest: Manifest, compiler: SchemaCompiler, problems: Problem[]): boolean {
+/** Every problem of one tool's schemas and examples; the expensive part, cached by content. */
+function checkToolSchemas(manifest: Manifest, compiler: SchemaCompiler, cache: BuildCache | undefined): Problem[] {
+  const key = cache ? contentKey(manifest.slug, manifest.input_schema, manifest.output_schema ?? null, manifest.examples ?? null) : '';
+  const cached = cache?.get<Problem[]>('check', key);
+  if (cached) return cached;
+  const problems: Problem[] = [];
+  compileAndValidate(manifest, compiler, problems);
+  cache?.set('check', key, problems);
+  return problems;
+}
+
+function checkTool(manifest: Manifest, compiler: SchemaCompiler, problems: Problem[], cache: BuildCache | undefined): boolean {
   const slug = manifest.slug;
   const before = problems.filter((p) => p.severity === 'error').length;
   if (hasLoneSurrogate(slug)) {
     problems.push({ severity: 'error', slug, pointer: '/slug', message: 'contains an unpaired UTF-16 surrogate, which no URI or file can carry', hint: 'fix the slug text' });
   }
+  problems.push(...checkToolSchemas(manifest, compiler, cache));
+  return problems.filter((p) => p.severity === 'error').length === before;
+}
+
+function compileAndValidate(manifest: Manifest, compiler: SchemaCompiler, problems: Problem[]): void {
+  const slug = manifest.slug;
   const validateInput = manifest.input_schema ? checkSchema(slug, 'input_schema', manifest.input_schema, compiler, problems) : undefined;
   const validateOutput = manifest.output_schema ? checkSchema(slug, 'output_schema', manifest.output_schema, compiler, problems) : undefined;
   (manifest.examples ?? []).forEach((example, index) => {
@@ -86,12 +104,14 @@ function checkTool(manifest: Manifest, compiler: SchemaCompiler, problems: Probl
       }
     }
   });
-  return problems.filter((p) => p.severity === 'error').length === before;
 }
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-export function checkCatalogue(document: unknown, compiler: SchemaCompiler = createSchemaCompiler()): CheckResult {
+export function checkCatalogue(document: unknown, cache?: BuildCache): CheckResult {
+  let compiler: SchemaCompiler | undefined;
+  // ajv instances are built only when some tool is not in the cache.
+  const lazyCompiler: SchemaCompiler = { compile: (schema) => (compiler ??= createSchemaCompiler()).compile(schema) };
   const problems = checkShape(document);
   const rawTools = (document as { tools?: unknown } | null)?.tools;
   if (!Array.isArray(rawTools) || problems.some((p) => p.slug === null)) return { tools: [], problems };
@@ -107,7 +127,7 @@ export function checkCatalogue(document: unknown, compiler: SchemaCompiler = cre
       return;
     }
     seen.set(manifest.slug, index);
-    if (!checkTool(manifest, compiler, problems)) return;
+    if (!checkTool(manifest, lazyCompiler, problems, cache)) return;
     const reason = withheldReason(manifest.slug);
     if (reason !== null) {
       problems.push({ severity: 'warning', slug: manifest.slug, pointer: '/slug', message: `withheld from tools/list: ${reason}`, hint: 'still reachable through the meta-tool run command and resources; rename the slug to advertise it' });

@@ -1,10 +1,13 @@
-// The compile stage: type-checks the written package with ts-morph and emits `dist/`, resolving the runtime's
-// dependencies from the generator's own node_modules so the package compiles before its own `npm install`.
+// The compile stage: type-checks the written package and emits `dist/`, with the TypeScript compiler that ts-morph
+// bundles, incrementally (build info kept in the build cache) so a rebuild rechecks only what changed. Imports that
+// do not resolve from the package (its own `npm install` may not have run yet) resolve from the generator's modules.
 
 import { chmod } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Project, ts } from 'ts-morph';
+import { getLibFiles } from '@ts-morph/common';
+import { ts } from 'ts-morph';
+import { cacheDir } from '../cache/build-cache.js';
 import { TSCONFIG } from '../emit/package-json.js';
 import { PipelineError, type Problem } from '../problems.js';
 
@@ -15,46 +18,78 @@ export interface CompileSummary {
   files: number;
 }
 
-export async function compilePackage(outDir: string): Promise<CompileSummary> {
-  const root = resolve(outDir);
+function compilerOptions(root: string): ts.CompilerOptions {
   const { options, errors } = ts.convertCompilerOptionsFromJson(TSCONFIG.compilerOptions, root);
   if (errors.length > 0) throw new PipelineError(ts.flattenDiagnosticMessageText(errors[0]!.messageText, '\n'));
-  const project = new Project({
-    compilerOptions: {
-      ...options,
-      // ts-morph's host does not report the package.json "type" scope, so under NodeNext every file would be taken
-      // for CommonJS. ESNext modules with bundler resolution check the same imports and emit the same ESM.
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      rootDir: join(root, 'src'),
-      outDir: join(root, 'dist'),
-      typeRoots: [join(root, 'node_modules', '@types'), join(GENERATOR_MODULES, '@types')],
-    },
-    skipAddingFilesFromTsConfig: true,
-    // The package's own node_modules may not exist yet: what does not resolve from it resolves from the generator's.
-    resolutionHost: (host, getOptions) => ({
-      resolveModuleNames: (moduleNames, containingFile) =>
-        moduleNames.map((name) => {
-          const options = getOptions();
-          const own = ts.resolveModuleName(name, containingFile, options, host);
-          return (own.resolvedModule ?? ts.resolveModuleName(name, GENERATOR_ANCHOR, options, host).resolvedModule) as ts.ResolvedModuleFull | undefined as ts.ResolvedModule;
-        }),
-    }),
-  });
-  project.addSourceFilesAtPaths(join(root, 'src', '**', '*.ts'));
-  const diagnostics = project.getPreEmitDiagnostics();
-  if (diagnostics.length > 0) {
-    const problems: Problem[] = diagnostics.slice(0, 50).map((d) => {
-      const file = d.getSourceFile()?.getFilePath().slice(root.length + 1) ?? '';
-      const line = d.getLineNumber();
-      const text = ts.flattenDiagnosticMessageText(d.compilerObject.messageText, ' ');
-      return { severity: 'error', slug: null, pointer: `${file}${line ? `:${line}` : ''}`, message: text };
+  return {
+    ...options,
+    rootDir: join(root, 'src'),
+    outDir: join(root, 'dist'),
+    typeRoots: [join(root, 'node_modules', '@types'), join(GENERATOR_MODULES, '@types')],
+    incremental: true,
+    tsBuildInfoFile: join(cacheDir(root), 'tsbuildinfo.json'),
+  };
+}
+
+// ts-morph ships TypeScript's lib files in memory, not on disk: serve them from a folder that exists only here.
+const LIB_DIR = '/node_modules/typescript/lib';
+let libTexts: Map<string, string> | undefined;
+
+function withLibFiles(host: ts.CompilerHost): void {
+  libTexts ??= new Map(getLibFiles().map((file) => [`${LIB_DIR}/${file.fileName}`, file.text]));
+  const libs = libTexts;
+  const { getSourceFile, fileExists, readFile } = host;
+  host.getDefaultLibLocation = () => LIB_DIR;
+  host.getDefaultLibFileName = (options) => `${LIB_DIR}/${ts.getDefaultLibFileName(options)}`;
+  host.getSourceFile = (fileName, languageVersion, ...rest) => {
+    const text = libs.get(fileName);
+    if (text === undefined) return getSourceFile.call(host, fileName, languageVersion, ...rest);
+    const sourceFile = ts.createSourceFile(fileName, text, languageVersion);
+    // The incremental builder compares files by version; lib files never change within one generator.
+    (sourceFile as ts.SourceFile & { version: string }).version = ts.version;
+    return sourceFile;
+  };
+  host.fileExists = (fileName) => libs.has(fileName) || fileExists.call(host, fileName);
+  host.readFile = (fileName) => libs.get(fileName) ?? readFile.call(host, fileName);
+}
+
+function withGeneratorFallback(host: ts.CompilerHost, options: ts.CompilerOptions): void {
+  const cache = ts.createModuleResolutionCache(host.getCurrentDirectory(), (f) => (host.useCaseSensitiveFileNames() ? f : f.toLowerCase()), options);
+  host.resolveModuleNameLiterals = (literals, containingFile, redirectedReference, _options, containingSourceFile) =>
+    literals.map((literal) => {
+      const mode = ts.getModeForUsageLocation(containingSourceFile, literal, options);
+      const own = ts.resolveModuleName(literal.text, containingFile, options, host, cache, redirectedReference, mode);
+      if (own.resolvedModule) return own;
+      return ts.resolveModuleName(literal.text, GENERATOR_ANCHOR, options, host, cache, redirectedReference, mode);
     });
+}
+
+function describe(root: string, diagnostic: ts.Diagnostic): Problem {
+  const file = diagnostic.file ? diagnostic.file.fileName.slice(root.length + 1) : '';
+  const line = diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1 : 0;
+  return { severity: 'error', slug: null, pointer: `${file}${line ? `:${line}` : ''}`, message: ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ') };
+}
+
+export async function compilePackage(outDir: string): Promise<CompileSummary> {
+  const root = resolve(outDir);
+  const options = compilerOptions(root);
+  const host = ts.createIncrementalCompilerHost(options);
+  withLibFiles(host);
+  withGeneratorFallback(host, options);
+  const rootNames = ts.sys.readDirectory(join(root, 'src'), ['.ts'], ['**/*.d.ts'], ['**/*']);
+  const program = ts.createIncrementalProgram({ rootNames, options, host });
+  const diagnostics = [
+    ...program.getOptionsDiagnostics(),
+    ...program.getGlobalDiagnostics(),
+    ...program.getSyntacticDiagnostics(),
+    ...program.getSemanticDiagnostics(),
+  ];
+  if (diagnostics.length > 0) {
+    const problems = diagnostics.slice(0, 50).map((d) => describe(root, d));
     throw new PipelineError(`the generated package does not type-check (${diagnostics.length} errors); first: ${problems[0]!.pointer} ${problems[0]!.message}`, problems);
   }
-  const result = await project.emit();
-  const emitDiagnostics = result.getDiagnostics();
-  if (emitDiagnostics.length > 0) throw new PipelineError(`emit failed: ${emitDiagnostics[0]!.getMessageText().toString()}`);
+  const emitted = program.emit();
+  if (emitted.diagnostics.length > 0) throw new PipelineError(`emit failed: ${describe(root, emitted.diagnostics[0]!).message}`);
   await chmod(join(root, 'dist', 'bin.js'), 0o755);
-  return { files: project.getSourceFiles().length };
+  return { files: rootNames.length };
 }

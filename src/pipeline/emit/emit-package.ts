@@ -2,6 +2,7 @@
 // Pure: no disk writes. Output depends only on the plan and the config, so the same catalogue gives the same bytes.
 
 import type { Manifest, ServedCatalogueFile, ServedTool } from '../../runtime/contracts.js';
+import { contentKey, type BuildCache } from '../cache/build-cache.js';
 import type { GeneratorConfig } from '../config.js';
 import { NAMES_LOCK_FILE, namesLockOf, type PackagePlan, type PlannedTool } from '../plan/plan-package.js';
 import { packageJson, serverJson, tsconfigJson } from './package-json.js';
@@ -45,7 +46,19 @@ function toolDoc(tool: PlannedTool): string {
   return parts.join('\n');
 }
 
-export async function toolModule(tool: PlannedTool): Promise<string> {
+export async function toolModule(tool: PlannedTool, cache?: BuildCache): Promise<string> {
+  const { manifest } = tool;
+  const key = cache
+    ? contentKey(tool.slug, tool.identifier, tool.inputTypeName, tool.outputTypeName, tool.withheldReason, manifest.name, manifest.description, manifest.deprecated ?? null, manifest.input_schema, manifest.output_schema ?? null)
+    : '';
+  const cached = cache?.get<string>('module', key);
+  if (cached !== undefined) return cached;
+  const text = await renderToolModule(tool);
+  cache?.set('module', key, text);
+  return text;
+}
+
+async function renderToolModule(tool: PlannedTool): Promise<string> {
   const inputTypes = await schemaTypes(tool.manifest.input_schema, tool.inputTypeName, '{ [key: string]: unknown }');
   const outputTypes = await schemaTypes(tool.manifest.output_schema, tool.outputTypeName, 'unknown');
   return renderTemplate('tool.ts', {
@@ -79,7 +92,7 @@ function readmeView(plan: PackagePlan, config: GeneratorConfig): object {
 }
 
 /** Every file of the package, sorted by path. */
-export async function emitPackage(plan: PackagePlan, config: GeneratorConfig): Promise<PackageFiles> {
+export async function emitPackage(plan: PackagePlan, config: GeneratorConfig, cache?: BuildCache): Promise<PackageFiles> {
   const runtime = runtimeFiles();
   const files = new Map<string, string>();
   files.set('package.json', packageJson(config, new Set(runtime.keys())));
@@ -95,7 +108,7 @@ export async function emitPackage(plan: PackagePlan, config: GeneratorConfig): P
   files.set('src/index.ts', renderTemplate('index.ts', {}));
   files.set('src/tools/index.ts', renderTemplate('tools-index.ts', { tools: plan.tools }));
   files.set('src/types.ts', renderTemplate('types.ts', { tools: plan.tools }));
-  const modules = await Promise.all(plan.tools.map(async (tool) => [`src/tools/${tool.fileName}.ts`, await toolModule(tool)] as const));
+  const modules = await Promise.all(plan.tools.map(async (tool) => [`src/tools/${tool.fileName}.ts`, await toolModule(tool, cache)] as const));
   for (const [path, text] of modules) files.set(path, text);
   for (const [path, text] of runtime) files.set(`src/runtime/${path}`, text);
   // Every file ends in exactly one LF, whatever a template or the runtime source ended with.

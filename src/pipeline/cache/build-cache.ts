@@ -1,0 +1,99 @@
+// A content-keyed cache of per-tool work (schema checks, emitted modules), so a rebuild redoes only the tools that
+// changed. Keys hash the tool's inputs together with a fingerprint of the generator code that produces the output,
+// so a new generator never reuses an old answer. Lives in `<out>/node_modules/.cache/nexusbloom-gen/`, beside the
+// package and out of its files.
+
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const CACHE_FORMAT = 'nexusbloom-gen-cache/1';
+
+export interface BuildCache {
+  get<T>(kind: string, key: string): T | undefined;
+  set(kind: string, key: string, value: unknown): void;
+  /** Hits and misses so far, for reports and tests. */
+  readonly stats: { hits: number; misses: number };
+}
+
+export function contentKey(...parts: unknown[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(typeof part === 'string' ? part : JSON.stringify(part)).update('\u0000');
+  return hash.digest('base64url');
+}
+
+let fingerprint: string | undefined;
+
+/** A hash of the generator code and templates that shape per-tool output. */
+export function generatorFingerprint(): string {
+  if (fingerprint) return fingerprint;
+  const hash = createHash('sha256');
+  const dirs = [new URL('../check/', import.meta.url), new URL('../emit/', import.meta.url), new URL('../../../templates/', import.meta.url)];
+  for (const dir of dirs) {
+    for (const name of readdirSync(dir).sort()) {
+      if (/\.(ts|js|hbs)$/.test(name)) hash.update(name).update(readFileSync(new URL(name, dir)));
+    }
+  }
+  const manifest = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string; dependencies: Record<string, string> };
+  hash.update(JSON.stringify([manifest.version, manifest.dependencies]));
+  fingerprint = hash.digest('base64url').slice(0, 16);
+  return fingerprint;
+}
+
+/** An in-memory cache, for one process (tests, `--check`, or when nothing is to be kept). */
+export function memoryCache(entries: Map<string, unknown> = new Map()): BuildCache & { entries: Map<string, unknown>; used: Set<string> } {
+  const used = new Set<string>();
+  const stats = { hits: 0, misses: 0 };
+  return {
+    entries,
+    used,
+    stats,
+    get<T>(kind: string, key: string): T | undefined {
+      const id = `${kind}:${key}`;
+      const value = entries.get(id);
+      if (value === undefined) stats.misses++;
+      else {
+        stats.hits++;
+        used.add(id);
+      }
+      return value as T | undefined;
+    },
+    set(kind, key, value) {
+      const id = `${kind}:${key}`;
+      entries.set(id, value);
+      used.add(id);
+    },
+  };
+}
+
+export function cacheDir(outDir: string): string {
+  return join(outDir, 'node_modules', '.cache', 'nexusbloom-gen');
+}
+
+/** Loads the cache kept for `outDir` (empty when there is none, or it is unreadable or from another generator). */
+export async function loadCache(outDir: string): Promise<ReturnType<typeof memoryCache>> {
+  const file = join(cacheDir(outDir), 'entries.json');
+  try {
+    const parsed = JSON.parse(await readFile(file, 'utf8')) as { format?: string; fingerprint?: string; entries?: Record<string, unknown> };
+    if (parsed.format === CACHE_FORMAT && parsed.fingerprint === generatorFingerprint() && parsed.entries) {
+      return memoryCache(new Map(Object.entries(parsed.entries)));
+    }
+  } catch {
+    // No cache yet, or a broken one: start empty.
+  }
+  return memoryCache();
+}
+
+/** Keeps only the entries this build used, written atomically. */
+export async function saveCache(outDir: string, cache: ReturnType<typeof memoryCache>): Promise<void> {
+  const dir = cacheDir(outDir);
+  await mkdir(dir, { recursive: true });
+  const entries: Record<string, unknown> = {};
+  for (const id of [...cache.used].sort()) entries[id] = cache.entries.get(id);
+  const temporary = join(dir, `entries.json.${process.pid}.tmp`);
+  await writeFile(temporary, JSON.stringify({ format: CACHE_FORMAT, fingerprint: generatorFingerprint(), entries }));
+  await rename(temporary, join(dir, 'entries.json'));
+  // Remove leftovers of interrupted writes.
+  for (const name of await readdir(dir)) if (name.endsWith('.tmp')) await rm(join(dir, name), { force: true });
+}
