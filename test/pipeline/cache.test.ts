@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { resolveConfig } from '../../src/pipeline/config.js';
+import { buildPackage } from '../../src/pipeline/run-pipeline.js';
+import { bundle, tool } from '../fixtures/catalogues.js';
+
+describe('build cache', () => {
+  it('reuses per-tool work by content, redoes only the changed tool, and never changes the output', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'nb-cache-'));
+    try {
+      const tools = ['alpha', 'beta', 'gamma'].map((slug) => tool(slug));
+      const source = join(dir, 'catalogue.json');
+      const build = async (out: string) => buildPackage({ source, outDir: join(dir, out), config: resolveConfig(), compile: false });
+      await writeFile(source, JSON.stringify(bundle(tools)));
+      const first = await build('out');
+      assert.deepEqual(first.cache, { hits: 0, misses: 6 });
+      const second = await build('out');
+      assert.deepEqual(second.cache, { hits: 6, misses: 0 });
+      assert.deepEqual(second.written, []);
+
+      const changed = tools.map((t) => (t.slug === 'beta' ? { ...t, description: 'Now does more.' } : t));
+      await writeFile(source, JSON.stringify(bundle(changed)));
+      const third = await build('out');
+      // beta's schemas did not change (check reused); only its module is emitted again.
+      assert.deepEqual(third.cache, { hits: 5, misses: 1 });
+      assert.ok(third.written.includes('src/tools/beta.ts'));
+
+      // A cold build of the same catalogue writes the same bytes as the cached one.
+      const cold = await build('cold');
+      assert.deepEqual(cold.cache, { hits: 0, misses: 6 });
+      for (const path of ['src/tools/beta.ts', 'data/catalogue.json', 'README.md']) {
+        assert.equal(await readFile(join(dir, 'out', path), 'utf8'), await readFile(join(dir, 'cold', path), 'utf8'), path);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
