@@ -121,3 +121,11 @@ describe('emit stage: registry metadata', () => {
     });
   }
 });
+
+describe('emit stage: type declarations', () => {
+  it('indents by brace depth, ignoring braces in comments and string literal types', async () => {
+    const { indentDeclarations } = await import('../../src/pipeline/emit/schema-types.js');
+    const input = ['export interface A {', '/**', ' * a { brace', ' */', 'b?: {', 'c: ("{" | "}x")', '}[]', '}', ''].join('\n');
+    assert.equal(indentDeclarations(input), ['export interface A {', '  /**', '   * a { brace', '   */', '  b?: {', '    c: ("{" | "}x")', '  }[]', '}', ''].join('\n'));
+  });
+});
