@@ -1,6 +1,7 @@
 // The whole pipeline as one straight line: source → check → plan → emit → write → compile.
 // Commands are thin shells over these functions.
 
+import { contextBudget, loadTokenCounter, overBudgetMessage, type ContextBudget } from './budget/context-budget.js';
 import { loadCache, saveCache } from './cache/build-cache.js';
 import { checkCatalogue, type CheckResult } from './check/check-catalogue.js';
 import type { GeneratorConfig } from './config.js';
@@ -36,6 +37,8 @@ export interface BuildOptions {
   /** Compare instead of writing. */
   check?: boolean;
   compile?: boolean;
+  /** Fail (before writing) when tools/list would cost more tokens than this; see budget/context-budget.ts. */
+  maxTokens?: number;
   log?: (line: string) => void;
 }
 
@@ -54,6 +57,8 @@ export interface BuildResult {
   timingsMs: { source: number; check: number; emit: number; write: number; compile: number };
   /** Per-tool work reused from the cache of an earlier build into the same folder. */
   cache: { hits: number; misses: number };
+  /** What the advertised tools/list costs an agent in tokens. */
+  budget: ContextBudget;
 }
 
 
@@ -73,6 +78,11 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
   const files: PackageFiles = await emitPackage(plan, options.config, cache);
   timings.emit = performance.now() - started;
   log(`emitted ${files.size} files for ${plan.tools.length} tools`);
+  // budget: the tokens of tools/list as the built server answers it; over --max-tokens fails before anything is written.
+  const servedTools = plan.tools.map((t) => ({ slug: t.slug, manifest: t.manifest, identifier: t.identifier, withheldReason: t.withheldReason }));
+  const budget = contextBudget(servedTools, options.config.names, await loadTokenCounter());
+  const overBudget = options.maxTokens === undefined ? null : overBudgetMessage(budget, options.maxTokens, options.config.names.envPrefix);
+  if (overBudget !== null) throw new PipelineError(overBudget);
   const base = {
     source: raw.origin,
     outDir: options.outDir,
@@ -82,6 +92,7 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
     warnings: check.problems.filter((p) => p.severity === 'warning'),
     files: files.size,
     cache: { ...cache.stats },
+    budget,
   };
   started = performance.now();
   if (options.check) {

@@ -21,7 +21,7 @@ import { catalogueToOpenApi } from './openapi.js';
 import { installPeers, measurePeer, PEERS, type PeerStat } from './peers.js';
 import { summarizeCpuProfile, type ProfileSummary } from './profile.js';
 import { measureSearch, type SearchStat } from './search-latency.js';
-import { measureServer, type ServerCommand, type ServerStat } from './servers.js';
+import { measureServer, SDK_STDIO_MAX_BUFFER, type ServerCommand, type ServerStat } from './servers.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WORK_DIR = join(REPO_ROOT, '.tmp', 'bench');
@@ -195,6 +195,17 @@ function table(settings: Settings, results: SizeResult[], search: SearchStat | {
   perSize('  generated / baseline', (r) => {
     const s = srv(r);
     return s ? ratio(s.ours.coldStartMs, s.baseline.coldStartMs) : '';
+  });
+  perSize('tools/list answer: generated / baseline', (r) => {
+    const s = srv(r);
+    if (!s) return '';
+    const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(2)}`;
+    const overLimit = Math.max(s.ours.toolsListBytes, s.baseline.toolsListBytes) > SDK_STDIO_MAX_BUFFER;
+    if (overLimit && !notes.some((n) => n.startsWith('tools/list over'))) {
+      notes.push('tools/list over 10 MiB: one stdio line longer than the SDK client\'s default maxBufferSize (10 MiB) makes '
+        + 'StdioClientTransport drop the connection ("MCP error -32000: Connection closed"); the bench raises the limit to measure it.');
+    }
+    return `${mb(s.ours.toolsListBytes)} / ${mb(s.baseline.toolsListBytes)} MiB${overLimit ? ` [${notes.findIndex((n) => n.startsWith('tools/list over')) + 1}]` : ''}`;
   });
   perSize('RSS after tools/list: generated', (r) => megabytes(srv(r)?.ours.rssKb ?? null));
   perSize('  baseline', (r) => megabytes(srv(r)?.baseline.rssKb ?? null));

@@ -21,6 +21,8 @@ export interface ServerStat {
   /** VmRSS of the server process right after its first tools/list answer, KiB (median over the cold starts). */
   rssKb: number | null;
   toolsListed: number;
+  /** Bytes of the first tools/list answer as JSON text (what one stdio line carries). */
+  toolsListBytes: number;
   calls: number;
   callsPerSecond: number;
   msPerCall: number;
@@ -33,6 +35,11 @@ export interface ServerPlan {
   tools: Manifest[];
 }
 
+/** The SDK client's default stdio read limit (STDIO_DEFAULT_MAX_BUFFER_SIZE): a longer message closes the connection. */
+export const SDK_STDIO_MAX_BUFFER = 10 * 1024 * 1024;
+/** Raised for the bench so that catalogues whose tools/list exceeds the default can still be measured (and flagged). */
+const BENCH_MAX_BUFFER = 512 * 1024 * 1024;
+
 interface Session {
   client: Client;
   transport: StdioClientTransport;
@@ -40,7 +47,7 @@ interface Session {
 }
 
 async function open(server: ServerCommand): Promise<Session> {
-  const transport = new StdioClientTransport({ command: server.command, args: server.args, env: server.env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: server.command, args: server.args, env: server.env, stderr: 'pipe', maxBufferSize: BENCH_MAX_BUFFER });
   let stderrText = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderrText = (stderrText + chunk.toString()).slice(-2000);
@@ -60,9 +67,9 @@ async function vmRssKb(pid: number | null): Promise<number | null> {
 
 // Raw requests, not client.listTools()/callTool(): those also compile every outputSchema on the client side, which
 // would charge the client's work to the server being measured.
-async function listTools(client: Client): Promise<number> {
+async function listTools(client: Client): Promise<{ tools: number; bytes: number }> {
   const result = await client.request({ method: 'tools/list', params: {} }, ListToolsResultSchema);
-  return result.tools.length;
+  return { tools: result.tools.length, bytes: Buffer.byteLength(JSON.stringify(result)) };
 }
 
 async function callTool(session: Session, tool: Manifest): Promise<void> {
@@ -77,12 +84,12 @@ async function callTool(session: Session, tool: Manifest): Promise<void> {
 export async function measureServer(server: ServerCommand, plan: ServerPlan): Promise<ServerStat> {
   const startTimes: number[] = [];
   const rss: number[] = [];
-  let toolsListed = 0;
+  let listed = { tools: 0, bytes: 0 };
   for (let i = 0; i < plan.coldStarts; i += 1) {
     const started = performance.now();
     const session = await open(server);
     try {
-      toolsListed = await listTools(session.client);
+      listed = await listTools(session.client);
       startTimes.push(performance.now() - started);
       const kb = await vmRssKb(session.transport.pid);
       if (kb !== null) rss.push(kb);
@@ -104,7 +111,8 @@ export async function measureServer(server: ServerCommand, plan: ServerPlan): Pr
       coldStarts: startTimes.length,
       coldStartMs: median(startTimes),
       rssKb: rss.length > 0 ? median(rss) : null,
-      toolsListed,
+      toolsListed: listed.tools,
+      toolsListBytes: listed.bytes,
       calls: plan.calls,
       callsPerSecond: (plan.calls / elapsed) * 1000,
       msPerCall: elapsed / plan.calls,

@@ -5,6 +5,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { manifestsFromBundle, startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
 import type { Manifest, ToolFailure } from '../../src/runtime/contracts.js';
 import { builtExample, call, connectServer, dataOf, EXAMPLE_CATALOGUE, notificationsOf, textOf, type ServerSession } from '../helpers/mcp.js';
@@ -28,6 +31,36 @@ function publishedOutputSchema(advertised: Record<string, unknown> | undefined):
   if (advertised === undefined || !Array.isArray(advertised.anyOf)) return advertised;
   const hoisted = Object.fromEntries(['$schema', '$defs', 'definitions'].filter((key) => key in advertised).map((key) => [key, advertised[key]]));
   return { ...(advertised.anyOf[0] as Record<string, unknown>), ...hoisted };
+}
+
+/** An ajv for the schema's draft (`$schema` names draft-07, else 2020-12), as lenient about unknown keywords as the server. */
+function compileSchema(schema: Record<string, unknown>): ValidateFunction {
+  const options = { strict: false, allErrors: false } as const;
+  const ajv = typeof schema.$schema === 'string' && schema.$schema.includes('draft-07') ? new Ajv(options) : new Ajv2020(options);
+  addFormats.default(ajv);
+  return ajv.compile(schema);
+}
+
+/**
+ * An advertised schema is the manifest's in meaning: identical when the manifest's has no `$ref`; otherwise refs are
+ * inlined (hosts reject `$ref`), which must leave every verdict on `samples` unchanged.
+ */
+function assertSameMeaning(advertised: unknown, published: Record<string, unknown>, samples: unknown[], label: string): void {
+  if (!JSON.stringify(published).includes('"$ref"')) {
+    assert.deepEqual(advertised, published, label);
+    return;
+  }
+  assert.doesNotMatch(JSON.stringify(advertised), /"\$ref"/, `${label}: refs are inlined`);
+  const [fromManifest, fromList] = [compileSchema(published), compileSchema(advertised as Record<string, unknown>)];
+  for (const sample of samples) assert.equal(fromList(sample), fromManifest(sample), `${label}: ${JSON.stringify(sample)}`);
+}
+
+/** Samples for an input schema: `{}`, each example, and each example with one required field dropped. */
+function inputSamples(manifest: Manifest): unknown[] {
+  const examples = (manifest.examples ?? []).map((example) => example.params);
+  const required = Array.isArray(manifest.input_schema?.required) ? (manifest.input_schema.required as string[]) : [];
+  const dropped = examples.flatMap((params) => required.map((field) => Object.fromEntries(Object.entries(params).filter(([key]) => key !== field))));
+  return [{}, ...examples, ...dropped];
 }
 
 describe('generated server over stdio (example catalogue, mock API)', () => {
@@ -59,8 +92,9 @@ describe('generated server over stdio (example catalogue, mock API)', () => {
       else assert.ok(tool.description!.startsWith('Deprecated: ') && tool.description!.endsWith(manifest.description), manifest.slug);
       assert.deepEqual(tool.annotations, manifest.annotations, manifest.slug);
       // MCP needs an object schema, so a tool without declared parameters advertises an empty one.
-      assert.deepEqual(tool.inputSchema, manifest.input_schema ?? { type: 'object', properties: {} }, manifest.slug);
-      assert.deepEqual(publishedOutputSchema(tool.outputSchema), manifest.output_schema, manifest.slug);
+      assertSameMeaning(tool.inputSchema, manifest.input_schema ?? { type: 'object', properties: {} }, inputSamples(manifest), `${manifest.slug} input`);
+      const results = [{}, ...(manifest.examples ?? []).map((example) => example.result)];
+      assertSameMeaning(publishedOutputSchema(tool.outputSchema), manifest.output_schema!, results, `${manifest.slug} output`);
     }
     for (const slug of WITHHELD) assert.ok(!tools.some((tool) => tool.name === slug), `${slug} must be withheld`);
     const metaTool = tools.find((tool) => tool.name === META)!;

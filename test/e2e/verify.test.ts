@@ -47,7 +47,8 @@ describe('nexusbloom-gen verify', () => {
       const result = await runCli(['verify', empty]);
       assert.equal(result.code, 1);
       // oclif wraps long error lines, so the message is matched in parts.
-      assert.match(result.stderr, /has no dist\/runtime\/dev\/catalogue-check\.js: build and compile/);
+      assert.match(result.stderr, /has no dist\/runtime\/dev\/catalogue-check\.js:/);
+      assert.match(result.stderr, /build and compile/);
     } finally {
       await rm(empty, { recursive: true, force: true });
     }

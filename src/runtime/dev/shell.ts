@@ -36,7 +36,7 @@ export const SHELL_HELP = [
   '  schema <slug>             exact parameters and a ready-to-send call',
   '  call <name> <json>        tools/call, e.g. call env-validator {"env_content":"DEBUG=true"}',
   '  read <uri>                resources/read, e.g. read nexusbloom://guide',
-  '  prompt <name> k=v ...     prompts/get, e.g. prompt use-tool slug=env-validator',
+  '  prompt <name> k=v ...     prompts/get, e.g. prompt find-tool goal=validate an env file',
   '  help                      this list',
   '  quit                      leave (so does end of input)',
 ].join('\n');
@@ -132,8 +132,10 @@ export async function execute(session: ClientSession, meta: string, line: string
       return contents.map((content) => ('text' in content ? content.text : `(${content.mimeType ?? 'binary'} content)`));
     }
     case 'prompt': {
-      const [name, ...pairs] = rest.split(/\s+/).filter((part) => part !== '');
+      const name = /^\S+/.exec(rest)?.[0];
       if (name === undefined) return ['usage: prompt <name> k=v ...'];
+      // A value runs up to the next ` key=`, so `goal=validate an env file` needs no quotes.
+      const pairs = rest.slice(name.length).trim().split(/\s+(?=[A-Za-z_][\w-]*=)/).filter((part) => part !== '');
       const args: Record<string, string> = {};
       for (const pair of pairs) {
         const equals = pair.indexOf('=');

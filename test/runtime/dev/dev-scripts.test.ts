@@ -124,6 +124,8 @@ describe('developer scripts of the generated package', () => {
       'read nexusbloom://tools/git%2Fcommit-lint',
       'read nexusbloom://tools/env-validatr',
       'prompt use-tool slug=slugify',
+      'prompt recover error=VALIDATION_ERROR slug=git/commit-lint',
+      'prompt find-tool goal=convert a color to hex',
       'frobnicate',
       'quit',
       'list',
@@ -142,6 +144,8 @@ describe('developer scripts of the generated package', () => {
     assert.match(out, /"call": \{\n\s+"tool": "nexusbloom"/);
     assert.match(out, /^error: .*env-validator/m);
     assert.match(out, /Use the tool "slugify"/);
+    assert.match(out, /Code VALIDATION_ERROR \(not retryable\)[\s\S]*The tool "git\/commit-lint" takes 3 parameters; required: message/);
+    assert.match(out, /Goal: convert a color to hex\n[\s\S]*color-converter/);
     assert.match(out, /unknown command "frobnicate"/);
     // `quit` ends the session: the `list` after it never ran, so the tool list appears once.
     assert.equal(out.match(/^env-validator: Env File Validator$/gm)?.length, 1);

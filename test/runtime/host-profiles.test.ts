@@ -1,0 +1,282 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ToolSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { advertisedForm, createToolAdvertiser, listedCatalogueTools, withheldReasonFor } from '../../src/runtime/advertise.js';
+import type { JsonObject, Manifest, ServedCatalogueFile, ServedTool } from '../../src/runtime/contracts.js';
+import { validExampleArguments } from '../../src/runtime/call-shape.js';
+import {
+  argumentsForHost, argumentsFromHost, HOST_PROFILE_NAMES, HOST_RULES, hostInputSchema, hostViolations, type HostProfileName,
+} from '../../src/runtime/host-profiles.js';
+import { inlineRefs } from '../../src/runtime/schema-transform.js';
+import { createServer } from '../../src/runtime/server.js';
+import { createValidator } from '../../src/runtime/validation.js';
+import { NASTY_MANIFESTS } from '../fixtures/nasty-schemas.js';
+import { compileSchema, mutations } from '../fixtures/schema-mutations.js';
+import { captureLog, manifest, sendJson, servedTool, startHttp, testNames } from './core-fixtures.js';
+
+const exampleCatalogue = JSON.parse(readFileSync(new URL('../../examples/catalogue.json', import.meta.url), 'utf8')) as { tools: Manifest[] };
+const allTools: ServedTool[] = [...exampleCatalogue.tools, ...NASTY_MANIFESTS].map((m) => servedTool(m, withheldReasonFor(m.slug)));
+
+const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Valid manifest-spelled arguments for a tool: every example plus the synthesized call, when they validate. */
+function validArguments(tool: ServedTool): JsonObject[] {
+  const validator = createValidator(() => {});
+  const original = compileSchema(tool.manifest.input_schema ?? {});
+  const candidates = [...(tool.manifest.examples ?? []).map((example) => example.params), validExampleArguments(tool, validator).arguments];
+  return candidates.filter((args) => isObject(args) && original(args));
+}
+
+test('every advertised schema passes its profile\'s checker (example catalogue and nasty schemas)', () => {
+  for (const profile of HOST_PROFILE_NAMES) {
+    for (const tool of allTools) {
+      const { tool: advertised } = advertisedForm(tool, profile);
+      assert.deepEqual(hostViolations(advertised.inputSchema as JsonObject, profile), [], `${profile}: ${tool.slug}`);
+      assert.ok(ToolSchema.safeParse(advertised).success, `${profile}: ${tool.slug} is a valid MCP Tool`);
+      if (advertised.outputSchema !== undefined) {
+        assert.doesNotMatch(JSON.stringify(advertised.outputSchema), /"\$ref"|"\$defs"|"definitions"/, `${profile}: ${tool.slug} output`);
+      }
+    }
+  }
+});
+
+test('the checkers catch what the hosts reject in the raw schemas', () => {
+  const raw = (slug: string) => NASTY_MANIFESTS.find((m) => m.slug === slug)?.input_schema as JsonObject;
+  assert.ok(hostViolations(raw('recursive-tree'), 'spec').some((line) => line.includes('$ref')));
+  assert.ok(hostViolations(raw('top-one-of'), 'claude').includes(': top-level oneOf'));
+  assert.deepEqual(hostViolations(raw('top-one-of'), 'spec'), [], 'the spec allows top-level unions');
+  const keys = hostViolations(raw('weird-keys'), 'claude');
+  assert.equal(keys.filter((line) => line.includes('key outside')).length, 5, keys.join('\n'));
+  const gemini = hostViolations(raw('formats-and-keywords'), 'gemini');
+  for (const expected of ['format "uuid"', 'format "hostname"', 'additionalProperties', 'const', 'oneOf', 'allOf', 'type is not one name', 'object without properties']) {
+    assert.ok(gemini.some((line) => line.includes(expected)), `gemini: ${expected}\n${gemini.join('\n')}`);
+  }
+  assert.ok(hostViolations(raw('formats-and-keywords'), 'openai').some((line) => line.includes('format "int32"')));
+  assert.deepEqual(hostViolations(raw('formats-and-keywords'), 'claude').filter((line) => line.includes('format')).length, 1, 'claude keeps uuid, hostname, email; int32 goes');
+});
+
+test('a call built for each profile is accepted against the original after the server maps it back', () => {
+  for (const profile of HOST_PROFILE_NAMES) {
+    for (const tool of allTools) {
+      const form = advertisedForm(tool, profile);
+      const advertised = compileSchema(form.tool.inputSchema as JsonObject);
+      const original = compileSchema(tool.manifest.input_schema ?? {});
+      const calls = validArguments(tool);
+      assert.ok(calls.length > 0, `${tool.slug} has a valid call to try`);
+      for (const args of calls) {
+        const sent = argumentsForHost(args, form.aliases);
+        assert.equal(advertised(sent), true, `${profile}: ${tool.slug}: the host's schema admits ${JSON.stringify(sent)}`);
+        const received = argumentsFromHost(sent, form.aliases);
+        assert.deepEqual(received, args, `${profile}: ${tool.slug}`);
+        assert.equal(original(received), true, `${profile}: ${tool.slug}`);
+      }
+    }
+  }
+});
+
+test('spec: the advertised schema accepts and rejects exactly what the original does, except below spelled-out recursion', () => {
+  let compared = 0;
+  let belowDepth = 0;
+  for (const tool of allTools) {
+    const input = tool.manifest.input_schema ?? {};
+    const advertisedSchema = advertisedForm(tool, 'spec').tool.inputSchema as JsonObject;
+    const original = compileSchema(input);
+    const advertised = compileSchema(advertisedSchema);
+    const corpus = validArguments(tool).flatMap((args) => [args, ...mutations(args)]);
+    for (const value of corpus) {
+      compared += 1;
+      if (advertised(value) === original(value)) continue;
+      // The only allowed difference: the value is wrong below the spelled-out depth, which a deeper inlining catches.
+      assert.ok(inlineRefs(input).cutRefs.length > 0, `${tool.slug}: ${JSON.stringify(value)}`);
+      assert.equal(advertised(value), true, `${tool.slug}: advertised is only ever looser`);
+      const deeper = compileSchema(inlineRefs(input, { depth: 12 }).schema);
+      assert.equal(deeper(value), original(value), `${tool.slug}: ${JSON.stringify(value)} differs only by depth`);
+      belowDepth += 1;
+    }
+  }
+  assert.ok(compared > 1000, `compared ${compared} values`);
+  assert.ok(belowDepth > 0, 'the deep tree example exercises the depth limit');
+});
+
+test('host profiles lift top-level unions into one object and say what each form needs', () => {
+  const oneOf = NASTY_MANIFESTS.find((m) => m.slug === 'top-one-of')?.input_schema as JsonObject;
+  const { schema } = hostInputSchema(oneOf, 'claude');
+  assert.deepEqual(Object.keys(schema.properties as JsonObject), ['mode', 'url', 'text']);
+  assert.equal(schema.required, undefined);
+  assert.match(String(schema.description), /exactly one of 2 forms: form 1 \(by url\) needs url; form 2 \(by text\) needs text/);
+  assert.match(String((schema.properties as Record<string, JsonObject>).url?.description), /Required in form 1\./);
+  const conflict = hostInputSchema(NASTY_MANIFESTS.find((m) => m.slug === 'top-any-of-conflict')?.input_schema, 'openai').schema;
+  assert.deepEqual(conflict.required, ['value'], 'required in every form stays required');
+  assert.deepEqual((conflict.properties as JsonObject).value, { anyOf: [{ type: 'string' }, { type: 'number' }] });
+  const allOf = hostInputSchema(NASTY_MANIFESTS.find((m) => m.slug === 'top-all-of')?.input_schema, 'gemini').schema;
+  assert.deepEqual(allOf.required, ['first', 'second']);
+});
+
+test('keys outside the host pattern get aliases that depend on the key, not on order, and map back', () => {
+  const weird = NASTY_MANIFESTS.find((m) => m.slug === 'weird-keys')?.input_schema as JsonObject;
+  const { schema, aliases } = hostInputSchema(weird, 'claude');
+  const keys = Object.keys(schema.properties as JsonObject);
+  for (const key of keys) assert.match(key, HOST_RULES.claude.propertyKey as RegExp);
+  assert.equal(new Set(keys).size, keys.length);
+  assert.equal(aliases['_'], 'ü');
+  assert.equal(aliases['x'.repeat(64)], 'x'.repeat(80));
+  const aB = Object.keys(aliases).find((alias) => aliases[alias] === 'a b');
+  const aColonB = Object.keys(aliases).find((alias) => aliases[alias] === 'a:b');
+  assert.match(aB ?? '', /^a_b_[0-9a-f]{8}$/, 'a b and a:b share a base, so both carry a hash');
+  assert.notEqual(aB, aColonB);
+  assert.ok(!('filter_id_' in aliases), 'a real key is never renamed');
+  assert.match(Object.keys(aliases).find((alias) => aliases[alias] === 'filter[id]') ?? '', /^filter_id__[0-9a-f]{8}$/);
+  assert.deepEqual(schema.required, [aB, '_']);
+  const reversed = copyReversed(weird);
+  assert.deepEqual(hostInputSchema(reversed, 'claude').aliases, aliases, 'key order does not change the aliases');
+  assert.deepEqual(argumentsFromHost({ [aB as string]: 'x', 'a b': 'kept', other: 1 }, aliases), { 'a b': 'kept', other: 1 });
+  assert.equal(argumentsFromHost('not an object', aliases), 'not an object');
+});
+
+function copyReversed(schema: JsonObject): JsonObject {
+  const properties = schema.properties as JsonObject;
+  return { ...schema, properties: Object.fromEntries(Object.entries(properties).reverse()) };
+}
+
+test('transforms are pure: inputs untouched, the same output twice, and the spec profile keeps unchanged schemas as they are', () => {
+  for (const profile of HOST_PROFILE_NAMES) {
+    for (const tool of allTools) {
+      const before = JSON.stringify(tool.manifest);
+      assert.deepEqual(advertisedForm(tool, profile), advertisedForm(tool, profile));
+      assert.equal(JSON.stringify(tool.manifest), before, `${profile}: ${tool.slug}`);
+    }
+  }
+  const plain = exampleCatalogue.tools.find((m) => m.slug === 'hash-calculator') as Manifest;
+  assert.equal(advertisedForm(servedTool(plain), 'spec').tool.inputSchema, plain.input_schema);
+});
+
+test('the advertiser computes each form once per served tool and lists the meta-tool last', () => {
+  const advertiser = createToolAdvertiser({ profile: 'gemini', mode: 'all', threshold: 40, pinned: [], metaToolName: 'meta' });
+  const tools = allTools.filter((tool) => tool.withheldReason === null).slice(0, 5);
+  const metaTool = { name: 'meta', inputSchema: { type: 'object' as const, properties: {}, additionalProperties: false } };
+  const first = advertiser.list(tools, metaTool);
+  const second = advertiser.list(tools, metaTool);
+  assert.equal(first.length, 6);
+  first.forEach((tool, index) => assert.equal(second[index], tool, 'cached, not recomputed'));
+  assert.deepEqual(first[5]?.inputSchema, { type: 'object', properties: {} }, 'gemini drops additionalProperties from the meta-tool too');
+  const refreshed = tools.map((tool) => ({ ...tool }));
+  assert.notEqual(advertiser.list(refreshed, metaTool)[0], first[0], 'a refreshed catalogue gets new forms');
+});
+
+async function connect(catalogue: ServedCatalogueFile, env: Record<string, string>) {
+  const { log, lines } = captureLog();
+  const created = createServer({ names: testNames, catalogue, env, log });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'test-client', version: '0.0.0' });
+  await created.server.connect(serverTransport);
+  await client.connect(clientTransport);
+  return { client, lines, close: async () => { await client.close(); await created.close(); } };
+}
+
+function echoApi() {
+  return startHttp((req, res) => {
+    const slug = decodeURIComponent(req.url.replace(/^\/api\/tools\//, '').replace(/\/run$/, ''));
+    sendJson(res, 200, { success: true, result: { slug, params: JSON.parse(req.body).params }, duration_ms: 1 });
+  });
+}
+
+test('server: a host profile shapes tools/list, and aliased arguments reach the API under the manifest\'s keys', async () => {
+  const catalogue: ServedCatalogueFile = { format: 'nexusbloom-served-catalogue/1', tools: allTools };
+  const api = await echoApi();
+  const session = await connect(catalogue, { NEXUSBLOOM_MCP_HOST_PROFILE: 'claude', NEXUSBLOOM_MCP_TOOLS: 'all', NEXUSBLOOM_API_URL: api.url });
+  try {
+    const { tools } = await session.client.listTools();
+    assert.equal(tools.length, allTools.filter((tool) => tool.withheldReason === null).length + 1);
+    for (const tool of tools) assert.deepEqual(hostViolations(tool.inputSchema as JsonObject, 'claude'), [], tool.name);
+    const weird = tools.find((tool) => tool.name === 'weird-keys');
+    const aliases = advertisedForm(allTools.find((tool) => tool.slug === 'weird-keys') as ServedTool, 'claude').aliases;
+    const umlaut = Object.keys(aliases).find((alias) => aliases[alias] === 'ü') as string;
+    const space = Object.keys(aliases).find((alias) => aliases[alias] === 'a b') as string;
+    assert.ok(umlaut in (weird?.inputSchema.properties ?? {}));
+    const result = await session.client.callTool({ name: 'weird-keys', arguments: { [space]: 'x', [umlaut]: true, ok_key: 2 } }) as CallToolResult;
+    assert.equal(result.isError, undefined, JSON.stringify(result.content));
+    assert.deepEqual(JSON.parse(api.requests.at(-1)?.body ?? '{}'), { params: { 'a b': 'x', ü: true, ok_key: 2 } });
+    const invalid = await session.client.callTool({ name: 'weird-keys', arguments: { [space]: 'x' } }) as CallToolResult;
+    assert.equal(invalid.isError, true, 'the original schema still decides: ü is required');
+    assert.match(JSON.stringify(invalid.structuredContent), /VALIDATION_ERROR/);
+  } finally {
+    await session.close();
+    await api.close();
+  }
+});
+
+test('server: an unknown host profile is reported and the spec profile is used', async () => {
+  const catalogue: ServedCatalogueFile = { format: 'nexusbloom-served-catalogue/1', tools: allTools.filter((tool) => tool.slug === 'top-one-of') };
+  const session = await connect(catalogue, { NEXUSBLOOM_MCP_HOST_PROFILE: 'netscape' });
+  try {
+    assert.ok(session.lines.some((line) => line.includes('NEXUSBLOOM_MCP_HOST_PROFILE="netscape"') && line.includes('spec')), session.lines.join('\n'));
+    const { tools } = await session.client.listTools();
+    assert.ok(Array.isArray(tools[0]?.inputSchema.oneOf), 'spec keeps the top-level oneOf');
+  } finally {
+    await session.close();
+  }
+});
+
+function numbered(count: number): ServedCatalogueFile {
+  const tools = Array.from({ length: count }, (_unused, index) => servedTool(manifest({
+    slug: `tool-${String(index + 1).padStart(2, '0')}`,
+    input_schema: { type: 'object', properties: { n: { type: 'integer' } } },
+  })));
+  return { format: 'nexusbloom-served-catalogue/1', tools };
+}
+
+test('tools modes over 39 and 41 tools: auto switches to the meta-tool past 40, pinned tools stay, unlisted tools stay callable', async () => {
+  const api = await echoApi();
+  const cases: Array<{ size: number; env: Record<string, string>; listed: number; pinned?: string }> = [
+    { size: 39, env: {}, listed: 40 },
+    { size: 41, env: {}, listed: 1 },
+    { size: 41, env: { NEXUSBLOOM_MCP_PINNED_TOOLS: 'tool-03, tool-40,no-such-tool' }, listed: 3, pinned: 'tool-40' },
+    { size: 41, env: { NEXUSBLOOM_MCP_TOOLS_THRESHOLD: '100' }, listed: 42 },
+    { size: 39, env: { NEXUSBLOOM_MCP_TOOLS: 'meta' }, listed: 1 },
+    { size: 39, env: { NEXUSBLOOM_MCP_TOOLS: 'meta', NEXUSBLOOM_MCP_PINNED_TOOLS: 'tool-07' }, listed: 2, pinned: 'tool-07' },
+    { size: 41, env: { NEXUSBLOOM_MCP_TOOLS: 'all' }, listed: 42 },
+    { size: 41, env: { NEXUSBLOOM_MCP_TOOLS: 'ALL' }, listed: 42 },
+  ];
+  try {
+    for (const { size, env, listed, pinned } of cases) {
+      const label = `${size} tools, ${JSON.stringify(env)}`;
+      const session = await connect(numbered(size), { ...env, NEXUSBLOOM_API_URL: api.url });
+      try {
+        const { tools } = await session.client.listTools();
+        assert.equal(tools.length, listed, label);
+        assert.equal(tools.at(-1)?.name, 'nexusbloom', `${label}: the meta-tool is always listed`);
+        if (pinned !== undefined) assert.ok(tools.some((tool) => tool.name === pinned), label);
+        const unlisted = numbered(size).tools.map((tool) => tool.slug).find((slug) => !tools.some((tool) => tool.name === slug));
+        if (unlisted !== undefined) {
+          const result = await session.client.callTool({ name: unlisted, arguments: { n: 1 } }) as CallToolResult;
+          assert.equal(result.isError, undefined, `${label}: ${unlisted} is callable by name`);
+          assert.deepEqual((result.structuredContent as JsonObject | undefined) ?? JSON.parse((result.content[0] as { text: string }).text), { slug: unlisted, params: { n: 1 } });
+        }
+      } finally {
+        await session.close();
+      }
+    }
+  } finally {
+    await api.close();
+  }
+});
+
+test('listedCatalogueTools never lists withheld tools or a tool named like the meta-tool, in any mode', () => {
+  const tools = [
+    servedTool(manifest({ slug: 'a' })), servedTool(manifest({ slug: 'meta' })), servedTool(manifest({ slug: 'b c' }), 'has a space'),
+  ];
+  for (const mode of ['all', 'meta', 'auto'] as const) {
+    const listed = listedCatalogueTools(tools, { mode, threshold: 40, pinned: ['a', 'meta', 'b c'], metaToolName: 'meta' });
+    assert.deepEqual(listed.map((tool) => tool.slug), ['a'], mode);
+  }
+});
+
+test('every profile named in HOST_RULES has a rule for each documented limit', () => {
+  const profiles: HostProfileName[] = [...HOST_PROFILE_NAMES];
+  assert.deepEqual(Object.keys(HOST_RULES).sort(), [...profiles].sort());
+  assert.equal(HOST_RULES.spec.liftTopLevelUnions, false, 'spec changes nothing that has meaning');
+  assert.equal(HOST_RULES.gemini.dropped.includes('additionalProperties'), true);
+});
