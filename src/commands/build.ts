@@ -7,6 +7,8 @@ import { resolveConfig } from '../pipeline/config.js';
 import { buildPackage, type BuildResult } from '../pipeline/run-pipeline.js';
 import { errorMessage, problemLines, resolveSource, sourceFlags, sourceOptions } from '../cli/shared-flags.js';
 import { loadConfigFile } from '../cli/config-file.js';
+// --max-tokens and the context budget lines (see src/pipeline/budget/)
+import { budgetLines } from '../pipeline/budget/context-budget.js';
 // --changelog (schema changelog, see src/pipeline/changelog/)
 import { loadPreviousPackage } from '../pipeline/changelog/load-side.js';
 import { updatePackageChangelog } from '../pipeline/changelog/package-changelog.js';
@@ -34,6 +36,7 @@ what a build would write (use it in CI to catch drift).`;
     // --changelog (schema changelog, see src/pipeline/changelog/)
     changelog: Flags.boolean({ description: 'When --out already holds a package, prepend what changed for callers to its CHANGELOG.md, titled with the suggested next version.', default: false }),
     config: Flags.string({ description: 'JSON file with package and naming options (packageName, serverName, metaToolName, uriScheme, envPrefix, …).', helpValue: 'FILE' }),
+    'max-tokens': Flags.integer({ description: 'Fail (writing nothing) when the tools/list the server advertises costs more than N tokens (o200k_base).', min: 1, helpValue: 'N' }),
   };
 
   async run(): Promise<BuildResult> {
@@ -51,6 +54,7 @@ what a build would write (use it in CI to catch drift).`;
         config,
         check: flags.check,
         compile: flags.compile,
+        maxTokens: flags['max-tokens'],
         sourceOptions: sourceOptions(flags, progress),
         log: progress,
       });
@@ -71,6 +75,7 @@ what a build would write (use it in CI to catch drift).`;
       this.log(`${flags.out} is up to date with ${source} (${result.files} files, ${result.tools} tools).`);
       return result;
     }
+    for (const line of budgetLines(result.budget)) this.log(line);
     this.log(
       `Built ${result.tools} tools (${result.advertised} advertised, ${result.withheld.length} withheld) into ${flags.out}: ` +
         `${result.written.length} files written, ${result.removed.length} removed${result.compiled ? ', compiled' : ''}.`,

@@ -8,15 +8,25 @@ export type SchemaNode = JsonObject | boolean;
 export const isJsonObject = (value: unknown): value is JsonObject =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** Keywords whose value is one subschema. */
+/** Keywords whose value is one subschema (`items` too, unless it is the draft-07 tuple form). */
 const SCHEMA_KEYWORDS = [
   'additionalProperties', 'additionalItems', 'contains', 'propertyNames', 'not', 'if', 'then', 'else',
-  'unevaluatedItems', 'unevaluatedProperties', 'contentSchema',
+  'unevaluatedItems', 'unevaluatedProperties', 'contentSchema', 'items',
 ] as const;
 /** Keywords whose value is an array of subschemas (`items` too, in its draft-07 tuple form). */
-const SCHEMA_ARRAY_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
+const SCHEMA_ARRAY_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'] as const;
 /** Keywords whose value maps names to subschemas (`dependencies` values may also be arrays of names). */
 const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'] as const;
+
+/** What each subschema-holding keyword holds; one lookup per key of a node instead of one per keyword. */
+const KEYWORD_KINDS: ReadonlyMap<string, ReadonlySet<'schema' | 'array' | 'map'>> = (() => {
+  const kinds = new Map<string, Set<'schema' | 'array' | 'map'>>();
+  const add = (keyword: string, kind: 'schema' | 'array' | 'map') => kinds.set(keyword, (kinds.get(keyword) ?? new Set()).add(kind));
+  for (const keyword of SCHEMA_KEYWORDS) add(keyword, 'schema');
+  for (const keyword of SCHEMA_ARRAY_KEYWORDS) add(keyword, 'array');
+  for (const keyword of SCHEMA_MAP_KEYWORDS) add(keyword, 'map');
+  return kinds;
+})();
 
 /** Where a subschema sits under its parent: the keyword, and the property name or index when there is one. */
 export interface SubschemaLocation {
@@ -34,34 +44,30 @@ function isSchemaValue(value: unknown): value is SchemaNode {
  */
 export function mapSubschemas(node: JsonObject, map: (schema: SchemaNode, at: SubschemaLocation) => SchemaNode): JsonObject {
   let copy: JsonObject | undefined;
-  const set = (keyword: string, value: unknown): void => {
-    if (node[keyword] === value) return;
-    copy ??= { ...node };
-    copy[keyword] = value;
-  };
-  for (const keyword of SCHEMA_KEYWORDS) {
+  for (const keyword of Object.keys(node)) {
+    const kinds = KEYWORD_KINDS.get(keyword);
+    if (kinds === undefined) continue;
     const value = node[keyword];
-    if (isSchemaValue(value)) set(keyword, map(value, { keyword }));
-  }
-  const items = node.items;
-  if (isSchemaValue(items)) set('items', map(items, { keyword: 'items' }));
-  else if (Array.isArray(items)) set('items', mapArray(items, 'items', map));
-  for (const keyword of SCHEMA_ARRAY_KEYWORDS) {
-    const value = node[keyword];
-    if (Array.isArray(value)) set(keyword, mapArray(value, keyword, map));
-  }
-  for (const keyword of SCHEMA_MAP_KEYWORDS) {
-    const value = node[keyword];
-    if (!isJsonObject(value)) continue;
-    let mapped: JsonObject | undefined;
-    for (const [name, sub] of Object.entries(value)) {
-      if (!isSchemaValue(sub)) continue;
-      const next = map(sub, { keyword, key: name });
-      if (next === sub) continue;
-      mapped ??= copyOwn(value);
-      defineOwn(mapped, name, next);
+    let next: unknown = value;
+    if (kinds.has('schema') && isSchemaValue(value)) {
+      next = map(value, { keyword });
+    } else if (kinds.has('array') && Array.isArray(value)) {
+      next = mapArray(value, keyword, map);
+    } else if (kinds.has('map') && isJsonObject(value)) {
+      let mapped: JsonObject | undefined;
+      for (const name of Object.keys(value)) {
+        const sub = value[name];
+        if (!isSchemaValue(sub)) continue;
+        const replaced = map(sub, { keyword, key: name });
+        if (replaced === sub) continue;
+        mapped ??= copyOwn(value);
+        defineOwn(mapped, name, replaced);
+      }
+      if (mapped !== undefined) next = mapped;
     }
-    if (mapped !== undefined) set(keyword, mapped);
+    if (next === value) continue;
+    copy ??= { ...node };
+    copy[keyword] = next;
   }
   return copy ?? node;
 }
@@ -106,8 +112,12 @@ export function defineOwn(target: JsonObject, key: string, value: unknown): void
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-/** How deep a recursive `$ref` is spelled out by default before the rest is left to the server's own validation. */
-export const DEFAULT_RECURSION_DEPTH = 3;
+/**
+ * How deep a recursive `$ref` is spelled out by default before the rest is left to the server's own validation. Each
+ * level multiplies a branching recursion's size (the example catalogue's JSON-schema tool: 0.9k characters as written,
+ * 2.8k at depth 2, 6k at depth 3), and agents rarely need more than the shape of two levels to build a call.
+ */
+export const DEFAULT_RECURSION_DEPTH = 2;
 /** Above this many characters of JSON, recursion is spelled out less deeply (down to 0) to keep tools/list small. */
 export const MAX_INLINED_CHARS = 20_000;
 
@@ -152,7 +162,8 @@ export function inlineRefs(schema: JsonObject, options: InlineOptions = {}): Inl
 
 function inlineAtDepth(root: JsonObject, depth: number): InlinedSchema {
   if (!containsRefsOrDefinitions(root)) return { schema: root, cutRefs: [], depth, unresolvedRefs: [] };
-  const anchors = collectAnchors(root);
+  let anchors: Map<string, SchemaNode> | undefined;
+  const anchorsOf = (): Map<string, SchemaNode> => (anchors ??= collectAnchors(root));
   const cut = new Set<string>();
   const unresolved = new Set<string>();
 
@@ -167,7 +178,7 @@ function inlineAtDepth(root: JsonObject, depth: number): InlinedSchema {
       cut.add(ref);
       return { ...rest, ...('description' in rest ? {} : { description: `Deeper levels (${ref}) are not spelled out here; the server checks them.` }) };
     }
-    const target = resolveRef(root, ref, anchors);
+    const target = resolveRef(root, ref, anchorsOf);
     if (target === undefined) {
       unresolved.add(ref);
       return rest;
@@ -218,17 +229,30 @@ function withoutIdentifiers(node: JsonObject, isRoot: boolean): JsonObject {
   return copy;
 }
 
+/** A quick textual test first: most schemas have no references at all, and JSON.stringify is native. */
 function containsRefsOrDefinitions(schema: JsonObject): boolean {
+  const text = JSON.stringify(schema);
+  if (!/"(\$ref|\$recursiveRef|\$defs|definitions)"/.test(text)) return false;
   let found = false;
-  forEachSchema(schema, (node) => {
-    if (isJsonObject(node) && (refOf(node) !== undefined || DEFINITION_KEYWORDS.some((keyword) => keyword in node))) found = true;
+  visitSchemas(schema, (node) => {
+    if (!found && isJsonObject(node) && (refOf(node) !== undefined || DEFINITION_KEYWORDS.some((keyword) => keyword in node))) found = true;
   });
   return found;
 }
 
+/** Like forEachSchema without pointers, for passes that do not report where. */
+function visitSchemas(schema: SchemaNode, visit: (node: SchemaNode) => void): void {
+  visit(schema);
+  if (!isJsonObject(schema)) return;
+  mapSubschemas(schema, (sub) => {
+    visitSchemas(sub, visit);
+    return sub;
+  });
+}
+
 function collectAnchors(root: JsonObject): Map<string, SchemaNode> {
   const anchors = new Map<string, SchemaNode>();
-  forEachSchema(root, (node) => {
+  visitSchemas(root, (node) => {
     if (!isJsonObject(node)) return;
     if (typeof node.$anchor === 'string') anchors.set(node.$anchor, node);
     if (typeof node.$id === 'string' && node.$id.startsWith('#') && node.$id.length > 1) anchors.set(node.$id.slice(1), node);
@@ -236,11 +260,11 @@ function collectAnchors(root: JsonObject): Map<string, SchemaNode> {
   return anchors;
 }
 
-function resolveRef(root: JsonObject, ref: string, anchors: Map<string, SchemaNode>): SchemaNode | undefined {
+function resolveRef(root: JsonObject, ref: string, anchors: () => Map<string, SchemaNode>): SchemaNode | undefined {
   if (!ref.startsWith('#')) return undefined;
   const fragment = safeDecode(ref.slice(1));
   if (fragment === undefined) return undefined;
-  if (fragment !== '' && !fragment.startsWith('/')) return anchors.get(fragment);
+  if (fragment !== '' && !fragment.startsWith('/')) return anchors().get(fragment);
   let node: unknown = root;
   if (fragment === '') return root;
   for (const raw of fragment.slice(1).split('/')) {

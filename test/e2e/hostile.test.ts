@@ -53,6 +53,10 @@ describe('hostile catalogue, built and served', () => {
   // The `index` tool has a parameter named "constructor", so the whole tools/list is rejected by every SDK-based
   // host: one tool costs the agent every tool. The server must not advertise such a schema as is.
   it('its tools/list parses in an SDK client', async () => {
+    await assert.doesNotReject(
+      session.client.listTools(),
+      'the SDK client rejects the whole tools/list because the "index" tool has an input property named "constructor"',
+    );
     const { tools } = await session.client.listTools();
     assert.ok(tools.some((tool) => tool.name === 'index'));
   });

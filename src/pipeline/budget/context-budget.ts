@@ -37,13 +37,7 @@ export async function loadTokenCounter(): Promise<TokenCounter> {
  * listed), computed with the runtime's own advertiser so it is exactly what the server sends.
  */
 export function contextBudget(tools: readonly ServedTool[], names: ServerNames, count: TokenCounter): ContextBudget {
-  // metaToolDefinition reads only the names from its context; the rest of a surface (runner, history) is not needed here.
-  const metaTool: Tool = metaToolDefinition({ names } as SurfaceContext);
-  const advertiser = createToolAdvertiser({
-    profile: DEFAULT_HOST_PROFILE, mode: 'all', threshold: Number.POSITIVE_INFINITY, pinned: [], metaToolName: names.metaToolName,
-  });
-  const listed = advertiser.list(tools, metaTool);
-  const metaOnly = advertiser.list([], metaTool);
+  const { listed, metaOnly } = advertisedSurface(tools, names);
   const perTool = listed
     .filter((tool) => tool !== metaOnly[0])
     .map((tool) => ({ slug: tool.name, tokens: count(JSON.stringify(tool)) }))
@@ -54,6 +48,16 @@ export function contextBudget(tools: readonly ServedTool[], names: ServerNames, 
     metaOnly: count(JSON.stringify({ tools: metaOnly })),
     perTool,
   };
+}
+
+/** The tools/list answers of a server over `tools` in the default profile: everything listed, and the meta-tool alone. */
+export function advertisedSurface(tools: readonly ServedTool[], names: ServerNames): { listed: Tool[]; metaOnly: Tool[] } {
+  // metaToolDefinition reads only the names from its context; the rest of a surface (runner, history) is not needed here.
+  const metaTool: Tool = metaToolDefinition({ names } as SurfaceContext);
+  const advertiser = createToolAdvertiser({
+    profile: DEFAULT_HOST_PROFILE, mode: 'all', threshold: Number.POSITIVE_INFINITY, pinned: [], metaToolName: names.metaToolName,
+  });
+  return { listed: advertiser.list(tools, metaTool), metaOnly: advertiser.list([], metaTool) };
 }
 
 /** The failure message when the listed surface is over `maxTokens`, or null when it fits. */

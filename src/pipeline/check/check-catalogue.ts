@@ -88,22 +88,33 @@ function checkTool(manifest: Manifest, compiler: SchemaCompiler, problems: Probl
   return problems.filter((p) => p.severity === 'error').length === before;
 }
 
+/** Every error of `value` against `schema`, from a validator compiled for reporting only when `quick` failed. */
+function allErrorsOf(compiler: SchemaCompiler, schema: Record<string, unknown>, value: unknown) {
+  const validate = compiler.compileAllErrors(schema);
+  validate(value);
+  return validate.errors ?? [];
+}
+
 function compileAndValidate(manifest: Manifest, compiler: SchemaCompiler, problems: Problem[]): void {
   const slug = manifest.slug;
-  const validateInput = manifest.input_schema ? checkSchema(slug, 'input_schema', manifest.input_schema, compiler, problems) : undefined;
-  const validateOutput = manifest.output_schema ? checkSchema(slug, 'output_schema', manifest.output_schema, compiler, problems) : undefined;
+  const input = manifest.input_schema;
+  const output = manifest.output_schema;
+  const validateInput = input ? checkSchema(slug, 'input_schema', input, compiler, problems) : undefined;
+  const validateOutput = output ? checkSchema(slug, 'output_schema', output, compiler, problems) : undefined;
   (manifest.examples ?? []).forEach((example, index) => {
-    if (validateInput && !validateInput(example.params)) {
-      for (const error of validateInput.errors ?? []) {
+    if (input && validateInput && !validateInput(example.params)) {
+      for (const error of allErrorsOf(compiler, input, example.params)) {
         problems.push({ severity: 'error', slug, pointer: joinPointer('examples', index, 'params') + error.instancePath, message: `example does not match input_schema: ${describeAjvError(error)}`, hint: 'fix the example or the schema' });
       }
     }
-    if (validateOutput && 'result' in example && !validateOutput(example.result)) {
-      for (const error of validateOutput.errors ?? []) {
+    if (output && validateOutput && 'result' in example && !validateOutput(example.result)) {
+      for (const error of allErrorsOf(compiler, output, example.result)) {
         problems.push({ severity: 'warning', slug, pointer: joinPointer('examples', index, 'result') + error.instancePath, message: `example result does not match output_schema: ${describeAjvError(error)}` });
       }
     }
   });
+  if (input) compiler.release(input);
+  if (output) compiler.release(output);
 }
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -111,7 +122,11 @@ const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0
 export function checkCatalogue(document: unknown, cache?: BuildCache): CheckResult {
   let compiler: SchemaCompiler | undefined;
   // ajv instances are built only when some tool is not in the cache.
-  const lazyCompiler: SchemaCompiler = { compile: (schema) => (compiler ??= createSchemaCompiler()).compile(schema) };
+  const lazyCompiler: SchemaCompiler = {
+    compile: (schema) => (compiler ??= createSchemaCompiler()).compile(schema),
+    compileAllErrors: (schema) => (compiler ??= createSchemaCompiler()).compileAllErrors(schema),
+    release: (schema) => compiler?.release(schema),
+  };
   const problems = checkShape(document);
   const rawTools = (document as { tools?: unknown } | null)?.tools;
   if (!Array.isArray(rawTools) || problems.some((p) => p.slug === null)) return { tools: [], problems };

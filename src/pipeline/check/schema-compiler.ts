@@ -15,20 +15,33 @@ export function schemaDraft(schema: Record<string, unknown>): Draft {
 }
 
 export interface SchemaCompiler {
+  /** A validator that stops at the first error: cheap to compile, enough to tell valid from invalid. */
   compile(schema: Record<string, unknown>): ValidateFunction;
+  /** A validator that reports every error, compiled only when there is something to report. */
+  compileAllErrors(schema: Record<string, unknown>): ValidateFunction;
+  /** Forgets a schema's compiled code once its tool is checked, so memory stays flat over large catalogues. */
+  release(schema: Record<string, unknown>): void;
 }
 
-/** One ajv per draft, shared by every tool; schemas are not registered by `$id`, so tools never clash. */
+/** One ajv per draft and mode, shared by every tool; schemas are not registered by `$id`, so tools never clash. */
 export function createSchemaCompiler(): SchemaCompiler {
   // ownProperties: a property named `constructor` or `toString` must not be read from Object.prototype.
-  const options = { strict: false, allErrors: true, addUsedSchema: false, validateFormats: true, ownProperties: true } as const;
-  const draft07 = new Draft07(options);
-  const draft2020 = new Draft2020(options);
-  addFormats(draft07);
-  addFormats(draft2020);
+  // optimize: false: ajv's code optimisation passes cost more at compile time than they save on a few examples.
+  const base = { strict: false, addUsedSchema: false, validateFormats: true, ownProperties: true, code: { optimize: false } } as const;
+  const instances = [false, true].map((allErrors) => {
+    const draft07 = new Draft07({ ...base, allErrors });
+    const draft2020 = new Draft2020({ ...base, allErrors });
+    addFormats(draft07);
+    addFormats(draft2020);
+    return (schema: Record<string, unknown>) => (schemaDraft(schema) === 'draft-07' ? draft07 : draft2020);
+  });
+  const [firstError, allErrors] = instances as [(s: Record<string, unknown>) => Draft07 | Draft2020, (s: Record<string, unknown>) => Draft07 | Draft2020];
   return {
-    compile(schema) {
-      return (schemaDraft(schema) === 'draft-07' ? draft07 : draft2020).compile(schema);
+    compile: (schema) => firstError(schema).compile(schema),
+    compileAllErrors: (schema) => allErrors(schema).compile(schema),
+    release(schema) {
+      firstError(schema).removeSchema(schema);
+      allErrors(schema).removeSchema(schema);
     },
   };
 }

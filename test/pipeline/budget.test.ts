@@ -1,0 +1,120 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { withheldReasonFor } from '../../src/runtime/advertise.js';
+import type { Manifest, ServedCatalogueFile } from '../../src/runtime/contracts.js';
+import { createServer } from '../../src/runtime/server.js';
+import { advertisedSurface, budgetLines, contextBudget, loadTokenCounter, overBudgetMessage } from '../../src/pipeline/budget/context-budget.js';
+import { resolveConfig } from '../../src/pipeline/config.js';
+import { buildPackage } from '../../src/pipeline/run-pipeline.js';
+import { PipelineError } from '../../src/pipeline/problems.js';
+import { runCli } from '../helpers/cli.js';
+import { bundle, tool } from '../fixtures/catalogues.js';
+
+const EXAMPLE = new URL('../../examples/catalogue.json', import.meta.url);
+const exampleTools = (JSON.parse(readFileSync(EXAMPLE, 'utf8')) as { tools: Manifest[] }).tools
+  .map((m) => ({ slug: m.slug, manifest: m, identifier: m.slug, withheldReason: withheldReasonFor(m.slug) }))
+  .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+const names = resolveConfig().names;
+
+async function listFromServer(env: Record<string, string>) {
+  const catalogue: ServedCatalogueFile = { format: 'nexusbloom-served-catalogue/1', tools: exampleTools };
+  const created = createServer({ names, catalogue, env, log: () => {} });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'budget-test', version: '0.0.0' });
+  await created.server.connect(serverTransport);
+  await client.connect(clientTransport);
+  try {
+    return (await client.listTools()).tools;
+  } finally {
+    await client.close();
+    await created.close();
+  }
+}
+
+test('the budget is counted over exactly what the server lists, in full and meta-tool only', async () => {
+  const surface = advertisedSurface(exampleTools, names);
+  assert.deepEqual(await listFromServer({ NEXUSBLOOM_MCP_TOOLS: 'all' }), surface.listed);
+  assert.deepEqual(await listFromServer({ NEXUSBLOOM_MCP_TOOLS: 'meta' }), surface.metaOnly);
+
+  const budget = contextBudget(exampleTools, names, await loadTokenCounter());
+  assert.equal(budget.encoding, 'o200k_base');
+  assert.equal(budget.total, countTokens(JSON.stringify({ tools: surface.listed })));
+  assert.equal(budget.metaOnly, countTokens(JSON.stringify({ tools: surface.metaOnly })));
+  assert.ok(budget.metaOnly < budget.total / 5, `meta only ${budget.metaOnly} vs ${budget.total}`);
+
+  const advertisable = exampleTools.filter((t) => t.withheldReason === null).map((t) => t.slug);
+  assert.ok(advertisable.length < exampleTools.length, 'the example catalogue has withheld slugs, which cost nothing');
+  assert.deepEqual(budget.perTool.map((t) => t.slug).sort(), advertisable);
+  for (const entry of budget.perTool) {
+    const listed = surface.listed.find((t) => t.name === entry.slug);
+    assert.equal(entry.tokens, countTokens(JSON.stringify(listed)), entry.slug);
+  }
+  for (let index = 1; index < budget.perTool.length; index += 1) {
+    const [before, after] = [budget.perTool[index - 1], budget.perTool[index]];
+    assert.ok(before !== undefined && after !== undefined);
+    assert.ok(before.tokens > after.tokens || (before.tokens === after.tokens && before.slug < after.slug), `${before.slug} before ${after.slug}`);
+  }
+});
+
+test('over the limit the message names the total and the largest tools; at the limit there is none', async () => {
+  const budget = contextBudget(exampleTools, names, await loadTokenCounter());
+  assert.equal(overBudgetMessage(budget, budget.total, 'NEXUSBLOOM_'), null);
+  const message = overBudgetMessage(budget, budget.total - 1, 'NEXUSBLOOM_') ?? '';
+  assert.match(message, new RegExp(`costs ${budget.total} tokens \\(o200k_base\\), over --max-tokens ${budget.total - 1}`));
+  for (const largest of budget.perTool.slice(0, 5)) assert.ok(message.includes(`${largest.slug} (${largest.tokens})`), largest.slug);
+  assert.match(message, /NEXUSBLOOM_MCP_TOOLS=auto/);
+  const lines = budgetLines(budget);
+  assert.equal(lines.length, 6);
+  assert.match(lines[0] ?? '', new RegExp(`tools/list ${budget.total} tokens; meta-tool only ${budget.metaOnly}`));
+  assert.match(lines[1] ?? '', new RegExp(`${budget.perTool[0]?.tokens}  ${budget.perTool[0]?.slug}$`));
+});
+
+test('buildPackage reports the budget, and --max-tokens below it fails before anything is written', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'nexusbloom-budget-'));
+  try {
+    const config = resolveConfig();
+    const source = join(dir, 'catalogue.json');
+    await writeFile(source, JSON.stringify(bundle([tool('alpha'), tool('beta', { description: 'Beta. '.repeat(200) }), tool('bad slug')])));
+    const built = await buildPackage({ source, outDir: join(dir, 'ok'), config, compile: false });
+    assert.deepEqual(built.budget.perTool.map((t) => t.slug), ['beta', 'alpha']);
+    assert.ok(built.budget.total > built.budget.perTool.reduce((sum, t) => sum + t.tokens, 0), 'the total includes the meta-tool');
+
+    const out = join(dir, 'over');
+    await assert.rejects(
+      buildPackage({ source, outDir: out, config, compile: false, maxTokens: built.budget.total - 1 }),
+      (error: unknown) => error instanceof PipelineError && error.message.includes(`costs ${built.budget.total} tokens`) && error.message.includes('beta ('),
+    );
+    await assert.rejects(readdir(out), 'nothing was written');
+    const fits = await buildPackage({ source, outDir: out, config, compile: false, maxTokens: built.budget.total });
+    assert.deepEqual(fits.budget, built.budget);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('CLI: build prints the total and top tools; --max-tokens exits non-zero naming them', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'nexusbloom-budget-cli-'));
+  try {
+    const ok = await runCli(['build', '--source', 'examples/catalogue.json', '--out', join(dir, 'pkg'), '--no-compile', '--json']);
+    assert.equal(ok.code, 0, ok.stderr);
+    const result = JSON.parse(ok.stdout) as { budget: { encoding: string; total: number; metaOnly: number; perTool: Array<{ slug: string; tokens: number }> } };
+    assert.equal(result.budget.encoding, 'o200k_base');
+    const human = await runCli(['build', '--source', 'examples/catalogue.json', '--out', join(dir, 'pkg'), '--no-compile']);
+    assert.equal(human.code, 0, human.stderr);
+    assert.match(human.stdout, new RegExp(`tools/list ${result.budget.total} tokens`));
+    for (const top of result.budget.perTool.slice(0, 5)) assert.ok(human.stdout.includes(top.slug), top.slug);
+    const over = await runCli(['build', '--source', 'examples/catalogue.json', '--out', join(dir, 'over'), '--no-compile', '--max-tokens', '100']);
+    assert.notEqual(over.code, 0);
+    assert.match(over.stderr, new RegExp(`costs ${result.budget.total} tokens \\(o200k_base\\), over --max-tokens 100`));
+    assert.ok(over.stderr.includes(result.budget.perTool[0]?.slug ?? '?'));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
