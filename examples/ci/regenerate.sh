@@ -4,9 +4,11 @@
 #
 #   regenerate.sh check    pull, then `nexusbloom-gen build --check`: exit 1 naming the files when SERVER_DIR drifted
 #   regenerate.sh update   pull, rebuild SERVER_DIR, and commit the bundle and the package when they changed
+# then (both modes) install and verify SERVER_DIR, and publish it when PUBLISH=1.
 #
 # Environment (defaults in brackets):
-#   NEXUSBLOOM_API_URL   the catalogue API to pull (required); also the API that `verify` runs the tools against
+#   NEXUSBLOOM_API_URL   the catalogue API to pull (required when PULL=1); also the API `VERIFY=api` runs tools against
+#   PULL                 1: pull the API into CATALOGUE_FILE first; 0: use the committed bundle as it is [1]
 #   NEXUSBLOOM_API_KEY   sent as a bearer token when set
 #   NEXUSBLOOM_GEN       the generator command [npx --no-install nexusbloom-gen]
 #   CATALOGUE_FILE       the committed bundle [catalogue.json]
@@ -18,7 +20,6 @@
 set -euo pipefail
 
 mode="${1:-check}"
-: "${NEXUSBLOOM_API_URL:?set NEXUSBLOOM_API_URL to the catalogue API, e.g. https://nexusbloom.dev/api}"
 read -r -a gen <<< "${NEXUSBLOOM_GEN:-npx --no-install nexusbloom-gen}"
 catalogue="${CATALOGUE_FILE:-catalogue.json}"
 server="${SERVER_DIR:-server}"
@@ -27,8 +28,11 @@ publish="${PUBLISH:-0}"
 
 step() { printf '\n== %s\n' "$*" >&2; }
 
-step "pull $NEXUSBLOOM_API_URL -> $catalogue"
-"${gen[@]}" pull --source "$NEXUSBLOOM_API_URL" --out "$catalogue"
+if [ "${PULL:-1}" = 1 ]; then
+  : "${NEXUSBLOOM_API_URL:?set NEXUSBLOOM_API_URL to the catalogue API, e.g. https://nexusbloom.dev/api}"
+  step "pull $NEXUSBLOOM_API_URL -> $catalogue"
+  "${gen[@]}" pull --source "$NEXUSBLOOM_API_URL" --out "$catalogue"
+fi
 
 case "$mode" in
   check)

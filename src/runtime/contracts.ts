@@ -141,3 +141,19 @@ export interface InputValidator {
 
 /** Writes one diagnostic line to stderr (never stdout: stdout is the MCP transport). */
 export type DiagnosticLog = (line: string) => void;
+
+/**
+ * A JSON-RPC error for a request handler to throw. The SDK's McpError puts "MCP error <code>:" in its message, and
+ * a client wraps what it receives in another McpError, so agents read the prefix twice; this error carries the
+ * code and data with the plain message.
+ */
+export class ProtocolError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'ProtocolError';
+  }
+}

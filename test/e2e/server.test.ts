@@ -292,6 +292,7 @@ describe('generated server over stdio (example catalogue, mock API)', () => {
       assert.ok(error instanceof McpError);
       assert.equal(error.code, -32602);
       assert.match(error.message, /env-validator/);
+      assert.doesNotMatch(error.message, /MCP error -32602: MCP error/, 'the code prefix appears once');
       return true;
     });
   });

@@ -333,6 +333,10 @@ export async function seededStorage(roots: readonly string[] = GENERATED_PACKAGE
       // Another run finished the same seed first; theirs holds the same packages.
       if (!existsSync(join(seed, 'complete'))) throw error;
     }
+    // Seeds of older lock files are never used again.
+    for (const entry of await readdir(SEED_ROOT)) {
+      if (entry !== key && !entry.includes('.building-')) await rm(join(SEED_ROOT, entry), { recursive: true, force: true });
+    }
   } finally {
     await rm(work, { recursive: true, force: true });
     await rm(npmHome, { recursive: true, force: true });

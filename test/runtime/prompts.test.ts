@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ErrorCode, McpError, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from '../../src/runtime/contracts.js';
 import { errorCodeIn } from '../../src/runtime/prompts.js';
 import { callExtra, harness, NAMES, type Harness } from './surface-fixtures.js';
 
@@ -90,7 +91,7 @@ describe('use-tool', () => {
   ];
   for (const [slug, message] of rejected) {
     it(`accepts only exact slugs: ${slug} is an InvalidParams error`, () => {
-      assert.throws(() => harness().surface.getPrompt('use-tool', { slug }), (error: unknown) => error instanceof McpError && error.code === ErrorCode.InvalidParams && message.test(error.message));
+      assert.throws(() => harness().surface.getPrompt('use-tool', { slug }), (error: unknown) => error instanceof ProtocolError && error.code === ErrorCode.InvalidParams && message.test(error.message));
     });
   }
 });
@@ -138,7 +139,7 @@ describe('prompt errors', () => {
   ];
   for (const [name, args, message] of table) {
     it(`${name} ${JSON.stringify(args)}`, () => {
-      assert.throws(() => harness().surface.getPrompt(name, args), (error: unknown) => error instanceof McpError && error.code === ErrorCode.InvalidParams && message.test(error.message));
+      assert.throws(() => harness().surface.getPrompt(name, args), (error: unknown) => error instanceof ProtocolError && error.code === ErrorCode.InvalidParams && message.test(error.message));
     });
   }
   it('finds error codes in codes, envelopes and prose', () => {

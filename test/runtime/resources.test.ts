@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from '../../src/runtime/contracts.js';
 import type { Manifest } from '../../src/runtime/contracts.js';
 import { callExtra, harness, MANIFESTS, servedTools, STARTED_AT } from './surface-fixtures.js';
 
@@ -94,7 +95,7 @@ describe('reading resources', () => {
     it(`${name} is a protocol error (InvalidParams)`, () => {
       assert.throws(
         () => harness().surface.readResource(uri),
-        (error: unknown) => error instanceof McpError && error.code === ErrorCode.InvalidParams && message.test(error.message),
+        (error: unknown) => error instanceof ProtocolError && error.code === ErrorCode.InvalidParams && message.test(error.message),
       );
     });
   }
