@@ -77,6 +77,7 @@ if [ "$publish" = 1 ]; then
     step "$name@$version is already published: bump packageVersion (build --config) to publish this build"
   else
     step "publish $name@$version"
-    (cd "$server" && npm publish)
+    # dist/ was compiled by the install step above, so its `prepare` need not run a second time.
+    (cd "$server" && npm publish --ignore-scripts)
   fi
 fi

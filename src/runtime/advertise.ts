@@ -120,7 +120,7 @@ export function createToolAdvertiser(options: ListingOptions & { profile: HostPr
       return [...listedCatalogueTools(tools, options).map((tool) => formOf(tool).tool), meta];
     },
     argumentsFor(tools, name, args) {
-      if (options.profile === 'spec' || name === options.metaToolName) return args;
+      if (name === options.metaToolName) return args;
       const tool = tools.find((candidate) => candidate.slug === name && isAdvertised(candidate));
       return tool === undefined ? args : argumentsFromHost(args, formOf(tool).aliases);
     },

@@ -50,12 +50,20 @@ const GEMINI_KEYWORDS = [
   'default', 'items', 'minimum', 'maximum',
 ] as const;
 
+/**
+ * Top-level property keys every profile aliases: the MCP TypeScript SDK (1.32, zod 4) rejects a whole tools/list whose
+ * inputSchema.properties has a key `constructor` ("expected record, received object"), and silently drops `__proto__`,
+ * so every SDK-based host would lose every tool, or never see that field.
+ */
+export const SDK_UNSAFE_KEYS: readonly string[] = ['constructor', '__proto__'];
+
 /** Anthropic's Messages API error text: "Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'" (top level only). */
 const ANTHROPIC_PROPERTY_KEY = /^[a-zA-Z0-9_.-]{1,64}$/;
 
 export const HOST_RULES: Readonly<Record<HostProfileName, HostRules>> = {
   // The MCP spec (2025-11-25, Tool.inputSchema): any JSON Schema whose top level is `type: "object"`. Only changes
-  // that keep meaning: refs inlined (for recursion, see inlineRefs), `type`/`properties` added at the top.
+  // that keep meaning: refs inlined (for recursion, see inlineRefs), `type`/`properties` added at the top, and the
+  // SDK_UNSAFE_KEYS aliased (mapped back before validation, so calls mean the same).
   spec: {
     liftTopLevelUnions: false, topLevelForbidden: [], propertyKey: null, formats: null, keywords: null, dropped: [],
     mergeAllOf: false, oneOfAsAnyOf: false, constAsEnum: false, singleType: false, objectsNeedProperties: false,
@@ -142,8 +150,8 @@ export function hostInputSchema(input: JsonObject | null | undefined, profile: H
   if (rules.liftTopLevelUnions) schema = liftTopLevelUnions(schema);
   if (rules.topLevelForbidden.length > 0) schema = dropTopLevel(schema, rules.topLevelForbidden);
   if (profile !== 'spec') schema = fitKeywords(schema, rules, true);
-  if (rules.propertyKey === null) return { schema, aliases: {} };
-  return aliasPropertyKeys(schema, rules.propertyKey);
+  const pattern = rules.propertyKey;
+  return aliasPropertyKeys(schema, (key) => !SDK_UNSAFE_KEYS.includes(key) && (pattern === null || pattern.test(key)));
 }
 
 /** MCP requires `type: "object"` at the top; `properties` is added because several hosts read it unconditionally. */
@@ -295,22 +303,22 @@ function mergeAllOf(schema: JsonObject): JsonObject {
 }
 
 /**
- * Top-level keys outside `pattern` get a safe alias: the key with other characters replaced by `_`, cut to 64; when
- * that clashes with another key, the cut base plus 8 hex digits of the key's SHA-256, so an alias depends on its own
- * key and on which keys exist, never on their order.
+ * Top-level keys that are not `safe` get a safe alias: the key with characters outside `[a-zA-Z0-9_.-]` replaced by
+ * `_`, cut to 64; when that is unsafe itself or clashes with another key, the cut base plus 8 hex digits of the key's
+ * SHA-256, so an alias depends on its own key and on which keys exist, never on their order.
  */
-function aliasPropertyKeys(schema: JsonObject, pattern: RegExp): HostInputSchema {
+function aliasPropertyKeys(schema: JsonObject, safe: (key: string) => boolean): HostInputSchema {
   const properties = isJsonObject(schema.properties) ? schema.properties : {};
   const keys = Object.keys(properties);
-  const bad = keys.filter((key) => !pattern.test(key));
+  const bad = keys.filter((key) => !safe(key));
   if (bad.length === 0) return { schema, aliases: {} };
-  const good = new Set(keys.filter((key) => pattern.test(key)));
+  const good = new Set(keys.filter((key) => safe(key)));
   const bases = new Map(bad.map((key) => [key, key.replace(/[^a-zA-Z0-9_.-]/g, '_').slice(0, 64)] as const));
   const baseCounts = new Map<string, number>();
   for (const base of bases.values()) baseCounts.set(base, (baseCounts.get(base) ?? 0) + 1);
   const aliasOf = new Map<string, string>();
   for (const [key, base] of bases) {
-    const unique = base !== '' && !good.has(base) && baseCounts.get(base) === 1;
+    const unique = base !== '' && safe(base) && !good.has(base) && baseCounts.get(base) === 1;
     aliasOf.set(key, unique ? base : `${base.slice(0, 55)}_${createHash('sha256').update(key).digest('hex').slice(0, 8)}`);
   }
   const renamed: JsonObject = {};
@@ -362,9 +370,10 @@ export function hostViolations(schema: JsonObject, profile: HostProfileName): st
     for (const keyword of UNION_KEYWORDS) if (keyword in schema) problems.push(`: top-level ${keyword}`);
   }
   for (const keyword of rules.topLevelForbidden) if (keyword in schema) problems.push(`: top-level ${keyword}`);
-  if (rules.propertyKey !== null && isJsonObject(schema.properties)) {
+  if (isJsonObject(schema.properties)) {
     for (const key of Object.keys(schema.properties)) {
-      if (!rules.propertyKey.test(key)) problems.push(`/properties/${escapePointerToken(key)}: key outside ${String(rules.propertyKey)}`);
+      if (rules.propertyKey !== null && !rules.propertyKey.test(key)) problems.push(`/properties/${escapePointerToken(key)}: key outside ${String(rules.propertyKey)}`);
+      if (SDK_UNSAFE_KEYS.includes(key)) problems.push(`/properties/${escapePointerToken(key)}: key the MCP SDK rejects or drops`);
     }
   }
   forEachSchema(schema, (node, pointer) => {

@@ -24,6 +24,8 @@ const TSC = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const catalogue = JSON.parse(readFileSync(EXAMPLE_CATALOGUE, 'utf8')) as { tools: Array<{ slug: string; examples?: Array<{ params: Record<string, unknown>; result?: unknown }> }> };
 const manifests = manifestsFromBundle(catalogue);
 const envValidatorExamples = catalogue.tools.find((tool) => tool.slug === 'env-validator')!.examples!;
+/** tools/list: every slug inside the MCP tool-name grammar (catalogue-api.md, "Names"), and the meta-tool. */
+const LISTED_TOOLS = catalogue.tools.filter((tool) => /^[A-Za-z0-9_-]{1,64}$/.test(tool.slug)).length + 1;
 
 interface PackedFile {
   path: string;
@@ -107,7 +109,7 @@ describe('publishing the example server to a private registry', { timeout: 600_0
       assert.equal(client.getServerVersion()?.name, 'nexusbloom');
 
       const { tools } = await client.listTools();
-      assert.equal(tools.length, 29, 'the 28 advertised catalogue tools and the meta-tool');
+      assert.equal(tools.length, LISTED_TOOLS, 'the advertised catalogue tools and the meta-tool');
       assert.ok(tools.some((tool) => tool.name === 'env-validator'));
 
       const before = api.requests.length;
@@ -156,7 +158,7 @@ describe('publishing the example server to a private registry', { timeout: 600_0
       };
 
       const listed = (await inspect(['--method', 'tools/list'])) as { tools: Array<{ name: string }> };
-      assert.equal(listed.tools.length, 29);
+      assert.equal(listed.tools.length, LISTED_TOOLS);
       const [, example] = envValidatorExamples;
       const called = (await inspect(['--method', 'tools/call', '--tool-name', 'env-validator', '--tool-args-json', JSON.stringify(example!.params)])) as CallToolResult;
       assert.deepEqual(called.structuredContent, example!.result);
