@@ -3,9 +3,11 @@
 
 import { contextBudget, loadTokenCounter, overBudgetMessage, type ContextBudget } from './budget/context-budget.js';
 import { loadCache, saveCache } from './cache/build-cache.js';
-import { checkCatalogue, type CheckResult } from './check/check-catalogue.js';
+import type { Manifest } from '../runtime/contracts.js';
+import { checkCacheKey, checkCatalogue, type CheckResult } from './check/check-catalogue.js';
 import type { GeneratorConfig } from './config.js';
-import { emitPackage, type PackageFiles } from './emit/emit-package.js';
+import { emitPackage, moduleCacheKey, type PackageFiles } from './emit/emit-package.js';
+import { warmCache, type ToolJob } from './parallel/warm-cache.js';
 import { planPackage } from './plan/plan-package.js';
 import { formatProblem, hasErrors, PipelineError, type Problem } from './problems.js';
 import { readSource, type RawCatalogue, type SourceOptions } from './source/read-source.js';
@@ -62,6 +64,13 @@ export interface BuildResult {
 }
 
 
+/** Progress lines for large catalogues: every 500 tools and at the end. */
+function progressEvery(log: (line: string) => void, what: string): (done: number, total: number) => void {
+  return (done, total) => {
+    if (done % 500 < 25 || done === total) log(`${what} ${done}/${total} tools`);
+  };
+}
+
 export async function buildPackage(options: BuildOptions): Promise<BuildResult> {
   const log = options.log ?? (() => {});
   const timings = { source: 0, check: 0, emit: 0, write: 0, compile: 0 };
@@ -70,11 +79,19 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
   timings.source = performance.now() - started;
   started = performance.now();
   const cache = await loadCache(options.outDir);
+  const rawTools = (raw.document as { tools?: unknown } | null)?.tools;
+  if (Array.isArray(rawTools)) {
+    const jobs = rawTools.flatMap((manifest): ToolJob[] =>
+      manifest && typeof manifest === 'object' && typeof (manifest as Manifest).slug === 'string' ? [{ kind: 'check', key: checkCacheKey(manifest as Manifest), manifest: manifest as Manifest }] : [],
+    );
+    await warmCache(cache, jobs, progressEvery(log, 'checked'));
+  }
   const check = checkCatalogue(raw.document, cache);
   timings.check = performance.now() - started;
   failOnErrors(check.problems, `catalogue ${raw.origin} has problems`);
   started = performance.now();
   const plan = planPackage(check.tools, await readNamesLock(options.outDir));
+  await warmCache(cache, plan.tools.map((tool): ToolJob => ({ kind: 'module', key: moduleCacheKey(tool), tool })), progressEvery(log, 'typed'));
   const files: PackageFiles = await emitPackage(plan, options.config, cache);
   timings.emit = performance.now() - started;
   log(`emitted ${files.size} files for ${plan.tools.length} tools`);

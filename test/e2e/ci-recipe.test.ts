@@ -50,7 +50,12 @@ describe('examples/ci/regenerate.sh in a git repo', { timeout: 600_000 }, () => 
   const describeRun = (run: CliResult): string => `exit ${run.code}\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
 
   before(async () => {
-    [registry, originalApi, changedApi] = await Promise.all([startSeededRegistry(), startMockApi({ manifests: originalManifests }), startMockApi({ manifests: changedManifests() })]);
+    // Settled one by one, so that whatever did start is closed by after() when another part fails.
+    const [seeded, original, changed] = await Promise.allSettled([startSeededRegistry(), startMockApi({ manifests: originalManifests }), startMockApi({ manifests: changedManifests() })]);
+    if (seeded.status === 'fulfilled') registry = seeded.value;
+    if (original.status === 'fulfilled') originalApi = original.value;
+    if (changed.status === 'fulfilled') changedApi = changed.value;
+    for (const part of [seeded, original, changed]) if (part.status === 'rejected') throw part.reason;
     scratch = await mkdtemp(join(tmpdir(), 'nb-ci-recipe-'));
     repo = join(scratch, 'repo');
     const home = join(scratch, 'home');

@@ -40,15 +40,18 @@ describe('publishing the example server to a private registry', { timeout: 600_0
   let version: string;
 
   before(async () => {
-    const [built, seeded, mock] = await Promise.all([builtExample(), startSeededRegistry(), startMockApi({ manifests })]);
-    registry = seeded;
-    api = mock;
+    // Settled one by one, so that whatever did start is closed by after() when another part fails.
+    const [built, seeded, mock] = await Promise.allSettled([builtExample(), startSeededRegistry(), startMockApi({ manifests })]);
+    if (seeded.status === 'fulfilled') registry = seeded.value;
+    if (mock.status === 'fulfilled') api = mock.value;
+    for (const part of [built, seeded, mock]) if (part.status === 'rejected') throw part.reason;
+    if (built.status !== 'fulfilled') return;
     // A private copy inside the repo: `npm publish` runs the package's `prepare` (tsc), which finds its compiler and
     // the dependencies' types in the repo's node_modules, and must not rewrite the shared e2e build.
     packageDir = join(REPO_ROOT, '.tmp', 'publish-example', String(process.pid));
     await rm(packageDir, { recursive: true, force: true });
     await mkdir(join(packageDir, '..'), { recursive: true });
-    await cp(built, packageDir, { recursive: true, filter: (source) => !source.includes(`${built}/node_modules`) });
+    await cp(built.value, packageDir, { recursive: true, filter: (source) => !source.includes(`${built.value}/node_modules`) });
     version = (JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string }).version;
     scratch = await mkdtemp(join(tmpdir(), 'nb-publish-'));
     npmEnv = isolatedNpmEnv(registry, join(scratch, 'home'));

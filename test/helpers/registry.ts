@@ -217,10 +217,15 @@ export async function startRegistry(options: { dir: string; storageFrom?: string
       if (attempt < 3) continue;
       throw new Error(`Verdaccio exited before serving:\n${output}`);
     }
-    const token = await addUser(url, `tester-${randomBytes(4).toString('hex')}`, randomBytes(12).toString('hex'));
-    const userconfig = join(dir, 'npmrc');
-    await writeFile(userconfig, `registry=${url}/\n//127.0.0.1:${port}/:_authToken=${token}\n`);
-    return { url, port, dir, userconfig, token, log: () => output, close };
+    try {
+      const token = await addUser(url, `tester-${randomBytes(4).toString('hex')}`, randomBytes(12).toString('hex'));
+      const userconfig = join(dir, 'npmrc');
+      await writeFile(userconfig, `registry=${url}/\n//127.0.0.1:${port}/:_authToken=${token}\n`);
+      return { url, port, dir, userconfig, token, log: () => output, close };
+    } catch (error) {
+      await close();
+      throw error;
+    }
   }
 }
 
@@ -348,7 +353,13 @@ export async function seededStorage(roots: readonly string[] = GENERATED_PACKAGE
 export async function startSeededRegistry(roots: readonly string[] = GENERATED_PACKAGE_DEPENDENCIES): Promise<Registry> {
   const storage = await seededStorage(roots);
   const dir = await mkdtemp(join(tmpdir(), 'nb-registry-'));
-  const registry = await startRegistry({ dir, storageFrom: storage });
+  let registry: Registry;
+  try {
+    registry = await startRegistry({ dir, storageFrom: storage });
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     ...registry,
     async close() {

@@ -82,9 +82,11 @@ test('spec: the advertised schema accepts and rejects exactly what the original 
   let belowDepth = 0;
   for (const tool of allTools) {
     const input = tool.manifest.input_schema ?? {};
-    const advertisedSchema = advertisedForm(tool, 'spec').tool.inputSchema as JsonObject;
+    const form = advertisedForm(tool, 'spec');
     const original = compileSchema(input);
-    const advertised = compileSchema(advertisedSchema);
+    const advertisedValidator = compileSchema(form.tool.inputSchema as JsonObject);
+    // Keys spec aliases (SDK_UNSAFE_KEYS) are compared as the host would send them.
+    const advertised = (value: unknown) => advertisedValidator(isObject(value) ? argumentsForHost(value, form.aliases) : value);
     const corpus = validArguments(tool).flatMap((args) => [args, ...mutations(args)]);
     for (const value of corpus) {
       compared += 1;
@@ -134,6 +136,23 @@ test('keys outside the host pattern get aliases that depend on the key, not on o
   assert.deepEqual(hostInputSchema(reversed, 'claude').aliases, aliases, 'key order does not change the aliases');
   assert.deepEqual(argumentsFromHost({ [aB as string]: 'x', 'a b': 'kept', other: 1 }, aliases), { 'a b': 'kept', other: 1 });
   assert.equal(argumentsFromHost('not an object', aliases), 'not an object');
+});
+
+test('every profile aliases the keys the MCP SDK rejects or drops, and the wire form parses as an MCP Tool', () => {
+  const unsafe = allTools.find((tool) => tool.slug === 'sdk-unsafe-keys') as ServedTool;
+  for (const profile of HOST_PROFILE_NAMES) {
+    const form = advertisedForm(unsafe, profile);
+    const wire = JSON.parse(JSON.stringify(form.tool)) as unknown;
+    const parsed = ToolSchema.safeParse(wire);
+    assert.ok(parsed.success, `${profile}: ${JSON.stringify(parsed.error?.issues)}`);
+    const keys = Object.keys(parsed.data.inputSchema.properties ?? {});
+    assert.equal(keys.length, 3, `${profile}: no field is dropped by the SDK (${keys.join(', ')})`);
+    assert.ok(keys.includes('toString'), 'other Object.prototype names are fine');
+    assert.deepEqual(Object.values(form.aliases).sort(), ['__proto__', 'constructor']);
+    assert.match(Object.keys(form.aliases).find((alias) => form.aliases[alias] === 'constructor') ?? '', /^constructor_[0-9a-f]{8}$/);
+  }
+  const raw = JSON.parse(JSON.stringify({ name: 'x', inputSchema: unsafe.manifest.input_schema })) as unknown;
+  assert.equal(ToolSchema.safeParse(raw).success, false, 'the SDK does reject the schema as written');
 });
 
 function copyReversed(schema: JsonObject): JsonObject {

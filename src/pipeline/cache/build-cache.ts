@@ -12,8 +12,9 @@ const CACHE_FORMAT = 'nexusbloom-gen-cache/1';
 
 export interface BuildCache {
   get<T>(kind: string, key: string): T | undefined;
+  has(kind: string, key: string): boolean;
   set(kind: string, key: string, value: unknown): void;
-  /** Hits and misses so far, for reports and tests. */
+  /** Entries reused from an earlier build (hits) and computed in this one (misses), for reports and tests. */
   readonly stats: { hits: number; misses: number };
 }
 
@@ -44,6 +45,7 @@ export function generatorFingerprint(): string {
 /** An in-memory cache, for one process (tests, `--check`, or when nothing is to be kept). */
 export function memoryCache(entries: Map<string, unknown> = new Map()): BuildCache & { entries: Map<string, unknown>; used: Set<string> } {
   const used = new Set<string>();
+  const computed = new Set<string>();
   const stats = { hits: 0, misses: 0 };
   return {
     entries,
@@ -52,17 +54,21 @@ export function memoryCache(entries: Map<string, unknown> = new Map()): BuildCac
     get<T>(kind: string, key: string): T | undefined {
       const id = `${kind}:${key}`;
       const value = entries.get(id);
-      if (value === undefined) stats.misses++;
-      else {
-        stats.hits++;
+      if (value !== undefined && !used.has(id)) {
+        if (!computed.has(id)) stats.hits++;
         used.add(id);
       }
       return value as T | undefined;
     },
+    has: (kind, key) => entries.has(`${kind}:${key}`),
     set(kind, key, value) {
       const id = `${kind}:${key}`;
       entries.set(id, value);
       used.add(id);
+      if (!computed.has(id)) {
+        computed.add(id);
+        stats.misses++;
+      }
     },
   };
 }

@@ -68,13 +68,26 @@ function checkSchema(slug: string, field: 'input_schema' | 'output_schema', sche
 }
 
 /** Every problem of one tool's schemas and examples; the expensive part, cached by content. */
+export const CHECK_CACHE_KIND = 'check';
+
+/** The cache key of one tool's schema checks: everything they read. */
+export function checkCacheKey(manifest: Manifest): string {
+  return contentKey(manifest.slug, manifest.input_schema, manifest.output_schema ?? null, manifest.examples ?? null);
+}
+
 function checkToolSchemas(manifest: Manifest, compiler: SchemaCompiler, cache: BuildCache | undefined): Problem[] {
-  const key = cache ? contentKey(manifest.slug, manifest.input_schema, manifest.output_schema ?? null, manifest.examples ?? null) : '';
-  const cached = cache?.get<Problem[]>('check', key);
+  const key = cache ? checkCacheKey(manifest) : '';
+  const cached = cache?.get<Problem[]>(CHECK_CACHE_KIND, key);
   if (cached) return cached;
+  const problems = schemaProblems(manifest, compiler);
+  cache?.set(CHECK_CACHE_KIND, key, problems);
+  return problems;
+}
+
+/** Compiles a tool's schemas and validates its examples (the work the cache and the worker pool spare). */
+export function schemaProblems(manifest: Manifest, compiler: SchemaCompiler): Problem[] {
   const problems: Problem[] = [];
   compileAndValidate(manifest, compiler, problems);
-  cache?.set('check', key, problems);
   return problems;
 }
 

@@ -46,19 +46,24 @@ function toolDoc(tool: PlannedTool): string {
   return parts.join('\n');
 }
 
-export async function toolModule(tool: PlannedTool, cache?: BuildCache): Promise<string> {
+export const MODULE_CACHE_KIND = 'module';
+
+/** The cache key of one tool module: everything its text depends on. */
+export function moduleCacheKey(tool: PlannedTool): string {
   const { manifest } = tool;
-  const key = cache
-    ? contentKey(tool.slug, tool.identifier, tool.inputTypeName, tool.outputTypeName, tool.withheldReason, manifest.name, manifest.description, manifest.deprecated ?? null, manifest.input_schema, manifest.output_schema ?? null)
-    : '';
-  const cached = cache?.get<string>('module', key);
+  return contentKey(tool.slug, tool.identifier, tool.inputTypeName, tool.outputTypeName, tool.withheldReason, manifest.name, manifest.description, manifest.deprecated ?? null, manifest.input_schema, manifest.output_schema ?? null);
+}
+
+export async function toolModule(tool: PlannedTool, cache?: BuildCache): Promise<string> {
+  const key = cache ? moduleCacheKey(tool) : '';
+  const cached = cache?.get<string>(MODULE_CACHE_KIND, key);
   if (cached !== undefined) return cached;
   const text = await renderToolModule(tool);
-  cache?.set('module', key, text);
+  cache?.set(MODULE_CACHE_KIND, key, text);
   return text;
 }
 
-async function renderToolModule(tool: PlannedTool): Promise<string> {
+export async function renderToolModule(tool: PlannedTool): Promise<string> {
   const inputTypes = await schemaTypes(tool.manifest.input_schema, tool.inputTypeName, '{ [key: string]: unknown }');
   const outputTypes = await schemaTypes(tool.manifest.output_schema, tool.outputTypeName, 'unknown');
   return renderTemplate('tool.ts', {

@@ -1,0 +1,64 @@
+// Spreads a large build's per-tool work over worker threads, one per core, by filling the build cache ahead of the
+// stages that read it. The stages stay plain sequential code; small catalogues never start a worker.
+
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { Manifest } from '../../runtime/contracts.js';
+import type { BuildCache } from '../cache/build-cache.js';
+import type { PlannedTool } from '../plan/plan-package.js';
+
+export type ToolJob = { key: string; kind: 'check'; manifest: Manifest } | { key: string; kind: 'module'; tool: PlannedTool };
+export type ToolJobResult = { key: string; kind: ToolJob['kind']; value?: unknown; error?: string };
+
+/** Below this many jobs, starting workers (each loads ajv and json-schema-to-typescript) costs more than it saves. */
+export const MIN_PARALLEL_JOBS = 120;
+const CHUNK = 25;
+
+export function workerCount(jobs: number): number {
+  if (jobs < MIN_PARALLEL_JOBS) return 0;
+  return Math.max(0, Math.min(availableParallelism(), 8, Math.ceil(jobs / CHUNK)));
+}
+
+const RUNNING_FROM_SOURCE = import.meta.url.endsWith('.ts');
+const WORKER_URL = new URL(RUNNING_FROM_SOURCE ? './tool-worker.ts' : './tool-worker.js', import.meta.url);
+// From source (tests, development) the worker needs the same TypeScript loader as this thread.
+const WORKER_EXEC_ARGV = RUNNING_FROM_SOURCE && !process.execArgv.includes('tsx') ? [...process.execArgv, '--import', 'tsx'] : process.execArgv;
+
+/**
+ * Runs the jobs the cache does not hold yet and stores their results in it. A job that fails is left out, so the
+ * stage that reads the cache runs it again in-process and reports the failure as it always does.
+ */
+export async function warmCache(cache: BuildCache, jobs: readonly ToolJob[], onProgress?: (done: number, total: number) => void): Promise<void> {
+  const pending = jobs.filter((job) => !cache.has(job.kind, job.key));
+  const count = workerCount(pending.length);
+  if (count === 0) return;
+  const chunks: ToolJob[][] = [];
+  for (let i = 0; i < pending.length; i += CHUNK) chunks.push(pending.slice(i, i + CHUNK));
+  let done = 0;
+  const workers = Array.from({ length: count }, () => new Worker(WORKER_URL, { execArgv: WORKER_EXEC_ARGV }));
+  try {
+    await Promise.all(
+      workers.map(
+        (worker) =>
+          new Promise<void>((resolve) => {
+            const next = (): void => {
+              const chunk = chunks.shift();
+              if (!chunk) return resolve();
+              worker.postMessage(chunk);
+            };
+            worker.on('message', (results: ToolJobResult[]) => {
+              for (const result of results) if (result.error === undefined) cache.set(result.kind, result.key, result.value);
+              done += results.length;
+              onProgress?.(done, pending.length);
+              next();
+            });
+            // A worker that cannot run leaves its share to the stage itself, which does the same work in-process.
+            worker.on('error', () => resolve());
+            next();
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  }
+}
