@@ -59,10 +59,11 @@ export interface BuildResult {
   timingsMs: { source: number; check: number; emit: number; write: number; compile: number };
   /** Per-tool work reused from the cache of an earlier build into the same folder. */
   cache: { hits: number; misses: number };
+  /** Per-tool jobs done on worker threads (large catalogues only). */
+  parallelJobs: number;
   /** What the advertised tools/list costs an agent in tokens. */
   budget: ContextBudget;
 }
-
 
 /** Progress lines for large catalogues: every 500 tools and at the end. */
 function progressEvery(log: (line: string) => void, what: string): (done: number, total: number) => void {
@@ -79,19 +80,20 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
   timings.source = performance.now() - started;
   started = performance.now();
   const cache = await loadCache(options.outDir);
+  let parallelJobs = 0;
   const rawTools = (raw.document as { tools?: unknown } | null)?.tools;
   if (Array.isArray(rawTools)) {
     const jobs = rawTools.flatMap((manifest): ToolJob[] =>
       manifest && typeof manifest === 'object' && typeof (manifest as Manifest).slug === 'string' ? [{ kind: 'check', key: checkCacheKey(manifest as Manifest), manifest: manifest as Manifest }] : [],
     );
-    await warmCache(cache, jobs, progressEvery(log, 'checked'));
+    parallelJobs += await warmCache(cache, jobs, progressEvery(log, 'checked'));
   }
   const check = checkCatalogue(raw.document, cache);
   timings.check = performance.now() - started;
   failOnErrors(check.problems, `catalogue ${raw.origin} has problems`);
   started = performance.now();
   const plan = planPackage(check.tools, await readNamesLock(options.outDir));
-  await warmCache(cache, plan.tools.map((tool): ToolJob => ({ kind: 'module', key: moduleCacheKey(tool), tool })), progressEvery(log, 'typed'));
+  parallelJobs += await warmCache(cache, plan.tools.map((tool): ToolJob => ({ kind: 'module', key: moduleCacheKey(tool), tool })), progressEvery(log, 'typed'));
   const files: PackageFiles = await emitPackage(plan, options.config, cache);
   timings.emit = performance.now() - started;
   log(`emitted ${files.size} files for ${plan.tools.length} tools`);
@@ -109,6 +111,7 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
     warnings: check.problems.filter((p) => p.severity === 'warning'),
     files: files.size,
     cache: { ...cache.stats },
+    parallelJobs,
     budget,
   };
   started = performance.now();

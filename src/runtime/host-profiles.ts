@@ -183,7 +183,7 @@ export function liftTopLevelUnions(root: JsonObject): JsonObject {
         if (!Object.prototype.hasOwnProperty.call(properties, key)) defineOwn(properties, key, schema);
       }
       for (const key of stringList(lifted.required)) required.add(key);
-      if (typeof lifted.description === 'string' && lifted.description !== '' && lifted !== root) notes.push(lifted.description);
+      if (typeof lifted.description === 'string' && lifted.description !== '') notes.push(lifted.description);
     }
   }
 

@@ -79,10 +79,14 @@ const PHRASES: Readonly<Record<string, string>> = {
   'look up': 'lookup', 'check sum': 'checksum', 'set up': 'setup', 'front matter': 'frontmatter',
 };
 
+/** Words that start some phrase: most word pairs need no phrase lookup at all. */
+const PHRASE_STARTS = new Set(Object.keys(PHRASES).map((phrase) => phrase.slice(0, phrase.indexOf(' '))));
+
 /** The phrase each adjacent word pair forms, if any: `[index of first word, phrase]`. */
 function phrasesIn(list: readonly string[]): [number, string][] {
   const found: [number, string][] = [];
   for (let index = 0; index + 1 < list.length; index += 1) {
+    if (!PHRASE_STARTS.has(list[index] as string)) continue;
     const phrase = PHRASES[`${list[index]} ${list[index + 1]}`];
     if (phrase !== undefined) found.push([index, phrase]);
   }
@@ -253,10 +257,8 @@ export interface SearchTermData {
 }
 
 function keyOfTexts(textsPerTool: readonly (readonly string[])[]): string {
-  const hash = createHash('sha256');
-  hash.update(SEARCH_INDEX_FORMAT);
-  for (const texts of textsPerTool) hash.update(JSON.stringify(texts));
-  return hash.digest('hex');
+  // One update of the whole text: thousands of small updates cost more than the hashing itself.
+  return createHash('sha256').update(JSON.stringify([SEARCH_INDEX_FORMAT, textsPerTool])).digest('hex');
 }
 
 /** The key a SearchIndexData for these tools carries; a different key means the data is for another list. */
@@ -303,6 +305,8 @@ function canonicalJson(value: unknown, depth = 0): string {
   const close = multiline ? `\n${' '.repeat(depth)}` : '';
   if (Array.isArray(value)) {
     if (!value.length) return '[]';
+    // Postings and length rows are most of the file: arrays of plain values need no key sorting.
+    if (!multiline && value.every((item) => typeof item !== 'object' || item === null)) return JSON.stringify(value);
     return `[${value.map((item) => indent + canonicalJson(item, depth + 1)).join(',')}${close}]`;
   }
   if (isObject(value)) {
@@ -332,11 +336,17 @@ export function parseSearchIndex(value: unknown): SearchIndexData | null {
     if (!isObject(entry) || typeof entry.surface !== 'string' || !Array.isArray(entry.postings)) return null;
     const postings: unknown[] = entry.postings;
     if (!postings.length || postings.length % 3 !== 0) return null;
+    let previousTool = -1;
+    let previousField = -1;
     for (let i = 0; i < postings.length; i += 3) {
-      const [tool, field, count] = [postings[i], postings[i + 1], postings[i + 2]];
+      const tool = postings[i];
+      const field = postings[i + 1];
+      const count = postings[i + 2];
       if (!isCount(tool) || tool >= lengths.length || !isCount(field) || field >= FIELDS.length || !isCount(count) || count === 0) return null;
       // Postings run in tool order, then field order, each pair once: scoring relies on that order.
-      if (i > 0 && (tool < (postings[i - 3] as number) || (tool === postings[i - 3] && field <= (postings[i - 2] as number)))) return null;
+      if (tool < previousTool || (tool === previousTool && field <= previousField)) return null;
+      previousTool = tool;
+      previousField = field;
     }
   }
   return value as unknown as SearchIndexData;
@@ -352,72 +362,67 @@ interface TermPostings {
 
 interface SearchIndex {
   toolCount: number;
-  /** BM25 length normalizer per tool and field, at `tool * FIELDS.length + field`. */
-  normalizers: Float64Array;
   /** Every indexed term, sorted by code unit, for prefix matching. */
   vocabulary: readonly string[];
-  encoded: ReadonlyMap<string, SearchTermData>;
-  /** Terms decoded so far: a query decodes only the terms it touches. */
-  decoded: Map<string, TermPostings>;
+  postings: ReadonlyMap<string, TermPostings>;
 }
 
+/** Decodes index data once, so that a query only reads precomputed per-term scores. */
 function searchIndexOf(data: SearchIndexData): SearchIndex {
   const toolCount = data.lengths.length;
-  const normalizers = new Float64Array(toolCount * FIELDS.length);
-  FIELDS.forEach((_field, fieldIndex) => {
+  const fieldCount = FIELDS.length;
+  // BM25 length normalizer per tool and field, at `tool * fieldCount + field`.
+  const normalizers = new Float64Array(toolCount * fieldCount);
+  for (let field = 0; field < fieldCount; field += 1) {
     let total = 0;
-    for (const row of data.lengths) total += row[fieldIndex] as number;
+    for (const row of data.lengths) total += row[field] as number;
     const averageLength = toolCount ? Math.max(total / toolCount, 1) : 1;
-    data.lengths.forEach((row, toolIndex) => {
-      normalizers[toolIndex * FIELDS.length + fieldIndex] = 1 - BM25_B + (BM25_B * (row[fieldIndex] as number)) / averageLength;
-    });
-  });
-  const encoded = new Map(Object.entries(data.terms));
-  return { toolCount, normalizers, vocabulary: [...encoded.keys()].sort(byCodeUnit), encoded, decoded: new Map() };
+    for (let tool = 0; tool < toolCount; tool += 1) {
+      normalizers[tool * fieldCount + field] = 1 - BM25_B + (BM25_B * ((data.lengths[tool] as number[])[field] as number)) / averageLength;
+    }
+  }
+  const fieldWeights = Float64Array.from(FIELDS, (field) => FIELD_WEIGHTS[field]);
+  const postings = new Map<string, TermPostings>();
+  for (const [indexedTerm, termData] of Object.entries(data.terms)) {
+    postings.set(indexedTerm, decodePostings(termData, toolCount, normalizers, fieldWeights));
+  }
+  return { toolCount, vocabulary: [...postings.keys()].sort(byCodeUnit), postings };
 }
 
 /**
  * BM25F per tool for one term: field-weighted, length-normalized term frequency, saturated once, times IDF; also the
  * field that contributed most. Fields are summed in FIELDS order so scores are bit-for-bit those of a full scan.
  */
-function postingsOf(index: SearchIndex, indexedTerm: string): TermPostings | undefined {
-  const cached = index.decoded.get(indexedTerm);
-  if (cached) return cached;
-  const data = index.encoded.get(indexedTerm);
-  if (!data) return undefined;
-  const raw = data.postings;
-  const toolsHolding: number[] = [];
-  const weightedFrequencies: number[] = [];
-  const bestFields: number[] = [];
+function decodePostings(termData: SearchTermData, toolCount: number, normalizers: Float64Array, fieldWeights: Float64Array): TermPostings {
+  const raw = termData.postings;
+  let df = 0;
+  for (let i = 0; i < raw.length; i += 3) if (i === 0 || raw[i] !== raw[i - 3]) df += 1;
+  const tools = new Int32Array(df);
+  const weightedFrequencies = new Float64Array(df);
+  const bestFields = new Uint8Array(df);
+  let slot = -1;
   let bestContribution = 0;
   for (let i = 0; i < raw.length; i += 3) {
-    const [tool, field, frequency] = [raw[i] as number, raw[i + 1] as number, raw[i + 2] as number];
-    const contribution = (FIELD_WEIGHTS[FIELDS[field] as FieldName] * frequency) / (index.normalizers[tool * FIELDS.length + field] as number);
-    const last = toolsHolding.length - 1;
-    if (toolsHolding[last] !== tool) {
-      toolsHolding.push(tool);
-      weightedFrequencies.push(contribution);
-      bestFields.push(field);
+    const tool = raw[i] as number;
+    const field = raw[i + 1] as number;
+    const contribution = ((fieldWeights[field] as number) * (raw[i + 2] as number)) / (normalizers[tool * fieldWeights.length + field] as number);
+    if (slot < 0 || tools[slot] !== tool) {
+      slot += 1;
+      tools[slot] = tool;
+      weightedFrequencies[slot] = contribution;
+      bestFields[slot] = field;
       bestContribution = contribution;
     } else {
-      weightedFrequencies[last] = (weightedFrequencies[last] as number) + contribution;
+      weightedFrequencies[slot] = (weightedFrequencies[slot] as number) + contribution;
       if (contribution > bestContribution) {
         bestContribution = contribution;
-        bestFields[last] = field;
+        bestFields[slot] = field;
       }
     }
   }
-  const df = toolsHolding.length;
-  const n = index.toolCount;
-  const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-  const decoded: TermPostings = {
-    surface: data.surface,
-    tools: Int32Array.from(toolsHolding),
-    scores: Float64Array.from(weightedFrequencies, (wf) => (idf * wf * (BM25_K1 + 1)) / (BM25_K1 + wf)),
-    bestFields: Uint8Array.from(bestFields),
-  };
-  index.decoded.set(indexedTerm, decoded);
-  return decoded;
+  const idf = Math.log(1 + (toolCount - df + 0.5) / (df + 0.5));
+  const scores = weightedFrequencies.map((wf) => (idf * wf * (BM25_K1 + 1)) / (BM25_K1 + wf));
+  return { surface: termData.surface, tools, scores, bestFields };
 }
 
 const indexCache = new WeakMap<readonly ServedTool[], SearchIndex>();
@@ -487,12 +492,6 @@ function queryWords(query: string): string[] {
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** How one query word matched one tool: the expansion and field that scored best. */
-interface WordMatch {
-  option: Expansion;
-  field: FieldName;
-}
-
 interface Candidate {
   tool: number;
   score: number;
@@ -509,7 +508,10 @@ export function searchTools(tools: readonly ServedTool[], query: string, limit =
   const toolCount = index.toolCount;
   const totals = new Float64Array(toolCount);
   const matchedWords = new Uint32Array(toolCount);
-  const matchesByWord: Map<number, WordMatch>[] = [];
+  // Per query word, per tool: which expansion matched best (-1: none) and in which field.
+  const matchedOptionsByWord: Int32Array[] = [];
+  const matchedFieldsByWord: Uint8Array[] = [];
+  const optionsByWord: Expansion[][] = [];
   const bestScores = new Float64Array(toolCount);
   const bestOptions = new Int32Array(toolCount);
   const bestFieldIndexes = new Uint8Array(toolCount);
@@ -519,7 +521,7 @@ export function searchTools(tools: readonly ServedTool[], query: string, limit =
     const touched: number[] = [];
     // Per tool, the best-scoring option wins; on a tie the earlier option (exact, then synonym, then prefix) stays.
     options.forEach((option, optionIndex) => {
-      const postings = postingsOf(index, option.term);
+      const postings = index.postings.get(option.term);
       if (!postings) return;
       for (let i = 0; i < postings.tools.length; i += 1) {
         const tool = postings.tools[i] as number;
@@ -532,15 +534,19 @@ export function searchTools(tools: readonly ServedTool[], query: string, limit =
         }
       }
     });
-    const matches = new Map<number, WordMatch>();
+    const matchedOptions = new Int32Array(toolCount).fill(-1);
+    const matchedFields = new Uint8Array(toolCount);
     for (const tool of touched) {
       if (totals[tool] === 0) matchedTools.push(tool);
       totals[tool] = (totals[tool] as number) + (bestScores[tool] as number);
       matchedWords[tool] = (matchedWords[tool] as number) + 1;
-      matches.set(tool, { option: options[bestOptions[tool] as number] as Expansion, field: FIELDS[bestFieldIndexes[tool] as number] as FieldName });
+      matchedOptions[tool] = bestOptions[tool] as number;
+      matchedFields[tool] = bestFieldIndexes[tool] as number;
       bestScores[tool] = 0;
     }
-    matchesByWord.push(matches);
+    matchedOptionsByWord.push(matchedOptions);
+    matchedFieldsByWord.push(matchedFields);
+    optionsByWord.push(options);
   }
 
   const candidates: Candidate[] = matchedTools.map((tool) => {
@@ -555,10 +561,11 @@ export function searchTools(tools: readonly ServedTool[], query: string, limit =
     const tool = tools[toolIndex] as ServedTool;
     const reasons: string[] = [];
     wordsOfQuery.forEach((word, wordIndex) => {
-      const match = matchesByWord[wordIndex]?.get(toolIndex);
-      if (!match) return;
-      const matchedAs = match.option.via === 'exact' ? word : `${word} (as ${postingsOf(index, match.option.term)?.surface ?? match.option.term})`;
-      reasons.push(`${matchedAs} in ${FIELD_LABELS[match.field]}`);
+      const option = optionsByWord[wordIndex]?.[matchedOptionsByWord[wordIndex]?.[toolIndex] ?? -1];
+      if (!option) return;
+      const field = FIELDS[matchedFieldsByWord[wordIndex]?.[toolIndex] ?? 0] as FieldName;
+      const matchedAs = option.via === 'exact' ? word : `${word} (as ${index.postings.get(option.term)?.surface ?? option.term})`;
+      reasons.push(`${matchedAs} in ${FIELD_LABELS[field]}`);
     });
     const counts = parameterCounts(tool);
     return {

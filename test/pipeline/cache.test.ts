@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { resolveConfig } from '../../src/pipeline/config.js';
+import { workerCount } from '../../src/pipeline/parallel/warm-cache.js';
 import { buildPackage } from '../../src/pipeline/run-pipeline.js';
 import { bundle, tool } from '../fixtures/catalogues.js';
 
@@ -35,6 +36,33 @@ describe('build cache', () => {
         assert.equal(await readFile(join(dir, 'out', path), 'utf8'), await readFile(join(dir, 'cold', path), 'utf8'), path);
       }
     } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('parallel build', () => {
+  it('gives the same package with worker threads as in-process', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'nb-parallel-'));
+    const before = process.env.NEXUSBLOOM_GEN_WORKERS;
+    try {
+      const source = join(dir, 'catalogue.json');
+      await writeFile(source, JSON.stringify(bundle(Array.from({ length: 130 }, (_, i) => tool(`tool-${i}`, { description: `Tool number ${i}.` })))));
+      process.env.NEXUSBLOOM_GEN_WORKERS = '0';
+      assert.equal(workerCount(260), 0);
+      const serial = await buildPackage({ source, outDir: join(dir, 'serial'), config: resolveConfig(), compile: false });
+      delete process.env.NEXUSBLOOM_GEN_WORKERS;
+      assert.ok(workerCount(260) >= 1);
+      const parallel = await buildPackage({ source, outDir: join(dir, 'parallel'), config: resolveConfig(), compile: false });
+      assert.deepEqual(parallel.cache, serial.cache);
+      assert.equal(serial.parallelJobs, 0);
+      assert.equal(parallel.parallelJobs, 260, 'every check and module was done by a worker');
+      for (const path of ['src/tools/tool-7.ts', 'src/tools/tool-129.ts', 'data/catalogue.json', 'src/tools/index.ts']) {
+        assert.equal(await readFile(join(dir, 'parallel', path), 'utf8'), await readFile(join(dir, 'serial', path), 'utf8'), path);
+      }
+    } finally {
+      if (before === undefined) delete process.env.NEXUSBLOOM_GEN_WORKERS;
+      else process.env.NEXUSBLOOM_GEN_WORKERS = before;
       await rm(dir, { recursive: true, force: true });
     }
   });

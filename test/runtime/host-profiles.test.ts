@@ -11,6 +11,7 @@ import {
   argumentsForHost, argumentsFromHost, HOST_PROFILE_NAMES, HOST_RULES, hostInputSchema, hostViolations, type HostProfileName,
 } from '../../src/runtime/host-profiles.js';
 import { inlineRefs } from '../../src/runtime/schema-transform.js';
+import { readSettings } from '../../src/runtime/config.js';
 import { createServer } from '../../src/runtime/server.js';
 import { createValidator } from '../../src/runtime/validation.js';
 import { NASTY_MANIFESTS } from '../fixtures/nasty-schemas.js';
@@ -298,4 +299,21 @@ test('every profile named in HOST_RULES has a rule for each documented limit', (
   assert.deepEqual(Object.keys(HOST_RULES).sort(), [...profiles].sort());
   assert.equal(HOST_RULES.spec.liftTopLevelUnions, false, 'spec changes nothing that has meaning');
   assert.equal(HOST_RULES.gemini.dropped.includes('additionalProperties'), true);
+});
+
+test('settings: defaults, accepted values, and invalid ones reported and replaced', () => {
+  const { log, lines } = captureLog();
+  const defaults = readSettings(testNames, {}, log);
+  assert.deepEqual([defaults.hostProfile, defaults.tools, defaults.toolsThreshold, defaults.pinnedTools], ['spec', 'auto', 40, []]);
+  assert.deepEqual(lines, []);
+  const set = readSettings(testNames, {
+    NEXUSBLOOM_MCP_HOST_PROFILE: 'Gemini', NEXUSBLOOM_MCP_TOOLS: 'meta', NEXUSBLOOM_MCP_TOOLS_THRESHOLD: '12', NEXUSBLOOM_MCP_PINNED_TOOLS: ' a ,b,,',
+  }, log);
+  assert.deepEqual([set.hostProfile, set.tools, set.toolsThreshold, set.pinnedTools], ['gemini', 'meta', 12, ['a', 'b']]);
+  const bad = readSettings(testNames, { NEXUSBLOOM_MCP_TOOLS: 'some', NEXUSBLOOM_MCP_TOOLS_THRESHOLD: '0' }, log);
+  assert.deepEqual([bad.tools, bad.toolsThreshold], ['auto', 40]);
+  assert.equal(lines.length, 2);
+  assert.match(lines[0] ?? '', /NEXUSBLOOM_MCP_TOOLS="some" is not one of auto, all, meta/);
+  assert.match(lines[1] ?? '', /NEXUSBLOOM_MCP_TOOLS_THRESHOLD="0" is not a whole number of at least 1; using 40/);
+  assert.equal(set.vars.hostProfile, 'NEXUSBLOOM_MCP_HOST_PROFILE');
 });

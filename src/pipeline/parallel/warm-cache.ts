@@ -14,28 +14,38 @@ export type ToolJobResult = { key: string; kind: ToolJob['kind']; value?: unknow
 export const MIN_PARALLEL_JOBS = 120;
 const CHUNK = 25;
 
-export function workerCount(jobs: number): number {
+/** How many workers for `jobs` jobs; `NEXUSBLOOM_GEN_WORKERS` caps it (0 keeps everything in-process). */
+export function workerCount(jobs: number, env: NodeJS.ProcessEnv = process.env): number {
   if (jobs < MIN_PARALLEL_JOBS) return 0;
-  return Math.max(0, Math.min(availableParallelism(), 8, Math.ceil(jobs / CHUNK)));
+  const cap = /^\d+$/.test(env.NEXUSBLOOM_GEN_WORKERS ?? '') ? Number(env.NEXUSBLOOM_GEN_WORKERS) : 8;
+  return Math.max(0, Math.min(availableParallelism(), cap, Math.ceil(jobs / CHUNK)));
 }
 
 const RUNNING_FROM_SOURCE = import.meta.url.endsWith('.ts');
-const WORKER_URL = new URL(RUNNING_FROM_SOURCE ? './tool-worker.ts' : './tool-worker.js', import.meta.url);
-// From source (tests, development) the worker needs the same TypeScript loader as this thread.
-const WORKER_EXEC_ARGV = RUNNING_FROM_SOURCE && !process.execArgv.includes('tsx') ? [...process.execArgv, '--import', 'tsx'] : process.execArgv;
+
+/**
+ * From `dist/` the worker is its compiled module. From source (tests, development) Node 20 does not carry the
+ * TypeScript loader into workers, so a one-line bootstrap loads the worker's source through tsx's API.
+ */
+function startWorker(): Worker {
+  if (!RUNNING_FROM_SOURCE) return new Worker(new URL('./tool-worker.js', import.meta.url));
+  const bootstrap = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(new URL('./tool-worker.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`;
+  return new Worker(bootstrap, { eval: true });
+}
 
 /**
  * Runs the jobs the cache does not hold yet and stores their results in it. A job that fails is left out, so the
- * stage that reads the cache runs it again in-process and reports the failure as it always does.
+ * stage that reads the cache runs it again in-process and reports the failure as it always does. Returns how many
+ * jobs the workers did.
  */
-export async function warmCache(cache: BuildCache, jobs: readonly ToolJob[], onProgress?: (done: number, total: number) => void): Promise<void> {
+export async function warmCache(cache: BuildCache, jobs: readonly ToolJob[], onProgress?: (done: number, total: number) => void): Promise<number> {
   const pending = jobs.filter((job) => !cache.has(job.kind, job.key));
   const count = workerCount(pending.length);
-  if (count === 0) return;
+  if (count === 0) return 0;
   const chunks: ToolJob[][] = [];
   for (let i = 0; i < pending.length; i += CHUNK) chunks.push(pending.slice(i, i + CHUNK));
   let done = 0;
-  const workers = Array.from({ length: count }, () => new Worker(WORKER_URL, { execArgv: WORKER_EXEC_ARGV }));
+  const workers = Array.from({ length: count }, startWorker);
   try {
     await Promise.all(
       workers.map(
@@ -61,4 +71,5 @@ export async function warmCache(cache: BuildCache, jobs: readonly ToolJob[], onP
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
+  return done;
 }
