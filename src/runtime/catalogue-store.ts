@@ -7,6 +7,7 @@ import type { DiagnosticLog, Manifest, ServedCatalogueFile, ServedTool } from '.
 import type { ApiClient, CatalogueEntry } from './api-client.js';
 import type { Settings } from './config.js';
 import { withheldReasonFor } from './advertise.js';
+import { offerSearchIndex, readSearchIndexFileSync } from './search.js';
 
 export const SERVED_CATALOGUE_FORMAT = 'nexusbloom-served-catalogue/1';
 
@@ -39,7 +40,9 @@ export async function loadServedCatalogue(url: URL): Promise<ServedCatalogueFile
   } catch (error) {
     throw new Error(`Cannot read the tool catalogue at ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return parseServedCatalogue(text, path);
+  const catalogue = parseServedCatalogue(text, path);
+  catalogue.searchIndexUrl = new URL('search-index.json', url).href;
+  return catalogue;
 }
 
 export function parseServedCatalogue(text: string, origin: string): ServedCatalogueFile {
@@ -69,6 +72,12 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
   const now = options.now ?? Date.now;
   const pinnedBySlug = new Map(options.catalogue.tools.map((tool) => [tool.slug, tool]));
   let tools: readonly ServedTool[] = sortBySlug(options.catalogue.tools);
+  const searchIndexUrl = options.catalogue.searchIndexUrl;
+  // The prebuilt index serves the pinned list; a refreshed list with other text gets an index built in memory.
+  const offerIndex = (list: readonly ServedTool[]): void => {
+    if (searchIndexUrl) offerSearchIndex(list, () => readSearchIndexFileSync(new URL(searchIndexUrl)));
+  };
+  offerIndex(tools);
   let refreshedAt: number | null = null;
   let inFlight: Promise<void> | null = null;
   let lastFailure: string | null = null;
@@ -117,6 +126,7 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
     const sorted = sortBySlug(next);
     if (fingerprint(sorted) !== fingerprint(tools)) {
       tools = sorted;
+      offerIndex(tools);
       for (const listener of listeners) {
         try {
           listener();

@@ -48,6 +48,8 @@ export interface ServedTool {
 export interface ServedCatalogueFile {
   format: 'nexusbloom-served-catalogue/1';
   tools: ServedTool[];
+  /** Where the package's prebuilt search index (`data/search-index.json`) is; set when the file is loaded, not stored. */
+  searchIndexUrl?: string;
 }
 
 /** Every name a generated server needs; NexusBloom values by default, configurable per catalogue. */

@@ -1,6 +1,8 @@
 // Lexical intent search over the catalogue: BM25F over weighted fields with a small stemmer and dev-vocabulary synonyms,
 // served from an inverted index that can be built at generation time and shipped as JSON data.
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { JsonObject, ServedTool } from './contracts.js';
 import { parameterCounts } from './call-shape.js';
 
@@ -173,9 +175,9 @@ export function stem(word: string): string {
 
 /** Lower-case words of a text, camelCase and snake/kebab-case split; ".env" gives "env". */
 export function words(text: string): string[] {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+  // Both camelCase splits need an upper-case ASCII letter; most catalogue text has few, so skip them when there is none.
+  const spaced = /[A-Z]/.test(text) ? text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2') : text;
+  return spaced
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word !== '');
@@ -208,7 +210,9 @@ const isObject = (value: unknown): value is JsonObject =>
 function collectFields(schema: unknown, names: string[], descriptions: string[], depth: number): void {
   if (!isObject(schema) || depth > 3) return;
   if (isObject(schema.properties)) {
-    for (const [name, property] of Object.entries(schema.properties)) {
+    const properties = schema.properties;
+    for (const name of Object.keys(properties)) {
+      const property = properties[name];
       names.push(name);
       if (isObject(property) && typeof property.description === 'string') descriptions.push(property.description);
       collectFields(property, names, descriptions, depth + 1);
@@ -269,33 +273,42 @@ export function searchIndexKey(tools: readonly ServedTool[]): string {
 /** Builds the index data for a tool list. Pure and deterministic: the same list gives the same data. */
 export function buildSearchIndex(tools: readonly ServedTool[]): SearchIndexData {
   const textsPerTool = tools.map(searchableTexts);
-  // Catalogues repeat their words a lot; analysing each distinct word once is most of the build time saved.
-  const termOfWord = new Map<string, string>();
-  const terms = new Map<string, SearchTermData>();
+  // Terms are numbered as first seen, and each distinct word is analysed once: catalogues repeat their words a lot.
+  const termIdOfWord = new Map<string, number>();
+  const termIdOfTerm = new Map<string, number>();
+  const terms: SearchTermData[] = [];
+  const termNames: string[] = [];
+  const counts: number[] = [];
   const lengths = textsPerTool.map((texts, toolIndex) =>
     texts.map((text, fieldIndex) => {
-      const counts = new Map<string, number>();
       const fieldWords = withPhrases(words(text));
+      const inField: number[] = [];
       for (const word of fieldWords) {
-        let indexed = termOfWord.get(word);
-        if (indexed === undefined) {
-          indexed = term(word);
-          termOfWord.set(word, indexed);
+        let id = termIdOfWord.get(word);
+        if (id === undefined) {
+          const indexed = term(word);
+          id = termIdOfTerm.get(indexed);
+          if (id === undefined) {
+            id = terms.length;
+            termIdOfTerm.set(indexed, id);
+            terms.push({ surface: word, postings: [] });
+            termNames.push(indexed);
+            counts.push(0);
+          }
+          termIdOfWord.set(word, id);
         }
-        counts.set(indexed, (counts.get(indexed) ?? 0) + 1);
-        if (!terms.has(indexed)) terms.set(indexed, { surface: word, postings: [] });
+        if (counts[id] === 0) inField.push(id);
+        counts[id] = (counts[id] as number) + 1;
       }
-      for (const [indexed, count] of counts) terms.get(indexed)?.postings.push(toolIndex, fieldIndex, count);
+      for (const id of inField) {
+        (terms[id] as SearchTermData).postings.push(toolIndex, fieldIndex, counts[id] as number);
+        counts[id] = 0;
+      }
       return fieldWords.length;
     }),
   );
-  return {
-    format: SEARCH_INDEX_FORMAT,
-    key: keyOfTexts(textsPerTool),
-    fields: [...FIELDS],
-    lengths,
-    terms: Object.fromEntries([...terms].sort(([a], [b]) => byCodeUnit(a, b))),
-  };
+  const byName = termNames.map((name, id) => [name, terms[id] as SearchTermData] as const).sort(([a], [b]) => byCodeUnit(a, b));
+  return { format: SEARCH_INDEX_FORMAT, key: keyOfTexts(textsPerTool), fields: [...FIELDS], lengths, terms: Object.fromEntries(byName) };
 }
 
 /** JSON with object keys sorted by code unit; the top two levels one entry a line so diffs stay readable. */
@@ -350,6 +363,18 @@ export function parseSearchIndex(value: unknown): SearchIndexData | null {
     }
   }
   return value as unknown as SearchIndexData;
+}
+
+/**
+ * Reads a package's `data/search-index.json`. Null when the file is absent, not JSON or not index data: search then
+ * builds its index in memory, so a missing or damaged file costs time, never results.
+ */
+export async function readSearchIndexFile(url: URL): Promise<SearchIndexData | null> {
+  try {
+    return parseSearchIndex(JSON.parse(await readFile(url, 'utf8')));
+  } catch {
+    return null;
+  }
 }
 
 /** One index term's postings, decoded for scoring: per tool holding it, its BM25F score and strongest field. */
@@ -438,9 +463,29 @@ export function useSearchIndex(tools: readonly ServedTool[], data: SearchIndexDa
   return true;
 }
 
+const offeredIndexes = new WeakMap<readonly ServedTool[], () => SearchIndexData | null>();
+
+/**
+ * Offers prebuilt index data for `tools`, read and checked only when the first search needs it, so a server that
+ * is never asked to search never pays for the file.
+ */
+export function offerSearchIndex(tools: readonly ServedTool[], load: () => SearchIndexData | null): void {
+  offeredIndexes.set(tools, load);
+}
+
+/** Like readSearchIndexFile, synchronously: for the first search, which must answer without awaiting. */
+export function readSearchIndexFileSync(url: URL): SearchIndexData | null {
+  try {
+    return parseSearchIndex(JSON.parse(readFileSync(url, 'utf8')));
+  } catch {
+    return null;
+  }
+}
+
 function indexFor(tools: readonly ServedTool[], prebuilt: SearchIndexData | undefined): SearchIndex {
   let index = indexCache.get(tools);
-  if (!index && prebuilt && useSearchIndex(tools, prebuilt)) index = indexCache.get(tools);
+  const data = index ? undefined : (prebuilt ?? offeredIndexes.get(tools)?.() ?? undefined);
+  if (!index && data && useSearchIndex(tools, data)) index = indexCache.get(tools);
   if (!index) {
     index = searchIndexOf(buildSearchIndex(tools));
     indexCache.set(tools, index);

@@ -106,9 +106,40 @@ test('loadServedCatalogue reads a file and rejects a wrong one', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'nb-cat-'));
   const good = join(dir, 'catalogue.json');
   await writeFile(good, JSON.stringify(pinned));
-  assert.deepEqual(await loadServedCatalogue(pathToFileURL(good)), pinned);
+  assert.deepEqual(await loadServedCatalogue(pathToFileURL(good)), { ...pinned, searchIndexUrl: pathToFileURL(join(dir, 'search-index.json')).href });
   const bad = join(dir, 'bad.json');
   await writeFile(bad, JSON.stringify({ format: 'nexusbloom-catalogue/1', tools: [] }));
   await assert.rejects(loadServedCatalogue(pathToFileURL(bad)), /not a nexusbloom-served-catalogue\/1 file/);
   await assert.rejects(loadServedCatalogue(pathToFileURL(join(dir, 'missing.json'))), /Cannot read the tool catalogue/);
+});
+
+test('the first search loads the package\'s prebuilt index, and only when it was built from these tools', async () => {
+  const { buildSearchIndex, searchTools, SEARCH_INDEX_FORMAT } = await import('../../src/runtime/search.js');
+  const dir = await mkdtemp(join(tmpdir(), 'nb-search-index-'));
+  const file: ServedCatalogueFile = {
+    format: 'nexusbloom-served-catalogue/1',
+    tools: [servedTool(manifest({ slug: 'env-validator', description: 'Validates env files.' })), servedTool(manifest({ slug: 'jwt-decoder', description: 'Decodes tokens.' }))],
+  };
+  const data = buildSearchIndex(file.tools);
+  assert.equal(data.format, SEARCH_INDEX_FORMAT);
+  // A surface word only the prebuilt data has: seeing it in a reason proves the data served the search.
+  const marked = { ...data, terms: { ...data.terms } };
+  const validTerm = Object.keys(marked.terms).find((t) => t.startsWith('valid'))!;
+  marked.terms[validTerm] = { ...marked.terms[validTerm]!, surface: 'PREBUILT' };
+  const settings = readSettings(testNames, {}, () => {});
+  const load = async (index: unknown) => {
+    const folder = await mkdtemp(join(dir, 'pkg-'));
+    await writeFile(join(folder, 'catalogue.json'), JSON.stringify(file));
+    if (index !== undefined) await writeFile(join(folder, 'search-index.json'), JSON.stringify(index));
+    const catalogue = await loadServedCatalogue(pathToFileURL(join(folder, 'catalogue.json')));
+    return createCatalogueStore({ catalogue, settings, apiClient: createApiClient(testNames, settings, () => {}), log: () => {} }).getTools();
+  };
+  // A prefix match reports the indexed word it expanded to: "val (as validates) in description".
+  const withIndex = await load(marked);
+  assert.match(searchTools(withIndex, 'val')[0]!.reason, /as PREBUILT/);
+  const stale = await load({ ...marked, key: 'not-these-tools' });
+  assert.doesNotMatch(searchTools(stale, 'val')[0]!.reason, /PREBUILT/);
+  assert.equal(searchTools(stale, 'val')[0]!.slug, 'env-validator');
+  const missing = await load(undefined);
+  assert.equal(searchTools(missing, 'val')[0]!.slug, 'env-validator');
 });

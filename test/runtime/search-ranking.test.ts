@@ -1,11 +1,14 @@
 // Search ranking is pinned: the indexed search gives exactly the recorded hits, built in memory, from prebuilt data,
 // and from that data after a trip through its JSON file text; prebuilt data for another tool list is never used.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import type { Manifest, ServedTool } from '../../src/runtime/contracts.js';
 import {
-  buildSearchIndex, parseSearchIndex, SEARCH_INDEX_FORMAT, searchIndexFileText, searchIndexKey, searchTools, useSearchIndex,
+  buildSearchIndex, parseSearchIndex, readSearchIndexFile, SEARCH_INDEX_FORMAT, searchIndexFileText, searchIndexKey, searchTools, useSearchIndex,
   type SearchIndexData,
 } from '../../src/runtime/search.js';
 import { RANKING_CATALOGUES, RANKING_FIXTURE_URL, RANKING_LIMIT, RANKING_QUERIES, recordedHits, type RankingFixture } from './search-ranking-cases.js';
@@ -104,6 +107,26 @@ describe('prebuilt search index data', () => {
       ['not an object', () => [good]],
     ];
     for (const [what, breakIt] of broken) assert.equal(parseSearchIndex(breakIt(structuredClone(good))), null, what);
+  });
+});
+
+describe('readSearchIndexFile', () => {
+  it('reads the file the generator writes, and gives null for a missing, non-JSON or foreign file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'search-index-'));
+    try {
+      const file = (name: string, text: string): URL => {
+        writeFileSync(join(dir, name), text);
+        return pathToFileURL(join(dir, name));
+      };
+      const tools = servedTools();
+      const data = await readSearchIndexFile(file('search-index.json', searchIndexFileText(tools)));
+      assert.deepEqual(data, buildSearchIndex(tools));
+      assert.equal(await readSearchIndexFile(pathToFileURL(join(dir, 'absent.json'))), null);
+      assert.equal(await readSearchIndexFile(file('truncated.json', searchIndexFileText(tools).slice(0, 500))), null);
+      assert.equal(await readSearchIndexFile(file('catalogue.json', JSON.stringify({ format: 'nexusbloom-served-catalogue/1', tools: [] }))), null);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -9,6 +9,7 @@ import { packageJson, serverJson, tsconfigJson } from './package-json.js';
 import { runtimeFiles } from './runtime-files.js';
 import { schemaTypes } from './schema-types.js';
 import { renderTemplate } from './templates.js';
+import { searchIndexFileText } from '../../runtime/search.js';
 import { docComment, firstSentence } from './text.js';
 
 export type PackageFiles = ReadonlyMap<string, string>;
@@ -28,13 +29,17 @@ export function canonicalManifest(manifest: Manifest): Manifest {
   return out as Manifest;
 }
 
-function servedCatalogue(plan: PackagePlan): string {
+function servedTools(plan: PackagePlan): ServedTool[] {
   const tools: ServedTool[] = plan.tools.map((tool) => ({
     slug: tool.slug,
     manifest: canonicalManifest(tool.manifest),
     identifier: tool.identifier,
     withheldReason: tool.withheldReason,
   }));
+  return tools;
+}
+
+function servedCatalogueText(tools: ServedTool[]): string {
   const file: ServedCatalogueFile = { format: 'nexusbloom-served-catalogue/1', tools };
   return `${JSON.stringify(file, null, 2)}\n`;
 }
@@ -105,7 +110,10 @@ export async function emitPackage(plan: PackagePlan, config: GeneratorConfig, ca
   files.set('server.json', serverJson(config));
   files.set('.gitignore', renderTemplate('gitignore', {}));
   files.set('README.md', renderTemplate('README.md', readmeView(plan, config)));
-  files.set('data/catalogue.json', servedCatalogue(plan));
+  const served = servedTools(plan);
+  files.set('data/catalogue.json', servedCatalogueText(served));
+  // Built here so the server's first search loads an index instead of building one.
+  files.set('data/search-index.json', searchIndexFileText(served));
   files.set(NAMES_LOCK_FILE, `${JSON.stringify(namesLockOf(plan), null, 2)}\n`);
   files.set('src/names.ts', renderTemplate('names.ts', { names: config.names }));
   files.set('src/client.ts', renderTemplate('client.ts', {}));
