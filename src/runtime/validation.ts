@@ -32,7 +32,7 @@ export function createValidator(log: DiagnosticLog): InputValidator {
   const compiled = new WeakMap<JsonObject, Compiled>();
 
   // ownProperties: a property named `constructor` or `toString` must not be read from Object.prototype.
-  const options = { strict: false, allErrors: true, verbose: true, addUsedSchema: false, ownProperties: true } as const;
+  const options = { strict: false, allErrors: true, verbose: true, ownProperties: true } as const;
 
   function ajvFor(schema: JsonObject): Ajv | Ajv2020 {
     if (typeof schema.$schema === 'string' && DRAFT_07_FAMILY.test(schema.$schema)) {
@@ -101,10 +101,22 @@ export function createValidator(log: DiagnosticLog): InputValidator {
 function withKnownDialect(schema: JsonObject): JsonObject {
   const dialect = schema.$schema;
   if (dialect === undefined || (typeof dialect === 'string' && (/draft-07/.test(dialect) || DRAFT_2020.test(dialect)))) {
-    return schema;
+    return compilableSchema(schema);
   }
   const { $schema: _unknownDialect, ...rest } = schema;
-  return rest;
+  return compilableSchema(rest);
+}
+
+/**
+ * The schema as one ajv instance can compile it next to every other tool's: without its root `$id`, so two tools
+ * that share an id do not collide. ajv must register what it compiles (`addUsedSchema`) for `$ref: "#"` to resolve,
+ * and a root without an id resolves `#` against itself all the same.
+ */
+export function compilableSchema<T extends { [key: string]: unknown }>(schema: T): T {
+  if (!('$id' in schema) && !('id' in schema && typeof schema.id === 'string')) return schema;
+  const { $id: _id, ...rest } = schema;
+  if (typeof rest.id === 'string') delete rest.id;
+  return rest as T;
 }
 
 function listed(errors: SchemaError[]): string {

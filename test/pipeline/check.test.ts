@@ -94,6 +94,21 @@ describe('check stage', () => {
     assert.deepEqual(tuple.problems, []);
   });
 
+  it('compiles root references ($ref "#") and tools that share a schema $id', () => {
+    const tree = { $id: 'https://example.com/tree.json', type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } } };
+    const result = checkCatalogue(
+      bundle([
+        tool('tree-a', { input_schema: tree, examples: [{ params: { name: 'a', children: [{ name: 'b', children: [] }] } }] }),
+        tool('tree-b', { input_schema: { ...tree }, output_schema: { ...tree }, examples: [{ params: { children: [{ children: [{ name: 'c' }] }] } }] }),
+        tool('tree-bad', { input_schema: { ...tree }, examples: [{ params: { children: [{ name: 5 }] } }] }),
+      ]),
+    );
+    assert.deepEqual(
+      result.problems.map((p) => [p.slug, p.pointer]),
+      [['tree-bad', '/examples/0/params/children/0/name']],
+    );
+  });
+
   it('withholds slugs outside the tool-name grammar as warnings, never drops them', () => {
     const result = checkCatalogue(hostileBundle());
     assert.deepEqual(result.problems.filter((p) => p.severity === 'error'), []);

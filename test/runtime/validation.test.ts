@@ -142,3 +142,16 @@ test('validateOutput reports OUTPUT_MISMATCH', () => {
   assert.match(failure?.error ?? '', /`\/valid` must be boolean, got string/);
   assert.equal(validator.validateOutput(servedTool(manifest({ slug: 'none' })), 42), null);
 });
+
+test('root references ($ref "#") resolve, and tools sharing a schema $id do not collide', () => {
+  const logged: string[] = [];
+  const validator = createValidator((line) => logged.push(line));
+  const tree = { $id: 'https://example.com/tree.json', type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } } };
+  const one = servedTool(manifest({ slug: 'tree-one', input_schema: tree }));
+  const two = servedTool(manifest({ slug: 'tree-two', input_schema: { ...tree } }));
+  assert.equal(validator.validateInput(one, { name: 'a', children: [{ name: 'b' }] }), null);
+  const failure = validator.validateInput(two, { children: [{ children: [{ name: 7 }] }] });
+  assert.equal(failure?.code, 'VALIDATION_ERROR');
+  assert.match(failure!.error, /\/children\/0\/children\/0\/name/);
+  assert.deepEqual(logged, [], 'both schemas compiled');
+});

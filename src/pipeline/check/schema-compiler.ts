@@ -3,6 +3,7 @@
 import { Ajv as Draft07, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 as Draft2020 } from 'ajv/dist/2020.js';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
+import { compilableSchema } from '../../runtime/validation.js';
 
 // ajv-formats is CommonJS: under NodeNext its default import is the module object, whose `default` is the plugin.
 const addFormats: FormatsPlugin = (addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? (addFormatsModule as unknown as FormatsPlugin);
@@ -27,7 +28,7 @@ export interface SchemaCompiler {
 export function createSchemaCompiler(): SchemaCompiler {
   // ownProperties: a property named `constructor` or `toString` must not be read from Object.prototype.
   // optimize: false: ajv's code optimisation passes cost more at compile time than they save on a few examples.
-  const base = { strict: false, addUsedSchema: false, validateFormats: true, ownProperties: true, code: { optimize: false } } as const;
+  const base = { strict: false, validateFormats: true, ownProperties: true, code: { optimize: false } } as const;
   const instances = [false, true].map((allErrors) => {
     const draft07 = new Draft07({ ...base, allErrors });
     const draft2020 = new Draft2020({ ...base, allErrors });
@@ -36,12 +37,19 @@ export function createSchemaCompiler(): SchemaCompiler {
     return (schema: Record<string, unknown>) => (schemaDraft(schema) === 'draft-07' ? draft07 : draft2020);
   });
   const [firstError, allErrors] = instances as [(s: Record<string, unknown>) => Draft07 | Draft2020, (s: Record<string, unknown>) => Draft07 | Draft2020];
+  // What ajv compiles is a copy without the root `$id` (see compilableSchema); release needs that same copy.
+  const compiled = new WeakMap<Record<string, unknown>, Record<string, unknown>>();
+  const copyOf = (schema: Record<string, unknown>): Record<string, unknown> => {
+    let copy = compiled.get(schema);
+    if (!copy) compiled.set(schema, (copy = compilableSchema(schema)));
+    return copy;
+  };
   return {
-    compile: (schema) => firstError(schema).compile(schema),
-    compileAllErrors: (schema) => allErrors(schema).compile(schema),
+    compile: (schema) => firstError(schema).compile(copyOf(schema)),
+    compileAllErrors: (schema) => allErrors(schema).compile(copyOf(schema)),
     release(schema) {
-      firstError(schema).removeSchema(schema);
-      allErrors(schema).removeSchema(schema);
+      firstError(schema).removeSchema(copyOf(schema));
+      allErrors(schema).removeSchema(copyOf(schema));
     },
   };
 }
