@@ -10,7 +10,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { manifestsFromBundle, startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
 import type { Manifest, ToolFailure } from '../../src/runtime/contracts.js';
-import { builtExample, call, connectServer, dataOf, EXAMPLE_CATALOGUE, notificationsOf, textOf, type ServerSession } from '../helpers/mcp.js';
+import { builtExample, call, connectOver, dataOf, EXAMPLE_CATALOGUE, notificationsOf, textOf, type ServerSession, type TransportName } from '../helpers/mcp.js';
 
 const manifests: Manifest[] = manifestsFromBundle(JSON.parse(readFileSync(EXAMPLE_CATALOGUE, 'utf8')));
 const WITHHELD = ['Text Stats', 'git/commit-lint', 'déaccentuer'];
@@ -63,7 +63,7 @@ function inputSamples(manifest: Manifest): unknown[] {
   return [{}, ...examples, ...dropped];
 }
 
-describe('generated server over stdio (example catalogue, mock API)', () => {
+for (const transport of ['stdio', 'http'] as TransportName[]) describe(`generated server over ${transport} (example catalogue, mock API)`, () => {
   let packageDir: string;
   let api: MockApi;
   let session: ServerSession;
@@ -72,7 +72,7 @@ describe('generated server over stdio (example catalogue, mock API)', () => {
   before(async () => {
     packageDir = await builtExample();
     api = await startMockApi({ manifests });
-    session = await connectServer(packageDir, { NEXUSBLOOM_API_URL: api.url });
+    session = await connectOver(transport, packageDir, { NEXUSBLOOM_API_URL: api.url });
   });
   after(async () => {
     await session?.close();

@@ -1,5 +1,5 @@
 // End-to-end helpers: build a catalogue into a package once (cached under .tmp/ by a hash of every input), and
-// drive its compiled bin over real stdio with the SDK client.
+// drive its compiled bin with the SDK client over real stdio or Streamable HTTP.
 
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -8,6 +8,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, JSONRPCMessage, JSONRPCNotification } from '@modelcontextprotocol/sdk/types.js';
 import { REPO_ROOT, runCli } from './cli.js';
 
@@ -135,6 +136,52 @@ export async function connectServer(packageDir: string, env: Record<string, stri
     deliver?.(message);
   };
   return { client, stderr: () => stderr, received, close: () => client.close() };
+}
+
+export type TransportName = 'stdio' | 'http';
+
+/**
+ * Spawns `packageDir/dist/bin.js --http 0` (stateless Streamable HTTP on an ephemeral loopback port), waits for the
+ * address it prints on stderr, and connects an SDK client; `close()` also stops the process.
+ */
+export async function connectHttpServer(packageDir: string, env: Record<string, string> = {}): Promise<ServerSession> {
+  const child = spawn(process.execPath, [join(packageDir, 'dist', 'bin.js'), '--http', '0'], {
+    cwd: packageDir,
+    env: serverEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  await waitFor(() => /listening on (http:\S+)/.test(stderr) || child.exitCode !== null, 'the HTTP server to listen', 30_000);
+  const url = /listening on (http:\S+)/.exec(stderr)?.[1];
+  if (!url) throw new Error(`the HTTP server did not start:\n${stderr}`);
+  const transport = new StreamableHTTPClientTransport(new URL(url));
+  const client = new Client({ name: 'e2e-test', version: '1.0.0' }, { capabilities: {} });
+  await client.connect(transport);
+  const received: JSONRPCMessage[] = [];
+  const deliver = transport.onmessage;
+  transport.onmessage = (message) => {
+    received.push(message);
+    deliver?.(message);
+  };
+  return {
+    client,
+    stderr: () => stderr,
+    received,
+    close: async () => {
+      await client.close();
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+    },
+  };
+}
+
+/** Connects over the named transport: the same server, the same checks. */
+export function connectOver(transport: TransportName, packageDir: string, env: Record<string, string> = {}): Promise<ServerSession> {
+  return transport === 'http' ? connectHttpServer(packageDir, env) : connectServer(packageDir, env);
 }
 
 /** The notifications with `method` the server sent, from message number `since` on. */
