@@ -18,7 +18,7 @@ export interface CheckedCatalogue {
   check: CheckResult;
 }
 
-/** source → check. Throws a PipelineError carrying every problem when any is an error. */
+/** source → check, for the check command: problems are returned, not thrown (see failOnErrors). */
 export async function readAndCheck(source: string, options: SourceOptions): Promise<CheckedCatalogue> {
   const raw = await readSource(source, options);
   const check = checkCatalogue(raw.document);
