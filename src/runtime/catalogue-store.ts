@@ -1,7 +1,7 @@
 // Holds the tools a server serves: the pinned list shipped in `data/catalogue.json`, optionally refreshed from the
 // live API under the cache TTL, keeping the last good list whenever a refresh fails.
 
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { DiagnosticLog, Manifest, ServedCatalogueFile, ServedTool } from './contracts.js';
 import type { ApiClient, CatalogueEntry } from './api-client.js';
@@ -36,7 +36,9 @@ export async function loadServedCatalogue(url: URL): Promise<ServedCatalogueFile
   const path = fileURLToPath(url);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    // Read synchronously, straight into a string: at start-up there is nothing to overlap with, and the promise API
+    // stages a large file in a Buffer first, whose pages stay in the process's RSS long after the parse.
+    text = readFileSync(path, 'utf8');
   } catch (error) {
     throw new Error(`Cannot read the tool catalogue at ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -5,7 +5,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { DiagnosticLog, ServerNames } from './contracts.js';
 import { loadServedCatalogue } from './catalogue-store.js';
 import { createStderrLog, DEFAULT_HTTP_PORT, parsePort, readHttpSettings } from './config.js';
-import { serveHttp, type ServeHttpOptions } from './http.js';
+import type { ServeHttpOptions } from './http.js';
 import { createServer } from './server.js';
 
 export interface MainOptions {
@@ -93,6 +93,8 @@ export async function main(options: MainOptions): Promise<void> {
 /** Serves stateless Streamable HTTP until SIGTERM/SIGINT, then lets in-flight requests finish and exits. */
 async function mainHttp(options: ServeHttpOptions & { port: number; log: DiagnosticLog }): Promise<void> {
   const { names, catalogue, log, port } = options;
+  // The HTTP transport (and the web framework under it) is loaded only when asked for: stdio start-up skips it.
+  const { serveHttp } = await import('./http.js');
   let running;
   try {
     running = await serveHttp(options);

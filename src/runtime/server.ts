@@ -3,6 +3,8 @@
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
@@ -24,7 +26,7 @@ import { createApiClient } from './api-client.js';
 import { createCatalogueStore, type CatalogueStore } from './catalogue-store.js';
 import { createStderrLog, readSettings, type Settings } from './config.js';
 import { createRunHistory, type ServedOver } from './history.js';
-import { createLocalExecutor, localExecutionWarning } from './local-exec.js';
+import { createDeferredLocalExecutor, localExecutionWarning } from './local-exec-gate.js';
 import { createRunner } from './runner.js';
 import { createAgentSurface, type AgentSurface, type CallExtra } from './surface.js';
 import { createValidator } from './validation.js';
@@ -138,7 +140,7 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
   }
 
   const apiClient = createApiClient(names, settings, log);
-  const localExecutor = createLocalExecutor({ timeoutMs: settings.timeoutMs, log, env, executionVar: settings.vars.execution });
+  const localExecutor = createDeferredLocalExecutor({ timeoutMs: settings.timeoutMs, log, env, executionVar: settings.vars.execution });
   const runner = createRunner(settings, apiClient, localExecutor, log);
   const validator = createValidator(log);
   const catalogueStore = createCatalogueStore({ catalogue, settings, apiClient, log });
@@ -152,12 +154,20 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
     history: createRunHistory(undefined, options.servedOver ?? 'stdio'), startedAt: new Date(), log,
   });
 
+  // The SDK builds an ajv instance per Server for elicitation replies, which this server never requests: built on
+  // first use instead, once per process rather than once per stateless HTTP request.
+  let sdkAjv: AjvJsonSchemaValidator | undefined;
+  const sdkSchemaValidator: jsonSchemaValidator = {
+    getValidator: (schema) => (sdkAjv ??= new AjvJsonSchemaValidator()).getValidator(schema),
+  };
+
   const newServer = (): Server => {
     const mcp = new Server(
       { name: names.serverName, title: names.productName, version: names.packageVersion },
       {
         capabilities: { tools: { listChanged: true }, resources: {}, prompts: {}, completions: {}, logging: {} },
         instructions: serverInstructions(names),
+        jsonSchemaValidator: sdkSchemaValidator,
       },
     );
 

@@ -1,7 +1,8 @@
 // Checks tool arguments and results against the tools' own JSON Schemas (draft-07 or 2020-12) with ajv.
 
+import { createRequire } from 'node:module';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import type { DiagnosticLog, InputValidator, JsonObject, ServedTool, ToolFailure } from './contracts.js';
 import { toolFailure } from './contracts.js';
@@ -20,6 +21,13 @@ export interface SchemaError {
 /** At most this many errors are spelled out in the message; `details.errors` keeps the first MAX_DETAILED. */
 const MAX_LISTED = 10;
 const MAX_DETAILED = 100;
+
+/**
+ * ajv's draft 2020-12 build (several modules and meta-schemas) is loaded on the first compile rather than at start-up;
+ * `require` (ajv is CommonJS) keeps compiling synchronously. `ajv` itself and ajv-formats are loaded by the SDK anyway.
+ */
+const requireFromHere = createRequire(import.meta.url);
+const loadAjv2020 = (): typeof Ajv2020 => (requireFromHere('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020;
 
 const DRAFT_07_FAMILY = /json-schema\.org\/draft-0[4-7]\/schema/;
 const DRAFT_2020 = /json-schema\.org\/draft\/2020-12\/schema/;
@@ -43,7 +51,7 @@ export function createValidator(log: DiagnosticLog): InputValidator {
       return draft07;
     }
     if (draft2020 === undefined) {
-      draft2020 = new Ajv2020(options);
+      draft2020 = new (loadAjv2020())(options);
       addFormats(draft2020);
     }
     return draft2020;
