@@ -105,6 +105,7 @@ describe('examples/ci/regenerate.sh in a git repo', { timeout: 600_000 }, () => 
     assert.deepEqual(named, [
       'changed README.md',
       'changed data/catalogue.json',
+      'changed data/search-index.json',
       'changed names.lock.json',
       `changed ${changedModule}`,
       'changed src/tools/index.ts',
@@ -119,9 +120,10 @@ describe('examples/ci/regenerate.sh in a git repo', { timeout: 600_000 }, () => 
     const lock = JSON.parse(readFileSync(join(repo, 'server', 'names.lock.json'), 'utf8')) as { tools: Record<string, { file: string }> };
     const moduleOf = (slug: string): string => `server/src/tools/${lock.tools[slug]!.file}.ts`;
     const expected = [
-      // The pulled bundle, and the package's copy of it.
+      // The pulled bundle, the package's copy of it, and its search index.
       'catalogue.json',
       'server/data/catalogue.json',
+      'server/data/search-index.json',
       // One module per tool: the changed one and the new one, nothing else.
       moduleOf(CHANGED_SLUG),
       moduleOf(ADDED_SLUG),
