@@ -1,7 +1,10 @@
-// How a served tool appears in tools/list: its slug as the name and its real JSON Schema, unchanged.
+// How a served tool appears in tools/list: its slug as the name and its JSON Schema as the host profile allows it
+// (unchanged in meaning for the default `spec` profile), and which tools the list shows at all.
 
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject, ServedTool } from './contracts.js';
+import { argumentsFromHost, DEFAULT_HOST_PROFILE, hostInputSchema, type HostProfileName } from './host-profiles.js';
+import { inlineRefs } from './schema-transform.js';
 
 /** The tool-name grammar strict hosts enforce; a slug outside it is withheld from tools/list. */
 export const TOOL_NAME_GRAMMAR = /^[A-Za-z0-9_-]{1,64}$/;
@@ -19,8 +22,21 @@ export function isAdvertised(tool: ServedTool): boolean {
   return tool.withheldReason === null;
 }
 
+/** A tool as one host profile is shown it, with the aliases its argument keys need mapping back through. */
+export interface AdvertisedForm {
+  tool: Tool;
+  /** Advertised top-level argument key → the manifest's key (empty unless the profile renamed keys). */
+  aliases: Record<string, string>;
+}
+
+/** The default (`spec`) form; one parameter on purpose, so `tools.map(advertisedTool)` stays correct. */
 export function advertisedTool(tool: ServedTool): Tool {
+  return advertisedForm(tool, DEFAULT_HOST_PROFILE).tool;
+}
+
+export function advertisedForm(tool: ServedTool, profile: HostProfileName = DEFAULT_HOST_PROFILE): AdvertisedForm {
   const manifest = tool.manifest;
+  const input = hostInputSchema(manifest.input_schema, profile);
   const deprecated = typeof manifest.deprecated === 'string' && manifest.deprecated.trim() !== ''
     ? `Deprecated: ${manifest.deprecated.trim().replace(/\.$/, '')}.\n`
     : '';
@@ -28,19 +44,120 @@ export function advertisedTool(tool: ServedTool): Tool {
     name: tool.slug,
     title: manifest.name,
     description: `${deprecated}${manifest.description}`,
-    inputSchema: inputSchemaOf(manifest.input_schema),
+    inputSchema: input.schema as Tool['inputSchema'],
   };
   const output = manifest.output_schema;
   if (output !== null && output !== undefined && output.type === 'object') {
-    advertised.outputSchema = output as Tool['outputSchema'] & JsonObject;
+    // Hosts that reject `$ref` in inputSchema tend to reject it here too; refs are inlined for every profile.
+    advertised.outputSchema = outputSchemaOf(inlineRefs(output).schema);
   }
   if (manifest.annotations !== undefined && manifest.annotations !== null) advertised.annotations = { ...manifest.annotations };
-  return advertised;
+  return { tool: advertised, aliases: input.aliases };
 }
 
-/** MCP requires `type: "object"` at the top of inputSchema; everything else is passed on exactly as published. */
-function inputSchemaOf(schema: JsonObject | null): Tool['inputSchema'] {
-  if (schema === null || schema === undefined) return { type: 'object', properties: {} };
-  if (schema.type === 'object') return schema as Tool['inputSchema'];
-  return { ...schema, type: 'object' } as Tool['inputSchema'];
+/** The meta-tool as a host profile is shown it (its schema is flat already; some hosts still need keywords dropped). */
+export function advertisedMetaTool(metaTool: Tool, profile: HostProfileName = DEFAULT_HOST_PROFILE): Tool {
+  const input = hostInputSchema(metaTool.inputSchema as JsonObject, profile).schema;
+  return input === metaTool.inputSchema ? metaTool : { ...metaTool, inputSchema: input as Tool['inputSchema'] };
+}
+
+export const TOOLS_MODES = ['auto', 'all', 'meta'] as const;
+/** `all`: every advertisable tool; `meta`: the meta-tool (+ pinned); `auto`: `all` up to the threshold, then `meta`. */
+export type ToolsMode = (typeof TOOLS_MODES)[number];
+/** Cursor stops at 40 tools across all servers; past it, `auto` lists only the meta-tool (+ pinned tools). */
+export const DEFAULT_TOOLS_THRESHOLD = 40;
+
+export interface ListingOptions {
+  mode: ToolsMode;
+  /** `auto` lists everything while the list, meta-tool included, has at most this many tools. */
+  threshold: number;
+  /** Slugs listed even when only the meta-tool is (exact spelling). */
+  pinned: readonly string[];
+  metaToolName: string;
+}
+
+/**
+ * The catalogue tools tools/list shows (the meta-tool is always listed after them). Tools left out stay callable by
+ * name: a direct call resolves among all advertisable tools, listed or not.
+ */
+export function listedCatalogueTools(tools: readonly ServedTool[], options: ListingOptions): ServedTool[] {
+  const candidates = tools.filter((tool) => isAdvertised(tool) && tool.slug !== options.metaToolName);
+  const metaOnly = options.mode === 'meta' || (options.mode === 'auto' && candidates.length + 1 > options.threshold);
+  if (!metaOnly) return candidates;
+  const pinned = new Set(options.pinned);
+  return candidates.filter((tool) => pinned.has(tool.slug));
+}
+
+export interface ToolAdvertiser {
+  /** The tools/list answer: listed catalogue tools, then the meta-tool, in the profile's form. */
+  list(tools: readonly ServedTool[], metaTool: Tool): Tool[];
+  /** Arguments of a direct call to `name`, with keys the profile aliased turned back into the manifest's keys. */
+  argumentsFor(tools: readonly ServedTool[], name: string, args: unknown): unknown;
+}
+
+/**
+ * Advertised forms computed once per served tool object (a catalogue refresh brings new objects, hence new forms), so
+ * tools/list costs no schema work after the first request.
+ */
+export function createToolAdvertiser(options: ListingOptions & { profile: HostProfileName }): ToolAdvertiser {
+  const forms = new WeakMap<ServedTool, AdvertisedForm>();
+  const metaForms = new WeakMap<Tool, Tool>();
+  const formOf = (tool: ServedTool): AdvertisedForm => {
+    let form = forms.get(tool);
+    if (form === undefined) {
+      form = advertisedForm(tool, options.profile);
+      forms.set(tool, form);
+    }
+    return form;
+  };
+  return {
+    list(tools, metaTool) {
+      let meta = metaForms.get(metaTool);
+      if (meta === undefined) {
+        meta = advertisedMetaTool(metaTool, options.profile);
+        metaForms.set(metaTool, meta);
+      }
+      return [...listedCatalogueTools(tools, options).map((tool) => formOf(tool).tool), meta];
+    },
+    argumentsFor(tools, name, args) {
+      if (name === options.metaToolName) return args;
+      const tool = tools.find((candidate) => candidate.slug === name && isAdvertised(candidate));
+      return tool === undefined ? args : argumentsFromHost(args, formOf(tool).aliases);
+    },
+  };
+}
+
+/** The error envelope every failed call carries as structuredContent. */
+export const FAILURE_ENVELOPE_SCHEMA: JsonObject = {
+  type: 'object',
+  description: 'Returned instead of the result when the call fails (isError: true).',
+  properties: {
+    success: { const: false },
+    error: { type: 'string' },
+    code: { type: 'string' },
+    retryable: { type: 'boolean' },
+    details: { type: 'object' },
+  },
+  required: ['success', 'error', 'code', 'retryable'],
+};
+
+const DEFINITION_KEYWORDS = ['$defs', 'definitions'] as const;
+
+/**
+ * The tool's output schema, or the error envelope. Clients (the SDK's among them) check structuredContent against
+ * outputSchema even on isError results, so an envelope the schema did not allow would turn every failed call into
+ * a protocol error. The tool's own schema stays intact as the first branch; its definitions move to the top so its
+ * `#/$defs/...` references still resolve.
+ */
+export function outputSchemaOf(output: JsonObject): NonNullable<Tool['outputSchema']> {
+  const result: JsonObject = { ...output };
+  const wrapper: JsonObject = { type: 'object' };
+  for (const keyword of ['$schema', ...DEFINITION_KEYWORDS]) {
+    if (keyword in result) {
+      wrapper[keyword] = result[keyword];
+      delete result[keyword];
+    }
+  }
+  wrapper.anyOf = [result, FAILURE_ENVELOPE_SCHEMA];
+  return wrapper as NonNullable<Tool['outputSchema']>;
 }

@@ -3,6 +3,7 @@
 import type { DiagnosticLog, ErrorCode, JsonObject, Manifest, ServerNames, ToolFailure } from './contracts.js';
 import { ERROR_RETRYABLE, toolFailure } from './contracts.js';
 import type { Settings } from './config.js';
+import { exchangeWithApi, ExchangeError, type ApiAnswer } from './api-transport.js';
 
 /** The summary fields of a tool as `GET /tools` lists it. */
 export interface CatalogueEntry {
@@ -43,43 +44,23 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
     method: 'GET' | 'POST', path: string, what: string, body: unknown, signal: AbortSignal | undefined,
   ): Promise<ApiResult<unknown>> {
     const url = `${baseUrl}${path}`;
-    const timeout = AbortSignal.timeout(settings.timeoutMs);
-    const combined = signal === undefined ? timeout : AbortSignal.any([timeout, signal]);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (settings.apiKey !== null) headers.authorization = `Bearer ${settings.apiKey}`;
     const started = Date.now();
     if (settings.debug) log(`→ ${method} ${url}`);
 
-    const aborted = (): ApiResult<unknown> => {
-      if (timeout.aborted) {
-        return fail('TIMEOUT', `${what} got no answer from ${baseUrl} within ${settings.timeoutMs} ms. `
-          + `Retry, or raise ${settings.vars.timeoutMs}.`, { timeout_ms: settings.timeoutMs });
-      }
-      return fail('TIMEOUT', `${what} was cancelled before ${baseUrl} answered.`, { cancelled: true });
-    };
-
-    let response: Response;
-    let text: string;
+    let response: ApiAnswer;
     try {
-      response = await fetch(url, {
-        method, headers, signal: combined, redirect: 'follow',
+      response = await exchangeWithApi({
+        method, url, headers, timeoutMs: settings.timeoutMs,
+        ...(signal === undefined ? {} : { signal }),
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
     } catch (error) {
-      if (combined.aborted) return debugged(aborted());
-      return debugged(fail('API_UNREACHABLE',
-        `Cannot reach the API at ${baseUrl} (${networkReason(error)}). Check the network, or set ${settings.vars.apiUrl}.`,
-        { url: baseUrl }));
+      return debugged(exchangeFailure(error, what));
     }
-    try {
-      text = await response.text();
-    } catch (error) {
-      if (combined.aborted) return debugged(aborted());
-      return debugged(fail('BAD_RESPONSE',
-        `The API at ${baseUrl} broke off its answer to ${what} (HTTP ${response.status}, ${networkReason(error)}).`,
-        { status: response.status }));
-    }
+    const text = response.text;
     if (settings.debug) log(`← ${response.status} ${method} ${url} in ${Date.now() - started} ms (${text.length} chars)`);
 
     let json: unknown;
@@ -91,7 +72,7 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
     }
 
     if (response.status >= 400) return { ok: false, failure: statusFailure(response, parsed ? json : undefined, what, text) };
-    if (!response.ok) {
+    if (response.status < 200 || response.status > 299) {
       return fail('BAD_RESPONSE', `The API at ${baseUrl} answered ${what} with HTTP ${response.status}.`, { status: response.status });
     }
     if (!parsed) {
@@ -106,7 +87,26 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
     }
   }
 
-  function statusFailure(response: Response, json: unknown, what: string, text: string): ToolFailure {
+  function exchangeFailure(error: unknown, what: string): ApiResult<unknown> {
+    const failure = error instanceof ExchangeError ? error.failure : { kind: 'unreachable' as const, error };
+    switch (failure.kind) {
+      case 'timeout':
+        return fail('TIMEOUT', `${what} got no answer from ${baseUrl} within ${settings.timeoutMs} ms. `
+          + `Retry, or raise ${settings.vars.timeoutMs}.`, { timeout_ms: settings.timeoutMs });
+      case 'cancelled':
+        return fail('TIMEOUT', `${what} was cancelled before ${baseUrl} answered.`, { cancelled: true });
+      case 'unreachable':
+        return fail('API_UNREACHABLE',
+          `Cannot reach the API at ${baseUrl} (${networkReason(failure.error)}). Check the network, or set ${settings.vars.apiUrl}.`,
+          { url: baseUrl });
+      case 'broken':
+        return fail('BAD_RESPONSE',
+          `The API at ${baseUrl} broke off its answer to ${what} (HTTP ${failure.status}, ${networkReason(failure.error)}).`,
+          { status: failure.status });
+    }
+  }
+
+  function statusFailure(response: ApiAnswer, json: unknown, what: string, text: string): ToolFailure {
     const status = response.status;
     const envelope = isObject(json) ? json : {};
     const apiMessage = typeof envelope.error === 'string' && envelope.error.trim() !== '' ? envelope.error.trim() : null;
@@ -121,7 +121,7 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
       return toolFailure('AUTH_ERROR', `The API refused ${what} (HTTP ${status})${said}. ${advice}`, details);
     }
     if (status === 429) {
-      const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+      const retryAfter = parseRetryAfter(response.header('retry-after'));
       if (retryAfter !== null) details.retry_after_s = retryAfter;
       const when = retryAfter === null ? 'Wait a little' : `Retry after ${retryAfter} s`;
       const keyHint = settings.apiKey === null ? ` Anonymous calls share the free-tier limit; ${settings.vars.apiKey} raises it.` : '';
@@ -134,7 +134,10 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
       return toolFailure('VALIDATION_ERROR', `The API rejected the arguments of ${what}${said === '' ? ` (HTTP ${status})` : said}.`, details);
     }
     if (status === 404) {
-      return toolFailure('TOOL_NOT_FOUND', `The API at ${baseUrl} does not know ${what.replace(/^(running|reading) /, '')}${said}.`, details);
+      // A 404 without the API's error body usually means the base URL points somewhere that is not the API.
+      const urlHint = apiMessage === null ? ` If ${baseUrl} is not the API's base, set ${settings.vars.apiUrl}.` : '';
+      const subject = what.startsWith('listing') ? 'a tool list' : `the tool ${what.replace(/^(running|reading) /, '')}`;
+      return toolFailure('TOOL_NOT_FOUND', `The API at ${baseUrl} has no ${subject} (HTTP 404)${said}.${urlHint}`, details);
     }
     if (status === 408) return toolFailure('TIMEOUT', `The API timed out on ${what}${said}.`, details);
     const code = typeof envelope.code === 'string' && envelope.code in ERROR_RETRYABLE ? (envelope.code as ErrorCode) : 'UPSTREAM_ERROR';
@@ -227,7 +230,7 @@ export function parseRetryAfter(header: string | null, now: number = Date.now())
   return Math.max(0, Math.ceil((date - now) / 1000));
 }
 
-/** fetch wraps network errors in `TypeError: fetch failed`; the useful code sits in `cause`. */
+/** node:http errors carry their code; fetch (redirects) wraps it in `TypeError: fetch failed`, under `cause`. */
 function networkReason(error: unknown): string {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current !== undefined && current !== null; depth += 1) {

@@ -1,12 +1,13 @@
 // Holds the tools a server serves: the pinned list shipped in `data/catalogue.json`, optionally refreshed from the
 // live API under the cache TTL, keeping the last good list whenever a refresh fails.
 
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { DiagnosticLog, Manifest, ServedCatalogueFile, ServedTool } from './contracts.js';
 import type { ApiClient, CatalogueEntry } from './api-client.js';
 import type { Settings } from './config.js';
 import { withheldReasonFor } from './advertise.js';
+import { offerSearchIndex, readSearchIndexFileSync } from './search.js';
 
 export const SERVED_CATALOGUE_FORMAT = 'nexusbloom-served-catalogue/1';
 
@@ -35,11 +36,15 @@ export async function loadServedCatalogue(url: URL): Promise<ServedCatalogueFile
   const path = fileURLToPath(url);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    // Read synchronously, straight into a string: at start-up there is nothing to overlap with, and the promise API
+    // stages a large file in a Buffer first, whose pages stay in the process's RSS long after the parse.
+    text = readFileSync(path, 'utf8');
   } catch (error) {
     throw new Error(`Cannot read the tool catalogue at ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return parseServedCatalogue(text, path);
+  const catalogue = parseServedCatalogue(text, path);
+  catalogue.searchIndexUrl = new URL('search-index.json', url).href;
+  return catalogue;
 }
 
 export function parseServedCatalogue(text: string, origin: string): ServedCatalogueFile {
@@ -69,6 +74,12 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
   const now = options.now ?? Date.now;
   const pinnedBySlug = new Map(options.catalogue.tools.map((tool) => [tool.slug, tool]));
   let tools: readonly ServedTool[] = sortBySlug(options.catalogue.tools);
+  const searchIndexUrl = options.catalogue.searchIndexUrl;
+  // The prebuilt index serves the pinned list; a refreshed list with other text gets an index built in memory.
+  const offerIndex = (list: readonly ServedTool[]): void => {
+    if (searchIndexUrl) offerSearchIndex(list, () => readSearchIndexFileSync(new URL(searchIndexUrl)));
+  };
+  offerIndex(tools);
   let refreshedAt: number | null = null;
   let inFlight: Promise<void> | null = null;
   let lastFailure: string | null = null;
@@ -117,6 +128,7 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
     const sorted = sortBySlug(next);
     if (fingerprint(sorted) !== fingerprint(tools)) {
       tools = sorted;
+      offerIndex(tools);
       for (const listener of listeners) {
         try {
           listener();

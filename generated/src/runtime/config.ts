@@ -1,6 +1,8 @@
 // Reads the server's settings from environment variables (all optional) and builds the stderr log.
 
 import type { DiagnosticLog, ServerNames } from './contracts.js';
+import { DEFAULT_TOOLS_THRESHOLD, TOOLS_MODES, type ToolsMode } from './advertise.js';
+import { HOST_PROFILE_NAMES, type HostProfileName } from './host-profiles.js';
 
 export type ExecutionMode = 'remote' | 'local' | 'auto';
 export type CatalogueMode = 'pinned' | 'live';
@@ -16,6 +18,13 @@ export interface Settings {
   debug: boolean;
   execution: ExecutionMode;
   catalogue: CatalogueMode;
+  /** Which host's schema limits tools/list is shaped for (see host-profiles.ts); calls are always checked against the manifest. */
+  hostProfile: HostProfileName;
+  /** Which tools tools/list shows: all, only the meta-tool (+ pinned), or auto (all up to toolsThreshold). */
+  tools: ToolsMode;
+  toolsThreshold: number;
+  /** Slugs listed even when only the meta-tool is. */
+  pinnedTools: string[];
   /** The variable names these settings were read from, so messages can say which one to set. */
   vars: EnvVarNames;
 }
@@ -28,6 +37,10 @@ export interface EnvVarNames {
   debug: string;
   execution: string;
   catalogue: string;
+  hostProfile: string;
+  tools: string;
+  toolsThreshold: string;
+  pinnedTools: string;
 }
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -43,6 +56,10 @@ export function envVarNames(names: ServerNames): EnvVarNames {
     debug: `${p}MCP_DEBUG`,
     execution: `${p}MCP_EXECUTION`,
     catalogue: `${p}MCP_CATALOGUE`,
+    hostProfile: `${p}MCP_HOST_PROFILE`,
+    tools: `${p}MCP_TOOLS`,
+    toolsThreshold: `${p}MCP_TOOLS_THRESHOLD`,
+    pinnedTools: `${p}MCP_PINNED_TOOLS`,
   };
 }
 
@@ -64,8 +81,79 @@ export function readSettings(names: ServerNames, env: NodeJS.ProcessEnv, log: Di
       'so tool code is not executed on this machine'),
     catalogue: readChoice(read(vars.catalogue), ['pinned', 'live'] as const, vars.catalogue, log,
       'the tool list shipped with this package'),
+    hostProfile: readChoice(read(vars.hostProfile), HOST_PROFILE_NAMES, vars.hostProfile, log, 'schemas exactly as the MCP spec allows'),
+    tools: readChoice(read(vars.tools), TOOLS_MODES, vars.tools, log, 'the meta-tool alone past the threshold'),
+    toolsThreshold: readCount(read(vars.toolsThreshold), DEFAULT_TOOLS_THRESHOLD, vars.toolsThreshold, log),
+    pinnedTools: (read(vars.pinnedTools) ?? '').split(',').map((slug) => slug.trim()).filter((slug) => slug !== ''),
     vars,
   };
+}
+
+function readCount(raw: string | undefined, fallback: number, name: string, log: DiagnosticLog): number {
+  if (raw === undefined) return fallback;
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    log(`${name}=${JSON.stringify(raw)} is not a whole number of at least 1; using ${fallback}.`);
+    return fallback;
+  }
+  return value;
+}
+
+/** How the server listens when it serves Streamable HTTP instead of stdio. */
+export interface HttpSettings {
+  /** `<prefix>MCP_HTTP_PORT`, or null when unset (then only `--http` turns HTTP on). 0 picks a free port. */
+  port: number | null;
+  /** Interface to bind; loopback by default so nothing is exposed unless asked for. */
+  host: string;
+  /** Extra Host header values accepted besides localhost, 127.0.0.1 and [::1] (DNS-rebinding protection), lowercased. */
+  allowedHosts: string[];
+  /** Bearer token every /mcp request must carry, or null for none. */
+  token: string | null;
+  vars: HttpEnvVarNames;
+}
+
+export interface HttpEnvVarNames {
+  port: string;
+  host: string;
+  allowedHosts: string;
+  token: string;
+}
+
+export const DEFAULT_HTTP_HOST = '127.0.0.1';
+export const DEFAULT_HTTP_PORT = 3000;
+
+export function httpEnvVarNames(names: ServerNames): HttpEnvVarNames {
+  const p = names.envPrefix;
+  return { port: `${p}MCP_HTTP_PORT`, host: `${p}MCP_HTTP_HOST`, allowedHosts: `${p}MCP_HTTP_ALLOWED_HOSTS`, token: `${p}MCP_HTTP_TOKEN` };
+}
+
+/** Reads the HTTP transport settings; an invalid port is reported on `log` and ignored. Never throws. */
+export function readHttpSettings(names: ServerNames, env: NodeJS.ProcessEnv, log: DiagnosticLog): HttpSettings {
+  const vars = httpEnvVarNames(names);
+  const read = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const rawPort = read(vars.port);
+  let port: number | null = null;
+  if (rawPort !== undefined) {
+    port = parsePort(rawPort);
+    if (port === null) log(`${vars.port}=${JSON.stringify(rawPort)} is not a port number (0-65535); ignoring it.`);
+  }
+  return {
+    port,
+    host: read(vars.host) ?? DEFAULT_HTTP_HOST,
+    allowedHosts: (read(vars.allowedHosts) ?? '').split(',').map((host) => host.trim().toLowerCase()).filter((host) => host !== ''),
+    token: read(vars.token) ?? null,
+    vars,
+  };
+}
+
+/** A TCP port (0 means any free port), or null when `raw` is not one. */
+export function parsePort(raw: string): number | null {
+  if (!/^\d{1,5}$/.test(raw)) return null;
+  const port = Number(raw);
+  return port <= 65535 ? port : null;
 }
 
 /** Normalises an API base: a bare host means its `/api` form, and a trailing slash is dropped. */

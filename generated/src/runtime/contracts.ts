@@ -48,6 +48,8 @@ export interface ServedTool {
 export interface ServedCatalogueFile {
   format: 'nexusbloom-served-catalogue/1';
   tools: ServedTool[];
+  /** Where the package's prebuilt search index (`data/search-index.json`) is; set when the file is loaded, not stored. */
+  searchIndexUrl?: string;
 }
 
 /** Every name a generated server needs; NexusBloom values by default, configurable per catalogue. */
@@ -141,3 +143,19 @@ export interface InputValidator {
 
 /** Writes one diagnostic line to stderr (never stdout: stdout is the MCP transport). */
 export type DiagnosticLog = (line: string) => void;
+
+/**
+ * A JSON-RPC error for a request handler to throw. The SDK's McpError puts "MCP error <code>:" in its message, and
+ * a client wraps what it receives in another McpError, so agents read the prefix twice; this error carries the
+ * code and data with the plain message.
+ */
+export class ProtocolError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'ProtocolError';
+  }
+}

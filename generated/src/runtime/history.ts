@@ -23,8 +23,13 @@ export interface RunRecord {
   errorCode?: ToolFailure['code'];
 }
 
+/** The transport a server process answers on; over stateless HTTP a process is one replica among several. */
+export type ServedOver = 'stdio' | 'http';
+
 export interface RunHistory {
   readonly capacity: number;
+  /** Chooses the scope note: over HTTP, runs made through other replicas are not in this history. */
+  readonly servedOver: ServedOver;
   record(slug: string, input: unknown, outcome: RunOutcome, at?: Date): RunRecord;
   /** Newest first. */
   list(): readonly RunRecord[];
@@ -34,11 +39,12 @@ export interface RunHistory {
   readonly totalRecorded: number;
 }
 
-export function createRunHistory(capacity: number = HISTORY_CAPACITY): RunHistory {
+export function createRunHistory(capacity: number = HISTORY_CAPACITY, servedOver: ServedOver = 'stdio'): RunHistory {
   const records: RunRecord[] = [];
   let nextNumber = 1;
   return {
     capacity,
+    servedOver,
     get totalRecorded() {
       return nextNumber - 1;
     },
@@ -72,7 +78,14 @@ export function createRunHistory(capacity: number = HISTORY_CAPACITY): RunHistor
 }
 
 /** The sentence every history answer carries, so a run nobody remembers has a checkable origin. */
-export function historyScopeNote(startedAt: Date): string {
+export function historyScopeNote(startedAt: Date, servedOver: ServedOver = 'stdio'): string {
+  if (servedOver === 'http') {
+    return (
+      `History is scoped to this server process (started ${startedAt.toISOString()}), not to the conversation or the client: ` +
+      'this server answers stateless HTTP, so other requests, including earlier ones from this conversation, may have been ' +
+      'served by another replica whose runs are not listed here. It is kept in memory only.'
+    );
+  }
   return (
     `History is scoped to this server process (started ${startedAt.toISOString()}), not to the conversation: ` +
     'it spans every conversation this process has served and is not reset between them. It is kept in memory only.'
@@ -119,7 +132,7 @@ export function historyIndex(history: RunHistory, startedAt: Date): Record<strin
   return {
     scope: 'process',
     process_started_at: startedAt.toISOString(),
-    note: historyScopeNote(startedAt),
+    note: historyScopeNote(startedAt, history.servedOver),
     capacity: history.capacity,
     total_recorded: history.totalRecorded,
     runs: history.list().map(runIndexEntry),
@@ -128,7 +141,7 @@ export function historyIndex(history: RunHistory, startedAt: Date): Record<strin
 
 export function formatHistoryIndex(history: RunHistory, startedAt: Date): string {
   const runs = history.list();
-  const header = `${historyScopeNote(startedAt)} Holds the last ${history.capacity} runs; ${history.totalRecorded} recorded so far.`;
+  const header = `${historyScopeNote(startedAt, history.servedOver)} Holds the last ${history.capacity} runs; ${history.totalRecorded} recorded so far.`;
   if (!runs.length) return `${header}\nNo runs yet.`;
   const lines = runs.map((record) => `${record.id}  ${record.slug}  ${record.status}${record.errorCode ? ` (${record.errorCode})` : ''}  ${record.durationMs} ms  at ${record.at}`);
   return [header, `${runs.length} runs, newest first:`, ...lines].join('\n');

@@ -4,9 +4,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { DiagnosticLog, JsonObject, RunOutcome, ServedTool, ServerNames, ToolFailure } from './contracts.js';
+import type { DiagnosticLog, JsonObject, RunOutcome, ServedTool, ToolFailure } from './contracts.js';
 import { toolFailure } from './contracts.js';
-import type { ExecutionMode } from './config.js';
 import { SANDBOX_MARKER, type SandboxReply, type SandboxRequest } from './sandbox-child.js';
 
 export interface LocalExecutor {
@@ -47,13 +46,7 @@ export function stripCredentials(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return kept;
 }
 
-/** The warning printed once at start-up when local execution is on: the README's threat model in short. */
-export function localExecutionWarning(names: ServerNames, mode: ExecutionMode): string {
-  return `WARNING: ${names.envPrefix}MCP_EXECUTION=${mode}: tool code from the catalogue will run on this machine. `
-    + 'Each run gets its own process, a SIGKILL deadline, a heap cap, no access to this server\'s stdout, and an '
-    + 'environment without credential-like variables. That is isolation, not a security sandbox: the code runs with '
-    + 'your user permissions and can read files, open sockets and spawn processes. Enable it only for a catalogue you trust.';
-}
+export { localExecutionWarning } from './local-exec-gate.js';
 
 /** The compiled child script next to this module, or under tsx (tests, development) its TypeScript source. */
 function childEntry(): { path: string; execArgv: string[] } {

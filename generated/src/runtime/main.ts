@@ -1,9 +1,11 @@
-// Entry point of a generated server's bin: loads the pinned catalogue, serves MCP over stdio, logs only to stderr.
+// Entry point of a generated server's bin: loads the pinned catalogue, serves MCP over stdio (or Streamable HTTP with
+// `--http [port]`), logs only to stderr.
 
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { ServerNames } from './contracts.js';
+import type { DiagnosticLog, ServerNames } from './contracts.js';
 import { loadServedCatalogue } from './catalogue-store.js';
-import { createStderrLog } from './config.js';
+import { createStderrLog, DEFAULT_HTTP_PORT, parsePort, readHttpSettings } from './config.js';
+import type { ServeHttpOptions } from './http.js';
 import { createServer } from './server.js';
 
 export interface MainOptions {
@@ -11,6 +13,25 @@ export interface MainOptions {
   /** The package's `data/catalogue.json`. */
   catalogueUrl: URL;
   env?: NodeJS.ProcessEnv;
+  /** Command-line arguments after the script; process.argv.slice(2) by default. */
+  argv?: readonly string[];
+}
+
+/** How the bin was asked to serve: `--http [port]` or `<prefix>MCP_HTTP_PORT` mean HTTP, anything else stdio. */
+export type ServeMode = { transport: 'stdio' } | { transport: 'http'; port: number } | { transport: 'invalid'; problem: string };
+
+export function serveMode(argv: readonly string[], envPort: number | null, portVar: string): ServeMode {
+  const index = argv.findIndex((arg) => arg === '--http' || arg.startsWith('--http='));
+  if (index === -1) return envPort === null ? { transport: 'stdio' } : { transport: 'http', port: envPort };
+  const flag = argv[index] ?? '--http';
+  const inline = flag.startsWith('--http=') ? flag.slice('--http='.length) : undefined;
+  const next = argv[index + 1];
+  const raw = inline ?? (next !== undefined && !next.startsWith('-') ? next : undefined);
+  if (raw === undefined) return { transport: 'http', port: envPort ?? DEFAULT_HTTP_PORT };
+  const port = parsePort(raw);
+  return port === null
+    ? { transport: 'invalid', problem: `--http takes a port number (0-65535; 0 picks a free one), got ${JSON.stringify(raw)}; or set ${portVar}.` }
+    : { transport: 'http', port };
 }
 
 export async function main(options: MainOptions): Promise<void> {
@@ -27,11 +48,25 @@ export async function main(options: MainOptions): Promise<void> {
     return;
   }
 
-  const created = createServer({ names, catalogue, env: options.env ?? process.env, log });
+  const env = options.env ?? process.env;
+  const http = readHttpSettings(names, env, log);
+  const mode = serveMode(options.argv ?? process.argv.slice(2), http.port, http.vars.port);
+  if (mode.transport === 'invalid') {
+    log(`Cannot start: ${mode.problem}`);
+    process.exitCode = 1;
+    return;
+  }
 
   // A failure inside one request must not take down a server the host depends on; it is logged and the process goes on.
   process.on('unhandledRejection', (reason) => log(`Unhandled rejection: ${describe(reason)}`));
   process.on('uncaughtException', (error) => log(`Uncaught exception: ${describe(error)}`));
+
+  if (mode.transport === 'http') {
+    await mainHttp({ names, catalogue, env, log, port: mode.port, http });
+    return;
+  }
+
+  const created = createServer({ names, catalogue, env, log });
 
   let closing = false;
   const shutdown = (why: string): void => {
@@ -53,6 +88,39 @@ export async function main(options: MainOptions): Promise<void> {
   const advertised = catalogue.tools.filter((tool) => tool.withheldReason === null).length;
   log(`${names.packageName} ${names.packageVersion} ready on stdio: ${advertised} of ${catalogue.tools.length} tools advertised, `
     + `API ${created.settings.apiUrl}, execution ${created.settings.execution}, catalogue ${created.settings.catalogue}.`);
+}
+
+/** Serves stateless Streamable HTTP until SIGTERM/SIGINT, then lets in-flight requests finish and exits. */
+async function mainHttp(options: ServeHttpOptions & { port: number; log: DiagnosticLog }): Promise<void> {
+  const { names, catalogue, log, port } = options;
+  // The HTTP transport (and the web framework under it) is loaded only when asked for: stdio start-up skips it.
+  const { serveHttp } = await import('./http.js');
+  let running;
+  try {
+    running = await serveHttp(options);
+  } catch (error) {
+    log(`Cannot start: cannot listen on port ${port}: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+    return;
+  }
+  const server = running;
+  let closing = false;
+  const shutdown = (why: string): void => {
+    if (closing) return;
+    closing = true;
+    log(`Shutting down (${why}): finishing in-flight requests.`);
+    server.close().catch((error: unknown) => log(`Error while closing: ${describe(error)}`)).finally(() => process.exit(0));
+  };
+  process.once('exit', () => server.factory.killLocalRuns());
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+
+  const advertised = catalogue.tools.filter((tool) => tool.withheldReason === null).length;
+  const settings = server.factory.settings;
+  log(`${names.packageName} ${names.packageVersion} ready over stateless Streamable HTTP: ${advertised} of ${catalogue.tools.length} `
+    + `tools advertised, API ${settings.apiUrl}, execution ${settings.execution}, catalogue ${settings.catalogue}, `
+    + `bearer token ${server.http.token === null ? 'not required' : 'required'}.`);
+  log(`listening on ${server.url}`);
 }
 
 /** Anything printed with console.* in this process goes to stderr: stdout carries only MCP messages. */

@@ -39,7 +39,7 @@ export function metaToolDefinition(ctx: SurfaceContext): Tool {
         query: { type: 'string', description: 'search: what you want to do, in plain words (e.g. "validate env file").' },
         limit: { type: 'integer', minimum: 1, maximum: MAX_SEARCH_LIMIT, description: `search: how many results (default ${DEFAULT_SEARCH_LIMIT}, max ${MAX_SEARCH_LIMIT}).` },
         slug: { type: 'string', description: 'schema, run: the tool slug (exact, or an unambiguous prefix).' },
-        params: { type: 'object', additionalProperties: true, description: "run: the tool's arguments, as its input schema describes them." },
+        params: { type: 'object', description: "run: the tool's arguments, as its input schema describes them." },
         runs: {
           type: 'array',
           description: `batch: up to ${MAX_BATCH_RUNS} runs, each {"slug": "...", "params": {...}}. All are validated before any runs.`,
@@ -47,7 +47,7 @@ export function metaToolDefinition(ctx: SurfaceContext): Tool {
             type: 'object',
             properties: {
               slug: { type: 'string', description: 'The tool slug.' },
-              params: { type: 'object', additionalProperties: true, description: "The tool's arguments." },
+              params: { type: 'object', description: "The tool's arguments." },
             },
             required: ['slug'],
           },
@@ -63,14 +63,15 @@ export function metaToolDefinition(ctx: SurfaceContext): Tool {
   };
 }
 
-class InvalidCommand extends Error {
+/** Ends a command early with the failure to answer; thrown inside this module only, always caught below. */
+class CommandFailure extends Error {
   constructor(readonly failure: ToolFailure) {
     super(failure.error);
   }
 }
 
-function invalid(field: string, message: string, extra: JsonObject = {}): InvalidCommand {
-  return new InvalidCommand(toolFailure('INVALID_COMMAND', message, { field, ...extra }));
+function invalid(field: string, message: string, extra: JsonObject = {}): CommandFailure {
+  return new CommandFailure(toolFailure('INVALID_COMMAND', message, { field, ...extra }));
 }
 
 const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -121,7 +122,7 @@ function textAndData(text: string, data: Record<string, unknown>): CallToolResul
 
 function resolveOrThrow(ctx: SurfaceContext, tools: readonly ServedTool[], slug: string): ServedTool {
   const resolution = resolveSlug(tools, slug, { metaToolName: ctx.names.metaToolName });
-  if (!resolution.ok) throw new InvalidCommand(resolution.failure);
+  if (!resolution.ok) throw new CommandFailure(resolution.failure);
   return resolution.tool;
 }
 
@@ -237,7 +238,7 @@ async function batchCommand(ctx: SurfaceContext, args: JsonObject, extra: CallEx
   if (!Array.isArray(runs)) throw invalid('runs', 'Field "runs" must be an array of {"slug": "...", "params": {...}}.');
   if (runs.length === 0) throw invalid('runs', 'Field "runs" must hold at least one run.');
   if (runs.length > MAX_BATCH_RUNS) {
-    throw new InvalidCommand(toolFailure('BATCH_TOO_LARGE', `A batch holds at most ${MAX_BATCH_RUNS} runs; this one has ${runs.length}. Split it into batches of ${MAX_BATCH_RUNS} or fewer. Nothing was run.`, { max: MAX_BATCH_RUNS, given: runs.length }));
+    throw new CommandFailure(toolFailure('BATCH_TOO_LARGE', `A batch holds at most ${MAX_BATCH_RUNS} runs; this one has ${runs.length}. Split it into batches of ${MAX_BATCH_RUNS} or fewer. Nothing was run.`, { max: MAX_BATCH_RUNS, given: runs.length }));
   }
 
   // Whole-batch validation: every slug resolved and every input checked before the first run.
@@ -296,13 +297,13 @@ function batchEntry(index: number, slug: string, outcome: RunOutcome, runId: str
     : { index, slug, run_id: runId, duration_ms: outcome.durationMs, ...outcome.failure };
 }
 
-function runNotFound(ctx: SurfaceContext, field: string, ref: string): InvalidCommand {
+function runNotFound(ctx: SurfaceContext, field: string, ref: string): CommandFailure {
   const runs = ctx.history.list();
   const newest = runs[0];
   const oldest = runs[runs.length - 1];
   const holds = newest && oldest ? `it holds ${oldest.id} to ${newest.id}` : 'it holds no runs yet';
-  return new InvalidCommand(
-    toolFailure('RUN_NOT_FOUND', `No run ${JSON.stringify(ref)} (field "${field}") in this process's history: ${holds}. ${historyScopeNote(ctx.startedAt)} Use {"command":"history"} to see the ids.`, { field, ref }),
+  return new CommandFailure(
+    toolFailure('RUN_NOT_FOUND', `No run ${JSON.stringify(ref)} (field "${field}") in this process's history: ${holds}. ${historyScopeNote(ctx.startedAt, ctx.history.servedOver)} Use {"command":"history"} to see the ids.`, { field, ref }),
   );
 }
 
@@ -313,7 +314,7 @@ function historyCommand(ctx: SurfaceContext, args: JsonObject): CallToolResult {
   const record = ctx.history.find(show);
   if (!record) throw runNotFound(ctx, 'show', show);
   const detail = runDetail(record);
-  const text = `${historyScopeNote(ctx.startedAt)}\n${safeStringify(detail, 2)}`;
+  const text = `${historyScopeNote(ctx.startedAt, ctx.history.servedOver)}\n${safeStringify(detail, 2)}`;
   return textAndData(text, { ...index, runs: [detail] });
 }
 
@@ -339,9 +340,9 @@ function diffCommand(ctx: SurfaceContext, args: JsonObject): CallToolResult {
     masked_input_fields: diff.maskedInputFields,
     scope: 'process',
     process_started_at: ctx.startedAt.toISOString(),
-    note: historyScopeNote(ctx.startedAt),
+    note: historyScopeNote(ctx.startedAt, ctx.history.servedOver),
   };
-  return textAndData(`${formatRunDiff(diff)}\n${historyScopeNote(ctx.startedAt)}`, data);
+  return textAndData(`${formatRunDiff(diff)}\n${historyScopeNote(ctx.startedAt, ctx.history.servedOver)}`, data);
 }
 
 /** Executes one meta-tool call. Every failure, including a malformed call, is an isError result, never a throw. */
@@ -365,7 +366,7 @@ export async function callMetaTool(ctx: SurfaceContext, rawArgs: unknown, extra:
         return diffCommand(ctx, args);
     }
   } catch (error) {
-    if (error instanceof InvalidCommand) return failureResult(error.failure);
+    if (error instanceof CommandFailure) return failureResult(error.failure);
     throw error;
   }
 }

@@ -1,6 +1,6 @@
 // MCP prompts assembled against the live catalogue, so every tool they name exists and every call they carry validates.
-import { ErrorCode, McpError, type GetPromptResult, type ListPromptsResult } from '@modelcontextprotocol/sdk/types.js';
-import { ERROR_RETRYABLE, type ErrorCode as ToolErrorCode, type ServedTool } from './contracts.js';
+import { ErrorCode, type GetPromptResult, type ListPromptsResult } from '@modelcontextprotocol/sdk/types.js';
+import { ERROR_RETRYABLE, ProtocolError, type ErrorCode as ToolErrorCode, type ServedTool } from './contracts.js';
 import { callFor, inputFields, parameterCounts, validExampleArguments, type ExampleCall } from './call-shape.js';
 import { ERROR_ADVICE, ERROR_CODES, errorCodeTable, MAX_BATCH_RUNS } from './guide.js';
 import { toolUri } from './meta-tool.js';
@@ -62,7 +62,7 @@ export function listPrompts(): ListPromptsResult {
 function requireArgument(args: Record<string, string>, prompt: string, name: string): string {
   const value = args[name];
   if (typeof value !== 'string' || value.trim() === '') {
-    throw new McpError(ErrorCode.InvalidParams, `Prompt "${prompt}" needs the argument "${name}".`);
+    throw new ProtocolError(ErrorCode.InvalidParams, `Prompt "${prompt}" needs the argument "${name}".`);
   }
   return value;
 }
@@ -108,7 +108,7 @@ function findTool(ctx: SurfaceContext, goal: string): GetPromptResult {
 
 function useTool(ctx: SurfaceContext, slug: string): GetPromptResult {
   const resolution = resolveSlug(ctx.getTools(), slug, { exactOnly: true, metaToolName: ctx.names.metaToolName });
-  if (!resolution.ok) throw new McpError(ErrorCode.InvalidParams, resolution.failure.error, resolution.failure.details);
+  if (!resolution.ok) throw new ProtocolError(ErrorCode.InvalidParams, resolution.failure.error, resolution.failure.details);
   const tool = resolution.tool;
   const example = validExampleArguments(tool, ctx.validator);
   const call = callFor(tool, example.arguments, ctx.names.metaToolName);
@@ -228,6 +228,6 @@ export function getPrompt(ctx: SurfaceContext, name: string, args: Record<string
     case 'recover':
       return recover(ctx, requireArgument(args, name, 'error'), requireArgument(args, name, 'slug'));
     default:
-      throw new McpError(ErrorCode.InvalidParams, `Unknown prompt ${JSON.stringify(name)}. Prompts: find-tool, use-tool, plan-batch, recover.`);
+      throw new ProtocolError(ErrorCode.InvalidParams, `Unknown prompt ${JSON.stringify(name)}. Prompts: find-tool, use-tool, plan-batch, recover.`);
   }
 }

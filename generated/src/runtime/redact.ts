@@ -81,22 +81,27 @@ export function capPayload(value: unknown): StoredPayload {
 
 /** JSON text of any value; undefined, cycles and BigInts degrade to something printable instead of throwing. */
 export function safeStringify(value: unknown, indent?: number): string {
-  const seen = new WeakSet<object>();
   try {
-    const text = JSON.stringify(
-      value,
-      (_key, item: unknown) => {
-        if (typeof item === 'bigint') return item.toString();
-        if (item !== null && typeof item === 'object') {
-          if (seen.has(item)) return '[circular]';
-          seen.add(item);
-        }
-        return item;
-      },
-      indent,
-    );
-    return text === undefined ? 'null' : text;
+    return JSON.stringify(value, null, indent) ?? 'null';
   } catch {
-    return JSON.stringify(String(value));
+    // Only cycles and BigInts get here; the fallback marks every repeated object, which is fine for a cycle.
+    const seen = new WeakSet<object>();
+    try {
+      const text = JSON.stringify(
+        value,
+        (_key, item: unknown) => {
+          if (typeof item === 'bigint') return item.toString();
+          if (item !== null && typeof item === 'object') {
+            if (seen.has(item)) return '[circular]';
+            seen.add(item);
+          }
+          return item;
+        },
+        indent,
+      );
+      return text ?? 'null';
+    } catch {
+      return JSON.stringify(String(value));
+    }
   }
 }

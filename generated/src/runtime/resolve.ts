@@ -1,6 +1,7 @@
 // Slug resolution that never guesses: exact match or an unambiguous prefix, else an error naming close matches.
 import { distance } from 'fastest-levenshtein';
 import { toolFailure, type ServedTool, type ToolFailure } from './contracts.js';
+import { searchTools } from './search.js';
 
 export type SlugResolution = { ok: true; tool: ServedTool } | { ok: false; failure: ToolFailure };
 
@@ -66,7 +67,9 @@ export function resolveSlug(tools: readonly ServedTool[], wanted: string, option
       };
     }
   }
-  const closest = closestSlugs(tools, wanted);
+  // A slug written as prose ("validate env") is far from every slug by edit distance; rank by intent instead.
+  const nearBySpelling = closestSlugs(tools, wanted);
+  const closest = nearBySpelling.length ? nearBySpelling : searchTools(tools, wanted, MAX_CLOSEST).map((hit) => hit.slug);
   const failure = notFoundFailure(wanted, closest, options.metaToolName);
   if (options.exactOnly && closest.length) failure.error += ' Only an exact slug is accepted here.';
   return { ok: false, failure };

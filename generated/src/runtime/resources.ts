@@ -1,12 +1,11 @@
 // MCP resources: the guide, the catalogue index, one manifest per tool (a URI template) and the run history.
 import {
   ErrorCode,
-  McpError,
   type ListResourcesResult,
   type ListResourceTemplatesResult,
   type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ServedTool } from './contracts.js';
+import { ProtocolError, type ServedTool } from './contracts.js';
 import { callFor, parameterCounts, validExampleArguments } from './call-shape.js';
 import { buildGuide } from './guide.js';
 import { historyIndex } from './history.js';
@@ -119,15 +118,15 @@ export function readResource(ctx: SurfaceContext, uri: string): ReadResourceResu
     try {
       slug = decodeURIComponent(encoded);
     } catch {
-      throw new McpError(ErrorCode.InvalidParams, `Resource URI ${JSON.stringify(uri)} has a malformed percent-encoding; encode the slug with encodeURIComponent.`);
+      throw new ProtocolError(ErrorCode.InvalidParams, `Resource URI ${JSON.stringify(uri)} has a malformed percent-encoding; encode the slug with encodeURIComponent.`);
     }
     const resolution = resolveSlug(ctx.getTools(), slug, { metaToolName: ctx.names.metaToolName });
     if (!resolution.ok) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${JSON.stringify(uri)}: ${resolution.failure.error}`, resolution.failure.details);
+      throw new ProtocolError(ErrorCode.InvalidParams, `Unknown resource ${JSON.stringify(uri)}: ${resolution.failure.error}`, resolution.failure.details);
     }
     return jsonContents(toolUri(ctx, resolution.tool.slug), toolDocument(ctx, resolution.tool));
   }
-  throw new McpError(
+  throw new ProtocolError(
     ErrorCode.InvalidParams,
     `Unknown resource ${JSON.stringify(uri)}. Resources: ${uris.guide}, ${uris.catalogue}, ${uris.history}, ${toolTemplateUri(ctx)}.`,
   );

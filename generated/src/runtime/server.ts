@@ -1,7 +1,10 @@
 // createServer(): the MCP server of a generated package, wired from settings, catalogue, runner and agent surface.
 // No side effects: connecting a transport is main.ts's job.
 
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
@@ -14,15 +17,16 @@ import {
   ReadResourceRequestSchema,
   SetLevelRequestSchema,
   type LoggingLevel,
+  type LoggingMessageNotification,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { DiagnosticLog, ServedCatalogueFile, ServerNames } from './contracts.js';
-import { advertisedTool, isAdvertised } from './advertise.js';
+import { createToolAdvertiser, isAdvertised } from './advertise.js';
 import { createApiClient } from './api-client.js';
 import { createCatalogueStore, type CatalogueStore } from './catalogue-store.js';
 import { createStderrLog, readSettings, type Settings } from './config.js';
-import { createRunHistory } from './history.js';
-import { createLocalExecutor, localExecutionWarning } from './local-exec.js';
+import { createRunHistory, type ServedOver } from './history.js';
+import { createDeferredLocalExecutor, localExecutionWarning } from './local-exec-gate.js';
 import { createRunner } from './runner.js';
 import { createAgentSurface, type AgentSurface, type CallExtra } from './surface.js';
 import { createValidator } from './validation.js';
@@ -34,6 +38,8 @@ export interface CreateServerOptions {
   env?: NodeJS.ProcessEnv;
   /** Diagnostics sink; stderr by default. */
   log?: DiagnosticLog;
+  /** The transport this process answers on; over HTTP, history answers say runs may sit on another replica. */
+  servedOver?: ServedOver;
 }
 
 export interface CreatedServer {
@@ -46,6 +52,23 @@ export interface CreatedServer {
   /** Kills local runs still in progress, synchronously (for a process 'exit' handler). */
   killLocalRuns(): void;
 }
+
+/**
+ * Shared state behind stateless serving: one catalogue, runner and history per process, and a fresh MCP `Server` per
+ * request (stateless Streamable HTTP), all answering from the same surface.
+ */
+export interface ServerFactory {
+  surface: AgentSurface;
+  settings: Settings;
+  catalogueStore: CatalogueStore;
+  /** A new MCP server wired to the shared surface; it sends log notifications only within the request it serves. */
+  newServer(): Server;
+  /** Kills local runs still in progress. */
+  killLocalRuns(): void;
+}
+
+/** Where a log line goes as a notification while one request is being handled. */
+type RequestLogSink = (notification: LoggingMessageNotification) => Promise<void>;
 
 /** Completion values are capped by the MCP spec at 100 per response. */
 const MAX_COMPLETION_VALUES = 100;
@@ -61,18 +84,46 @@ export function serverInstructions(names: ServerNames): string {
 }
 
 export function createServer(options: CreateServerOptions): CreatedServer {
+  const wiring = wireServer(options);
+  const mcp = wiring.newServer();
+  wiring.attachSession(mcp);
+  return {
+    server: mcp,
+    surface: wiring.surface,
+    settings: wiring.settings,
+    catalogueStore: wiring.catalogueStore,
+    close: async () => {
+      wiring.killLocalRuns();
+      await mcp.close();
+    },
+    killLocalRuns: wiring.killLocalRuns,
+  };
+}
+
+/** For stateless HTTP: shared state once, a fresh `Server` per request (see ServerFactory). */
+export function createServerFactory(options: CreateServerOptions): ServerFactory {
+  const { surface, settings, catalogueStore, newServer, killLocalRuns } = wireServer({ ...options, servedOver: options.servedOver ?? 'http' });
+  return { surface, settings, catalogueStore, newServer, killLocalRuns };
+}
+
+function wireServer(options: CreateServerOptions): ServerFactory & { attachSession(server: Server): void } {
   const { names, catalogue } = options;
   const env = options.env ?? process.env;
   const stderrLog = options.log ?? createStderrLog(names.serverName);
+  // Shared by every Server this wiring builds: over stateless HTTP a level set in one request applies to later ones.
   let clientLogLevel: LoggingLevel | null = null;
-  let server: Server | undefined;
+  let sessionServer: Server | undefined;
+  const requestLogSink = new AsyncLocalStorage<RequestLogSink>();
 
-  // Diagnostics always go to stderr; a client that asked for logs via logging/setLevel also gets them as notifications.
+  // Diagnostics always go to stderr; a client that asked for logs via logging/setLevel also gets them as notifications:
+  // within the request being handled when there is one (the only way over stateless HTTP), else on the session.
   const log: DiagnosticLog = (line) => {
     stderrLog(line);
-    if (server !== undefined && clientLogLevel !== null && levelIndex('info') >= levelIndex(clientLogLevel)) {
-      server.sendLoggingMessage({ level: 'info', logger: names.serverName, data: line }).catch(() => undefined);
-    }
+    if (clientLogLevel === null || levelIndex('info') < levelIndex(clientLogLevel)) return;
+    const params = { level: 'info' as const, logger: names.serverName, data: line };
+    const sink = requestLogSink.getStore();
+    if (sink !== undefined) sink({ method: 'notifications/message', params }).catch(() => undefined);
+    else if (sessionServer !== undefined) sessionServer.sendLoggingMessage(params).catch(() => undefined);
   };
 
   const settings = readSettings(names, env, log);
@@ -89,92 +140,109 @@ export function createServer(options: CreateServerOptions): CreatedServer {
   }
 
   const apiClient = createApiClient(names, settings, log);
-  const localExecutor = createLocalExecutor({ timeoutMs: settings.timeoutMs, log, env, executionVar: settings.vars.execution });
+  const localExecutor = createDeferredLocalExecutor({ timeoutMs: settings.timeoutMs, log, env, executionVar: settings.vars.execution });
   const runner = createRunner(settings, apiClient, localExecutor, log);
   const validator = createValidator(log);
   const catalogueStore = createCatalogueStore({ catalogue, settings, apiClient, log });
+  // Host profile and tools mode (MCP_HOST_PROFILE, MCP_TOOLS, …): advertised forms are computed once per served tool.
+  const advertiser = createToolAdvertiser({
+    profile: settings.hostProfile, mode: settings.tools, threshold: settings.toolsThreshold,
+    pinned: settings.pinnedTools, metaToolName: names.metaToolName,
+  });
   const surface = createAgentSurface({
-    names, getTools: catalogueStore.getTools, runner, validator, history: createRunHistory(), startedAt: new Date(), log,
+    names, getTools: catalogueStore.getTools, runner, validator,
+    history: createRunHistory(undefined, options.servedOver ?? 'stdio'), startedAt: new Date(), log,
   });
 
-  const mcp = new Server(
-    { name: names.serverName, title: names.productName, version: names.packageVersion },
-    {
-      capabilities: { tools: { listChanged: true }, resources: {}, prompts: {}, completions: {}, logging: {} },
-      instructions: serverInstructions(names),
-    },
-  );
-  server = mcp;
+  // The SDK builds an ajv instance per Server for elicitation replies, which this server never requests: built on
+  // first use instead, once per process rather than once per stateless HTTP request.
+  let sdkAjv: AjvJsonSchemaValidator | undefined;
+  const sdkSchemaValidator: jsonSchemaValidator = {
+    getValidator: (schema) => (sdkAjv ??= new AjvJsonSchemaValidator()).getValidator(schema),
+  };
 
-  catalogueStore.onListChanged(() => {
-    if (mcp.transport !== undefined) mcp.sendToolListChanged().catch(() => undefined);
-  });
-
-  mcp.setRequestHandler(ListToolsRequestSchema, async () => {
-    await catalogueStore.ensureFresh();
-    const tools: Tool[] = catalogueStore.getTools()
-      .filter((tool) => isAdvertised(tool) && tool.slug !== names.metaToolName)
-      .map(advertisedTool);
-    return { tools: [...tools, surface.metaTool] };
-  });
-
-  mcp.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const progressToken = request.params._meta?.progressToken;
-    const callExtra: CallExtra = {
-      signal: extra.signal,
-      ...(progressToken === undefined ? {} : { progressToken }),
-      async sendProgress(progress, total, message) {
-        // Unsolicited progress is a protocol violation, and a failed notification must never fail the call.
-        if (progressToken === undefined) return;
-        try {
-          await extra.sendNotification({
-            method: 'notifications/progress',
-            params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
-          });
-        } catch {
-          // The host may have gone away mid-call; the call's own result is still worth returning.
-        }
+  const newServer = (): Server => {
+    const mcp = new Server(
+      { name: names.serverName, title: names.productName, version: names.packageVersion },
+      {
+        capabilities: { tools: { listChanged: true }, resources: {}, prompts: {}, completions: {}, logging: {} },
+        instructions: serverInstructions(names),
+        jsonSchemaValidator: sdkSchemaValidator,
       },
-    };
-    return surface.callTool(request.params.name, request.params.arguments, callExtra);
-  });
-
-  mcp.setRequestHandler(ListResourcesRequestSchema, () => surface.listResources());
-  mcp.setRequestHandler(ListResourceTemplatesRequestSchema, () => surface.listResourceTemplates());
-  mcp.setRequestHandler(ReadResourceRequestSchema, (request) => surface.readResource(request.params.uri));
-  mcp.setRequestHandler(ListPromptsRequestSchema, () => surface.listPrompts());
-  mcp.setRequestHandler(GetPromptRequestSchema, (request) => surface.getPrompt(request.params.name, request.params.arguments ?? {}));
-  mcp.setRequestHandler(CompleteRequestSchema, (request) => {
-    const ref = request.params.ref;
-    const completed = surface.complete(
-      { type: ref.type, ...('name' in ref ? { name: ref.name } : {}), ...('uri' in ref ? { uri: ref.uri } : {}) },
-      request.params.argument,
     );
-    const values = completed.values.slice(0, MAX_COMPLETION_VALUES);
-    const hasMore = completed.hasMore === true || completed.values.length > values.length;
-    return {
-      completion: {
-        values,
-        ...(completed.total === undefined ? {} : { total: completed.total }),
-        ...(hasMore ? { hasMore } : {}),
-      },
-    };
-  });
-  mcp.setRequestHandler(SetLevelRequestSchema, (request) => {
-    clientLogLevel = request.params.level;
-    return {};
-  });
+
+    mcp.setRequestHandler(ListToolsRequestSchema, async () => {
+      await catalogueStore.ensureFresh();
+      const tools: Tool[] = advertiser.list(catalogueStore.getTools(), surface.metaTool);
+      return { tools };
+    });
+
+    mcp.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const progressToken = request.params._meta?.progressToken;
+      const callExtra: CallExtra = {
+        signal: extra.signal,
+        ...(progressToken === undefined ? {} : { progressToken }),
+        async sendProgress(progress, total, message) {
+          // Unsolicited progress is a protocol violation, and a failed notification must never fail the call.
+          if (progressToken === undefined) return;
+          try {
+            await extra.sendNotification({
+              method: 'notifications/progress',
+              params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
+            });
+          } catch {
+            // The host may have gone away mid-call; the call's own result is still worth returning.
+          }
+        },
+      };
+      return requestLogSink.run(
+        (notification) => extra.sendNotification(notification),
+        // Keys the host profile advertised under aliases go back to the manifest's keys before validation.
+        () => surface.callTool(request.params.name, advertiser.argumentsFor(catalogueStore.getTools(), request.params.name, request.params.arguments), callExtra),
+      );
+    });
+
+    mcp.setRequestHandler(ListResourcesRequestSchema, () => surface.listResources());
+    mcp.setRequestHandler(ListResourceTemplatesRequestSchema, () => surface.listResourceTemplates());
+    mcp.setRequestHandler(ReadResourceRequestSchema, (request) => surface.readResource(request.params.uri));
+    mcp.setRequestHandler(ListPromptsRequestSchema, () => surface.listPrompts());
+    mcp.setRequestHandler(GetPromptRequestSchema, (request) => surface.getPrompt(request.params.name, request.params.arguments ?? {}));
+    mcp.setRequestHandler(CompleteRequestSchema, (request) => {
+      const ref = request.params.ref;
+      const completed = surface.complete(
+        { type: ref.type, ...('name' in ref ? { name: ref.name } : {}), ...('uri' in ref ? { uri: ref.uri } : {}) },
+        request.params.argument,
+      );
+      const values = completed.values.slice(0, MAX_COMPLETION_VALUES);
+      const hasMore = completed.hasMore === true || completed.values.length > values.length;
+      return {
+        completion: {
+          values,
+          ...(completed.total === undefined ? {} : { total: completed.total }),
+          ...(hasMore ? { hasMore } : {}),
+        },
+      };
+    });
+    mcp.setRequestHandler(SetLevelRequestSchema, (request) => {
+      clientLogLevel = request.params.level;
+      return {};
+    });
+    return mcp;
+  };
 
   return {
-    server: mcp,
     surface,
     settings,
     catalogueStore,
-    close: async () => {
-      localExecutor.killAll();
-      await mcp.close();
-    },
+    newServer,
     killLocalRuns: () => localExecutor.killAll(),
+    // A long-lived session (stdio) also gets log lines outside requests and tools/list_changed notifications.
+    attachSession(mcp) {
+      sessionServer = mcp;
+      catalogueStore.onListChanged(() => {
+        if (mcp.transport !== undefined) mcp.sendToolListChanged().catch(() => undefined);
+      });
+    },
   };
 }
 

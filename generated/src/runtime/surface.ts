@@ -8,7 +8,7 @@ import type {
   ReadResourceResult,
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { DiagnosticLog, InputValidator, ServedTool, ServerNames, ToolRunner } from './contracts.js';
+import { toolFailure, type DiagnosticLog, type InputValidator, type ServedTool, type ServerNames, type ToolRunner } from './contracts.js';
 import type { RunHistory } from './history.js';
 import { callMetaTool, metaToolDefinition } from './meta-tool.js';
 import { getPrompt, listPrompts, PROMPT_SLUG_ARGUMENTS } from './prompts.js';
@@ -71,9 +71,16 @@ async function callDirect(ctx: SurfaceContext, name: string, args: unknown, extr
 export function createAgentSurface(ctx: SurfaceContext): AgentSurface {
   return {
     metaTool: metaToolDefinition(ctx),
-    callTool(name, args, extra) {
-      if (name === ctx.names.metaToolName) return callMetaTool(ctx, args, extra);
-      return callDirect(ctx, name, args, extra);
+    async callTool(name, args, extra) {
+      try {
+        if (name === ctx.names.metaToolName) return await callMetaTool(ctx, args, extra);
+        return await callDirect(ctx, name, args, extra);
+      } catch (error) {
+        // A bug or a broken catalogue entry must cost one call, not the session: answer with an error result.
+        const message = error instanceof Error ? error.message : String(error);
+        ctx.log(`tools/call ${JSON.stringify(name)} failed unexpectedly: ${message}`);
+        return failureResult(toolFailure('EXECUTION_ERROR', `Internal error while handling ${JSON.stringify(name)}: ${message}`));
+      }
     },
     listResources: () => listResources(ctx),
     listResourceTemplates: () => listResourceTemplates(ctx),

@@ -1,7 +1,8 @@
 // Checks tool arguments and results against the tools' own JSON Schemas (draft-07 or 2020-12) with ajv.
 
+import { createRequire } from 'node:module';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import type { DiagnosticLog, InputValidator, JsonObject, ServedTool, ToolFailure } from './contracts.js';
 import { toolFailure } from './contracts.js';
@@ -21,6 +22,13 @@ export interface SchemaError {
 const MAX_LISTED = 10;
 const MAX_DETAILED = 100;
 
+/**
+ * ajv's draft 2020-12 build (several modules and meta-schemas) is loaded on the first compile rather than at start-up;
+ * `require` (ajv is CommonJS) keeps compiling synchronously. `ajv` itself and ajv-formats are loaded by the SDK anyway.
+ */
+const requireFromHere = createRequire(import.meta.url);
+const loadAjv2020 = (): typeof Ajv2020 => (requireFromHere('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020;
+
 const DRAFT_07_FAMILY = /json-schema\.org\/draft-0[4-7]\/schema/;
 const DRAFT_2020 = /json-schema\.org\/draft\/2020-12\/schema/;
 
@@ -31,7 +39,8 @@ export function createValidator(log: DiagnosticLog): InputValidator {
   let draft2020: Ajv2020 | undefined;
   const compiled = new WeakMap<JsonObject, Compiled>();
 
-  const options = { strict: false, allErrors: true, verbose: true, addUsedSchema: false } as const;
+  // ownProperties: a property named `constructor` or `toString` must not be read from Object.prototype.
+  const options = { strict: false, allErrors: true, verbose: true, ownProperties: true } as const;
 
   function ajvFor(schema: JsonObject): Ajv | Ajv2020 {
     if (typeof schema.$schema === 'string' && DRAFT_07_FAMILY.test(schema.$schema)) {
@@ -42,7 +51,7 @@ export function createValidator(log: DiagnosticLog): InputValidator {
       return draft07;
     }
     if (draft2020 === undefined) {
-      draft2020 = new Ajv2020(options);
+      draft2020 = new (loadAjv2020())(options);
       addFormats(draft2020);
     }
     return draft2020;
@@ -100,10 +109,22 @@ export function createValidator(log: DiagnosticLog): InputValidator {
 function withKnownDialect(schema: JsonObject): JsonObject {
   const dialect = schema.$schema;
   if (dialect === undefined || (typeof dialect === 'string' && (/draft-07/.test(dialect) || DRAFT_2020.test(dialect)))) {
-    return schema;
+    return compilableSchema(schema);
   }
   const { $schema: _unknownDialect, ...rest } = schema;
-  return rest;
+  return compilableSchema(rest);
+}
+
+/**
+ * The schema as one ajv instance can compile it next to every other tool's: without its root `$id`, so two tools
+ * that share an id do not collide. ajv must register what it compiles (`addUsedSchema`) for `$ref: "#"` to resolve,
+ * and a root without an id resolves `#` against itself all the same.
+ */
+export function compilableSchema<T extends { [key: string]: unknown }>(schema: T): T {
+  if (!('$id' in schema) && !('id' in schema && typeof schema.id === 'string')) return schema;
+  const { $id: _id, ...rest } = schema;
+  if (typeof rest.id === 'string') delete rest.id;
+  return rest as T;
 }
 
 function listed(errors: SchemaError[]): string {

@@ -3,20 +3,20 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export interface Base64CodecInput {
-/**
- * Text to encode, or Base64 to decode.
- */
-input: string
-mode?: ("encode" | "decode")
-/**
- * `url` uses - and _ and no padding (RFC 4648 §5).
- */
-variant?: ("standard" | "url")
+  /**
+   * Text to encode, or Base64 to decode.
+   */
+  input: string
+  mode?: ("encode" | "decode")
+  /**
+   * `url` uses - and _ and no padding (RFC 4648 §5).
+   */
+  variant?: ("standard" | "url")
 }
 
 export interface Base64CodecOutput {
-output: string
-byte_length: number
+  output: string
+  byte_length: number
 }
 
 /**

@@ -3,21 +3,21 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export interface CaseConverterInput {
-/**
- * Identifier or phrase, e.g. `userId`, `user-id` or "User ID".
- */
-text: string
-/**
- * Conventions to produce; all of them when omitted or empty.
- */
-targets?: ("camel" | "pascal" | "snake" | "kebab" | "constant" | "title")[]
+  /**
+   * Identifier or phrase, e.g. `userId`, `user-id` or "User ID".
+   */
+  text: string
+  /**
+   * Conventions to produce; all of them when omitted or empty.
+   */
+  targets?: ("camel" | "pascal" | "snake" | "kebab" | "constant" | "title")[]
 }
 
 export interface CaseConverterOutput {
-words: string[]
-conversions: {
-[k: string]: string | undefined
-}
+  words: string[]
+  conversions: {
+    [k: string]: string | undefined
+  }
 }
 
 /**

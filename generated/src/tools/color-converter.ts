@@ -3,34 +3,34 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export interface ColorConverterInput {
-/**
- * The colour to convert.
- */
-color: (string | {
-r: number
-g: number
-b: number
-})
+  /**
+   * The colour to convert.
+   */
+  color: (string | {
+      r: number
+      g: number
+      b: number
+    })
 }
 
 export interface ColorConverterOutput {
-hex: string
-rgb: {
-r: number
-g: number
-b: number
-}
-hsl: {
-h: number
-s: number
-l: number
-}
-css: {
-rgb?: string
-hsl?: string
-}
-luminance: number
-best_text_color: ("#000000" | "#ffffff")
+  hex: string
+  rgb: {
+    r: number
+    g: number
+    b: number
+  }
+  hsl: {
+    h: number
+    s: number
+    l: number
+  }
+  css: {
+    rgb?: string
+    hsl?: string
+  }
+  luminance: number
+  best_text_color: ("#000000" | "#ffffff")
 }
 
 /**

@@ -6,26 +6,24 @@ import { sdk } from '../client.js';
  * Five space-separated fields, or a macro such as @hourly, @daily, @weekly.
  */
 export type CronExplainerInputCronExpression = string
-
 export interface CronExplainerInput {
-expression: CronExplainerInputCronExpression
+  expression: CronExplainerInputCronExpression
 }
 
 /**
  * @minItems 1
  */
 export type CronExplainerOutputValues = number[]
-
 export interface CronExplainerOutput {
-expression: string
-description: string
-fields: {
-minute: CronExplainerOutputValues
-hour: CronExplainerOutputValues
-day_of_month: CronExplainerOutputValues
-month: CronExplainerOutputValues
-day_of_week: CronExplainerOutputValues
-}
+  expression: string
+  description: string
+  fields: {
+    minute: CronExplainerOutputValues
+    hour: CronExplainerOutputValues
+    day_of_month: CronExplainerOutputValues
+    month: CronExplainerOutputValues
+    day_of_week: CronExplainerOutputValues
+  }
 }
 
 /**

@@ -3,30 +3,29 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export interface CsvToJsonInput {
-/**
- * The CSV document.
- */
-csv: string
-/**
- * Field separator, e.g. `;` or a tab.
- */
-delimiter?: string
-/**
- * Whether the first row names the columns.
- */
-header?: boolean
-/**
- * Turn "42" into 42, "true" into true and empty fields into null.
- */
-infer_types?: boolean
+  /**
+   * The CSV document.
+   */
+  csv: string
+  /**
+   * Field separator, e.g. `;` or a tab.
+   */
+  delimiter?: string
+  /**
+   * Whether the first row names the columns.
+   */
+  header?: boolean
+  /**
+   * Turn "42" into 42, "true" into true and empty fields into null.
+   */
+  infer_types?: boolean
 }
 
 export interface CsvToJsonOutput {
-columns: string[]
-rows: ({
-
-} | unknown[])[]
-row_count: number
+  columns: string[]
+  rows: ({
+    } | unknown[])[]
+  row_count: number
 }
 
 /**

@@ -5,11 +5,11 @@ import { sdk } from '../client.js';
 export type CurrentTimeInput = { [key: string]: unknown };
 
 export interface CurrentTimeOutput {
-iso: string
-unix_seconds: number
-unix_millis: number
-timezone: string
-utc_offset_minutes: number
+  iso: string
+  unix_seconds: number
+  unix_millis: number
+  timezone: string
+  utc_offset_minutes: number
 }
 
 /**

@@ -3,31 +3,31 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export interface DataGeneratorInput {
-/**
- * How many records to generate.
- */
-count: number
-/**
- * PRNG seed; same seed, same records.
- */
-seed?: number
-/**
- * Which fields each record carries.
- */
-fields?: ("id" | "name" | "email" | "age" | "city" | "active")[]
+  /**
+   * How many records to generate.
+   */
+  count: number
+  /**
+   * PRNG seed; same seed, same records.
+   */
+  seed?: number
+  /**
+   * Which fields each record carries.
+   */
+  fields?: ("id" | "name" | "email" | "age" | "city" | "active")[]
 }
 
 export interface DataGeneratorOutput {
-seed: number
-count: number
-records: {
-id?: number
-name?: string
-email?: string
-age?: number
-city?: string
-active?: boolean
-}[]
+  seed: number
+  count: number
+  records: {
+    id?: number
+    name?: string
+    email?: string
+    age?: number
+    city?: string
+    active?: boolean
+  }[]
 }
 
 /**

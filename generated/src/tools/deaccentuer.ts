@@ -3,17 +3,17 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export interface DeaccentuerInput {
-text: string
-/**
- * Also delete characters that have no ASCII form (emoji, CJK, …).
- */
-strip_non_ascii?: boolean
+  text: string
+  /**
+   * Also delete characters that have no ASCII form (emoji, CJK, …).
+   */
+  strip_non_ascii?: boolean
 }
 
 export interface DeaccentuerOutput {
-text: string
-changed_characters: number
-is_ascii: boolean
+  text: string
+  changed_characters: number
+  is_ascii: boolean
 }
 
 /**

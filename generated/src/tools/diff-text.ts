@@ -3,27 +3,27 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export interface DiffTextInput {
-/**
- * The old text.
- */
-before: string
-/**
- * The new text.
- */
-after: string
-ignore_whitespace?: boolean
+  /**
+   * The old text.
+   */
+  before: string
+  /**
+   * The new text.
+   */
+  after: string
+  ignore_whitespace?: boolean
 }
 
 export interface DiffTextOutput {
-identical: boolean
-added: number
-removed: number
-unchanged: number
-lines: {
-op: ("equal" | "add" | "remove")
-text: string
-}[]
-unified: string
+  identical: boolean
+  added: number
+  removed: number
+  unchanged: number
+  lines: {
+    op: ("equal" | "add" | "remove")
+    text: string
+  }[]
+  unified: string
 }
 
 /**

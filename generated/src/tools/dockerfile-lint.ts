@@ -3,26 +3,26 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export interface DockerfileLintInput {
-/**
- * The Dockerfile text.
- */
-dockerfile: string
-/**
- * Rule ids to skip, e.g. ["DL3009"].
- */
-ignore?: string[]
+  /**
+   * The Dockerfile text.
+   */
+  dockerfile: string
+  /**
+   * Rule ids to skip, e.g. ["DL3009"].
+   */
+  ignore?: string[]
 }
 
 export interface DockerfileLintOutput {
-passed: boolean
-errors: number
-warnings: number
-findings: {
-line: number
-rule: string
-severity: ("error" | "warning" | "info")
-message: string
-}[]
+  passed: boolean
+  errors: number
+  warnings: number
+  findings: {
+    line: number
+    rule: string
+    severity: ("error" | "warning" | "info")
+    message: string
+  }[]
 }
 
 /**

@@ -3,42 +3,42 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export interface EnvValidatorInput {
-/**
- * The full text of the .env file.
- */
-env_content: string
-/**
- * Keys that must be present, e.g. ["DATABASE_URL", "PORT"].
- */
-required_keys?: string[]
-/**
- * Accept KEY= with no value without a warning.
- */
-allow_empty?: boolean
+  /**
+   * The full text of the .env file.
+   */
+  env_content: string
+  /**
+   * Keys that must be present, e.g. ["DATABASE_URL", "PORT"].
+   */
+  required_keys?: string[]
+  /**
+   * Accept KEY= with no value without a warning.
+   */
+  allow_empty?: boolean
 }
 
 export interface EnvValidatorOutput {
-valid: boolean
-keys: string[]
-missing: string[]
-empty: string[]
-secret_like: string[]
-errors: {
-/**
- * 1-based line, or null when the problem is not on one line.
- */
-line: (number | null)
-key: (string | null)
-message: string
-}[]
-warnings: {
-/**
- * 1-based line, or null when the problem is not on one line.
- */
-line: (number | null)
-key: (string | null)
-message: string
-}[]
+  valid: boolean
+  keys: string[]
+  missing: string[]
+  empty: string[]
+  secret_like: string[]
+  errors: {
+    /**
+     * 1-based line, or null when the problem is not on one line.
+     */
+    line: (number | null)
+    key: (string | null)
+    message: string
+  }[]
+  warnings: {
+    /**
+     * 1-based line, or null when the problem is not on one line.
+     */
+    line: (number | null)
+    key: (string | null)
+    message: string
+  }[]
 }
 
 /**

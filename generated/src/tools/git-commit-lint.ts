@@ -3,24 +3,24 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export interface GitCommitLintInput {
-/**
- * The full commit message, header first.
- */
-message: string
-/**
- * Allowed types; the Angular set when omitted.
- */
-types?: string[]
-max_header_length?: number
+  /**
+   * The full commit message, header first.
+   */
+  message: string
+  /**
+   * Allowed types; the Angular set when omitted.
+   */
+  types?: string[]
+  max_header_length?: number
 }
 
 export interface GitCommitLintOutput {
-valid: boolean
-type: (string | null)
-scope: (string | null)
-subject: (string | null)
-breaking: boolean
-problems: string[]
+  valid: boolean
+  type: (string | null)
+  scope: (string | null)
+  subject: (string | null)
+  breaking: boolean
+  problems: string[]
 }
 
 /**

@@ -3,18 +3,18 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export interface HttpStatusLookupInput {
-/**
- * The status code, e.g. 418.
- */
-code: number
+  /**
+   * The status code, e.g. 418.
+   */
+  code: number
 }
 
 export interface HttpStatusLookupOutput {
-code: number
-phrase: (string | null)
-known: boolean
-class: ("informational" | "success" | "redirection" | "client_error" | "server_error")
-retryable: boolean
+  code: number
+  phrase: (string | null)
+  known: boolean
+  class: ("informational" | "success" | "redirection" | "client_error" | "server_error")
+  retryable: boolean
 }
 
 /**

@@ -3,28 +3,28 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export interface IpCidrCalcInput {
-/**
- * Address and prefix, e.g. 10.0.0.0/16.
- */
-cidr: string
-/**
- * An address to test for membership.
- */
-contains?: string
+  /**
+   * Address and prefix, e.g. 10.0.0.0/16.
+   */
+  cidr: string
+  /**
+   * An address to test for membership.
+   */
+  contains?: string
 }
 
 export interface IpCidrCalcOutput {
-cidr: string
-network: string
-broadcast: string
-netmask: string
-wildcard: string
-first_host: string
-last_host: string
-total_addresses: number
-usable_hosts: number
-is_private: boolean
-contains?: boolean
+  cidr: string
+  network: string
+  broadcast: string
+  netmask: string
+  wildcard: string
+  first_host: string
+  last_host: string
+  total_addresses: number
+  usable_hosts: number
+  is_private: boolean
+  contains?: boolean
 }
 
 /**

@@ -3,25 +3,25 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export interface JsonFormatterInput {
-/**
- * JSON text.
- */
-json: string
-/**
- * 0 minifies.
- */
-indent?: number
-sort_keys?: boolean
+  /**
+   * JSON text.
+   */
+  json: string
+  /**
+   * 0 minifies.
+   */
+  indent?: number
+  sort_keys?: boolean
 }
 
 export interface JsonFormatterOutput {
-valid: boolean
-formatted: (string | null)
-error: (null | {
-message: string
-offset: (number | null)
-line: (number | null)
-})
+  valid: boolean
+  formatted: (string | null)
+  error: (null | {
+      message: string
+      offset: (number | null)
+      line: (number | null)
+    })
 }
 
 /**

@@ -3,42 +3,41 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export type JsonSchemaValidatorLiteInputTypeName = ("string" | "number" | "integer" | "boolean" | "object" | "array" | "null")
-
 export interface JsonSchemaValidatorLiteInput {
-schema: JsonSchemaValidatorLiteInputSchemaNode
-/**
- * Any JSON value to validate.
- */
-data: {
-[k: string]: unknown | undefined
-}
+  schema: JsonSchemaValidatorLiteInputSchemaNode
+  /**
+   * Any JSON value to validate.
+   */
+  data: {
+    [k: string]: unknown | undefined
+  }
 }
 /**
  * A schema using only the supported keywords.
  */
 export interface JsonSchemaValidatorLiteInputSchemaNode {
-type?: (JsonSchemaValidatorLiteInputTypeName | JsonSchemaValidatorLiteInputTypeName[])
-enum?: unknown[]
-properties?: {
-[k: string]: JsonSchemaValidatorLiteInputSchemaNode | undefined
-}
-required?: string[]
-additionalProperties?: boolean
-items?: JsonSchemaValidatorLiteInputSchemaNode
-minimum?: number
-maximum?: number
-minLength?: number
-maxLength?: number
-pattern?: string
+  type?: (JsonSchemaValidatorLiteInputTypeName | JsonSchemaValidatorLiteInputTypeName[])
+  enum?: unknown[]
+  properties?: {
+    [k: string]: JsonSchemaValidatorLiteInputSchemaNode | undefined
+  }
+  required?: string[]
+  additionalProperties?: boolean
+  items?: JsonSchemaValidatorLiteInputSchemaNode
+  minimum?: number
+  maximum?: number
+  minLength?: number
+  maxLength?: number
+  pattern?: string
 }
 
 export interface JsonSchemaValidatorLiteOutput {
-valid: boolean
-error_count: number
-errors: {
-path: string
-message: string
-}[]
+  valid: boolean
+  error_count: number
+  errors: {
+    path: string
+    message: string
+  }[]
 }
 
 /**

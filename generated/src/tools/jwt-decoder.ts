@@ -3,30 +3,28 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export interface JwtDecoderInput {
-/**
- * The compact JWT.
- */
-token: string
-/**
- * Unix seconds to judge expiry against; the current time when omitted.
- */
-now?: number
+  /**
+   * The compact JWT.
+   */
+  token: string
+  /**
+   * Unix seconds to judge expiry against; the current time when omitted.
+   */
+  now?: number
 }
 
 export interface JwtDecoderOutput {
-header: {
-
-}
-payload: {
-
-}
-signature_present: boolean
-algorithm: (string | null)
-issued_at: (string | null)
-expires_at: (string | null)
-not_before: (string | null)
-expired: boolean
-warnings: string[]
+  header: {
+  }
+  payload: {
+  }
+  signature_present: boolean
+  algorithm: (string | null)
+  issued_at: (string | null)
+  expires_at: (string | null)
+  not_before: (string | null)
+  expired: boolean
+  warnings: string[]
 }
 
 /**

@@ -3,18 +3,18 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export interface MarkdownTocInput {
-markdown: string
-min_level?: number
-max_level?: number
+  markdown: string
+  min_level?: number
+  max_level?: number
 }
 
 export interface MarkdownTocOutput {
-toc: string
-headings: {
-level: number
-text: string
-anchor: string
-}[]
+  toc: string
+  headings: {
+    level: number
+    text: string
+    anchor: string
+  }[]
 }
 
 /**

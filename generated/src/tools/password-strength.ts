@@ -3,17 +3,17 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export interface PasswordStrengthInput {
-password: string
-min_length?: number
+  password: string
+  min_length?: number
 }
 
 export interface PasswordStrengthOutput {
-score: number
-label: ("very weak" | "weak" | "fair" | "strong" | "very strong")
-entropy_bits: number
-length: number
-meets_policy: boolean
-feedback: string[]
+  score: number
+  label: ("very weak" | "weak" | "fair" | "strong" | "very strong")
+  entropy_bits: number
+  length: number
+  meets_policy: boolean
+  feedback: string[]
 }
 
 /**

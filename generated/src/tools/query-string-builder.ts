@@ -3,25 +3,24 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export type QueryStringBuilderInputScalar = (string | number | boolean)
-
 export interface QueryStringBuilderInput {
-/**
- * Absolute URL to append the parameters to.
- */
-base_url?: string
-params: {
-[k: string]: QueryStringBuilderInputScalar | QueryStringBuilderInputScalar[] | null | undefined
-}
-array_format?: ("repeat" | "brackets" | "comma")
-/**
- * Sort keys for a canonical query (e.g. cache keys, signatures).
- */
-sort?: boolean
+  /**
+   * Absolute URL to append the parameters to.
+   */
+  base_url?: string
+  params: {
+    [k: string]: QueryStringBuilderInputScalar | QueryStringBuilderInputScalar[] | null | undefined
+  }
+  array_format?: ("repeat" | "brackets" | "comma")
+  /**
+   * Sort keys for a canonical query (e.g. cache keys, signatures).
+   */
+  sort?: boolean
 }
 
 export interface QueryStringBuilderOutput {
-query: string
-url: (string | null)
+  query: string
+  url: (string | null)
 }
 
 /**

@@ -3,27 +3,27 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export interface RegexTesterInput {
-/**
- * The pattern without slashes, e.g. `(?<year>\d{4})-(\d{2})`.
- */
-pattern: string
-flags?: string
-text: string
-max_matches?: number
+  /**
+   * The pattern without slashes, e.g. `(?<year>\d{4})-(\d{2})`.
+   */
+  pattern: string
+  flags?: string
+  text: string
+  max_matches?: number
 }
 
 export interface RegexTesterOutput {
-valid: boolean
-error: (string | null)
-match_count: number
-matches: {
-match: string
-index: number
-groups: (string | null)[]
-named_groups: {
-[k: string]: string | null | undefined
-}
-}[]
+  valid: boolean
+  error: (string | null)
+  match_count: number
+  matches: {
+    match: string
+    index: number
+    groups: (string | null)[]
+    named_groups: {
+      [k: string]: string | null | undefined
+    }
+  }[]
 }
 
 /**

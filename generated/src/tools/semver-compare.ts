@@ -6,25 +6,24 @@ import { sdk } from '../client.js';
  * A semantic version such as 1.2.3-rc.1+build.5.
  */
 export type SemverCompareInputVersion = string
-
 export interface SemverCompareInput {
-a: SemverCompareInputVersion
-b: SemverCompareInputVersion
+  a: SemverCompareInputVersion
+  b: SemverCompareInputVersion
 }
 
 export interface SemverCompareOutput {
-comparison: (-1 | 0 | 1)
-relation: ("older" | "newer" | "equal")
-difference: ("major" | "minor" | "patch" | "prerelease" | null)
-a: SemverCompareOutputParsed
-b: SemverCompareOutputParsed
+  comparison: (-1 | 0 | 1)
+  relation: ("older" | "newer" | "equal")
+  difference: ("major" | "minor" | "patch" | "prerelease" | null)
+  a: SemverCompareOutputParsed
+  b: SemverCompareOutputParsed
 }
 export interface SemverCompareOutputParsed {
-major: number
-minor: number
-patch: number
-prerelease: string[]
-build: string[]
+  major: number
+  minor: number
+  patch: number
+  prerelease: string[]
+  build: string[]
 }
 
 /**

@@ -3,15 +3,15 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export interface SlugifyInput {
-text: string
-separator?: ("-" | "_" | "." | "")
-lowercase?: boolean
-max_length?: number
+  text: string
+  separator?: ("-" | "_" | "." | "")
+  lowercase?: boolean
+  max_length?: number
 }
 
 export interface SlugifyOutput {
-slug: string
-length: number
+  slug: string
+  length: number
 }
 
 /**

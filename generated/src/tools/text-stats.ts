@@ -3,22 +3,22 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export interface TextStatsInput {
-text: string
-words_per_minute?: number
-top_words?: number
+  text: string
+  words_per_minute?: number
+  top_words?: number
 }
 
 export interface TextStatsOutput {
-characters: number
-characters_no_spaces: number
-words: number
-sentences: number
-paragraphs: number
-reading_time_seconds: number
-top_words: {
-word: string
-count: number
-}[]
+  characters: number
+  characters_no_spaces: number
+  words: number
+  sentences: number
+  paragraphs: number
+  reading_time_seconds: number
+  top_words: {
+    word: string
+    count: number
+  }[]
 }
 
 /**

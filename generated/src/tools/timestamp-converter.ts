@@ -3,24 +3,24 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export interface TimestampConverterInput {
-timestamp: (number | string)
-/**
- * Force the unit of a numeric timestamp.
- */
-unit?: ("seconds" | "milliseconds")
-/**
- * IANA zone such as Europe/Paris.
- */
-timezone?: string
+  timestamp: (number | string)
+  /**
+   * Force the unit of a numeric timestamp.
+   */
+  unit?: ("seconds" | "milliseconds")
+  /**
+   * IANA zone such as Europe/Paris.
+   */
+  timezone?: string
 }
 
 export interface TimestampConverterOutput {
-iso: string
-unix_seconds: number
-unix_millis: number
-timezone: string
-local: string
-day_of_week: string
+  iso: string
+  unix_seconds: number
+  unix_millis: number
+  timezone: string
+  local: string
+  day_of_week: string
 }
 
 /**

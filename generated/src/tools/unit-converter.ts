@@ -10,20 +10,19 @@ export type UnitConverterInputUnit = ("mm" | "cm" | "m" | "km" | "in" | "ft" | "
  * Unit to convert into.
  */
 export type UnitConverterInputUnit1 = ("mm" | "cm" | "m" | "km" | "in" | "ft" | "yd" | "mi" | "mg" | "g" | "kg" | "lb" | "oz" | "B" | "KB" | "MB" | "GB" | "KiB" | "MiB" | "GiB" | "ms" | "s" | "min" | "h" | "d" | "C" | "F" | "K")
-
 export interface UnitConverterInput {
-value: number
-from: UnitConverterInputUnit
-to: UnitConverterInputUnit1
-precision?: number
+  value: number
+  from: UnitConverterInputUnit
+  to: UnitConverterInputUnit1
+  precision?: number
 }
 
 export interface UnitConverterOutput {
-value: number
-from: string
-to: string
-kind: ("length" | "mass" | "temperature" | "data" | "time")
-formatted: string
+  value: number
+  from: string
+  to: string
+  kind: ("length" | "mass" | "temperature" | "data" | "time")
+  formatted: string
 }
 
 /**

@@ -3,26 +3,26 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export interface UrlParserInput {
-/**
- * An absolute URL.
- */
-url: string
+  /**
+   * An absolute URL.
+   */
+  url: string
 }
 
 export interface UrlParserOutput {
-href: string
-protocol: string
-username?: (string | null)
-password_present?: boolean
-hostname: string
-port: (number | null)
-pathname: string
-path_segments: string[]
-query: {
-[k: string]: string | string[] | undefined
-}
-fragment: (string | null)
-origin: (string | null)
+  href: string
+  protocol: string
+  username?: (string | null)
+  password_present?: boolean
+  hostname: string
+  port: (number | null)
+  pathname: string
+  path_segments: string[]
+  query: {
+    [k: string]: string | string[] | undefined
+  }
+  fragment: (string | null)
+  origin: (string | null)
 }
 
 /**

@@ -3,28 +3,28 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export interface UuidGeneratorInput {
-version?: ("v4" | "v5")
-/**
- * v4 only.
- */
-count?: number
-/**
- * v5 only: a well-known namespace or a UUID.
- */
-namespace?: (("dns" | "url" | "oid" | "x500") | string)
-/**
- * v5 only: the name to hash.
- */
-name?: string
-uppercase?: boolean
+  version?: ("v4" | "v5")
+  /**
+   * v4 only.
+   */
+  count?: number
+  /**
+   * v5 only: a well-known namespace or a UUID.
+   */
+  namespace?: (("dns" | "url" | "oid" | "x500") | string)
+  /**
+   * v5 only: the name to hash.
+   */
+  name?: string
+  uppercase?: boolean
 }
 
 export interface UuidGeneratorOutput {
-version: ("v4" | "v5")
-/**
- * @minItems 1
- */
-uuids: string[]
+  version: ("v4" | "v5")
+  /**
+   * @minItems 1
+   */
+  uuids: string[]
 }
 
 /**

@@ -3,12 +3,12 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export interface WordCounterInput {
-text: string
+  text: string
 }
 
 export interface WordCounterOutput {
-words: number
-characters: number
+  words: number
+  characters: number
 }
 
 /**

@@ -6,18 +6,17 @@ import { sdk } from '../client.js';
  * The YAML text.
  */
 export type YamlValidatorInputDocument = string
-
 export interface YamlValidatorInput {
-yaml: YamlValidatorInputDocument
+  yaml: YamlValidatorInputDocument
 }
 
 export interface YamlValidatorOutput {
-valid: boolean
-errors: {
-line: number
-message: string
-}[]
-data: unknown
+  valid: boolean
+  errors: {
+    line: number
+    message: string
+  }[]
+  data: unknown
 }
 
 /**

@@ -25,6 +25,7 @@ import {
   type Manifest,
   type ServedCatalogueFile,
 } from '../contracts.js';
+import { compilableSchema } from '../validation.js';
 import { messageOf, runToolSource, ToolSourceError } from './tool-source.js';
 
 /** How one endpoint misbehaves. `times` limits the fault to the next N matching requests; absent means always. */
@@ -450,15 +451,15 @@ class InputValidators {
   forTool(slug: string, schema: JsonObject): ValidateFunction {
     let validate = this.compiled.get(slug);
     if (!validate) {
-      validate = this.ajvFor(schema).compile(schema);
+      validate = this.ajvFor(schema).compile(compilableSchema(schema));
       this.compiled.set(slug, validate);
     }
     return validate;
   }
 
   private ajvFor(schema: JsonObject): Ajv | Ajv2020 {
-    // addUsedSchema: false, so two tools whose schemas share an `$id` do not collide in one instance.
-    const ajvOptions = { strict: false, allErrors: false, addUsedSchema: false } as const;
+    // Schemas are compiled without their root `$id` (compilableSchema), so tools that share one do not collide.
+    const ajvOptions = { strict: false, allErrors: false, ownProperties: true } as const;
     if (typeof schema.$schema === 'string' && /json-schema\.org\/draft-0[67]\/schema/.test(schema.$schema)) {
       this.draft07 ??= withFormats(new Ajv(ajvOptions));
       return this.draft07;

@@ -1,0 +1,160 @@
+// What the package's developer scripts share: where the package's files are, a real MCP client session over stdio
+// against the package's own bin, the API they talk to (or a mock of it), and readers for tool results.
+
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ServedCatalogueFile, ServerNames, ToolFailure } from '../contracts.js';
+import { loadServedCatalogue } from '../catalogue-store.js';
+import { envVarNames, normalizeApiUrl } from '../config.js';
+import { manifestsFromServedCatalogue, startMockApi } from './mock-api.js';
+
+/** Output of a developer script: lines for the person running it (stdout) and diagnostics (stderr). */
+export interface DevIo {
+  stdout: (line: string) => void;
+  stderr: (line: string) => void;
+}
+
+/** The files of a generated package a developer script needs, as absolute paths. */
+export interface PackagePaths {
+  root: string;
+  /** The compiled server entry (`dist/bin.js`). */
+  bin: string;
+  /** `data/catalogue.json`. */
+  catalogue: string;
+  /** The compiled names module (`dist/names.js`), which exports `names: ServerNames`. */
+  names: string;
+}
+
+/** The package these scripts are compiled into: this file is `dist/runtime/dev/client-session.js`. */
+export function packagePaths(root: string = fileURLToPath(new URL('../../../', import.meta.url))): PackagePaths {
+  const rootUrl = pathToFileURL(root.endsWith('/') ? root : `${root}/`);
+  return {
+    root: fileURLToPath(rootUrl),
+    bin: fileURLToPath(new URL('dist/bin.js', rootUrl)),
+    catalogue: fileURLToPath(new URL('data/catalogue.json', rootUrl)),
+    names: fileURLToPath(new URL('dist/names.js', rootUrl)),
+  };
+}
+
+/** A package's own names (server, meta-tool, URI scheme, env prefix), read from its compiled names module. */
+export async function loadPackageNames(paths: PackagePaths): Promise<ServerNames> {
+  // Loaded at run time because runtime files cannot import the package's generated modules statically.
+  const loaded = (await import(pathToFileURL(paths.names).href)) as { names?: ServerNames };
+  if (loaded.names === undefined || typeof loaded.names.metaToolName !== 'string') {
+    throw new Error(`${paths.names} does not export the package's names; rebuild the package.`);
+  }
+  return loaded.names;
+}
+
+export interface PackageContext {
+  paths: PackagePaths;
+  names: ServerNames;
+  catalogue: ServedCatalogueFile;
+}
+
+export async function loadPackage(root?: string): Promise<PackageContext> {
+  const paths = packagePaths(root);
+  const [names, catalogue] = await Promise.all([loadPackageNames(paths), loadServedCatalogue(pathToFileURL(paths.catalogue))]);
+  return { paths, names, catalogue };
+}
+
+/** The API a script talks to: a mock started for it, or the one the environment names. */
+export interface DevApi {
+  url: string;
+  mock: boolean;
+  close(): Promise<void>;
+}
+
+export async function startDevApi(pkg: PackageContext, options: { mock: boolean; env?: NodeJS.ProcessEnv }): Promise<DevApi> {
+  if (options.mock) {
+    const api = await startMockApi({ manifests: manifestsFromServedCatalogue(pkg.catalogue) });
+    return { url: api.url, mock: true, close: () => api.close() };
+  }
+  const raw = (options.env ?? process.env)[envVarNames(pkg.names).apiUrl]?.trim();
+  const url = normalizeApiUrl(raw === undefined || raw === '' ? pkg.names.defaultApiUrl : raw) ?? pkg.names.defaultApiUrl;
+  return { url, mock: false, close: async () => undefined };
+}
+
+/** GET {api}/tools answered with a JSON tool list: null when it did, else why not in a few words. */
+export async function apiUnreachableReason(apiUrl: string, timeoutMs = 3000): Promise<string | null> {
+  try {
+    const response = await fetch(`${apiUrl}/tools`, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
+    const text = await response.text();
+    if (response.status === 401 || response.status === 403) return null; // Reachable; the key problem shows on each call.
+    if (!response.ok) return `GET ${apiUrl}/tools answered HTTP ${response.status}`;
+    const body = JSON.parse(text) as unknown;
+    if (typeof body !== 'object' || body === null || !Array.isArray((body as { tools?: unknown }).tools)) {
+      return `GET ${apiUrl}/tools did not answer a tool list`;
+    }
+    return null;
+  } catch (error) {
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : '';
+    return `${error instanceof Error ? error.message : String(error)}${cause ? ` (${cause})` : ''}`;
+  }
+}
+
+export interface ClientSession {
+  client: Client;
+  /** Everything the server wrote to stderr so far. */
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/** Spawns the package's bin over real stdio and connects an SDK client to it. */
+export async function openClientSession(
+  pkg: PackageContext,
+  options: { apiUrl?: string; env?: NodeJS.ProcessEnv; clientName?: string } = {},
+): Promise<ClientSession> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(options.env ?? process.env)) if (value !== undefined) env[key] = value;
+  if (options.apiUrl !== undefined) env[envVarNames(pkg.names).apiUrl] = options.apiUrl;
+  const transport = new StdioClientTransport({ command: process.execPath, args: [pkg.paths.bin], env, stderr: 'pipe', cwd: pkg.paths.root });
+  let stderrText = '';
+  transport.stderr?.on('data', (chunk: Buffer | string) => {
+    stderrText += chunk.toString();
+  });
+  const client = new Client({ name: options.clientName ?? `${pkg.names.serverName}-dev`, version: pkg.names.packageVersion });
+  await client.connect(transport);
+  return { client, stderr: () => stderrText, close: () => client.close() };
+}
+
+/** The payload of a tool result: its structuredContent, else its first text block parsed as JSON, else that text. */
+export function resultPayload(result: CallToolResult): unknown {
+  if (result.structuredContent !== undefined) return result.structuredContent;
+  const text = resultText(result);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+export function resultText(result: CallToolResult): string {
+  return result.content
+    .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+    .join('\n');
+}
+
+/** The failure envelope of an isError result, or null for a success. */
+export function resultFailure(result: CallToolResult): ToolFailure | null {
+  if (result.isError !== true) return null;
+  const payload = resultPayload(result);
+  if (typeof payload === 'object' && payload !== null && typeof (payload as ToolFailure).code === 'string') return payload as ToolFailure;
+  return { success: false, error: typeof payload === 'string' ? payload : resultText(result), code: 'UPSTREAM_ERROR', retryable: true };
+}
+
+export async function callTool(session: ClientSession, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  return (await session.client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** True when this module's file is the script node was started with (so importing it has no side effects). */
+export function isEntryPoint(moduleUrl: string): boolean {
+  const entry = process.argv[1];
+  return entry !== undefined && moduleUrl === pathToFileURL(entry).href;
+}

@@ -1,0 +1,34 @@
+// What a server needs of local execution before any tool runs locally: the start-up warning, and an executor that
+// loads local-exec.ts (child processes, the sandbox script) only when the first local run is asked for.
+
+import type { ExecutionMode } from './config.js';
+import type { JsonObject, RunOutcome, ServedTool, ServerNames } from './contracts.js';
+import type { LocalExecutor, LocalExecutorOptions } from './local-exec.js';
+
+/** The warning printed once at start-up when local execution is on: the README's threat model in short. */
+export function localExecutionWarning(names: ServerNames, mode: ExecutionMode): string {
+  return `WARNING: ${names.envPrefix}MCP_EXECUTION=${mode}: tool code from the catalogue will run on this machine. `
+    + 'Each run gets its own process, a SIGKILL deadline, a heap cap, no access to this server\'s stdout, and an '
+    + 'environment without credential-like variables. That is isolation, not a security sandbox: the code runs with '
+    + 'your user permissions and can read files, open sockets and spawn processes. Enable it only for a catalogue you trust.';
+}
+
+/** A LocalExecutor that creates the real one on its first run; in remote mode local-exec.ts is never loaded. */
+export function createDeferredLocalExecutor(options: LocalExecutorOptions): LocalExecutor {
+  let executor: LocalExecutor | undefined;
+  let loading: Promise<LocalExecutor> | undefined;
+  const load = (): Promise<LocalExecutor> => {
+    loading ??= import('./local-exec.js').then((module) => {
+      executor = module.createLocalExecutor(options);
+      return executor;
+    });
+    return loading;
+  };
+  return {
+    async run(tool: ServedTool, params: JsonObject, signal?: AbortSignal): Promise<RunOutcome> {
+      return (executor ?? (await load())).run(tool, params, signal);
+    },
+    // Nothing can be running before the real executor exists.
+    killAll: () => executor?.killAll(),
+  };
+}
