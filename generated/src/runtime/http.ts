@@ -7,6 +7,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { DiagnosticLog, ServedCatalogueFile, ServerNames } from './contracts.js';
 import { createStderrLog, readHttpSettings, type HttpSettings } from './config.js';
 import { createServerFactory, type ServerFactory } from './server.js';
+import { readRequestBody } from './request-body.js';
 
 export const MCP_PATH = '/mcp';
 export const HEALTH_PATH = '/healthz';
@@ -76,7 +77,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
       return sendRpcError(res, 405, 'Method not allowed: this server is stateless; send JSON-RPC requests with POST.');
     }
 
-    const body = await readBody(req);
+    const body = await readRequestBody(req, MAX_BODY_BYTES);
     if (body === null) {
       res.setHeader('connection', 'close');
       return sendRpcError(res, 413, `Request body larger than ${MAX_BODY_BYTES} bytes.`);
@@ -175,18 +176,6 @@ function digest(text: string): Buffer {
 /** Compares in constant time so the token cannot be guessed byte by byte from response timing. */
 function sameDigest(a: Buffer, b: Buffer): boolean {
   return timingSafeEqual(a, b);
-}
-
-/** The body as text, or null when it exceeds MAX_BODY_BYTES. */
-async function readBody(req: IncomingMessage): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) return null;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

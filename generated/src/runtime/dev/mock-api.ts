@@ -27,6 +27,7 @@ import {
 } from '../contracts.js';
 import { compilableSchema } from '../validation.js';
 import { messageOf, runToolSource, ToolSourceError } from './tool-source.js';
+import { readRequestBody } from '../request-body.js';
 
 /** How one endpoint misbehaves. `times` limits the fault to the next N matching requests; absent means always. */
 export type MockFault = (
@@ -137,7 +138,7 @@ export async function startMockApi(options: MockApiOptions): Promise<MockApi> {
     const rawUrl = req.url ?? '/';
     const rawPath = rawUrl.split('?', 1)[0] ?? '/';
     const method = req.method ?? 'GET';
-    const bodyText = await readBody(req);
+    const bodyText = await readRequestBody(req, MAX_BODY_BYTES);
     if (bodyText === null) {
       send(res, errorReply(413, 'VALIDATION_ERROR', `Request body is larger than ${MAX_BODY_BYTES} bytes`));
       return;
@@ -549,18 +550,6 @@ function sendRaw(res: http.ServerResponse, status: number, text: string, headers
     ...headers,
   });
   res.end(body);
-}
-
-/** The request body as text, or null when it exceeds MAX_BODY_BYTES. */
-async function readBody(req: http.IncomingMessage): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) return null;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function parseJsonOr<T>(text: string, fallback: T): unknown {
