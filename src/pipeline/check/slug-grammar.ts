@@ -1,6 +1,7 @@
-// The MCP tool-name grammar strict hosts enforce, and why a slug fails it.
+// Why a slug fails the MCP tool-name grammar strict hosts enforce, in words a catalogue author can act on.
+// The grammar itself is the server's (runtime/advertise.ts), so generator and server never disagree on it.
 
-export const TOOL_NAME_GRAMMAR = /^[A-Za-z0-9_-]{1,64}$/;
+import { TOOL_NAME_GRAMMAR } from '../../runtime/advertise.js';
 
 /** Null when the slug can be advertised as an MCP tool name; otherwise the reason it is withheld. */
 export function withheldReason(slug: string): string | null {
