@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Manifest } from '../../src/runtime/contracts.js';
 import { manifestsFromBundle, startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
-import { REPO_ROOT, type CliResult } from '../helpers/cli.js';
+import { REPO_ROOT, runProcess, type CliResult } from '../helpers/cli.js';
 import { EXAMPLE_CATALOGUE } from '../helpers/mcp.js';
-import { isolatedNpmEnv, runCommand, startSeededRegistry, type Registry } from '../helpers/registry.js';
+import { isolatedNpmEnv, startSeededRegistry, type Registry } from '../helpers/registry.js';
 
 const SCRIPT = join(REPO_ROOT, 'examples', 'ci', 'regenerate.sh');
 const CHANGED_SLUG = 'slugify';
@@ -40,13 +40,13 @@ describe('examples/ci/regenerate.sh in a git repo', { timeout: 600_000 }, () => 
   let baseEnv: Record<string, string>;
 
   const git = async (...args: string[]): Promise<string> => {
-    const result = await runCommand('git', args, { cwd: repo, env: baseEnv });
+    const result = await runProcess('git', args, { cwd: repo, env: baseEnv });
     assert.equal(result.code, 0, `git ${args.join(' ')}: ${result.stderr}`);
     return result.stdout;
   };
   const committedFiles = async (): Promise<string[]> => (await git('diff', '--name-only', 'HEAD~1', 'HEAD')).split('\n').filter((line) => line !== '').sort();
   const regenerate = (mode: 'check' | 'update', env: Record<string, string>): Promise<CliResult> =>
-    runCommand('bash', [SCRIPT, mode], { cwd: repo, env: { ...baseEnv, ...env }, timeoutMs: 300_000 });
+    runProcess('bash', [SCRIPT, mode], { cwd: repo, env: { ...baseEnv, ...env }, timeoutMs: 300_000 });
   const describeRun = (run: CliResult): string => `exit ${run.code}\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
 
   before(async () => {

@@ -1,14 +1,13 @@
 // The generated server driven by a client we did not write: the MCP Inspector CLI (2.12.0, CLI mode) over stdio.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { manifestsFromBundle, startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
-import { REPO_ROOT } from '../helpers/cli.js';
+import { REPO_ROOT, runProcess, type CliResult } from '../helpers/cli.js';
 import { builtExample, EXAMPLE_CATALOGUE, serverEnv } from '../helpers/mcp.js';
 
 /** The CLI client's own entry (the package's `inspector` bin is a launcher that picks a client by flag). */
@@ -20,23 +19,10 @@ describe('MCP Inspector CLI against the generated server', () => {
   let home: string;
 
   /** Runs the Inspector CLI with `args`, then the server command; the Inspector's catalog and config stay in a temp HOME. */
-  function inspect(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(
-        process.execPath,
-        [INSPECTOR_CLI, '-e', `NEXUSBLOOM_API_URL=${api.url}`, ...args, process.execPath, join(packageDir, 'dist', 'bin.js')],
-        {
-          cwd: packageDir,
-          env: serverEnv({ HOME: home, MCP_CATALOG_PATH: join(home, 'mcp.json'), MCP_CLIENT_CONFIG_PATH: join(home, 'client.json'), NO_COLOR: '1' }),
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
+  function inspect(args: string[]): Promise<CliResult> {
+    return runProcess(process.execPath, [INSPECTOR_CLI, '-e', `NEXUSBLOOM_API_URL=${api.url}`, ...args, process.execPath, join(packageDir, 'dist', 'bin.js')], {
+      cwd: packageDir,
+      env: serverEnv({ HOME: home, MCP_CATALOG_PATH: join(home, 'mcp.json'), MCP_CLIENT_CONFIG_PATH: join(home, 'client.json'), NO_COLOR: '1' }),
     });
   }
 

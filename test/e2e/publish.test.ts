@@ -12,9 +12,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { manifestsFromBundle, startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
-import { REPO_ROOT } from '../helpers/cli.js';
+import { REPO_ROOT, runProcess } from '../helpers/cli.js';
 import { builtExample, EXAMPLE_CATALOGUE } from '../helpers/mcp.js';
-import { isolatedNpmEnv, runCommand, startSeededRegistry, type Registry } from '../helpers/registry.js';
+import { isolatedNpmEnv, startSeededRegistry, type Registry } from '../helpers/registry.js';
 
 const PACKAGE_NAME = '@nexusbloom/mcp-server';
 const INSPECTOR_LAUNCHER = join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
@@ -72,7 +72,7 @@ describe('publishing the example server to a private registry', { timeout: 600_0
   });
 
   it('npm pack --dry-run: the tarball holds dist/, data/, README.md and package.json, no sources or tests', async () => {
-    const packed = await runCommand('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: packageDir, env: npmEnv });
+    const packed = await runProcess('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: packageDir, env: npmEnv });
     assert.equal(packed.code, 0, packed.stderr);
     const [entry] = JSON.parse(packed.stdout) as Array<{ name: string; version: string; files: PackedFile[] }>;
     assert.equal(entry!.name, PACKAGE_NAME);
@@ -87,7 +87,7 @@ describe('publishing the example server to a private registry', { timeout: 600_0
   });
 
   it('npm publish puts it in the registry', async () => {
-    const published = await runCommand('npm', ['publish', '--registry', registry.url], { cwd: packageDir, env: npmEnv });
+    const published = await runProcess('npm', ['publish', '--registry', registry.url], { cwd: packageDir, env: npmEnv });
     assert.equal(published.code, 0, `${published.stdout}\n${published.stderr}\n${registry.log()}`);
     const packument = (await (await fetch(`${registry.url}/@nexusbloom%2fmcp-server`)).json()) as { 'dist-tags': Record<string, string>; versions: Record<string, { bin: Record<string, string> }> };
     assert.equal(packument['dist-tags'].latest, version);
@@ -151,7 +151,7 @@ describe('publishing the example server to a private registry', { timeout: 600_0
       const emptyFolder = await mkdtemp(join(scratch, 'inspector-'));
       const serverEnv = ['npm_config_registry', 'npm_config_userconfig', 'npm_config_cache', 'npm_config_update_notifier', 'HOME', 'PATH'].flatMap((key) => ['-e', `${key}=${npmEnv[key]!}`]);
       const inspect = async (method: string[]): Promise<unknown> => {
-        const run = await runCommand(
+        const run = await runProcess(
           process.execPath,
           [INSPECTOR_LAUNCHER, '--cli', '--cwd', emptyFolder, ...serverEnv, '-e', `NEXUSBLOOM_API_URL=${api.url}`, ...method, '--', 'npx', '-y', '--registry', registry.url, PACKAGE_NAME],
           { cwd: emptyFolder, env: npmEnv, timeoutMs: 180_000 },
@@ -175,7 +175,7 @@ describe('publishing the example server to a private registry', { timeout: 600_0
   it('installs into a TypeScript project whose typed call of envValidator compiles and runs against the API', async () => {
     const project = await mkdtemp(join(scratch, 'consumer-'));
     await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
-    const installed = await runCommand('npm', ['install', `${PACKAGE_NAME}@${version}`], { cwd: project, env: npmEnv });
+    const installed = await runProcess('npm', ['install', `${PACKAGE_NAME}@${version}`], { cwd: project, env: npmEnv });
     assert.equal(installed.code, 0, installed.stderr);
     const installedPackage = join(project, 'node_modules', '@nexusbloom', 'mcp-server');
     assert.equal(existsSync(join(installedPackage, 'dist', 'tools', 'index.d.ts')), true);
@@ -217,11 +217,11 @@ describe('publishing the example server to a private registry', { timeout: 600_0
         2,
       )}\n`,
     );
-    const compiled = await runCommand(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: project, env: npmEnv });
+    const compiled = await runProcess(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: project, env: npmEnv });
     assert.equal(compiled.code, 0, compiled.stdout + compiled.stderr);
 
     const before = api.requests.length;
-    const ran = await runCommand(process.execPath, [join(project, 'out', 'consumer.js'), JSON.stringify(example!.params)], {
+    const ran = await runProcess(process.execPath, [join(project, 'out', 'consumer.js'), JSON.stringify(example!.params)], {
       cwd: project,
       env: { PATH: process.env.PATH ?? '', NEXUSBLOOM_API_URL: api.url },
     });

@@ -127,18 +127,25 @@ export async function connectServer(packageDir: string, env: Record<string, stri
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'e2e-test', version: '1.0.0' }, { capabilities: {} });
   await client.connect(transport);
-  // Recorded below the client: the SDK runs notification handlers a microtask late, so a progress tick that arrives
-  // in the same chunk as its response never reaches `onprogress` (its handler is gone by then).
+  const received = recordMessages(transport);
+  return { client, stderr: () => stderr, received, close: () => client.close() };
+}
+
+export type TransportName = 'stdio' | 'http';
+
+/**
+ * Every message the transport delivers, recorded below the client: the SDK runs notification handlers a microtask
+ * late, so a progress tick that arrives in the same chunk as its response never reaches `onprogress`.
+ */
+function recordMessages(transport: { onmessage?: (message: JSONRPCMessage, ...rest: never[]) => void }): JSONRPCMessage[] {
   const received: JSONRPCMessage[] = [];
   const deliver = transport.onmessage;
   transport.onmessage = (message) => {
     received.push(message);
     deliver?.(message);
   };
-  return { client, stderr: () => stderr, received, close: () => client.close() };
+  return received;
 }
-
-export type TransportName = 'stdio' | 'http';
 
 /**
  * Spawns `packageDir/dist/bin.js --http 0` (stateless Streamable HTTP on an ephemeral loopback port), waits for the
@@ -158,12 +165,7 @@ export async function connectHttpServer(packageDir: string, env: Record<string, 
   const transport = new StreamableHTTPClientTransport(new URL(url));
   const client = new Client({ name: 'e2e-test', version: '1.0.0' }, { capabilities: {} });
   await client.connect(transport);
-  const received: JSONRPCMessage[] = [];
-  const deliver = transport.onmessage;
-  transport.onmessage = (message) => {
-    received.push(message);
-    deliver?.(message);
-  };
+  const received = recordMessages(transport);
   return {
     client,
     stderr: () => stderr,

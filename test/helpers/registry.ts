@@ -8,7 +8,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'no
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { REPO_ROOT, type CliResult } from './cli.js';
+import { REPO_ROOT, runProcess, type CliResult } from './cli.js';
 
 const VERDACCIO_BIN = join(REPO_ROOT, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
 const SEED_ROOT = join(REPO_ROOT, '.tmp', 'registry-seed');
@@ -108,23 +108,6 @@ export function isolatedNpmEnv(registry: Registry, home: string, extra: Record<s
     npm_config_loglevel: 'warn',
     ...extra,
   };
-}
-
-/** Runs `command args` and captures its output; never throws on a non-zero exit. */
-export function runCommand(command: string, args: string[], options: { cwd: string; env: Record<string, string>; timeoutMs?: number }): Promise<CliResult> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 300_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolvePromise({ code, stdout, stderr });
-    });
-  });
 }
 
 export interface Registry {
@@ -297,7 +280,7 @@ export async function seededStorage(roots: readonly string[] = GENERATED_PACKAGE
   await mkdir(tarballs, { recursive: true });
   const npmHome = await mkdtemp(join(tmpdir(), 'nb-seed-npm-'));
   try {
-    const packed = await runCommand('npm', ['pack', '--ignore-scripts', '--offline', '--json', '--pack-destination', tarballs, ...packages.map((pkg) => pkg.dir)], {
+    const packed = await runProcess('npm', ['pack', '--ignore-scripts', '--offline', '--json', '--pack-destination', tarballs, ...packages.map((pkg) => pkg.dir)], {
       cwd: work,
       env: { PATH: process.env.PATH ?? '', HOME: npmHome, npm_config_cache: join(npmHome, 'cache'), npm_config_update_notifier: 'false' },
     });

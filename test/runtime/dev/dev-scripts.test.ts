@@ -2,28 +2,19 @@
 // compiled scripts run as `npm run` would run them, and the same entry functions called in-process with injected faults.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runAgentDemo, typoOf } from '../../../src/runtime/dev/agent-demo.js';
 import { runCatalogueCheck, type CatalogueCheckReport } from '../../../src/runtime/dev/catalogue-check.js';
 import { manifestsFromBundle, startMockApi, type MockApi } from '../../../src/runtime/dev/mock-api.js';
+import { runProcess, type CliResult } from '../../helpers/cli.js';
 import { builtExample, EXAMPLE_CATALOGUE, serverEnv } from '../../helpers/mcp.js';
 
 const manifests = manifestsFromBundle(JSON.parse(readFileSync(EXAMPLE_CATALOGUE, 'utf8')));
 
-function runScript(cwd: string, script: string, args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(cwd, 'dist', 'runtime', 'dev', script), ...args], { cwd, env: serverEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
-  });
+function runScript(cwd: string, script: string, args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+  return runProcess(process.execPath, [join(cwd, 'dist', 'runtime', 'dev', script), ...args], { cwd, env: serverEnv(options.env), input: options.input ?? '' });
 }
 
 function capture(): { io: { stdout: (line: string) => void; stderr: (line: string) => void }; out: string[]; err: string[] } {
