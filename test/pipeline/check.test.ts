@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { checkCatalogue } from '../../src/pipeline/check/check-catalogue.js';
+import { SCHEMAS_PER_INSTANCE } from '../../src/pipeline/check/schema-compiler.js';
 import { withheldReason } from '../../src/pipeline/check/slug-grammar.js';
 import { bundle, hostileBundle, tool } from '../fixtures/catalogues.js';
 
@@ -135,5 +138,25 @@ describe('check stage', () => {
     const before = JSON.stringify(document);
     checkCatalogue(document);
     assert.equal(JSON.stringify(document), before);
+  });
+
+  it('holds the bundle schema valid against the 2020-12 meta-schema (the shape check compiles it without that check)', () => {
+    const schema = JSON.parse(readFileSync(new URL('../../src/schemas/manifest.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+    const ajv = new Ajv2020({ strict: true });
+    assert.equal(ajv.validateSchema(schema), true, JSON.stringify(ajv.errors));
+  });
+
+  it('checks every tool of a catalogue longer than one set of ajv instances serves, bad ones on both sides of the switch', () => {
+    const count = SCHEMAS_PER_INSTANCE + 20;
+    const tools = Array.from({ length: count }, (_, i) => {
+      const slug = `t-${String(i).padStart(4, '0')}`;
+      const input_schema = { type: 'object', properties: { n: { type: 'integer', maximum: i } }, required: ['n'] };
+      // Every 50th tool's example breaks its own schema; the rest pass.
+      return tool(slug, { input_schema, output_schema: { type: 'object' }, examples: [{ params: { n: i % 50 === 7 ? i + 1 : i } }] });
+    });
+    const result = checkCatalogue(bundle(tools));
+    const failing = tools.filter((_, i) => i % 50 === 7).map((t) => t.slug);
+    assert.deepEqual(result.problems.map((p) => [p.slug, p.pointer]), failing.map((slug) => [slug, '/examples/0/params/n']));
+    assert.equal(result.tools.length, count - failing.length, "every other tool passes");
   });
 });

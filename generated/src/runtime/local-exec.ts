@@ -48,10 +48,15 @@ export function stripCredentials(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 export { localExecutionWarning } from './local-exec-gate.js';
 
-/** The compiled child script next to this module, or under tsx (tests, development) its TypeScript source. */
+/**
+ * The compiled child script: next to this module, or under `runtime/` when this module is bundled into `dist/bin.js`
+ * (see dev/bundle-bin.ts). Under tsx (tests, development) it is the TypeScript source.
+ */
 function childEntry(): { path: string; execArgv: string[] } {
-  const compiled = fileURLToPath(new URL('./sandbox-child.js', import.meta.url));
-  if (existsSync(compiled)) return { path: compiled, execArgv: [] };
+  for (const relative of ['./sandbox-child.js', './runtime/sandbox-child.js']) {
+    const compiled = fileURLToPath(new URL(relative, import.meta.url));
+    if (existsSync(compiled)) return { path: compiled, execArgv: [] };
+  }
   const source = fileURLToPath(new URL('./sandbox-child.ts', import.meta.url));
   return { path: source, execArgv: process.execArgv.filter((arg) => !arg.startsWith('--max-old-space-size')) };
 }

@@ -24,19 +24,34 @@ export interface SchemaCompiler {
   release(schema: Record<string, unknown>): void;
 }
 
-/** One ajv per draft and mode, shared by every tool; schemas are not registered by `$id`, so tools never clash. */
-export function createSchemaCompiler(): SchemaCompiler {
+/** Schemas compiled by one set of ajv instances before they are replaced (see createSchemaCompiler). */
+export const SCHEMAS_PER_INSTANCE = 200;
+
+type Instances = readonly [firstError: (s: Record<string, unknown>) => Draft07 | Draft2020, allErrors: (s: Record<string, unknown>) => Draft07 | Draft2020];
+
+function createInstances(): Instances {
   // ownProperties: a property named `constructor` or `toString` must not be read from Object.prototype.
   // optimize: false: ajv's code optimisation passes cost more at compile time than they save on a few examples.
   const base = { strict: false, validateFormats: true, ownProperties: true, code: { optimize: false } } as const;
-  const instances = [false, true].map((allErrors) => {
+  const [firstError, allErrors] = [false, true].map((allErrors) => {
     const draft07 = new Draft07({ ...base, allErrors });
     const draft2020 = new Draft2020({ ...base, allErrors });
     addFormats(draft07);
     addFormats(draft2020);
     return (schema: Record<string, unknown>) => (schemaDraft(schema) === 'draft-07' ? draft07 : draft2020);
   });
-  const [firstError, allErrors] = instances as [(s: Record<string, unknown>) => Draft07 | Draft2020, (s: Record<string, unknown>) => Draft07 | Draft2020];
+  return [firstError!, allErrors!];
+}
+
+/**
+ * One ajv per draft and mode, shared by a run of tools; schemas are not registered by `$id`, so tools never clash.
+ * An ajv instance keeps every function it ever compiled in its code scope, whatever removeSchema forgets, so the
+ * instances are replaced after SCHEMAS_PER_INSTANCE releases: memory stays flat over any catalogue size.
+ */
+export function createSchemaCompiler(): SchemaCompiler {
+  let instances: Instances | undefined;
+  let released = 0;
+  const current = (): Instances => (instances ??= createInstances());
   // What ajv compiles is a copy without the root `$id` (see compilableSchema); release needs that same copy.
   const compiled = new WeakMap<Record<string, unknown>, Record<string, unknown>>();
   const copyOf = (schema: Record<string, unknown>): Record<string, unknown> => {
@@ -45,11 +60,14 @@ export function createSchemaCompiler(): SchemaCompiler {
     return copy;
   };
   return {
-    compile: (schema) => firstError(schema).compile(copyOf(schema)),
-    compileAllErrors: (schema) => allErrors(schema).compile(copyOf(schema)),
+    compile: (schema) => current()[0](schema).compile(copyOf(schema)),
+    compileAllErrors: (schema) => current()[1](schema).compile(copyOf(schema)),
     release(schema) {
+      if (instances === undefined) return;
+      const [firstError, allErrors] = instances;
       firstError(schema).removeSchema(copyOf(schema));
       allErrors(schema).removeSchema(copyOf(schema));
+      if (++released % SCHEMAS_PER_INSTANCE === 0) instances = undefined;
     },
   };
 }

@@ -1,12 +1,13 @@
-// The compile stage: type-checks the written package and emits `dist/`, with the TypeScript compiler that ts-morph
-// bundles, incrementally (build info kept in the build cache) so a rebuild rechecks only what changed. Imports that
-// do not resolve from the package (its own `npm install` may not have run yet) resolve from the generator's modules.
+// The compile stage: type-checks the written package and emits `dist/` with the TypeScript compiler that ts-morph
+// bundles, incrementally (build info kept in the build cache) so a rebuild rechecks only what changed; then bundles
+// the bin into one file (dev/bundle-bin.ts). Imports that do not resolve from the package (its own `npm install` may
+// not have run yet) resolve from the generator's modules.
 
-import { chmod } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getLibFiles } from '@ts-morph/common';
 import { ts } from 'ts-morph';
+import { bundleBin } from '../../runtime/dev/bundle-bin.js';
 import { cacheDir } from '../cache/build-cache.js';
 import { TSCONFIG } from '../emit/package-json.js';
 import { PipelineError, type Problem } from '../problems.js';
@@ -90,6 +91,6 @@ export async function compilePackage(outDir: string): Promise<CompileSummary> {
   }
   const emitted = program.emit();
   if (emitted.diagnostics.length > 0) throw new PipelineError(`emit failed: ${describe(root, emitted.diagnostics[0]!).message}`);
-  await chmod(join(root, 'dist', 'bin.js'), 0o755);
+  await bundleBin(root, [GENERATOR_MODULES]);
   return { files: rootNames.length };
 }

@@ -9,7 +9,7 @@ const generatorManifest = JSON.parse(readFileSync(new URL('../../../package.json
 };
 
 const RUNTIME_DEPENDENCIES = ['@modelcontextprotocol/sdk', 'ajv', 'ajv-formats', 'fastest-levenshtein', 'zod'];
-const BUILD_DEPENDENCIES = ['@types/node', 'typescript'];
+const BUILD_DEPENDENCIES = ['@types/node', 'esbuild', 'typescript'];
 
 function pinned(names: string[], from: Record<string, string>): Record<string, string> {
   return Object.fromEntries(
@@ -34,7 +34,9 @@ const DEV_SCRIPTS: Array<[string, string, string]> = [
 export function packageJson(config: GeneratorConfig, runtimePaths: ReadonlySet<string>): string {
   const { names } = config;
   const binName = names.packageName.replace(/^@[^/]+\//, '');
-  const scripts: Record<string, string> = { build: 'tsc -p tsconfig.json', prepare: 'tsc -p tsconfig.json', start: 'node dist/bin.js' };
+  // tsc emits the typed SDK and the scripts; the bin is then bundled into one file for start-up speed.
+  const build = 'tsc -p tsconfig.json && node dist/runtime/dev/bundle-bin.js';
+  const scripts: Record<string, string> = { build, prepare: build, start: 'node dist/bin.js' };
   for (const [script, file, command] of DEV_SCRIPTS) if (runtimePaths.has(file)) scripts[script] = command;
   const manifest = {
     name: names.packageName,
@@ -56,7 +58,7 @@ export function packageJson(config: GeneratorConfig, runtimePaths: ReadonlySet<s
     files: ['dist', 'data', 'README.md'],
     scripts,
     dependencies: pinned(RUNTIME_DEPENDENCIES, generatorManifest.dependencies),
-    devDependencies: pinned(BUILD_DEPENDENCIES, generatorManifest.devDependencies),
+    devDependencies: pinned(BUILD_DEPENDENCIES, { ...generatorManifest.dependencies, ...generatorManifest.devDependencies }),
   };
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }

@@ -2,7 +2,7 @@
 // The schema is first cleaned so that no catalogue text can become code or a type name: only descriptions survive,
 // and they reach the output as escaped comments.
 
-import { compile, type Options } from 'json-schema-to-typescript';
+import type { Options } from 'json-schema-to-typescript';
 import { commentText } from './text.js';
 
 const J2TS_OPTIONS: Partial<Options> = {
@@ -59,6 +59,8 @@ export function cleanSchema(node: unknown, rootName: string, mapKeyword: string 
 export async function schemaTypes(schema: Record<string, unknown> | null | undefined, rootName: string, fallback: string): Promise<string> {
   if (!schema) return `export type ${rootName} = ${fallback};\n`;
   const cleaned = cleanSchema(schema, rootName) as Record<string, unknown>;
+  // Loaded on first use: a rebuild whose tool modules all come from the cache never needs it.
+  const { compile } = await import('json-schema-to-typescript');
   const code = await compile(cleaned as never, rootName, { ...J2TS_OPTIONS, cwd: '/' });
   return indentDeclarations(code);
 }

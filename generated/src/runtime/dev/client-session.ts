@@ -149,12 +149,4 @@ export async function callTool(session: ClientSession, name: string, args: Recor
   return (await session.client.callTool({ name, arguments: args })) as CallToolResult;
 }
 
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** True when this module's file is the script node was started with (so importing it has no side effects). */
-export function isEntryPoint(moduleUrl: string): boolean {
-  const entry = process.argv[1];
-  return entry !== undefined && moduleUrl === pathToFileURL(entry).href;
-}
+export { errorText, isEntryPoint } from './entry-point.js';

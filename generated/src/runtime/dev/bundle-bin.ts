@@ -1,0 +1,61 @@
+// Bundles the server's entry (`src/bin.ts`, the runtime and its dependencies) into one file, `dist/bin.js`, so that
+// start-up reads and links one module instead of a few hundred. The package's build runs this after `tsc`; the
+// generator's compile stage calls bundleBin() with the same options. Everything else in `dist/` stays tsc's output
+// (the typed SDK, the dev scripts, and `runtime/sandbox-child.js`, which local runs start as its own process).
+//
+// Usage (from the package folder): node dist/runtime/dev/bundle-bin.js
+
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { build, type BuildOptions } from 'esbuild';
+import { errorText, isEntryPoint } from './entry-point.js';
+
+/** The bin bundle's esbuild options for the package at `root`. */
+export function binBundleOptions(root: string): BuildOptions {
+  return {
+    absWorkingDir: root,
+    entryPoints: [join(root, 'src', 'bin.ts')],
+    outfile: join(root, 'dist', 'bin.js'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // CommonJS dependencies require Node's built-ins, and an ES module has no `require` of its own.
+    banner: { js: "import { createRequire as __nexusbloomRequire } from 'node:module';\nconst require = __nexusbloomRequire(import.meta.url);" },
+    // Whitespace only (names stay): without comments naming the folders modules came from, the bundle is the same
+    // bytes wherever its dependencies were resolved.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'silent',
+  };
+}
+
+/**
+ * Writes `dist/bin.js` for the package at `root`. `nodePaths` are extra folders to resolve dependencies from (the
+ * generator passes its own node_modules, since the package's `npm install` may not have run yet); the bundle names
+ * modules found there as if they were in the package's own node_modules, so it is the same either way.
+ */
+export async function bundleBin(root: string, nodePaths: readonly string[] = []): Promise<void> {
+  const options = binBundleOptions(resolve(root));
+  let text: string;
+  try {
+    const result = await build({ ...options, nodePaths: [...nodePaths], write: false });
+    text = result.outputFiles[0]!.text;
+  } catch (error) {
+    throw new Error(`bundling src/bin.ts into dist/bin.js failed: ${errorText(error)}`);
+  }
+  for (const folder of nodePaths) {
+    const seen = `"${relative(options.absWorkingDir!, folder).split(sep).join('/')}/`;
+    text = text.split(seen).join('"node_modules/');
+  }
+  await mkdir(dirname(options.outfile!), { recursive: true });
+  await writeFile(options.outfile!, text, { mode: 0o755 });
+  await chmod(options.outfile!, 0o755);
+}
+
+if (isEntryPoint(import.meta.url)) {
+  bundleBin(process.cwd()).catch((error: unknown) => {
+    process.stderr.write(`${errorText(error)}\n`);
+    process.exitCode = 1;
+  });
+}
