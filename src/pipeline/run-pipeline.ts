@@ -1,14 +1,14 @@
 // The whole pipeline as one straight line: source → check → plan → emit → write → compile.
 // Commands are thin shells over these functions.
 
-import { contextBudget, loadTokenCounter, overBudgetMessage, type ContextBudget } from './budget/context-budget.js';
+import { contextBudget, overBudgetMessage, type ContextBudget } from './budget/context-budget.js';
 import { loadCache, saveCache } from './cache/build-cache.js';
 import type { Manifest } from '../runtime/contracts.js';
 import { checkCacheKey, checkCatalogue, type CheckResult } from './check/check-catalogue.js';
 import type { GeneratorConfig } from './config.js';
 import { emitPackage, moduleCacheKey, type PackageFiles } from './emit/emit-package.js';
-import { warmCache, type ToolJob } from './parallel/warm-cache.js';
-import { planPackage } from './plan/plan-package.js';
+import { createToolPool, type ToolJob } from './parallel/warm-cache.js';
+import { planPackage, type PackagePlan } from './plan/plan-package.js';
 import { formatProblem, hasErrors, PipelineError, type Problem } from './problems.js';
 import { readSource, type RawCatalogue, type SourceOptions } from './source/read-source.js';
 import { findDrift, readNamesLock, writePackage, type Drift } from './write/write-package.js';
@@ -81,25 +81,32 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
   started = performance.now();
   const cache = await loadCache(options.outDir);
   let parallelJobs = 0;
-  const rawTools = (raw.document as { tools?: unknown } | null)?.tools;
-  if (Array.isArray(rawTools)) {
-    const jobs = rawTools.flatMap((manifest): ToolJob[] =>
-      manifest && typeof manifest === 'object' && typeof (manifest as Manifest).slug === 'string' ? [{ kind: 'check', key: checkCacheKey(manifest as Manifest), manifest: manifest as Manifest }] : [],
-    );
-    parallelJobs += await warmCache(cache, jobs, progressEvery(log, 'checked'));
+  const pool = createToolPool();
+  let check: CheckResult;
+  let plan: PackagePlan;
+  try {
+    const rawTools = (raw.document as { tools?: unknown } | null)?.tools;
+    if (Array.isArray(rawTools)) {
+      const jobs = rawTools.flatMap((manifest): ToolJob[] =>
+        manifest && typeof manifest === 'object' && typeof (manifest as Manifest).slug === 'string' ? [{ kind: 'check', key: checkCacheKey(manifest as Manifest), manifest: manifest as Manifest }] : [],
+      );
+      parallelJobs += await pool.warm(cache, jobs, progressEvery(log, 'checked'));
+    }
+    check = checkCatalogue(raw.document, cache);
+    timings.check = performance.now() - started;
+    failOnErrors(check.problems, `catalogue ${raw.origin} has problems`);
+    started = performance.now();
+    plan = planPackage(check.tools, await readNamesLock(options.outDir));
+    parallelJobs += await pool.warm(cache, plan.tools.map((tool): ToolJob => ({ kind: 'module', key: moduleCacheKey(tool), tool })), progressEvery(log, 'typed'));
+  } finally {
+    await pool.close();
   }
-  const check = checkCatalogue(raw.document, cache);
-  timings.check = performance.now() - started;
-  failOnErrors(check.problems, `catalogue ${raw.origin} has problems`);
-  started = performance.now();
-  const plan = planPackage(check.tools, await readNamesLock(options.outDir));
-  parallelJobs += await warmCache(cache, plan.tools.map((tool): ToolJob => ({ kind: 'module', key: moduleCacheKey(tool), tool })), progressEvery(log, 'typed'));
   const files: PackageFiles = await emitPackage(plan, options.config, cache);
   timings.emit = performance.now() - started;
   log(`emitted ${files.size} files for ${plan.tools.length} tools`);
   // budget: the tokens of tools/list as the built server answers it; over --max-tokens fails before anything is written.
   const servedTools = plan.tools.map((t) => ({ slug: t.slug, manifest: t.manifest, identifier: t.identifier, withheldReason: t.withheldReason }));
-  const budget = contextBudget(servedTools, options.config.names, await loadTokenCounter());
+  const budget = await contextBudget(servedTools, options.config.names, { cache });
   const overBudget = options.maxTokens === undefined ? null : overBudgetMessage(budget, options.maxTokens, options.config.names.envPrefix);
   if (overBudget !== null) throw new PipelineError(overBudget);
   const base = {

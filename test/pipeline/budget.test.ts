@@ -10,12 +10,13 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { withheldReasonFor } from '../../src/runtime/advertise.js';
 import type { Manifest, ServedCatalogueFile } from '../../src/runtime/contracts.js';
 import { createServer } from '../../src/runtime/server.js';
-import { advertisedSurface, budgetLines, contextBudget, loadTokenCounter, overBudgetMessage } from '../../src/pipeline/budget/context-budget.js';
+import { advertisedSurface, budgetLines, contextBudget, loadTokenCounter, overBudgetMessage, type TokenCounter } from '../../src/pipeline/budget/context-budget.js';
+import { memoryCache } from '../../src/pipeline/cache/build-cache.js';
 import { resolveConfig } from '../../src/pipeline/config.js';
 import { buildPackage } from '../../src/pipeline/run-pipeline.js';
 import { PipelineError } from '../../src/pipeline/problems.js';
 import { runCli } from '../helpers/cli.js';
-import { bundle, tool } from '../fixtures/catalogues.js';
+import { bundle, hostileBundle, tool } from '../fixtures/catalogues.js';
 
 const EXAMPLE = new URL('../../examples/catalogue.json', import.meta.url);
 const exampleTools = (JSON.parse(readFileSync(EXAMPLE, 'utf8')) as { tools: Manifest[] }).tools
@@ -43,7 +44,7 @@ test('the budget is counted over exactly what the server lists, in full and meta
   assert.deepEqual(await listFromServer({ NEXUSBLOOM_MCP_TOOLS: 'all' }), surface.listed);
   assert.deepEqual(await listFromServer({ NEXUSBLOOM_MCP_TOOLS: 'meta' }), surface.metaOnly);
 
-  const budget = contextBudget(exampleTools, names, await loadTokenCounter());
+  const budget = await contextBudget(exampleTools, names);
   assert.equal(budget.encoding, 'o200k_base');
   assert.equal(budget.total, countTokens(JSON.stringify({ tools: surface.listed })));
   assert.equal(budget.metaOnly, countTokens(JSON.stringify({ tools: surface.metaOnly })));
@@ -64,7 +65,7 @@ test('the budget is counted over exactly what the server lists, in full and meta
 });
 
 test('over the limit the message names the total and the largest tools; at the limit there is none', async () => {
-  const budget = contextBudget(exampleTools, names, await loadTokenCounter());
+  const budget = await contextBudget(exampleTools, names);
   assert.equal(overBudgetMessage(budget, budget.total, 'NEXUSBLOOM_'), null);
   const message = overBudgetMessage(budget, budget.total - 1, 'NEXUSBLOOM_') ?? '';
   assert.match(message, new RegExp(`costs ${budget.total} tokens \\(o200k_base\\), over --max-tokens ${budget.total - 1}`));
@@ -117,4 +118,52 @@ test('CLI: build prints the total and top tools; --max-tokens exits non-zero nam
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+/** Served tools from a bundle's manifests, as the pipeline hands them to the budget. */
+const served = (manifests: Manifest[]) =>
+  manifests.map((m) => ({ slug: m.slug, manifest: m, identifier: m.slug.replace(/\W/g, '_'), withheldReason: withheldReasonFor(m.slug) }))
+    .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+
+test('the total summed entry by entry is the count of the whole tools/list text, whatever the tools hold', async () => {
+  const awkward = [
+    ...(hostileBundle().tools as Manifest[]),
+    tool('digits', { description: 'Ends in digits 12345' }),
+    tool('spaces', { description: 'Ends in spaces   ' }),
+    tool('slash', { description: 'path/to/' }),
+    tool('unicode', { description: 'Ünïcødé — 日本語 ✓ 🙂' }),
+    tool('quote', { description: 'ends with a quote "' }),
+    tool('newline', { description: 'line\r\nbreaks\n' }),
+  ];
+  for (const tools of [served(awkward), served([tool('only')]), []]) {
+    const surface = advertisedSurface(tools, names);
+    const budget = await contextBudget(tools, names);
+    assert.equal(budget.total, countTokens(JSON.stringify({ tools: surface.listed })), tools.map((t) => t.slug).join(','));
+    assert.equal(budget.metaOnly, countTokens(JSON.stringify({ tools: surface.metaOnly })));
+  }
+});
+
+test('counts come from the cache by content: no tokenizer when nothing changed, one tool counted when one did', async () => {
+  const cache = memoryCache();
+  const tools = served([tool('alpha'), tool('beta'), tool('gamma')]);
+  const counted: string[] = [];
+  const counting = async (): Promise<TokenCounter> => {
+    const count = await loadTokenCounter();
+    return (text) => {
+      counted.push(text);
+      return count(text);
+    };
+  };
+  const first = await contextBudget(tools, names, { cache, loadCounter: counting });
+  assert.ok(counted.length > 0);
+
+  const never = async (): Promise<TokenCounter> => assert.fail('the tokenizer is not loaded when every count is cached');
+  assert.deepEqual(await contextBudget(tools, names, { cache, loadCounter: never }), first);
+
+  counted.length = 0;
+  const changed = tools.map((t) => (t.slug === 'beta' ? { ...t, manifest: { ...t.manifest, description: 'Beta, now longer and different.' } } : t));
+  const second = await contextBudget(changed, names, { cache, loadCounter: counting });
+  assert.ok(counted.length > 0 && counted.every((text) => !text.includes('alpha') && !text.includes('gamma')), 'only beta (and the head) were counted');
+  assert.equal(second.total, countTokens(JSON.stringify({ tools: advertisedSurface(changed, names).listed })));
+  assert.notEqual(second.total, first.total);
 });

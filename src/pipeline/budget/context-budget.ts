@@ -1,11 +1,12 @@
 // The context budget: what the advertised tools/list costs an agent in tokens, per tool, in total, and meta-tool only.
 
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { createToolAdvertiser } from '../../runtime/advertise.js';
+import { createToolAdvertiser, listedCatalogueTools, type ToolAdvertiser } from '../../runtime/advertise.js';
 import type { ServedTool, ServerNames } from '../../runtime/contracts.js';
 import { DEFAULT_HOST_PROFILE } from '../../runtime/host-profiles.js';
 import { metaToolDefinition } from '../../runtime/meta-tool.js';
 import type { SurfaceContext } from '../../runtime/surface.js';
+import { contentKey, type BuildCache } from '../cache/build-cache.js';
 
 /**
  * Counts are OpenAI's o200k_base encoding (GPT-4o and later) over the JSON of tools/list; other vendors' tokenizers
@@ -32,31 +33,101 @@ export async function loadTokenCounter(): Promise<TokenCounter> {
   return (text) => countTokens(text);
 }
 
+export const BUDGET_CACHE_KIND = 'budget';
+
+/**
+ * What one entry of tools/list costs: `tokens` for its JSON on its own, and `share` for its part of the whole
+ * answer's text, that is its JSON after the opening `{"` followed by what comes next in the list (`,{"` before
+ * another entry, `]}` at the end).
+ *
+ * The tokenizer splits text into chunks before it encodes them, and a run of two or more punctuation characters
+ * followed by a letter always ends a chunk right before that letter. Every entry starts with `{"` and a letter
+ * (`{"name":…`) and follows `[` or `,`, so the whole answer's chunks are exactly the head's (`{"tools":[{"`) and each
+ * share's, and its count is their sum. That lets every entry's count be cached by content: a rebuild counts only the
+ * tools that changed, and loads no tokenizer when none did. An entry of any other shape falls back to whole counts.
+ */
+interface EntryCost {
+  tokens: number;
+  share: number;
+}
+
+const HEAD = '{"tools":[{"';
+const SPLITTABLE = /^\{"[A-Za-z]/;
+
+export interface BudgetOptions {
+  /** Per-entry counts from earlier builds, by content. */
+  cache?: BuildCache;
+  /** Called only when some count is not cached (loadTokenCounter by default). */
+  loadCounter?: () => Promise<TokenCounter>;
+}
+
 /**
  * The budget of the tools/list a server built from `tools` answers with by default (`spec` profile, every tool
  * listed), computed with the runtime's own advertiser so it is exactly what the server sends.
  */
-export function contextBudget(tools: readonly ServedTool[], names: ServerNames, count: TokenCounter): ContextBudget {
+export async function contextBudget(tools: readonly ServedTool[], names: ServerNames, options: BudgetOptions = {}): Promise<ContextBudget> {
+  const { cache } = options;
+  const { advertiser, metaTool } = defaultAdvertiser(names);
+  const listedTools = listedCatalogueTools(tools, LISTING(names));
+  const keys = listedTools.map((tool) => contentKey(BUDGET_ENCODING, DEFAULT_HOST_PROFILE, tool.slug, tool.identifier, tool.withheldReason, tool.manifest));
+  const metaJson = JSON.stringify(advertiser.list([], metaTool)[0]);
+  const metaKey = contentKey(BUDGET_ENCODING, DEFAULT_HOST_PROFILE, 'meta-tool', metaJson);
+  let costs = keys.map((key) => cache?.get<EntryCost>(BUDGET_CACHE_KIND, key));
+  let metaCost = cache?.get<EntryCost>(BUDGET_CACHE_KIND, metaKey);
+  const headKey = contentKey(BUDGET_ENCODING, 'head', HEAD);
+  let head = cache?.get<number>(BUDGET_CACHE_KIND, headKey);
+  if (head === undefined || metaCost === undefined || costs.includes(undefined)) {
+    const count = await (options.loadCounter ?? loadTokenCounter)();
+    if (head === undefined) {
+      head = count(HEAD);
+      cache?.set(BUDGET_CACHE_KIND, headKey, head);
+    }
+    const costOf = (json: string, next: string): EntryCost | null =>
+      SPLITTABLE.test(json) ? { tokens: count(json), share: count(`${json.slice(2)}${next}`) } : null;
+    const fresh = costs.map((cost, index) => cost ?? costOf(JSON.stringify(advertiser.list([listedTools[index]!], metaTool)[0]), ',{"'));
+    const freshMeta = metaCost ?? costOf(metaJson, ']}');
+    if (freshMeta === null || fresh.includes(null)) return countWhole(tools, names, count);
+    fresh.forEach((cost, index) => {
+      if (costs[index] === undefined) cache?.set(BUDGET_CACHE_KIND, keys[index]!, cost);
+    });
+    if (metaCost === undefined) cache?.set(BUDGET_CACHE_KIND, metaKey, freshMeta);
+    costs = fresh as EntryCost[];
+    metaCost = freshMeta;
+  }
+  const known = costs as EntryCost[];
+  return {
+    encoding: BUDGET_ENCODING,
+    total: head + known.reduce((sum, cost) => sum + cost.share, 0) + metaCost.share,
+    metaOnly: head + metaCost.share,
+    perTool: listedTools.map((tool, index) => ({ slug: tool.slug, tokens: known[index]!.tokens })).sort(byCostThenSlug),
+  };
+}
+
+/** The plain way, one count over each whole text: for entries the piecewise sum cannot split (see EntryCost). */
+function countWhole(tools: readonly ServedTool[], names: ServerNames, count: TokenCounter): ContextBudget {
   const { listed, metaOnly } = advertisedSurface(tools, names);
-  const perTool = listed
-    .filter((tool) => tool !== metaOnly[0])
-    .map((tool) => ({ slug: tool.name, tokens: count(JSON.stringify(tool)) }))
-    .sort((a, b) => b.tokens - a.tokens || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
   return {
     encoding: BUDGET_ENCODING,
     total: count(JSON.stringify({ tools: listed })),
     metaOnly: count(JSON.stringify({ tools: metaOnly })),
-    perTool,
+    perTool: listed.slice(0, -1).map((tool) => ({ slug: tool.name, tokens: count(JSON.stringify(tool)) })).sort(byCostThenSlug),
   };
+}
+
+const byCostThenSlug = (a: { slug: string; tokens: number }, b: { slug: string; tokens: number }): number =>
+  b.tokens - a.tokens || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
+
+const LISTING = (names: ServerNames) => ({ mode: 'all' as const, threshold: Number.POSITIVE_INFINITY, pinned: [], metaToolName: names.metaToolName });
+
+function defaultAdvertiser(names: ServerNames): { advertiser: ToolAdvertiser; metaTool: Tool } {
+  // metaToolDefinition reads only the names from its context; the rest of a surface (runner, history) is not needed here.
+  const metaTool: Tool = metaToolDefinition({ names } as SurfaceContext);
+  return { advertiser: createToolAdvertiser({ profile: DEFAULT_HOST_PROFILE, ...LISTING(names) }), metaTool };
 }
 
 /** The tools/list answers of a server over `tools` in the default profile: everything listed, and the meta-tool alone. */
 export function advertisedSurface(tools: readonly ServedTool[], names: ServerNames): { listed: Tool[]; metaOnly: Tool[] } {
-  // metaToolDefinition reads only the names from its context; the rest of a surface (runner, history) is not needed here.
-  const metaTool: Tool = metaToolDefinition({ names } as SurfaceContext);
-  const advertiser = createToolAdvertiser({
-    profile: DEFAULT_HOST_PROFILE, mode: 'all', threshold: Number.POSITIVE_INFINITY, pinned: [], metaToolName: names.metaToolName,
-  });
+  const { advertiser, metaTool } = defaultAdvertiser(names);
   return { listed: advertiser.list(tools, metaTool), metaOnly: advertiser.list([], metaTool) };
 }
 

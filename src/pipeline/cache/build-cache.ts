@@ -26,11 +26,12 @@ export function contentKey(...parts: unknown[]): string {
 
 let fingerprint: string | undefined;
 
-/** A hash of the generator code and templates that shape per-tool output. */
+/** A hash of the generator code, runtime and templates that shape per-tool output. */
 export function generatorFingerprint(): string {
   if (fingerprint) return fingerprint;
   const hash = createHash('sha256');
-  const dirs = [new URL('../check/', import.meta.url), new URL('../emit/', import.meta.url), new URL('../../../templates/', import.meta.url)];
+  // The budget's counts also depend on the runtime's advertiser (advertise, host profiles, schema transforms).
+  const dirs = ['../check/', '../emit/', '../budget/', '../../runtime/', '../../../templates/'].map((dir) => new URL(dir, import.meta.url));
   for (const dir of dirs) {
     for (const name of readdirSync(dir).sort()) {
       if (/\.(ts|js|hbs)$/.test(name)) hash.update(name).update(readFileSync(new URL(name, dir)));

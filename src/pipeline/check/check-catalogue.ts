@@ -71,10 +71,16 @@ function checkSchema(slug: string, field: 'input_schema' | 'output_schema', sche
 /** Every problem of one tool's schemas and examples; the expensive part, cached by content. */
 export const CHECK_CACHE_KIND = 'check';
 
+/** Memoised per manifest object: the worker pool and the check stage both ask. */
+const checkKeys = new WeakMap<Manifest, string>();
+
 /** The cache key of one tool's schema checks: everything they read. */
 export function checkCacheKey(manifest: Manifest): string {
-  return contentKey(manifest.slug, manifest.input_schema, manifest.output_schema ?? null, manifest.examples ?? null);
+  let key = checkKeys.get(manifest);
+  if (key === undefined) checkKeys.set(manifest, (key = contentKey(manifest.slug, manifest.input_schema, manifest.output_schema ?? null, manifest.examples ?? null)));
+  return key;
 }
+
 
 function checkToolSchemas(manifest: Manifest, compiler: SchemaCompiler, cache: BuildCache | undefined): Problem[] {
   const key = cache ? checkCacheKey(manifest) : '';

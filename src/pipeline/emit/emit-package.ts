@@ -54,7 +54,16 @@ function toolDoc(tool: PlannedTool): string {
 export const MODULE_CACHE_KIND = 'module';
 
 /** The cache key of one tool module: everything its text depends on. */
+const moduleKeys = new WeakMap<PlannedTool, string>();
+
+/** Memoised per planned tool: the worker pool and the emit stage both ask, and hashing a large schema is not free. */
 export function moduleCacheKey(tool: PlannedTool): string {
+  let key = moduleKeys.get(tool);
+  if (key === undefined) moduleKeys.set(tool, (key = computeModuleKey(tool)));
+  return key;
+}
+
+function computeModuleKey(tool: PlannedTool): string {
   const { manifest } = tool;
   return contentKey(tool.slug, tool.identifier, tool.inputTypeName, tool.outputTypeName, tool.withheldReason, manifest.name, manifest.description, manifest.deprecated ?? null, manifest.input_schema, manifest.output_schema ?? null);
 }

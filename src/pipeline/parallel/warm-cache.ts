@@ -33,43 +33,68 @@ function startWorker(): Worker {
   return new Worker(bootstrap, { eval: true });
 }
 
+export interface ToolPool {
+  /**
+   * Runs the jobs the cache does not hold yet on worker threads and stores their results in it. A job that fails is
+   * left out, so the stage that reads the cache runs it again in-process and reports the failure as it always does.
+   * Returns how many jobs the workers did (0 when there are too few to be worth a worker).
+   */
+  warm(cache: BuildCache, jobs: readonly ToolJob[], onProgress?: (done: number, total: number) => void): Promise<number>;
+  /** Stops the workers. */
+  close(): Promise<void>;
+}
+
 /**
- * Runs the jobs the cache does not hold yet and stores their results in it. A job that fails is left out, so the
- * stage that reads the cache runs it again in-process and reports the failure as it always does. Returns how many
- * jobs the workers did.
+ * Workers for one build. They start on the first batch worth spreading and serve every later one (checks, then
+ * modules), so each loads ajv and json-schema-to-typescript once per build, not once per stage.
  */
-export async function warmCache(cache: BuildCache, jobs: readonly ToolJob[], onProgress?: (done: number, total: number) => void): Promise<number> {
-  const pending = jobs.filter((job) => !cache.has(job.kind, job.key));
-  const count = workerCount(pending.length);
-  if (count === 0) return 0;
-  const chunks: ToolJob[][] = [];
-  for (let i = 0; i < pending.length; i += CHUNK) chunks.push(pending.slice(i, i + CHUNK));
-  let done = 0;
-  const workers = Array.from({ length: count }, startWorker);
-  try {
-    await Promise.all(
-      workers.map(
-        (worker) =>
-          new Promise<void>((resolve) => {
-            const next = (): void => {
-              const chunk = chunks.shift();
-              if (!chunk) return resolve();
-              worker.postMessage(chunk);
-            };
-            worker.on('message', (results: ToolJobResult[]) => {
-              for (const result of results) if (result.error === undefined) cache.set(result.kind, result.key, result.value);
-              done += results.length;
-              onProgress?.(done, pending.length);
+export function createToolPool(): ToolPool {
+  const workers: Worker[] = [];
+  const broken = new Set<Worker>();
+  return {
+    async warm(cache, jobs, onProgress) {
+      const pending = jobs.filter((job) => !cache.has(job.kind, job.key));
+      const count = workerCount(pending.length);
+      if (count === 0) return 0;
+      while (workers.length < count) workers.push(startWorker());
+      const chunks: ToolJob[][] = [];
+      for (let i = 0; i < pending.length; i += CHUNK) chunks.push(pending.slice(i, i + CHUNK));
+      let done = 0;
+      await Promise.all(
+        workers.filter((worker) => !broken.has(worker)).map(
+          (worker) =>
+            new Promise<void>((resolve) => {
+              const next = (): void => {
+                const chunk = chunks.shift();
+                if (!chunk) {
+                  worker.off('message', onMessage);
+                  worker.off('error', onError);
+                  return resolve();
+                }
+                worker.postMessage(chunk);
+              };
+              const onMessage = (results: ToolJobResult[]): void => {
+                for (const result of results) if (result.error === undefined) cache.set(result.kind, result.key, result.value);
+                done += results.length;
+                onProgress?.(done, pending.length);
+                next();
+              };
+              // A worker that cannot run leaves its share to the stage itself, which does the same work in-process.
+              const onError = (): void => {
+                broken.add(worker);
+                worker.off('message', onMessage);
+                resolve();
+              };
+              worker.on('message', onMessage);
+              worker.once('error', onError);
               next();
-            });
-            // A worker that cannot run leaves its share to the stage itself, which does the same work in-process.
-            worker.on('error', () => resolve());
-            next();
-          }),
-      ),
-    );
-  } finally {
-    await Promise.all(workers.map((worker) => worker.terminate()));
-  }
-  return done;
+            }),
+        ),
+      );
+      return done;
+    },
+    async close() {
+      await Promise.all(workers.splice(0).map((worker) => worker.terminate()));
+    },
+  };
 }
