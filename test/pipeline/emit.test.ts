@@ -4,7 +4,7 @@ import { checkCatalogue } from '../../src/pipeline/check/check-catalogue.js';
 import { resolveConfig } from '../../src/pipeline/config.js';
 import { emitPackage, type PackageFiles } from '../../src/pipeline/emit/emit-package.js';
 import { cleanSchema } from '../../src/pipeline/emit/schema-types.js';
-import { commentText, docComment, markdownCell } from '../../src/pipeline/emit/text.js';
+import { commentText, docComment, endingInOneNewline, markdownCell } from '../../src/pipeline/emit/text.js';
 import { planPackage } from '../../src/pipeline/plan/plan-package.js';
 import { bundle, hostileBundle, HOSTILE_TEXT, INJECTION, tool } from '../fixtures/catalogues.js';
 
@@ -84,6 +84,10 @@ describe('emit stage', () => {
     const properties = cleaned.properties as Record<string, Record<string, unknown>>;
     assert.deepEqual(Object.keys(properties), ['__proto__', 'title']);
     assert.equal(Object.getOwnPropertyDescriptor(properties, '__proto__')!.value.tsType, undefined);
+  });
+
+  it('ends every file in exactly one LF', () => {
+    assert.deepEqual(['', 'a', 'a\n', 'a\n\n\n', '\n\n', 'a\r\n', 'a\nb'].map(endingInOneNewline), ['\n', 'a\n', 'a\n', 'a\n', '\n', 'a\r\n', 'a\nb\n']);
   });
 
   it('escapes comment terminators and line separators', () => {

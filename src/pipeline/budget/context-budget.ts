@@ -69,7 +69,11 @@ export async function contextBudget(tools: readonly ServedTool[], names: ServerN
   const { cache } = options;
   const { advertiser, metaTool } = defaultAdvertiser(names);
   const listedTools = listedCatalogueTools(tools, LISTING(names));
-  const keys = listedTools.map((tool) => contentKey(BUDGET_ENCODING, DEFAULT_HOST_PROFILE, tool.slug, tool.identifier, tool.withheldReason, tool.manifest));
+  const keys = listedTools.map((tool) => {
+    // The schemas apart, so that their memoised hashes (shared with the check and module keys) are reused.
+    const { input_schema: input, output_schema: output, ...rest } = tool.manifest;
+    return contentKey(BUDGET_ENCODING, DEFAULT_HOST_PROFILE, tool.slug, tool.identifier, tool.withheldReason, input ?? null, output ?? null, rest);
+  });
   const metaJson = JSON.stringify(advertiser.list([], metaTool)[0]);
   const metaKey = contentKey(BUDGET_ENCODING, DEFAULT_HOST_PROFILE, 'meta-tool', metaJson);
   let costs = keys.map((key) => cache?.get<EntryCost>(BUDGET_CACHE_KIND, key));

@@ -18,10 +18,22 @@ export interface BuildCache {
   readonly stats: { hits: number; misses: number };
 }
 
+/**
+ * A key for `parts`. An object part counts by the hash of its JSON, memoised per object: the check, module and
+ * budget keys of one tool all hash the same schemas, which are most of a large catalogue's bytes.
+ */
 export function contentKey(...parts: unknown[]): string {
   const hash = createHash('sha256');
-  for (const part of parts) hash.update(typeof part === 'string' ? part : JSON.stringify(part)).update('\u0000');
+  for (const part of parts) hash.update(typeof part === 'string' ? part : part !== null && typeof part === 'object' ? digestOf(part) : JSON.stringify(part)).update('\u0000');
   return hash.digest('base64url');
+}
+
+const digests = new WeakMap<object, string>();
+
+function digestOf(part: object): string {
+  let digest = digests.get(part);
+  if (digest === undefined) digests.set(part, (digest = createHash('sha256').update(JSON.stringify(part)).digest('base64url')));
+  return digest;
 }
 
 let fingerprint: string | undefined;

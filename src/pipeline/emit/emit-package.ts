@@ -10,7 +10,7 @@ import { runtimeFiles } from './runtime-files.js';
 import { schemaTypes } from './schema-types.js';
 import { renderTemplate } from './templates.js';
 import { searchIndexFileText } from '../../runtime/search.js';
-import { docComment, firstSentence } from './text.js';
+import { docComment, endingInOneNewline, firstSentence } from './text.js';
 
 export type PackageFiles = ReadonlyMap<string, string>;
 
@@ -134,5 +134,5 @@ export async function emitPackage(plan: PackagePlan, config: GeneratorConfig, ca
   for (const [path, text] of modules) files.set(path, text);
   for (const [path, text] of runtime) files.set(`src/runtime/${path}`, text);
   // Every file ends in exactly one LF, whatever a template or the runtime source ended with.
-  return new Map([...files].sort(([a], [b]) => byCodeUnit(a, b)).map(([path, text]) => [path, `${text.replace(/\n*$/, '')}\n`]));
+  return new Map([...files].sort(([a], [b]) => byCodeUnit(a, b)).map(([path, text]) => [path, endingInOneNewline(text)]));
 }

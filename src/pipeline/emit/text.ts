@@ -36,3 +36,13 @@ export function firstSentence(text: string, max = 160): string {
   const sentence = /^(.+?[.!?])(\s|$)/.exec(line)?.[1] ?? line;
   return sentence.length > max ? `${sentence.slice(0, max - 1)}…` : sentence;
 }
+
+/**
+ * `text` with its trailing LFs replaced by exactly one. A loop from the end: a regex anchored at `$` would try every
+ * position of a large file (data/catalogue.json) before failing at each.
+ */
+export function endingInOneNewline(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 10) end -= 1;
+  return `${text.slice(0, end)}\n`;
+}
