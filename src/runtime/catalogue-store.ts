@@ -7,6 +7,7 @@ import type { DiagnosticLog, Manifest, ServedCatalogueFile, ServedTool } from '.
 import type { ApiClient, CatalogueEntry } from './api-client.js';
 import type { Settings } from './config.js';
 import { withheldReasonFor } from './advertise.js';
+import { mapLimited } from './map-limited.js';
 import { offerSearchIndex, readSearchIndexFileSync } from './search.js';
 
 export const SERVED_CATALOGUE_FORMAT = 'nexusbloom-served-catalogue/1';
@@ -200,16 +201,3 @@ function fingerprint(list: readonly ServedTool[]): string {
   return JSON.stringify(list.map((tool) => [tool.slug, tool.manifest.version, isRemoved(tool), tool.withheldReason]));
 }
 
-async function mapLimited<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next;
-      next += 1;
-      results[index] = await task(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}

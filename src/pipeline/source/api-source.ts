@@ -1,5 +1,6 @@
 // Reads a whole catalogue from the NexusBloom HTTP API: the paginated list, then every manifest with bounded concurrency.
 
+import { mapLimited } from '../../runtime/map-limited.js';
 import { getJson, SourceError, type HttpOptions } from './http-json.js';
 
 export interface ApiSourceOptions extends HttpOptions {
@@ -58,22 +59,14 @@ async function listSlugs(base: string, options: HttpOptions): Promise<string[]> 
 export async function readApiCatalogue(apiUrl: string, options: ApiSourceOptions): Promise<unknown[]> {
   const base = normalizeApiBase(apiUrl);
   const slugs = await listSlugs(base, options);
-  const manifests: unknown[] = new Array(slugs.length);
-  let next = 0;
   let done = 0;
-  const worker = async (): Promise<void> => {
-    while (next < slugs.length) {
-      const index = next++;
-      const slug = slugs[index]!;
-      const url = `${base}/tools/${encodeURIComponent(slug)}`;
-      const manifest = await getJson(url, options, slug);
-      if (!manifest || typeof manifest !== 'object' || Array.isArray(manifest)) {
-        throw new SourceError(`GET ${url} (tool ${JSON.stringify(slug)}) answered JSON that is not a manifest object`, url, slug);
-      }
-      manifests[index] = manifest;
-      options.onManifest?.(++done, slugs.length);
+  return mapLimited(slugs, options.concurrency, async (slug) => {
+    const url = `${base}/tools/${encodeURIComponent(slug)}`;
+    const manifest = await getJson(url, options, slug);
+    if (!manifest || typeof manifest !== 'object' || Array.isArray(manifest)) {
+      throw new SourceError(`GET ${url} (tool ${JSON.stringify(slug)}) answered JSON that is not a manifest object`, url, slug);
     }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, slugs.length)) }, worker));
-  return manifests;
+    options.onManifest?.(++done, slugs.length);
+    return manifest as unknown;
+  });
 }

@@ -3,6 +3,7 @@
 
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { mapLimited } from '../../runtime/map-limited.js';
 import type { PackageFiles } from '../emit/emit-package.js';
 import { NAMES_LOCK_FILE, type NamesLock } from '../plan/plan-package.js';
 
@@ -42,6 +43,12 @@ async function readIfExists(path: string): Promise<string | null> {
   }
 }
 
+/**
+ * Files read and written at once. Enough to keep the file system busy; unbounded, a large package would hold every
+ * file's buffers in memory at the same time.
+ */
+const FILES_IN_FLIGHT = 16;
+
 export interface WriteSummary {
   written: string[];
   unchanged: number;
@@ -54,19 +61,17 @@ export async function writePackage(outDir: string, files: PackageFiles): Promise
   const dirs = new Set<string>();
   for (const path of files.keys()) dirs.add(dirname(join(outDir, path)));
   await Promise.all([...dirs].map((dir) => mkdir(dir, { recursive: true })));
-  await Promise.all(
-    [...files].map(async ([path, text]) => {
-      const target = join(outDir, path);
-      if ((await readIfExists(target)) === text) {
-        unchanged++;
-        return;
-      }
-      const temporary = `${target}.${process.pid}.tmp`;
-      await writeFile(temporary, text);
-      await rename(temporary, target);
-      written.push(path);
-    }),
-  );
+  await mapLimited([...files], FILES_IN_FLIGHT, async ([path, text]) => {
+    const target = join(outDir, path);
+    if ((await readIfExists(target)) === text) {
+      unchanged++;
+      return;
+    }
+    const temporary = `${target}.${process.pid}.tmp`;
+    await writeFile(temporary, text);
+    await rename(temporary, target);
+    written.push(path);
+  });
   const stale = await staleFiles(outDir, files);
   await Promise.all(stale.map((path) => rm(join(outDir, path), { force: true })));
   return { written: written.sort(), unchanged, removed: stale };
@@ -87,12 +92,10 @@ export interface Drift {
 export async function findDrift(outDir: string, files: PackageFiles): Promise<Drift> {
   const changed: string[] = [];
   const missing: string[] = [];
-  await Promise.all(
-    [...files].map(async ([path, text]) => {
-      const current = await readIfExists(join(outDir, path));
-      if (current === null) missing.push(path);
-      else if (current !== text) changed.push(path);
-    }),
-  );
+  await mapLimited([...files], FILES_IN_FLIGHT, async ([path, text]) => {
+    const current = await readIfExists(join(outDir, path));
+    if (current === null) missing.push(path);
+    else if (current !== text) changed.push(path);
+  });
   return { changed: changed.sort(), missing: missing.sort(), extra: await staleFiles(outDir, files) };
 }
