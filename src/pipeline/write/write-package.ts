@@ -47,7 +47,7 @@ async function readIfExists(path: string): Promise<string | null> {
  * Files read and written at once. Enough to keep the file system busy; unbounded, a large package would hold every
  * file's buffers in memory at the same time.
  */
-const FILES_IN_FLIGHT = 16;
+const FILES_IN_FLIGHT = 64;
 
 export interface WriteSummary {
   written: string[];
