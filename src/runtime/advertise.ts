@@ -1,6 +1,7 @@
 // How a served tool appears in tools/list: its slug as the name and its JSON Schema as the host profile allows it
 // (unchanged in meaning for the default `spec` profile), and which tools the list shows at all.
 
+import { readFileSync } from 'node:fs';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject, ServedTool } from './contracts.js';
 import { argumentsFromHost, DEFAULT_HOST_PROFILE, hostInputSchema, type HostProfileName } from './host-profiles.js';
@@ -34,16 +35,21 @@ export function advertisedTool(tool: ServedTool): Tool {
   return advertisedForm(tool, DEFAULT_HOST_PROFILE).tool;
 }
 
-export function advertisedForm(tool: ServedTool, profile: HostProfileName = DEFAULT_HOST_PROFILE): AdvertisedForm {
-  const manifest = tool.manifest;
-  const input = hostInputSchema(manifest.input_schema, profile);
+/** The manifest's description verbatim, after a line saying so when the tool is deprecated. */
+function advertisedDescription(manifest: ServedTool['manifest']): string {
   const deprecated = typeof manifest.deprecated === 'string' && manifest.deprecated.trim() !== ''
     ? `Deprecated: ${manifest.deprecated.trim().replace(/\.$/, '')}.\n`
     : '';
+  return `${deprecated}${manifest.description}`;
+}
+
+export function advertisedForm(tool: ServedTool, profile: HostProfileName = DEFAULT_HOST_PROFILE): AdvertisedForm {
+  const manifest = tool.manifest;
+  const input = hostInputSchema(manifest.input_schema, profile);
   const advertised: Tool = {
     name: tool.slug,
     title: manifest.name,
-    description: `${deprecated}${manifest.description}`,
+    description: advertisedDescription(manifest),
     inputSchema: input.schema as Tool['inputSchema'],
   };
   const output = manifest.output_schema;
@@ -105,7 +111,7 @@ export function createToolAdvertiser(options: ListingOptions & { profile: HostPr
   const formOf = (tool: ServedTool): AdvertisedForm => {
     let form = forms.get(tool);
     if (form === undefined) {
-      form = advertisedForm(tool, options.profile);
+      form = (options.profile === DEFAULT_HOST_PROFILE ? offeredForm(tool) : undefined) ?? advertisedForm(tool, options.profile);
       forms.set(tool, form);
     }
     return form;
@@ -125,6 +131,50 @@ export function createToolAdvertiser(options: ListingOptions & { profile: HostPr
       return tool === undefined ? args : argumentsFromHost(args, formOf(tool).aliases);
     },
   };
+}
+
+export const ADVERTISED_LIST_FORMAT = 'nexusbloom-tools-list/1';
+
+/**
+ * `data/tools-list.json`: the default-profile form of every advertisable tool, prepared by the generator so that a
+ * server listing every tool does no schema work at start-up. One tool a line, in the catalogue's order.
+ */
+export function advertisedListFileText(tools: readonly ServedTool[]): string {
+  const lines = tools.filter(isAdvertised).map((tool) => JSON.stringify(advertisedForm(tool, DEFAULT_HOST_PROFILE)));
+  return `{"format":${JSON.stringify(ADVERTISED_LIST_FORMAT)},"profile":${JSON.stringify(DEFAULT_HOST_PROFILE)},"tools":[\n${lines.join(',\n')}\n]}\n`;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The forms in a `data/tools-list.json`, or null when it is missing or not one (the server then computes them). */
+export function readAdvertisedListFileSync(url: URL): AdvertisedForm[] | null {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(url, 'utf8'));
+  } catch {
+    return null;
+  }
+  if (!isRecord(data) || data.format !== ADVERTISED_LIST_FORMAT || data.profile !== DEFAULT_HOST_PROFILE || !Array.isArray(data.tools)) return null;
+  const wellFormed = data.tools.every((form: unknown) => isRecord(form) && isRecord(form.tool) && typeof form.tool.name === 'string'
+    && isRecord(form.tool.inputSchema) && isRecord(form.aliases));
+  return wellFormed ? (data.tools as AdvertisedForm[]) : null;
+}
+
+/** Prepared forms on offer, by the served tool objects they were prepared for; loaded on the first tools/list. */
+const offers = new WeakMap<ServedTool, () => ReadonlyMap<string, AdvertisedForm>>();
+
+/** Offers prepared default-profile forms for `tools` (the package's own list; tools a refresh brings are not in it). */
+export function offerAdvertisedForms(tools: readonly ServedTool[], load: () => readonly AdvertisedForm[] | null): void {
+  let loaded: ReadonlyMap<string, AdvertisedForm> | undefined;
+  const offer = (): ReadonlyMap<string, AdvertisedForm> => (loaded ??= new Map((load() ?? []).map((form) => [form.tool.name, form])));
+  for (const tool of tools) offers.set(tool, offer);
+}
+
+/** The prepared form of this very tool object, if one was offered and still carries its name, title and description. */
+function offeredForm(tool: ServedTool): AdvertisedForm | undefined {
+  const form = offers.get(tool)?.().get(tool.slug);
+  if (form === undefined || form.tool.title !== tool.manifest.name || form.tool.description !== advertisedDescription(tool.manifest)) return undefined;
+  return form;
 }
 
 /** The error envelope every failed call carries as structuredContent. */

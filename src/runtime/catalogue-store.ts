@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { DiagnosticLog, Manifest, ServedCatalogueFile, ServedTool } from './contracts.js';
 import type { ApiClient, CatalogueEntry } from './api-client.js';
 import type { Settings } from './config.js';
-import { withheldReasonFor } from './advertise.js';
+import { offerAdvertisedForms, readAdvertisedListFileSync, withheldReasonFor } from './advertise.js';
 import { mapLimited } from './map-limited.js';
 import { offerSearchIndex, readSearchIndexFileSync } from './search.js';
 
@@ -45,6 +45,7 @@ export async function loadServedCatalogue(url: URL): Promise<ServedCatalogueFile
   }
   const catalogue = parseServedCatalogue(text, path);
   catalogue.searchIndexUrl = new URL('search-index.json', url).href;
+  catalogue.advertisedListUrl = new URL('tools-list.json', url).href;
   return catalogue;
 }
 
@@ -76,6 +77,8 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
   const pinnedBySlug = new Map(options.catalogue.tools.map((tool) => [tool.slug, tool]));
   let tools: readonly ServedTool[] = sortBySlug(options.catalogue.tools);
   const searchIndexUrl = options.catalogue.searchIndexUrl;
+  const advertisedListUrl = options.catalogue.advertisedListUrl;
+  if (advertisedListUrl) offerAdvertisedForms(options.catalogue.tools, () => readAdvertisedListFileSync(new URL(advertisedListUrl)));
   // The prebuilt index serves the pinned list; a refreshed list with other text gets an index built in memory.
   const offerIndex = (list: readonly ServedTool[]): void => {
     if (searchIndexUrl) offerSearchIndex(list, () => readSearchIndexFileSync(new URL(searchIndexUrl)));

@@ -75,11 +75,18 @@ function readSettings(argv: string[]): Settings {
   };
 }
 
+/** The generated server as it starts by default, the same with every tool listed, and the hand-written baseline. */
+interface ServerStats {
+  ours: ServerStat;
+  oursAll: ServerStat;
+  baseline: ServerStat;
+}
+
 interface SizeResult {
   size: number;
   bundleBytes: number;
   generation: GenerationResult | { error: string };
-  servers: { ours: ServerStat; baseline: ServerStat } | { error: string } | null;
+  servers: ServerStats | { error: string } | null;
   peers: Record<string, PeerStat>;
 }
 
@@ -87,18 +94,23 @@ const progress = (line: string): void => {
   process.stderr.write(`bench: ${line}\n`);
 };
 
-async function measureServers(size: number, bundle: SyntheticBundle, bundlePath: string, packageDir: string, settings: Settings): Promise<{ ours: ServerStat; baseline: ServerStat }> {
+async function measureServers(size: number, bundle: SyntheticBundle, bundlePath: string, packageDir: string, settings: Settings): Promise<ServerStats> {
   const mock = await startMockApi({ manifests: bundle.tools });
   try {
     const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NEXUSBLOOM_API_URL: mock.url };
     const plan = { coldStarts: settings.coldStarts, calls: settings.calls, tools: bundle.tools.filter((t) => t.deprecated === undefined).slice(0, 10) };
     const ours: ServerCommand = { label: 'generated server', command: process.execPath, args: [join(packageDir, 'dist', 'bin.js')], env };
     const baseline: ServerCommand = { label: 'baseline server', command: process.execPath, args: [BASELINE_SERVER, bundlePath], env };
+    // Past 40 tools the server lists only the meta-tool by default; the baseline always lists everything, so the
+    // generated server is also measured listing everything, as a host that sets MCP_TOOLS=all sees it.
+    const oursAll: ServerCommand = { ...ours, label: 'generated server (all tools listed)', env: { ...env, NEXUSBLOOM_MCP_TOOLS: 'all' } };
     progress(`servers, ${size} tools: generated`);
     const oursStat = await measureServer(ours, plan);
+    progress(`servers, ${size} tools: generated, every tool listed`);
+    const oursAllStat = await measureServer(oursAll, { ...plan, calls: 0 });
     progress(`servers, ${size} tools: baseline`);
     const baselineStat = await measureServer(baseline, plan);
-    return { ours: oursStat, baseline: baselineStat };
+    return { ours: oursStat, oursAll: oursAllStat, baseline: baselineStat };
   } finally {
     await mock.close();
   }
@@ -132,7 +144,7 @@ function table(settings: Settings, results: SizeResult[], search: SearchStat | {
     rows.push([label, ...results.map(cell)]);
   };
   const gen = (r: SizeResult): GenerationResult | null => ('error' in r.generation ? null : r.generation);
-  const srv = (r: SizeResult): { ours: ServerStat; baseline: ServerStat } | null => (r.servers && !('error' in r.servers) ? r.servers : null);
+  const srv = (r: SizeResult): ServerStats | null => (r.servers && !('error' in r.servers) ? r.servers : null);
 
   perSize('catalogue bundle (synthetic)', (r) => `${(r.bundleBytes / 1e6).toFixed(2)} MB`);
   perSize('build --no-compile, median (runs)', (r) => {
@@ -196,6 +208,14 @@ function table(settings: Settings, results: SizeResult[], search: SearchStat | {
     const s = srv(r);
     return s ? ratio(s.ours.coldStartMs, s.baseline.coldStartMs) : '';
   });
+  perSize('cold start, every tool listed: generated', (r) => {
+    const s = srv(r);
+    return s ? `${seconds(s.oursAll.coldStartMs)} (${s.oursAll.toolsListed} tools)` : '';
+  });
+  perSize('  generated (all) / baseline', (r) => {
+    const s = srv(r);
+    return s ? ratio(s.oursAll.coldStartMs, s.baseline.coldStartMs) : '';
+  });
   perSize('tools/list answer: generated / baseline', (r) => {
     const s = srv(r);
     if (!s) return '';
@@ -212,6 +232,10 @@ function table(settings: Settings, results: SizeResult[], search: SearchStat | {
   perSize('  generated / baseline', (r) => {
     const s = srv(r);
     return s && s.ours.rssKb !== null && s.baseline.rssKb !== null ? ratio(s.ours.rssKb, s.baseline.rssKb) : '';
+  });
+  perSize('  generated (all) / baseline', (r) => {
+    const s = srv(r);
+    return s && s.oursAll.rssKb !== null && s.baseline.rssKb !== null ? ratio(s.oursAll.rssKb, s.baseline.rssKb) : '';
   });
   perSize(`tools/call, ${settings.calls} sequential: generated`, (r) => {
     const s = srv(r);

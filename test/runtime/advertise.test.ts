@@ -2,7 +2,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { advertisedTool, FAILURE_ENVELOPE_SCHEMA, outputSchemaOf, withheldReasonFor } from '../../src/runtime/advertise.js';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  advertisedForm, advertisedListFileText, advertisedTool, createToolAdvertiser, FAILURE_ENVELOPE_SCHEMA, offerAdvertisedForms, outputSchemaOf,
+  readAdvertisedListFileSync, withheldReasonFor,
+} from '../../src/runtime/advertise.js';
+import { DEFAULT_HOST_PROFILE } from '../../src/runtime/host-profiles.js';
 import { toolFailure } from '../../src/runtime/contracts.js';
 import { manifest, servedTool } from './core-fixtures.js';
 
@@ -66,4 +74,62 @@ test('outputSchema accepts exactly the results the tool schema accepts, plus the
   for (const sample of samples) assert.equal(advertised(sample), original(sample), JSON.stringify(sample));
   assert.equal(advertised(toolFailure('VALIDATION_ERROR', 'missing field')), true);
   assert.equal(advertised({ success: false }), false);
+});
+
+// Prepared forms (data/tools-list.json): what the generator writes is what the server would compute, and the server
+// uses the file only for the very tool objects it was offered for, and only while it still describes them.
+
+const preparedTools = () => [
+  servedTool(manifest({ slug: 'alpha', name: 'Alpha', description: 'First.', input_schema: { type: 'object', properties: { a: { $ref: '#/$defs/a' } }, $defs: { a: { type: 'string' } } } })),
+  servedTool(manifest({ slug: 'beta', name: 'Beta', description: 'Second.', deprecated: 'use alpha', input_schema: { type: 'object', properties: { constructor: { type: 'number' } } } })),
+  { ...servedTool(manifest({ slug: 'bad slug', description: 'Withheld.' })), withheldReason: 'contains white space' },
+];
+
+async function writePrepared(text: string): Promise<URL> {
+  const dir = await mkdtemp(join(tmpdir(), 'nb-prepared-'));
+  const path = join(dir, 'tools-list.json');
+  await writeFile(path, text);
+  return pathToFileURL(path);
+}
+
+const lister = () => createToolAdvertiser({ profile: DEFAULT_HOST_PROFILE, mode: 'all', threshold: Infinity, pinned: [], metaToolName: 'nexusbloom' });
+const META = { name: 'nexusbloom', inputSchema: { type: 'object' as const, properties: {} } };
+
+test('the prepared list holds exactly the forms the server computes, for advertisable tools only', async () => {
+  const tools = preparedTools();
+  const forms = readAdvertisedListFileSync(await writePrepared(advertisedListFileText(tools)));
+  assert.deepEqual(forms, tools.slice(0, 2).map((tool) => JSON.parse(JSON.stringify(advertisedForm(tool)))));
+});
+
+test('a server lists the prepared forms for the tools they were offered for, and computes the rest', async () => {
+  const tools = preparedTools();
+  // Marked, to tell a prepared form from a computed one.
+  const url = await writePrepared(advertisedListFileText(tools).replaceAll('"inputSchema":{', '"inputSchema":{"x-prepared":true,'));
+  const offered = preparedTools();
+  let loads = 0;
+  offerAdvertisedForms(offered, () => {
+    loads += 1;
+    return readAdvertisedListFileSync(url);
+  });
+  const listed = lister().list(offered, META);
+  assert.equal(loads, 1);
+  assert.deepEqual(listed.slice(0, 2).map((tool) => tool.inputSchema['x-prepared']), [true, true]);
+  assert.deepEqual(listed.map((tool) => tool.name), ['alpha', 'beta', 'nexusbloom']);
+  // Tools that were not offered (a live refresh) are computed and never read the file.
+  const refreshed = lister().list(preparedTools(), META);
+  assert.equal(loads, 1);
+  assert.deepEqual(refreshed.slice(0, 2), tools.slice(0, 2).map((tool) => advertisedTool(tool)));
+});
+
+test('a prepared form that no longer describes its tool, or a broken file, falls back to computing', async () => {
+  const tools = preparedTools();
+  const stale = advertisedListFileText(tools).replace('"Second."', '"Second, as it was."');
+  for (const text of [stale, '{"format":"nexusbloom-tools-list/1","profile":"spec","tools":[{"tool":{}}]}', 'not json', '{"format":"other"}']) {
+    const url = await writePrepared(text);
+    const offered = preparedTools();
+    offerAdvertisedForms(offered, () => readAdvertisedListFileSync(url));
+    const listed = lister().list(offered, META);
+    assert.deepEqual(listed.slice(0, 2), offered.slice(0, 2).map((tool) => advertisedTool(tool)), text.slice(0, 40));
+    assert.equal(listed[1]!.description, 'Deprecated: use alpha.\nSecond.');
+  }
 });

@@ -106,7 +106,11 @@ test('loadServedCatalogue reads a file and rejects a wrong one', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'nb-cat-'));
   const good = join(dir, 'catalogue.json');
   await writeFile(good, JSON.stringify(pinned));
-  assert.deepEqual(await loadServedCatalogue(pathToFileURL(good)), { ...pinned, searchIndexUrl: pathToFileURL(join(dir, 'search-index.json')).href });
+  assert.deepEqual(await loadServedCatalogue(pathToFileURL(good)), {
+    ...pinned,
+    searchIndexUrl: pathToFileURL(join(dir, 'search-index.json')).href,
+    advertisedListUrl: pathToFileURL(join(dir, 'tools-list.json')).href,
+  });
   const bad = join(dir, 'bad.json');
   await writeFile(bad, JSON.stringify({ format: 'nexusbloom-catalogue/1', tools: [] }));
   await assert.rejects(loadServedCatalogue(pathToFileURL(bad)), /not a nexusbloom-served-catalogue\/1 file/);

@@ -50,6 +50,8 @@ export interface ServedCatalogueFile {
   tools: ServedTool[];
   /** Where the package's prebuilt search index (`data/search-index.json`) is; set when the file is loaded, not stored. */
   searchIndexUrl?: string;
+  /** Where the package's prepared tools/list forms (`data/tools-list.json`) are; set when the file is loaded, not stored. */
+  advertisedListUrl?: string;
 }
 
 /** Every name a generated server needs; NexusBloom values by default, configurable per catalogue. */

@@ -9,6 +9,7 @@ import { packageJson, serverJson, tsconfigJson } from './package-json.js';
 import { runtimeFiles } from './runtime-files.js';
 import { schemaTypes } from './schema-types.js';
 import { renderTemplate } from './templates.js';
+import { advertisedListFileText } from '../../runtime/advertise.js';
 import { searchIndexFileText } from '../../runtime/search.js';
 import { docComment, endingInOneNewline, firstSentence } from './text.js';
 
@@ -53,10 +54,12 @@ function toolDoc(tool: PlannedTool): string {
 
 export const MODULE_CACHE_KIND = 'module';
 
-/** The cache key of one tool module: everything its text depends on. */
 const moduleKeys = new WeakMap<PlannedTool, string>();
 
-/** Memoised per planned tool: the worker pool and the emit stage both ask, and hashing a large schema is not free. */
+/**
+ * The cache key of one tool module: everything its text depends on. Memoised per planned tool: the worker pool and
+ * the emit stage both ask, and hashing a large schema is not free.
+ */
 export function moduleCacheKey(tool: PlannedTool): string {
   let key = moduleKeys.get(tool);
   if (key === undefined) moduleKeys.set(tool, (key = computeModuleKey(tool)));
@@ -123,6 +126,7 @@ export async function emitPackage(plan: PackagePlan, config: GeneratorConfig, ca
   files.set('data/catalogue.json', servedCatalogueText(served));
   // Built here so the server's first search loads an index instead of building one.
   files.set('data/search-index.json', searchIndexFileText(served));
+  files.set('data/tools-list.json', advertisedListFileText(served));
   files.set(NAMES_LOCK_FILE, `${JSON.stringify(namesLockOf(plan), null, 2)}\n`);
   files.set('src/names.ts', renderTemplate('names.ts', { names: config.names }));
   files.set('src/client.ts', renderTemplate('client.ts', {}));

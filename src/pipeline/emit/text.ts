@@ -44,5 +44,6 @@ export function firstSentence(text: string, max = 160): string {
 export function endingInOneNewline(text: string): string {
   let end = text.length;
   while (end > 0 && text.charCodeAt(end - 1) === 10) end -= 1;
-  return `${text.slice(0, end)}\n`;
+  // Most files already end in one LF: return them as they are rather than copy a large one.
+  return end === text.length - 1 ? text : `${text.slice(0, end)}\n`;
 }
