@@ -1,8 +1,7 @@
 // Checks tool arguments and results against the tools' own JSON Schemas (draft-07 or 2020-12) with ajv.
 
-import { createRequire } from 'node:module';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import type { DiagnosticLog, InputValidator, JsonObject, ServedTool, ToolFailure } from './contracts.js';
 import { toolFailure } from './contracts.js';
@@ -22,18 +21,15 @@ export interface SchemaError {
 const MAX_LISTED = 10;
 const MAX_DETAILED = 100;
 
-/**
- * ajv's draft 2020-12 build (several modules and meta-schemas) is loaded on the first compile rather than at start-up;
- * `require` (ajv is CommonJS) keeps compiling synchronously. `ajv` itself and ajv-formats are loaded by the SDK anyway.
- */
-const requireFromHere = createRequire(import.meta.url);
-const loadAjv2020 = (): typeof Ajv2020 => (requireFromHere('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020;
-
 const DRAFT_07_FAMILY = /json-schema\.org\/draft-0[4-7]\/schema/;
 const DRAFT_2020 = /json-schema\.org\/draft\/2020-12\/schema/;
 
 type Compiled = ValidateFunction | 'uncompilable';
 
+/**
+ * Both drafts are imported statically, so that a bundled bin carries them; their instances are made on the first
+ * compile, so start-up compiles nothing.
+ */
 export function createValidator(log: DiagnosticLog): InputValidator {
   let draft07: Ajv | undefined;
   let draft2020: Ajv2020 | undefined;
@@ -51,7 +47,7 @@ export function createValidator(log: DiagnosticLog): InputValidator {
       return draft07;
     }
     if (draft2020 === undefined) {
-      draft2020 = new (loadAjv2020())(options);
+      draft2020 = new Ajv2020(options);
       addFormats(draft2020);
     }
     return draft2020;

@@ -22,8 +22,8 @@ export function binBundleOptions(root: string): BuildOptions {
     target: 'node20',
     // CommonJS dependencies require Node's built-ins, and an ES module has no `require` of its own.
     banner: { js: "import { createRequire as __nexusbloomRequire } from 'node:module';\nconst require = __nexusbloomRequire(import.meta.url);" },
-    // Whitespace only (names stay): without comments naming the folders modules came from, the bundle is the same
-    // bytes wherever its dependencies were resolved.
+    // Whitespace and syntax, not names (stack traces stay readable). Minified, the bundle has no comments naming
+    // the folders modules came from; module names left in it are made relative to the package (see bundleBin).
     minifyWhitespace: true,
     minifySyntax: true,
     logLevel: 'silent',
