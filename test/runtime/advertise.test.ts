@@ -111,6 +111,9 @@ test('a server lists the prepared forms for the tools they were offered for, and
     loads += 1;
     return readAdvertisedListFileSync(url);
   });
+  // A direct call maps its arguments back without loading the prepared forms of every tool.
+  assert.deepEqual(lister().argumentsFor(offered, 'beta', { constructor: 1 }), { constructor: 1 });
+  assert.equal(loads, 0);
   const listed = lister().list(offered, META);
   assert.equal(loads, 1);
   assert.deepEqual(listed.slice(0, 2).map((tool) => tool.inputSchema['x-prepared']), [true, true]);

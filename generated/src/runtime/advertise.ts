@@ -108,10 +108,11 @@ export interface ToolAdvertiser {
 export function createToolAdvertiser(options: ListingOptions & { profile: HostProfileName }): ToolAdvertiser {
   const forms = new WeakMap<ServedTool, AdvertisedForm>();
   const metaForms = new WeakMap<Tool, Tool>();
-  const formOf = (tool: ServedTool): AdvertisedForm => {
+  // Listing may load the prepared forms (one file for every tool); a single call's argument aliases never do.
+  const formOf = (tool: ServedTool, prepared: boolean): AdvertisedForm => {
     let form = forms.get(tool);
     if (form === undefined) {
-      form = (options.profile === DEFAULT_HOST_PROFILE ? offeredForm(tool) : undefined) ?? advertisedForm(tool, options.profile);
+      form = (prepared && options.profile === DEFAULT_HOST_PROFILE ? offeredForm(tool) : undefined) ?? advertisedForm(tool, options.profile);
       forms.set(tool, form);
     }
     return form;
@@ -123,12 +124,12 @@ export function createToolAdvertiser(options: ListingOptions & { profile: HostPr
         meta = advertisedMetaTool(metaTool, options.profile);
         metaForms.set(metaTool, meta);
       }
-      return [...listedCatalogueTools(tools, options).map((tool) => formOf(tool).tool), meta];
+      return [...listedCatalogueTools(tools, options).map((tool) => formOf(tool, true).tool), meta];
     },
     argumentsFor(tools, name, args) {
       if (name === options.metaToolName) return args;
       const tool = tools.find((candidate) => candidate.slug === name && isAdvertised(candidate));
-      return tool === undefined ? args : argumentsFromHost(args, formOf(tool).aliases);
+      return tool === undefined ? args : argumentsFromHost(args, formOf(tool, false).aliases);
     },
   };
 }
