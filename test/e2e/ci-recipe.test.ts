@@ -106,6 +106,7 @@ describe('examples/ci/regenerate.sh in a git repo', { timeout: 600_000 }, () => 
       'changed README.md',
       'changed data/catalogue.json',
       'changed data/search-index.json',
+      'changed data/tools-list.json',
       'changed names.lock.json',
       `changed ${changedModule}`,
       'changed src/tools/index.ts',
@@ -120,10 +121,11 @@ describe('examples/ci/regenerate.sh in a git repo', { timeout: 600_000 }, () => 
     const lock = JSON.parse(readFileSync(join(repo, 'server', 'names.lock.json'), 'utf8')) as { tools: Record<string, { file: string }> };
     const moduleOf = (slug: string): string => `server/src/tools/${lock.tools[slug]!.file}.ts`;
     const expected = [
-      // The pulled bundle, the package's copy of it, and its search index.
+      // The pulled bundle, the package's copy of it, its search index and its prepared tools/list.
       'catalogue.json',
       'server/data/catalogue.json',
       'server/data/search-index.json',
+      'server/data/tools-list.json',
       // One module per tool: the changed one and the new one, nothing else.
       moduleOf(CHANGED_SLUG),
       moduleOf(ADDED_SLUG),
