@@ -49,7 +49,7 @@ export async function bundleBin(root: string, nodePaths: readonly string[] = [])
     text = text.split(seen).join('"node_modules/');
   }
   await mkdir(dirname(options.outfile!), { recursive: true });
-  await writeFile(options.outfile!, text, { mode: 0o755 });
+  await writeFile(options.outfile!, text);
   await chmod(options.outfile!, 0o755);
 }
 
