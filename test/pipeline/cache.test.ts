@@ -45,6 +45,16 @@ describe('build cache', () => {
 });
 
 describe('parallel build', () => {
+  it('starts one worker per core but the main thread, and none for a small or capped build', () => {
+    assert.equal(workerCount(260, {}, 2), 1);
+    assert.equal(workerCount(260, {}, 4), 3);
+    assert.equal(workerCount(260, {}, 1), 0, 'one core: the main thread alone');
+    assert.equal(workerCount(260, { NEXUSBLOOM_GEN_WORKERS: '0' }, 4), 0);
+    assert.equal(workerCount(260, { NEXUSBLOOM_GEN_WORKERS: '2' }, 8), 2);
+    assert.equal(workerCount(100, {}, 8), 0, 'too few jobs to be worth a worker');
+    assert.equal(workerCount(60 * 25, {}, 64), 8, 'never more than eight');
+  });
+
   it('gives the same package with worker threads as in-process', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'nb-parallel-'));
     const before = process.env.NEXUSBLOOM_GEN_WORKERS;
@@ -59,7 +69,9 @@ describe('parallel build', () => {
       const parallel = await buildPackage({ source, outDir: join(dir, 'parallel'), config: resolveConfig(), compile: false });
       assert.deepEqual(parallel.cache, serial.cache);
       assert.equal(serial.parallelJobs, 0);
-      assert.equal(parallel.parallelJobs, 260, 'every check and module was done by a worker');
+      // The worker gets its first batch as it starts, and the main thread takes the first batch before it.
+      assert.ok(parallel.parallelJobs > 0, 'a worker did some of the checks and modules');
+      assert.ok(parallel.parallelJobs < 260, 'the main thread did its share');
       for (const path of ['src/tools/tool-7.ts', 'src/tools/tool-129.ts', 'data/catalogue.json', 'src/tools/index.ts']) {
         assert.equal(await readFile(join(dir, 'parallel', path), 'utf8'), await readFile(join(dir, 'serial', path), 'utf8'), path);
       }
