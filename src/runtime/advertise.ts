@@ -6,6 +6,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject, ServedTool } from './contracts.js';
 import { argumentsFromHost, DEFAULT_HOST_PROFILE, hostInputSchema, type HostProfileName } from './host-profiles.js';
 import { inlineRefs } from './schema-transform.js';
+import { toolBySlug } from './slug-index.js';
 
 /** The tool-name grammar strict hosts enforce; a slug outside it is withheld from tools/list. */
 export const TOOL_NAME_GRAMMAR = /^[A-Za-z0-9_-]{1,64}$/;
@@ -128,8 +129,8 @@ export function createToolAdvertiser(options: ListingOptions & { profile: HostPr
     },
     argumentsFor(tools, name, args) {
       if (name === options.metaToolName) return args;
-      const tool = tools.find((candidate) => candidate.slug === name && isAdvertised(candidate));
-      return tool === undefined ? args : argumentsFromHost(args, formOf(tool, false).aliases);
+      const tool = toolBySlug(tools, name);
+      return tool === undefined || !isAdvertised(tool) ? args : argumentsFromHost(args, formOf(tool, false).aliases);
     },
   };
 }

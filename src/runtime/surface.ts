@@ -16,6 +16,7 @@ import { completeSlugs, listResources, listResourceTemplates, readResource, tool
 import { notFoundFailure, resolveSlug, closestSlugs } from './resolve.js';
 import { failureResult, outcomeResult } from './results.js';
 import { validateAndRun } from './runs.js';
+import { toolBySlug } from './slug-index.js';
 
 export interface SurfaceContext {
   names: ServerNames;
@@ -51,19 +52,23 @@ export interface AgentSurface {
 /** A direct tools/call: the name resolves among advertised tools, exactly or by unambiguous prefix. */
 async function callDirect(ctx: SurfaceContext, name: string, args: unknown, extra: CallExtra): Promise<CallToolResult> {
   const tools = ctx.getTools();
+  // The common case, an advertised tool by its exact slug, needs no pass over the catalogue.
+  const exact = toolBySlug(tools, name);
+  if (exact !== undefined && exact.withheldReason === null) return runDirect(ctx, exact, args, extra);
   const advertised = tools.filter((tool) => tool.withheldReason === null);
   const resolution = resolveSlug(advertised, name, { metaToolName: ctx.names.metaToolName });
-  if (!resolution.ok) {
-    const withheld = tools.find((tool) => tool.slug === name && tool.withheldReason !== null);
-    if (withheld && resolution.failure.code === 'TOOL_NOT_FOUND') {
-      const failure = notFoundFailure(name, closestSlugs(advertised, name), ctx.names.metaToolName);
-      failure.error = `Tool ${JSON.stringify(name)} is not directly callable (${withheld.withheldReason}). Call it with the ${ctx.names.metaToolName} tool: {"command":"run","slug":${JSON.stringify(name)},"params":{...}}.`;
-      failure.details = { ...(failure.details ?? {}), withheld: true };
-      return failureResult(failure);
-    }
-    return failureResult(resolution.failure);
+  if (resolution.ok) return runDirect(ctx, resolution.tool, args, extra);
+  if (exact !== undefined && resolution.failure.code === 'TOOL_NOT_FOUND') {
+    const failure = notFoundFailure(name, closestSlugs(advertised, name), ctx.names.metaToolName);
+    failure.error = `Tool ${JSON.stringify(name)} is not directly callable (${exact.withheldReason}). Call it with the ${ctx.names.metaToolName} tool: {"command":"run","slug":${JSON.stringify(name)},"params":{...}}.`;
+    failure.details = { ...(failure.details ?? {}), withheld: true };
+    return failureResult(failure);
   }
-  const { outcome, record } = await validateAndRun(ctx, resolution.tool, args, extra.signal);
+  return failureResult(resolution.failure);
+}
+
+async function runDirect(ctx: SurfaceContext, tool: ServedTool, args: unknown, extra: CallExtra): Promise<CallToolResult> {
+  const { outcome, record } = await validateAndRun(ctx, tool, args, extra.signal);
   const result = outcomeResult(outcome);
   return record ? { ...result, _meta: { run_id: record.id } } : result;
 }

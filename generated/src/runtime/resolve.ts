@@ -2,6 +2,7 @@
 import { distance } from 'fastest-levenshtein';
 import { toolFailure, type ServedTool, type ToolFailure } from './contracts.js';
 import { searchTools } from './search.js';
+import { toolBySlug } from './slug-index.js';
 
 export type SlugResolution = { ok: true; tool: ServedTool } | { ok: false; failure: ToolFailure };
 
@@ -48,7 +49,7 @@ export function notFoundFailure(wanted: string, closest: readonly string[], meta
 }
 
 export function resolveSlug(tools: readonly ServedTool[], wanted: string, options: ResolveOptions = {}): SlugResolution {
-  const exact = tools.find((tool) => tool.slug === wanted);
+  const exact = toolBySlug(tools, wanted);
   if (exact) return { ok: true, tool: exact };
   if (!options.exactOnly && wanted !== '') {
     const candidates = tools.filter((tool) => tool.slug.startsWith(wanted));
