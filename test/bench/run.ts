@@ -21,7 +21,7 @@ import { catalogueToOpenApi } from './openapi.js';
 import { installPeers, measurePeer, PEERS, type PeerStat } from './peers.js';
 import { summarizeCpuProfile, type ProfileSummary } from './profile.js';
 import { measureSearch, type SearchStat } from './search-latency.js';
-import { measureServer, SDK_STDIO_MAX_BUFFER, type ServerCommand, type ServerStat } from './servers.js';
+import { measureServersInTurns, SDK_STDIO_MAX_BUFFER, type ServerCommand, type ServerStat } from './servers.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WORK_DIR = join(REPO_ROOT, '.tmp', 'bench');
@@ -98,19 +98,22 @@ async function measureServers(size: number, bundle: SyntheticBundle, bundlePath:
   const mock = await startMockApi({ manifests: bundle.tools });
   try {
     const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NEXUSBLOOM_API_URL: mock.url };
-    const plan = { coldStarts: settings.coldStarts, calls: settings.calls, tools: bundle.tools.filter((t) => t.deprecated === undefined).slice(0, 10) };
+    const plan = { coldStarts: settings.coldStarts, tools: bundle.tools.filter((t) => t.deprecated === undefined).slice(0, 10) };
     const ours: ServerCommand = { label: 'generated server', command: process.execPath, args: [join(packageDir, 'dist', 'bin.js')], env };
     const baseline: ServerCommand = { label: 'baseline server', command: process.execPath, args: [BASELINE_SERVER, bundlePath], env };
     // Past 40 tools the server lists only the meta-tool by default; the baseline always lists everything, so the
     // generated server is also measured listing everything, as a host that sets MCP_TOOLS=all sees it.
     const oursAll: ServerCommand = { ...ours, label: 'generated server (all tools listed)', env: { ...env, NEXUSBLOOM_MCP_TOOLS: 'all' } };
-    progress(`servers, ${size} tools: generated`);
-    const oursStat = await measureServer(ours, plan);
-    progress(`servers, ${size} tools: generated, every tool listed`);
-    const oursAllStat = await measureServer(oursAll, { ...plan, calls: 0 });
-    progress(`servers, ${size} tools: baseline`);
-    const baselineStat = await measureServer(baseline, plan);
-    return { ours: oursStat, oursAll: oursAllStat, baseline: baselineStat };
+    progress(`servers, ${size} tools: generated, generated with every tool listed, and baseline, taking turns`);
+    const [oursStat, oursAllStat, baselineStat] = await measureServersInTurns(
+      [
+        { server: ours, calls: settings.calls },
+        { server: oursAll, calls: 0 },
+        { server: baseline, calls: settings.calls },
+      ],
+      plan,
+    );
+    return { ours: oursStat!, oursAll: oursAllStat!, baseline: baselineStat! };
   } finally {
     await mock.close();
   }

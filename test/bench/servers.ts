@@ -81,45 +81,79 @@ async function callTool(session: Session, tool: Manifest): Promise<void> {
   }
 }
 
-export async function measureServer(server: ServerCommand, plan: ServerPlan): Promise<ServerStat> {
-  const startTimes: number[] = [];
-  const rss: number[] = [];
-  let listed = { tools: 0, bytes: 0 };
+/** Call rounds per server: the calls are spread over them, servers taking turns round by round. */
+const CALL_ROUNDS = 5;
+
+/**
+ * Measures several servers turn by turn: cold start i of each, then call round j of each. A machine whose speed
+ * drifts during the run then slows every server alike, and the ratios between them stay fair. A server whose plan has
+ * no calls is measured for cold start and RSS only.
+ */
+export async function measureServersInTurns(servers: ReadonlyArray<{ server: ServerCommand; calls: number }>, plan: Omit<ServerPlan, 'calls'>): Promise<ServerStat[]> {
+  const startTimes = servers.map((): number[] => []);
+  const rss = servers.map((): number[] => []);
+  const listed = servers.map(() => ({ tools: 0, bytes: 0 }));
   for (let i = 0; i < plan.coldStarts; i += 1) {
-    const started = performance.now();
-    const session = await open(server);
-    try {
-      listed = await listTools(session.client);
-      startTimes.push(performance.now() - started);
-      const kb = await vmRssKb(session.transport.pid);
-      if (kb !== null) rss.push(kb);
-    } catch (error) {
-      throw new Error(`${server.label}: ${(error as Error).message}; stderr: ${session.stderr().slice(-300)}`);
-    } finally {
-      await session.client.close();
+    for (const [index, { server }] of servers.entries()) {
+      const started = performance.now();
+      const session = await open(server);
+      try {
+        listed[index] = await listTools(session.client);
+        startTimes[index]!.push(performance.now() - started);
+        const kb = await vmRssKb(session.transport.pid);
+        if (kb !== null) rss[index]!.push(kb);
+      } catch (error) {
+        throw new Error(`${server.label}: ${(error as Error).message}; stderr: ${session.stderr().slice(-300)}`);
+      } finally {
+        await session.client.close();
+      }
     }
   }
 
-  const session = await open(server);
+  const sessions = await Promise.all(servers.map(async ({ server, calls }) => (calls > 0 ? { server, session: await open(server) } : null)));
+  const elapsed = servers.map(() => 0);
+  const done = servers.map(() => 0);
   try {
-    await listTools(session.client);
-    for (const tool of plan.tools) await callTool(session, tool);
-    const started = performance.now();
-    for (let i = 0; i < plan.calls; i += 1) await callTool(session, plan.tools[i % plan.tools.length]!);
-    const elapsed = performance.now() - started;
-    return {
-      coldStarts: startTimes.length,
-      coldStartMs: median(startTimes),
-      rssKb: rss.length > 0 ? median(rss) : null,
-      toolsListed: listed.tools,
-      toolsListBytes: listed.bytes,
-      calls: plan.calls,
-      callsPerSecond: (plan.calls / elapsed) * 1000,
-      msPerCall: elapsed / plan.calls,
-    };
-  } catch (error) {
-    throw new Error(`${server.label}: ${(error as Error).message}; stderr: ${session.stderr().slice(-300)}`);
+    for (const entry of sessions) {
+      if (entry === null) continue;
+      await guarded(entry, async () => {
+        await listTools(entry.session.client);
+        for (const tool of plan.tools) await callTool(entry.session, tool);
+      });
+    }
+    for (let round = 0; round < CALL_ROUNDS; round += 1) {
+      for (const [index, entry] of sessions.entries()) {
+        if (entry === null) continue;
+        const calls = servers[index]!.calls;
+        // This round's share: the calls are spread evenly, the first rounds taking any remainder.
+        const share = Math.floor(calls / CALL_ROUNDS) + (round < calls % CALL_ROUNDS ? 1 : 0);
+        const started = performance.now();
+        await guarded(entry, async () => {
+          for (let i = 0; i < share; i += 1, done[index]! += 1) await callTool(entry.session, plan.tools[done[index]! % plan.tools.length]!);
+        });
+        elapsed[index]! += performance.now() - started;
+      }
+    }
   } finally {
-    await session.client.close();
+    await Promise.all(sessions.map((entry) => entry?.session.client.close()));
+  }
+  return servers.map(({ calls }, index) => ({
+    coldStarts: startTimes[index]!.length,
+    coldStartMs: median(startTimes[index]!),
+    rssKb: rss[index]!.length > 0 ? median(rss[index]!) : null,
+    toolsListed: listed[index]!.tools,
+    toolsListBytes: listed[index]!.bytes,
+    calls,
+    callsPerSecond: calls > 0 ? (calls / elapsed[index]!) * 1000 : 0,
+    msPerCall: calls > 0 ? elapsed[index]! / calls : 0,
+  }));
+}
+
+/** Runs `work` on one server's session, naming the server and the tail of its stderr when it fails. */
+async function guarded(entry: { server: ServerCommand; session: Session }, work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    throw new Error(`${entry.server.label}: ${(error as Error).message}; stderr: ${entry.session.stderr().slice(-300)}`);
   }
 }
