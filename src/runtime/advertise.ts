@@ -141,9 +141,20 @@ export const ADVERTISED_LIST_FORMAT = 'nexusbloom-tools-list/1';
  * `data/tools-list.json`: the default-profile form of every advertisable tool, prepared by the generator so that a
  * server listing every tool does no schema work at start-up. One tool a line, in the catalogue's order.
  */
-export function advertisedListFileText(tools: readonly ServedTool[]): string {
-  const lines = tools.filter(isAdvertised).map((tool) => JSON.stringify(advertisedForm(tool, DEFAULT_HOST_PROFILE)));
+export function advertisedListFileText(tools: readonly ServedTool[], lineOf: (tool: ServedTool) => string = advertisedListLine): string {
+  const lines = tools.filter(isAdvertised).map(lineOf);
   return `{"format":${JSON.stringify(ADVERTISED_LIST_FORMAT)},"profile":${JSON.stringify(DEFAULT_HOST_PROFILE)},"tools":[\n${lines.join(',\n')}\n]}\n`;
+}
+
+/** One advertisable tool's line of `data/tools-list.json` (the generator caches them by advertisedListLineInputs). */
+export function advertisedListLine(tool: ServedTool): string {
+  return JSON.stringify(advertisedForm(tool, DEFAULT_HOST_PROFILE));
+}
+
+/** Everything advertisedListLine reads of a tool, for a cache key. */
+export function advertisedListLineInputs(tool: ServedTool): unknown[] {
+  const { manifest } = tool;
+  return [ADVERTISED_LIST_FORMAT, DEFAULT_HOST_PROFILE, tool.slug, manifest.name, advertisedDescription(manifest), manifest.input_schema, manifest.output_schema ?? null, manifest.annotations ?? null];
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -16,8 +16,9 @@ describe('build cache', () => {
       const source = join(dir, 'catalogue.json');
       const build = async (out: string) => buildPackage({ source, outDir: join(dir, out), config: resolveConfig(), compile: false });
       await writeFile(source, JSON.stringify(bundle(tools)));
-      // Per tool: its checks, its module and its token counts; then the meta-tool's counts and the list's head.
-      const entries = 3 * 3 + 2;
+      // Per tool: its checks, its module, its prepared tools/list line and its token counts; then the meta-tool's
+      // counts and the list's head.
+      const entries = 3 * 4 + 2;
       const first = await build('out');
       assert.deepEqual(first.cache, { hits: 0, misses: entries });
       const second = await build('out');
@@ -27,17 +28,28 @@ describe('build cache', () => {
       const changed = tools.map((t) => (t.slug === 'beta' ? { ...t, description: 'Now does more.' } : t));
       await writeFile(source, JSON.stringify(bundle(changed)));
       const third = await build('out');
-      // beta's schemas did not change (check reused); only its module and its token counts are made again.
-      assert.deepEqual(third.cache, { hits: entries - 2, misses: 2 });
+      // beta's schemas did not change (check reused); only its module, its list line and its token counts are made again.
+      assert.deepEqual(third.cache, { hits: entries - 3, misses: 3 });
       assert.ok(third.written.includes('src/tools/beta.ts'));
 
       // A cold build of the same catalogue writes the same bytes as the cached one.
       const cold = await build('cold');
       assert.deepEqual(cold.cache, { hits: 0, misses: entries });
       assert.deepEqual(cold.budget, third.budget);
-      for (const path of ['src/tools/beta.ts', 'data/catalogue.json', 'README.md']) {
+      for (const path of ['src/tools/beta.ts', 'data/catalogue.json', 'data/tools-list.json', 'README.md']) {
         assert.equal(await readFile(join(dir, 'out', path), 'utf8'), await readFile(join(dir, 'cold', path), 'utf8'), path);
       }
+
+      // A change that only the prepared tools/list shows (annotations) reaches it through the cache.
+      const annotated = changed.map((t) => (t.slug === 'gamma' ? { ...t, annotations: { readOnlyHint: true } } : t));
+      await writeFile(source, JSON.stringify(bundle(annotated)));
+      const fourth = await build('out');
+      assert.ok(fourth.written.includes('data/tools-list.json'));
+      const gammaLine = (await readFile(join(dir, 'out', 'data/tools-list.json'), 'utf8')).split('\n').find((line) => line.includes('"name":"gamma"'));
+      assert.match(gammaLine ?? '', /"readOnlyHint":true/);
+      const coldAgain = await build('cold-annotated');
+      assert.equal(await readFile(join(dir, 'out', 'data/tools-list.json'), 'utf8'), await readFile(join(dir, 'cold-annotated', 'data/tools-list.json'), 'utf8'));
+      assert.deepEqual(coldAgain.cache, { hits: 0, misses: entries });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
