@@ -30,7 +30,6 @@ export interface ServerStat {
 
 export interface ServerPlan {
   coldStarts: number;
-  calls: number;
   /** Tools called round-robin (each warmed once before timing). */
   tools: Manifest[];
 }
@@ -89,7 +88,7 @@ const CALL_ROUNDS = 5;
  * drifts during the run then slows every server alike, and the ratios between them stay fair. A server whose plan has
  * no calls is measured for cold start and RSS only.
  */
-export async function measureServersInTurns(servers: ReadonlyArray<{ server: ServerCommand; calls: number }>, plan: Omit<ServerPlan, 'calls'>): Promise<ServerStat[]> {
+export async function measureServersInTurns(servers: ReadonlyArray<{ server: ServerCommand; calls: number }>, plan: ServerPlan): Promise<ServerStat[]> {
   const startTimes = servers.map((): number[] => []);
   const rss = servers.map((): number[] => []);
   const listed = servers.map(() => ({ tools: 0, bytes: 0 }));
