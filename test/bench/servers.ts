@@ -97,12 +97,12 @@ export async function measureServersInTurns(servers: ReadonlyArray<{ server: Ser
       const started = performance.now();
       const session = await open(server);
       try {
-        listed[index] = await listTools(session.client);
-        startTimes[index]!.push(performance.now() - started);
-        const kb = await vmRssKb(session.transport.pid);
-        if (kb !== null) rss[index]!.push(kb);
-      } catch (error) {
-        throw new Error(`${server.label}: ${(error as Error).message}; stderr: ${session.stderr().slice(-300)}`);
+        await guarded({ server, session }, async () => {
+          listed[index] = await listTools(session.client);
+          startTimes[index]!.push(performance.now() - started);
+          const kb = await vmRssKb(session.transport.pid);
+          if (kb !== null) rss[index]!.push(kb);
+        });
       } finally {
         await session.client.close();
       }
