@@ -6,6 +6,7 @@ import { loadCache, saveCache } from './cache/build-cache.js';
 import type { Manifest } from '../runtime/contracts.js';
 import { checkCacheKey, checkCatalogue, type CheckResult } from './check/check-catalogue.js';
 import type { GeneratorConfig } from './config.js';
+import { cachedListParts } from './emit/advertised-list.js';
 import { emitPackage, moduleCacheKey, type PackageFiles } from './emit/emit-package.js';
 import { createToolPool, type ToolJob } from './parallel/warm-cache.js';
 import { planPackage, type PackagePlan } from './plan/plan-package.js';
@@ -106,7 +107,7 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
   log(`emitted ${files.size} files for ${plan.tools.length} tools`);
   // budget: the tokens of tools/list as the built server answers it; over --max-tokens fails before anything is written.
   const servedTools = plan.tools.map((t) => ({ slug: t.slug, manifest: t.manifest, identifier: t.identifier, withheldReason: t.withheldReason }));
-  const budget = await contextBudget(servedTools, options.config.names, { cache });
+  const budget = await contextBudget(servedTools, options.config.names, { cache, entryJsonOf: (tool) => cachedListParts(tool, cache).tool });
   const overBudget = options.maxTokens === undefined ? null : overBudgetMessage(budget, options.maxTokens, options.config.names.envPrefix);
   if (overBudget !== null) throw new PipelineError(overBudget);
   const base = {

@@ -10,7 +10,8 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { withheldReasonFor } from '../../src/runtime/advertise.js';
 import type { Manifest, ServedCatalogueFile } from '../../src/runtime/contracts.js';
 import { createServer } from '../../src/runtime/server.js';
-import { advertisedSurface, budgetLines, contextBudget, loadTokenCounter, overBudgetMessage, type TokenCounter } from '../../src/pipeline/budget/context-budget.js';
+import { advertisedSurface, budgetLines, contextBudget, lastChunkStart, loadTokenCounter, overBudgetMessage, type TokenCounter } from '../../src/pipeline/budget/context-budget.js';
+import { cachedListParts } from '../../src/pipeline/emit/advertised-list.js';
 import { memoryCache } from '../../src/pipeline/cache/build-cache.js';
 import { resolveConfig } from '../../src/pipeline/config.js';
 import { buildPackage } from '../../src/pipeline/run-pipeline.js';
@@ -134,13 +135,53 @@ test('the total summed entry by entry is the count of the whole tools/list text,
     tool('unicode', { description: 'Ünïcødé — 日本語 ✓ 🙂' }),
     tool('quote', { description: 'ends with a quote "' }),
     tool('newline', { description: 'line\r\nbreaks\n' }),
+    tool('special', { description: 'Stops at <|endoftext|>, <|endofprompt|> and <|im_start|>' }),
+    tool('marks', { description: 'Combining marks: e\u0301\u0301"}x', input_schema: { type: 'object', properties: { 'it\'s': { type: 'string', enum: ["'s", '\'"s', 'a\'ll'] } } } }),
   ];
+  // Catalogue text is plain text to a host: special-token spellings are counted as characters, and never throw.
+  const plain = (text: string): number => countTokens(text, { disallowedSpecial: new Set() });
   for (const tools of [served(awkward), served([tool('only')]), []]) {
     const surface = advertisedSurface(tools, names);
     const budget = await contextBudget(tools, names);
-    assert.equal(budget.total, countTokens(JSON.stringify({ tools: surface.listed })), tools.map((t) => t.slug).join(','));
-    assert.equal(budget.metaOnly, countTokens(JSON.stringify({ tools: surface.metaOnly })));
+    assert.equal(budget.total, plain(JSON.stringify({ tools: surface.listed })), tools.map((t) => t.slug).join(','));
+    assert.equal(budget.metaOnly, plain(JSON.stringify({ tools: surface.metaOnly })));
+    for (const entry of budget.perTool) assert.equal(entry.tokens, plain(JSON.stringify(surface.listed.find((t) => t.name === entry.slug))), entry.slug);
+    // The build hands in the forms it cached for tools-list.json: the same text, hence the same budget.
+    const cache = memoryCache();
+    assert.deepEqual(await contextBudget(tools, names, { cache, entryJsonOf: (t) => cachedListParts(t, cache).tool }), budget);
   }
+});
+
+test('a text splits at its last chunk start into two parts that count as much as the whole, whatever follows', async () => {
+  const count = await loadTokenCounter();
+  const texts = [
+    '"name":"alpha","inputSchema":{"type":"object"}}',
+    'ends in digits 12345"}',
+    "it's \"quoted\"'s:\"x\"}",
+    'a\u0301"}b',
+    '  spaced ;; x',
+    'path//to/"x"]}',
+    '<|endoftext|>"}z',
+    '日本語":"ok"}',
+    'no split here',
+    // One punctuation character does not end a chunk: `.D` and `"D` are not split points.
+    'a:"b" x.Description',
+    '{"x":1} y"Description',
+  ];
+  let split = 0;
+  for (const text of texts) {
+    const at = lastChunkStart(text);
+    if (at <= 0) continue;
+    split += 1;
+    assert.match(text.slice(at - 2, at + 1), /^[^A-Za-z0-9\s]{2}[A-Za-z]$/, text);
+    for (const next of ['', ',{"', ']}', 'x', ' ']) {
+      assert.equal(count(text.slice(0, at)) + count(`${text.slice(at)}${next}`), count(`${text}${next}`), JSON.stringify([text, next]));
+    }
+  }
+  assert.ok(split >= 6, `${split} of the texts split`);
+  assert.equal(lastChunkStart('no split here'), -1);
+  assert.equal(lastChunkStart('{"a'), 2);
+  assert.equal(lastChunkStart('a:"b" x.Description'), 3);
 });
 
 test('counts come from the cache by content: no tokenizer when nothing changed, one tool counted when one did', async () => {

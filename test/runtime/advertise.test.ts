@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  advertisedForm, advertisedListFileText, advertisedTool, createToolAdvertiser, FAILURE_ENVELOPE_SCHEMA, offerAdvertisedForms, outputSchemaOf,
+  advertisedForm, advertisedListFileText, advertisedListLine, advertisedListParts, advertisedTool, createToolAdvertiser, FAILURE_ENVELOPE_SCHEMA, offerAdvertisedForms, outputSchemaOf,
   readAdvertisedListFileSync, withheldReasonFor,
 } from '../../src/runtime/advertise.js';
 import { DEFAULT_HOST_PROFILE } from '../../src/runtime/host-profiles.js';
@@ -99,6 +99,16 @@ test('the prepared list holds exactly the forms the server computes, for adverti
   const tools = preparedTools();
   const forms = readAdvertisedListFileSync(await writePrepared(advertisedListFileText(tools)));
   assert.deepEqual(forms, tools.slice(0, 2).map((tool) => JSON.parse(JSON.stringify(advertisedForm(tool)))));
+});
+
+test('a line of the prepared list is its form as JSON; its tool part is the tools/list entry as JSON', () => {
+  const aliased = servedTool(manifest({ slug: 'gamma', input_schema: { type: 'object', properties: { constructor: { type: 'string' }, aliases: { type: 'string', description: ',"aliases":{}}' } } } }));
+  for (const tool of [...preparedTools().slice(0, 2), aliased]) {
+    const form = advertisedForm(tool);
+    assert.equal(advertisedListLine(tool), JSON.stringify(form), tool.slug);
+    assert.equal(advertisedListParts(tool).tool, JSON.stringify(advertisedTool(tool)), tool.slug);
+  }
+  assert.notDeepEqual(advertisedForm(aliased).aliases, {}, 'the aliases part is not always empty');
 });
 
 test('a server lists the prepared forms for the tools they were offered for, and computes the rest', async () => {

@@ -146,12 +146,31 @@ export function advertisedListFileText(tools: readonly ServedTool[], lineOf: (to
   return `{"format":${JSON.stringify(ADVERTISED_LIST_FORMAT)},"profile":${JSON.stringify(DEFAULT_HOST_PROFILE)},"tools":[\n${lines.join(',\n')}\n]}\n`;
 }
 
-/** One advertisable tool's line of `data/tools-list.json` (the generator caches them by advertisedListLineInputs). */
-export function advertisedListLine(tool: ServedTool): string {
-  return JSON.stringify(advertisedForm(tool, DEFAULT_HOST_PROFILE));
+/**
+ * One advertisable tool's default-profile form as JSON texts: `tool` is exactly the tools/list entry, which the
+ * generator's token budget counts, and with `aliases` it makes the tool's line of `data/tools-list.json`.
+ */
+export interface AdvertisedListParts {
+  tool: string;
+  aliases: string;
 }
 
-/** Everything advertisedListLine reads of a tool, for a cache key. */
+export function advertisedListParts(tool: ServedTool): AdvertisedListParts {
+  const form = advertisedForm(tool, DEFAULT_HOST_PROFILE);
+  return { tool: JSON.stringify(form.tool), aliases: JSON.stringify(form.aliases) };
+}
+
+/** The line the parts make: the same text as `JSON.stringify({ tool, aliases })` of the form. */
+export function advertisedListLineOf(parts: AdvertisedListParts): string {
+  return `{"tool":${parts.tool},"aliases":${parts.aliases}}`;
+}
+
+/** One advertisable tool's line of `data/tools-list.json` (the generator caches its parts by advertisedListLineInputs). */
+export function advertisedListLine(tool: ServedTool): string {
+  return advertisedListLineOf(advertisedListParts(tool));
+}
+
+/** Everything advertisedListParts reads of a tool, for a cache key. */
 export function advertisedListLineInputs(tool: ServedTool): unknown[] {
   const { manifest } = tool;
   return [ADVERTISED_LIST_FORMAT, DEFAULT_HOST_PROFILE, tool.slug, manifest.name, advertisedDescription(manifest), manifest.input_schema, manifest.output_schema ?? null, manifest.annotations ?? null];

@@ -1,7 +1,7 @@
 // The context budget: what the advertised tools/list costs an agent in tokens, per tool, in total, and meta-tool only.
 
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { createToolAdvertiser, listedCatalogueTools, type ToolAdvertiser } from '../../runtime/advertise.js';
+import { advertisedListLineInputs, createToolAdvertiser, listedCatalogueTools, type ToolAdvertiser } from '../../runtime/advertise.js';
 import type { ServedTool, ServerNames } from '../../runtime/contracts.js';
 import { DEFAULT_HOST_PROFILE } from '../../runtime/host-profiles.js';
 import { metaToolDefinition } from '../../runtime/meta-tool.js';
@@ -27,10 +27,16 @@ export interface ContextBudget {
 
 export type TokenCounter = (text: string) => number;
 
+/**
+ * Catalogue text is plain text to a host: `<|endoftext|>` in a description is counted as the characters it is, never
+ * as a special token (gpt-tokenizer's default would throw on it).
+ */
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
 /** The tokenizer, loaded on first use: its rank table is large and most commands never need it. */
 export async function loadTokenCounter(): Promise<TokenCounter> {
   const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
-  return (text) => countTokens(text);
+  return (text) => countTokens(text, PLAIN_TEXT);
 }
 
 export const BUDGET_CACHE_KIND = 'budget';
@@ -45,6 +51,8 @@ export const BUDGET_CACHE_KIND = 'budget';
  * (`{"name":…`) and follows `[` or `,`, so the whole answer's chunks are exactly the head's (`{"tools":[{"`) and each
  * share's, and its count is their sum. That lets every entry's count be cached by content: a rebuild counts only the
  * tools that changed, and loads no tokenizer when none did. An entry of any other shape falls back to whole counts.
+ * The same rule splits an entry once more near its end (see lastChunkStart), so that the text `tokens` and `share`
+ * have in common is counted once.
  */
 interface EntryCost {
   tokens: number;
@@ -52,13 +60,44 @@ interface EntryCost {
 }
 
 const HEAD = '{"tools":[{"';
+const OPEN = '{"';
 const SPLITTABLE = /^\{"[A-Za-z]/;
+
+const isAsciiLetter = (code: number): boolean => (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+/** ASCII characters that are neither letters, digits nor white space. */
+const isAsciiPunctuation = (code: number): boolean => (code >= 33 && code <= 47) || (code >= 58 && code <= 64) || (code >= 91 && code <= 96) || (code >= 123 && code <= 126);
+
+/**
+ * The index of the last ASCII letter that follows two ASCII punctuation characters in `text`, or -1. A chunk always
+ * starts there, so `text` counts as the sum of the parts before and from it, whatever comes after `text`.
+ */
+export function lastChunkStart(text: string): number {
+  for (let index = text.length - 1; index >= 2; index -= 1) {
+    if (isAsciiLetter(text.charCodeAt(index)) && isAsciiPunctuation(text.charCodeAt(index - 1)) && isAsciiPunctuation(text.charCodeAt(index - 2))) return index;
+  }
+  return -1;
+}
+
+/** An entry's cost: its JSON is `{"` + body; the body's last chunk start splits off a short tail. */
+function entryCost(json: string, next: string, count: TokenCounter, open: number): EntryCost {
+  const body = json.slice(OPEN.length);
+  const at = lastChunkStart(body);
+  if (at <= 0) return { tokens: count(json), share: count(`${body}${next}`) };
+  const bulk = count(body.slice(0, at));
+  const tail = body.slice(at);
+  return { tokens: open + bulk + count(tail), share: bulk + count(`${tail}${next}`) };
+}
 
 export interface BudgetOptions {
   /** Per-entry counts from earlier builds, by content. */
   cache?: BuildCache;
   /** Called only when some count is not cached (loadTokenCounter by default). */
   loadCounter?: () => Promise<TokenCounter>;
+  /**
+   * The JSON of a listed tool's tools/list entry, for a caller that has it already (the build's cached forms, see
+   * emit/advertised-list.ts); by default the runtime's advertiser makes it.
+   */
+  entryJsonOf?: (tool: ServedTool) => string;
 }
 
 /**
@@ -69,11 +108,9 @@ export async function contextBudget(tools: readonly ServedTool[], names: ServerN
   const { cache } = options;
   const { advertiser, metaTool } = defaultAdvertiser(names);
   const listedTools = listedCatalogueTools(tools, LISTING(names));
-  const keys = listedTools.map((tool) => {
-    // The schemas apart, so that their memoised hashes (shared with the check and module keys) are reused.
-    const { input_schema: input, output_schema: output, ...rest } = tool.manifest;
-    return contentKey(BUDGET_ENCODING, DEFAULT_HOST_PROFILE, tool.slug, tool.identifier, tool.withheldReason, input ?? null, output ?? null, rest);
-  });
+  // An entry is its tool's advertised form: the same inputs as that form's, whose schema hashes are memoised already.
+  const keys = listedTools.map((tool) => contentKey(BUDGET_ENCODING, ...advertisedListLineInputs(tool)));
+  const entryJsonOf = options.entryJsonOf ?? ((tool: ServedTool) => JSON.stringify(advertiser.list([tool], metaTool)[0]));
   const metaJson = JSON.stringify(advertiser.list([], metaTool)[0]);
   const metaKey = contentKey(BUDGET_ENCODING, DEFAULT_HOST_PROFILE, 'meta-tool', metaJson);
   let costs = keys.map((key) => cache?.get<EntryCost>(BUDGET_CACHE_KIND, key));
@@ -86,9 +123,9 @@ export async function contextBudget(tools: readonly ServedTool[], names: ServerN
       head = count(HEAD);
       cache?.set(BUDGET_CACHE_KIND, headKey, head);
     }
-    const costOf = (json: string, next: string): EntryCost | null =>
-      SPLITTABLE.test(json) ? { tokens: count(json), share: count(`${json.slice(2)}${next}`) } : null;
-    const fresh = costs.map((cost, index) => cost ?? costOf(JSON.stringify(advertiser.list([listedTools[index]!], metaTool)[0]), ',{"'));
+    const open = count(OPEN);
+    const costOf = (json: string, next: string): EntryCost | null => (SPLITTABLE.test(json) ? entryCost(json, next, count, open) : null);
+    const fresh = costs.map((cost, index) => cost ?? costOf(entryJsonOf(listedTools[index]!), ',{"'));
     const freshMeta = metaCost ?? costOf(metaJson, ']}');
     if (freshMeta === null || fresh.includes(null)) return countWhole(tools, names, count);
     fresh.forEach((cost, index) => {

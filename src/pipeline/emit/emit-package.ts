@@ -9,7 +9,8 @@ import { packageJson, serverJson, tsconfigJson } from './package-json.js';
 import { runtimeFiles } from './runtime-files.js';
 import { schemaTypes } from './schema-types.js';
 import { renderTemplate } from './templates.js';
-import { advertisedListFileText, advertisedListLine, advertisedListLineInputs } from '../../runtime/advertise.js';
+import { advertisedListFileText, advertisedListLineOf } from '../../runtime/advertise.js';
+import { cachedListParts } from './advertised-list.js';
 import { searchIndexFileText } from '../../runtime/search.js';
 import { docComment, endingInOneNewline, firstSentence } from './text.js';
 
@@ -113,17 +114,6 @@ function readmeView(plan: PackagePlan, config: GeneratorConfig): object {
   };
 }
 
-/** One tool's prepared tools/list line (see advertise.ts); its schema transforms are most of a large rebuild's emit. */
-export const LIST_LINE_CACHE_KIND = 'list-line';
-
-function cachedListLine(tool: ServedTool, cache: BuildCache | undefined): string {
-  if (!cache) return advertisedListLine(tool);
-  const key = contentKey(...advertisedListLineInputs(tool));
-  let line = cache.get<string>(LIST_LINE_CACHE_KIND, key);
-  if (line === undefined) cache.set(LIST_LINE_CACHE_KIND, key, (line = advertisedListLine(tool)));
-  return line;
-}
-
 /** Every file of the package, sorted by path. */
 export async function emitPackage(plan: PackagePlan, config: GeneratorConfig, cache?: BuildCache): Promise<PackageFiles> {
   const runtime = runtimeFiles();
@@ -137,7 +127,7 @@ export async function emitPackage(plan: PackagePlan, config: GeneratorConfig, ca
   files.set('data/catalogue.json', servedCatalogueText(served));
   // Built here so the server's first search loads an index instead of building one.
   files.set('data/search-index.json', searchIndexFileText(served));
-  files.set('data/tools-list.json', advertisedListFileText(served, (tool) => cachedListLine(tool, cache)));
+  files.set('data/tools-list.json', advertisedListFileText(served, (tool) => advertisedListLineOf(cachedListParts(tool, cache))));
   files.set(NAMES_LOCK_FILE, `${JSON.stringify(namesLockOf(plan), null, 2)}\n`);
   files.set('src/names.ts', renderTemplate('names.ts', { names: config.names }));
   files.set('src/client.ts', renderTemplate('client.ts', {}));
