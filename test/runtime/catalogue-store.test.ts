@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createApiClient } from '../../src/runtime/api-client.js';
 import { createCatalogueStore, loadServedCatalogue } from '../../src/runtime/catalogue-store.js';
+import { catalogueIndexFileText, isManifestPending, lazyServedTools, readCatalogueIndexSync } from '../../src/runtime/catalogue-index.js';
+import { unlink } from 'node:fs/promises';
 import { readSettings } from '../../src/runtime/config.js';
 import type { Manifest, ServedCatalogueFile } from '../../src/runtime/contracts.js';
 import { captureLog, manifest, sendJson, servedTool, startHttp, testNames } from './core-fixtures.js';
@@ -115,6 +117,74 @@ test('loadServedCatalogue reads a file and rejects a wrong one', async () => {
   await writeFile(bad, JSON.stringify({ format: 'nexusbloom-catalogue/1', tools: [] }));
   await assert.rejects(loadServedCatalogue(pathToFileURL(bad)), /not a nexusbloom-served-catalogue\/1 file/);
   await assert.rejects(loadServedCatalogue(pathToFileURL(join(dir, 'missing.json'))), /Cannot read the tool catalogue/);
+});
+
+test('with an index beside it, loading reads the index only; every manifest comes on the first use of any', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'nb-cat-index-'));
+  const path = join(dir, 'catalogue.json');
+  await writeFile(path, JSON.stringify(pinned));
+  await writeFile(join(dir, 'catalogue-index.json'), catalogueIndexFileText(pinned.tools));
+  const catalogue = await loadServedCatalogue(pathToFileURL(path));
+  assert.deepEqual(catalogue.tools.map(({ slug, identifier, withheldReason }) => ({ slug, identifier, withheldReason })),
+    pinned.tools.map(({ slug, identifier, withheldReason }) => ({ slug, identifier, withheldReason })));
+  assert.ok(catalogue.tools.every(isManifestPending));
+  // What the file holds at first use is what the tools get: it was not read at load.
+  const later: ServedCatalogueFile = { ...pinned, tools: pinned.tools.map((t) => ({ ...t, manifest: { ...t.manifest, description: `${t.slug}, as read later` } })) };
+  await writeFile(path, JSON.stringify(later));
+  const [alpha, beta] = catalogue.tools;
+  assert.equal(beta?.manifest.description, 'beta, as read later');
+  assert.equal(isManifestPending(alpha!), false, 'one access reads them all');
+  assert.deepEqual(catalogue.tools, later.tools.map((t) => ({ ...t })));
+  assert.equal(JSON.stringify(catalogue.tools), JSON.stringify(later.tools));
+
+  await unlink(path);
+  await assert.rejects(loadServedCatalogue(pathToFileURL(path)), /Cannot read the tool catalogue at .*catalogue\.json/);
+  // An index that is not one is ignored: the catalogue is read at once, as without an index.
+  await writeFile(path, JSON.stringify(pinned));
+  await writeFile(join(dir, 'catalogue-index.json'), '{"format":"nexusbloom-catalogue-index/1","tools":[{"slug":1}]}');
+  assert.equal(readCatalogueIndexSync(pathToFileURL(join(dir, 'catalogue-index.json'))), null);
+  assert.ok((await loadServedCatalogue(pathToFileURL(path))).tools.every((t) => !isManifestPending(t)));
+});
+
+test('a server over an indexed package starts and lists every tool without reading a manifest', async () => {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+  const { advertisedListFileText, advertisedTool } = await import('../../src/runtime/advertise.js');
+  const { createServer } = await import('../../src/runtime/server.js');
+  const dir = await mkdtemp(join(tmpdir(), 'nb-cat-lazy-server-'));
+  await writeFile(join(dir, 'catalogue.json'), JSON.stringify(pinned));
+  await writeFile(join(dir, 'catalogue-index.json'), catalogueIndexFileText(pinned.tools));
+  await writeFile(join(dir, 'tools-list.json'), advertisedListFileText(pinned.tools));
+  for (const mode of ['all', 'meta']) {
+    const catalogue = await loadServedCatalogue(pathToFileURL(join(dir, 'catalogue.json')));
+    const created = createServer({ names: testNames, catalogue, env: { [`${testNames.envPrefix}MCP_TOOLS`]: mode }, log: () => {} });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'lazy', version: '0' });
+    await created.server.connect(serverSide);
+    await client.connect(clientSide);
+    try {
+      const listed = (await client.listTools()).tools;
+      assert.deepEqual(listed.slice(0, -1), mode === 'all' ? pinned.tools.map(advertisedTool) : []);
+      assert.equal(listed.at(-1)?.name, testNames.metaToolName);
+      assert.ok(catalogue.tools.every(isManifestPending), `${mode}: no manifest was read`);
+    } finally {
+      await client.close();
+      await created.close();
+    }
+  }
+});
+
+test('a catalogue that does not match its index fails on first use, naming the file, and keeps failing', () => {
+  const index = pinned.tools.map(({ slug, identifier, withheldReason }) => ({ slug, identifier, withheldReason }));
+  let reads = 0;
+  const shorter = lazyServedTools(index, () => (reads++, pinned.tools.slice(0, 1)), '/pkg/data/catalogue.json');
+  assert.throws(() => shorter[0]?.manifest, /catalogue at \/pkg\/data\/catalogue\.json does not match its catalogue-index\.json: it holds 1 tools, the index 2; rebuild the package/);
+  assert.throws(() => shorter[1]?.manifest, /does not match/);
+  assert.equal(reads, 1, 'a failed read is not retried on every access');
+  const swapped = lazyServedTools(index, () => [...pinned.tools].reverse(), 'c.json');
+  assert.throws(() => swapped[1]?.manifest, /its tool at \/tools\/0 is not the indexed one/);
+  const unreadable = lazyServedTools(index, () => { throw new Error('Cannot read the tool catalogue at c.json: EACCES'); }, 'c.json');
+  assert.throws(() => unreadable[0]?.manifest, /EACCES/);
 });
 
 test('the first search loads the package\'s prebuilt index, and only when it was built from these tools', async () => {

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject, ServedTool } from './contracts.js';
 import { argumentsFromHost, DEFAULT_HOST_PROFILE, hostInputSchema, type HostProfileName } from './host-profiles.js';
+import { isManifestPending } from './catalogue-index.js';
 import { inlineRefs } from './schema-transform.js';
 import { toolBySlug } from './slug-index.js';
 
@@ -202,9 +203,13 @@ export function offerAdvertisedForms(tools: readonly ServedTool[], load: () => r
   for (const tool of tools) offers.set(tool, offer);
 }
 
-/** The prepared form of this very tool object, if one was offered and still carries its name, title and description. */
+/**
+ * The prepared form of this very tool object, if one was offered and still carries its name, title and description.
+ * A pinned tool whose manifest is not read yet has the form its own build prepared, so the check does not read it.
+ */
 function offeredForm(tool: ServedTool): AdvertisedForm | undefined {
   const form = offers.get(tool)?.().get(tool.slug);
+  if (form !== undefined && isManifestPending(tool)) return form;
   if (form === undefined || form.tool.title !== tool.manifest.name || form.tool.description !== advertisedDescription(tool.manifest)) return undefined;
   return form;
 }

@@ -1,12 +1,13 @@
 // Holds the tools a server serves: the pinned list shipped in `data/catalogue.json`, optionally refreshed from the
 // live API under the cache TTL, keeping the last good list whenever a refresh fails.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { DiagnosticLog, Manifest, ServedCatalogueFile, ServedTool } from './contracts.js';
 import type { ApiClient, CatalogueEntry } from './api-client.js';
 import type { Settings } from './config.js';
 import { offerAdvertisedForms, readAdvertisedListFileSync, withheldReasonFor } from './advertise.js';
+import { lazyServedTools, readCatalogueIndexSync } from './catalogue-index.js';
 import { mapLimited } from './map-limited.js';
 import { offerSearchIndex, readSearchIndexFileSync } from './search.js';
 
@@ -32,21 +33,37 @@ export interface CatalogueStoreOptions {
   now?: () => number;
 }
 
-/** Reads and checks a generated package's `data/catalogue.json`. Throws an Error naming the file on any problem. */
+/**
+ * Reads and checks a generated package's `data/catalogue.json`. Throws an Error naming the file on any problem. With a
+ * `catalogue-index.json` beside it, only the index is read now and the manifests on first use (see catalogue-index.ts).
+ */
 export async function loadServedCatalogue(url: URL): Promise<ServedCatalogueFile> {
   const path = fileURLToPath(url);
-  let text: string;
-  try {
-    // Read synchronously, straight into a string: at start-up there is nothing to overlap with, and the promise API
-    // stages a large file in a Buffer first, whose pages stay in the process's RSS long after the parse.
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new Error(`Cannot read the tool catalogue at ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  const index = readCatalogueIndexSync(new URL('catalogue-index.json', url));
+  let catalogue: ServedCatalogueFile;
+  if (index === null) {
+    catalogue = readServedCatalogueSync(path);
+  } else {
+    cannotRead(path, () => statSync(path));
+    catalogue = { format: SERVED_CATALOGUE_FORMAT, tools: lazyServedTools(index, () => readServedCatalogueSync(path).tools, path) };
   }
-  const catalogue = parseServedCatalogue(text, path);
   catalogue.searchIndexUrl = new URL('search-index.json', url).href;
   catalogue.advertisedListUrl = new URL('tools-list.json', url).href;
   return catalogue;
+}
+
+function cannotRead<T>(path: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw new Error(`Cannot read the tool catalogue at ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function readServedCatalogueSync(path: string): ServedCatalogueFile {
+  // Read synchronously, straight into a string: at start-up there is nothing to overlap with, and the promise API
+  // stages a large file in a Buffer first, whose pages stay in the process's RSS long after the parse.
+  return parseServedCatalogue(cannotRead(path, () => readFileSync(path, 'utf8')), path);
 }
 
 export function parseServedCatalogue(text: string, origin: string): ServedCatalogueFile {

@@ -11,6 +11,7 @@ import { schemaTypes } from './schema-types.js';
 import { renderTemplate } from './templates.js';
 import { advertisedListFileText, advertisedListLineOf } from '../../runtime/advertise.js';
 import { cachedListParts } from './advertised-list.js';
+import { catalogueIndexFileText } from '../../runtime/catalogue-index.js';
 import { searchIndexFileText } from '../../runtime/search.js';
 import { docComment, endingInOneNewline, firstSentence } from './text.js';
 
@@ -125,6 +126,8 @@ export async function emitPackage(plan: PackagePlan, config: GeneratorConfig, ca
   files.set('README.md', renderTemplate('README.md', readmeView(plan, config)));
   const served = servedTools(plan);
   files.set('data/catalogue.json', servedCatalogueText(served));
+  // What start-up reads instead of the catalogue, whose manifests wait for their first use.
+  files.set('data/catalogue-index.json', catalogueIndexFileText(served));
   // Built here so the server's first search loads an index instead of building one.
   files.set('data/search-index.json', searchIndexFileText(served));
   files.set('data/tools-list.json', advertisedListFileText(served, (tool) => advertisedListLineOf(cachedListParts(tool, cache))));

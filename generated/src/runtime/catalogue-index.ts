@@ -1,0 +1,78 @@
+// `data/catalogue-index.json`: what a server needs of each pinned tool before it needs any manifest (slug, wrapper
+// name, withheld reason), so that start-up and a first tools/list never parse `data/catalogue.json`. The manifests
+// are read on the first access to any of them, all at once, into the same tool objects.
+
+import { readFileSync } from 'node:fs';
+import type { Manifest, ServedTool } from './contracts.js';
+
+export const CATALOGUE_INDEX_FORMAT = 'nexusbloom-catalogue-index/1';
+
+export type IndexedTool = Omit<ServedTool, 'manifest'>;
+
+/** The index of `tools`, one tool a line, in their order (the served catalogue's). */
+export function catalogueIndexFileText(tools: readonly ServedTool[]): string {
+  const lines = tools.map(({ slug, identifier, withheldReason }) => JSON.stringify({ slug, identifier, withheldReason }));
+  return `{"format":${JSON.stringify(CATALOGUE_INDEX_FORMAT)},"tools":[\n${lines.join(',\n')}\n]}\n`;
+}
+
+const isIndexedTool = (value: unknown): value is IndexedTool => {
+  const tool = value as Partial<IndexedTool> | null;
+  return typeof tool === 'object' && tool !== null && typeof tool.slug === 'string' && typeof tool.identifier === 'string'
+    && (tool.withheldReason === null || typeof tool.withheldReason === 'string');
+};
+
+/** The index beside a catalogue, or null when there is none or it is not one (the catalogue is then read at once). */
+export function readCatalogueIndexSync(url: URL): IndexedTool[] | null {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(url, 'utf8'));
+  } catch {
+    return null;
+  }
+  const file = data as { format?: unknown; tools?: unknown } | null;
+  if (typeof file !== 'object' || file === null || file.format !== CATALOGUE_INDEX_FORMAT || !Array.isArray(file.tools)) return null;
+  return file.tools.every(isIndexedTool) ? file.tools : null;
+}
+
+/** True while a tool from lazyServedTools has not had its manifest read (no other tool is ever pending). */
+export function isManifestPending(tool: ServedTool): boolean {
+  return typeof Object.getOwnPropertyDescriptor(tool, 'manifest')?.get === 'function';
+}
+
+/**
+ * Served tools from the index whose `manifest` is read on first use: `load` gives the whole catalogue's tools, which
+ * must be the indexed ones in the same order, or every access throws an error naming both files.
+ */
+export function lazyServedTools(index: readonly IndexedTool[], load: () => readonly ServedTool[], origin: string): ServedTool[] {
+  let failure: Error | null = null;
+  const tools = index.map(({ slug, identifier, withheldReason }) => {
+    const tool = { slug } as ServedTool;
+    Object.defineProperty(tool, 'manifest', { get: () => materialize(tool), enumerable: true, configurable: true });
+    return Object.assign(tool, { identifier, withheldReason });
+  });
+
+  function mismatch(full: readonly ServedTool[]): string | null {
+    if (full.length !== tools.length) return `it holds ${full.length} tools, the index ${tools.length}`;
+    const at = tools.findIndex((tool, i) => tool.slug !== full[i]!.slug || tool.identifier !== full[i]!.identifier || tool.withheldReason !== full[i]!.withheldReason);
+    return at === -1 ? null : `its tool at /tools/${at} is not the indexed one`;
+  }
+
+  function materialize(asked: ServedTool): Manifest {
+    if (failure !== null) throw failure;
+    let full: readonly ServedTool[];
+    try {
+      full = load();
+    } catch (error) {
+      failure = error instanceof Error ? error : new Error(String(error));
+      throw failure;
+    }
+    const problem = mismatch(full);
+    if (problem !== null) {
+      failure = new Error(`The tool catalogue at ${origin} does not match its catalogue-index.json: ${problem}; rebuild the package.`);
+      throw failure;
+    }
+    tools.forEach((tool, i) => Object.defineProperty(tool, 'manifest', { value: full[i]!.manifest, writable: true, enumerable: true, configurable: true }));
+    return asked.manifest;
+  }
+  return tools;
+}
