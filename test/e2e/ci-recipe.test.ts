@@ -104,6 +104,7 @@ describe('examples/ci/regenerate.sh in a git repo', { timeout: 600_000 }, () => 
     const changedModule = `src/tools/${lock.tools[CHANGED_SLUG]!.file}.ts`;
     assert.deepEqual(named, [
       'changed README.md',
+      'changed data/catalogue-index.json',
       'changed data/catalogue.json',
       'changed data/search-index.json',
       'changed data/tools-list.json',
@@ -121,8 +122,9 @@ describe('examples/ci/regenerate.sh in a git repo', { timeout: 600_000 }, () => 
     const lock = JSON.parse(readFileSync(join(repo, 'server', 'names.lock.json'), 'utf8')) as { tools: Record<string, { file: string }> };
     const moduleOf = (slug: string): string => `server/src/tools/${lock.tools[slug]!.file}.ts`;
     const expected = [
-      // The pulled bundle, the package's copy of it, its search index and its prepared tools/list.
+      // The pulled bundle, the package's copy of it and its index, its search index and its prepared tools/list.
       'catalogue.json',
+      'server/data/catalogue-index.json',
       'server/data/catalogue.json',
       'server/data/search-index.json',
       'server/data/tools-list.json',
