@@ -44,7 +44,7 @@ export async function loadServedCatalogue(url: URL): Promise<ServedCatalogueFile
   if (index === null) {
     catalogue = readServedCatalogueSync(path);
   } else {
-    cannotRead(path, () => statSync(path));
+    orCannotRead(path, () => statSync(path));
     catalogue = { format: SERVED_CATALOGUE_FORMAT, tools: lazyServedTools(index, () => readServedCatalogueSync(path).tools, path) };
   }
   catalogue.searchIndexUrl = new URL('search-index.json', url).href;
@@ -52,7 +52,8 @@ export async function loadServedCatalogue(url: URL): Promise<ServedCatalogueFile
   return catalogue;
 }
 
-function cannotRead<T>(path: string, read: () => T): T {
+/** What `read` gives, or an Error naming the catalogue file and why it cannot be read. */
+function orCannotRead<T>(path: string, read: () => T): T {
   try {
     return read();
   } catch (error) {
@@ -63,7 +64,7 @@ function cannotRead<T>(path: string, read: () => T): T {
 function readServedCatalogueSync(path: string): ServedCatalogueFile {
   // Read synchronously, straight into a string: at start-up there is nothing to overlap with, and the promise API
   // stages a large file in a Buffer first, whose pages stay in the process's RSS long after the parse.
-  return parseServedCatalogue(cannotRead(path, () => readFileSync(path, 'utf8')), path);
+  return parseServedCatalogue(orCannotRead(path, () => readFileSync(path, 'utf8')), path);
 }
 
 export function parseServedCatalogue(text: string, origin: string): ServedCatalogueFile {
