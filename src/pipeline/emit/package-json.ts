@@ -66,6 +66,9 @@ export function packageJson(config: GeneratorConfig, runtimePaths: ReadonlySet<s
 export const TSCONFIG = {
   compilerOptions: {
     target: 'ES2022',
+    // No DOM: the package runs on Node, whose globals (fetch, URL, AbortSignal…) @types/node declares; leaving the
+    // browser's lib files out is a tenth of a compile.
+    lib: ['ES2022'],
     module: 'NodeNext',
     moduleResolution: 'NodeNext',
     strict: true,
