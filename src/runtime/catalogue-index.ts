@@ -23,12 +23,14 @@ const isIndexedTool = (value: unknown): value is IndexedTool => {
 
 /** The index beside a catalogue, or null when there is none or it is not one (the catalogue is then read at once). */
 export function readCatalogueIndexSync(url: URL): IndexedTool[] | null {
-  let data: unknown;
   try {
-    data = JSON.parse(readFileSync(url, 'utf8'));
+    return parseCatalogueIndex(JSON.parse(readFileSync(url, 'utf8')));
   } catch {
     return null;
   }
+}
+
+function parseCatalogueIndex(data: unknown): IndexedTool[] | null {
   const file = data as { format?: unknown; tools?: unknown } | null;
   if (typeof file !== 'object' || file === null || file.format !== CATALOGUE_INDEX_FORMAT || !Array.isArray(file.tools)) return null;
   return file.tools.every(isIndexedTool) ? file.tools : null;
