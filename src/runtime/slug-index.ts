@@ -19,3 +19,15 @@ export function toolBySlug(tools: readonly ServedTool[], slug: string): ServedTo
   }
   return index.get(slug);
 }
+
+const advertisedSubsets = new WeakMap<readonly ServedTool[], readonly ServedTool[]>();
+
+/**
+ * The advertised tools of `tools` (slug inside the tool-name grammar), one array per `tools` array: a call that is
+ * not an exact advertised slug resolves among them, and their own slug index is then built once, not on every call.
+ */
+export function advertisedSubset(tools: readonly ServedTool[]): readonly ServedTool[] {
+  let subset = advertisedSubsets.get(tools);
+  if (subset === undefined) advertisedSubsets.set(tools, (subset = tools.filter((tool) => tool.withheldReason === null)));
+  return subset;
+}

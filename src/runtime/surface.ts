@@ -16,7 +16,7 @@ import { completeSlugs, listResources, listResourceTemplates, readResource, tool
 import { notFoundFailure, resolveSlug, closestSlugs } from './resolve.js';
 import { failureResult, outcomeResult } from './results.js';
 import { validateAndRun } from './runs.js';
-import { toolBySlug } from './slug-index.js';
+import { advertisedSubset, toolBySlug } from './slug-index.js';
 
 export interface SurfaceContext {
   names: ServerNames;
@@ -55,7 +55,7 @@ async function callDirect(ctx: SurfaceContext, name: string, args: unknown, extr
   // The common case, an advertised tool by its exact slug, needs no pass over the catalogue.
   const exact = toolBySlug(tools, name);
   if (exact !== undefined && exact.withheldReason === null) return runDirect(ctx, exact, args, extra);
-  const advertised = tools.filter((tool) => tool.withheldReason === null);
+  const advertised = advertisedSubset(tools);
   const resolution = resolveSlug(advertised, name, { metaToolName: ctx.names.metaToolName });
   if (resolution.ok) return runDirect(ctx, resolution.tool, args, extra);
   if (exact !== undefined && resolution.failure.code === 'TOOL_NOT_FOUND') {

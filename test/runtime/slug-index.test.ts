@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ServedTool } from '../../src/runtime/contracts.js';
-import { toolBySlug } from '../../src/runtime/slug-index.js';
+import { advertisedSubset, toolBySlug } from '../../src/runtime/slug-index.js';
 import { servedTools } from './surface-fixtures.js';
 
 describe('toolBySlug', () => {
@@ -25,5 +25,18 @@ describe('toolBySlug', () => {
     const [first] = tools;
     const twin = { ...first!, identifier: 'twin' };
     assert.equal(toolBySlug([first!, twin], first!.slug), first);
+  });
+});
+
+describe('advertisedSubset', () => {
+  it('holds the advertised tools in order, one array per tools array', () => {
+    const tools = servedTools();
+    const withheld = { ...tools[0]!, slug: 'bad slug', withheldReason: 'contains white space' };
+    const all = [withheld, ...tools];
+    const subset = advertisedSubset(all);
+    assert.deepEqual(subset, all.filter((tool) => tool.withheldReason === null));
+    assert.ok(!subset.includes(withheld));
+    assert.equal(advertisedSubset(all), subset, 'the same array asked again gives the same subset');
+    assert.notEqual(advertisedSubset([...all]), subset, 'a new array (a refresh) gets its own');
   });
 });
