@@ -30,6 +30,14 @@ describe('check stage', () => {
       want: [{ slug: '#0', pointer: '/slug', message: /missing required field "slug"/ }],
     },
     {
+      name: 'a tool that is null or not an object is named by its index, beside good tools',
+      document: { format: 'nexusbloom-catalogue/1', tools: [null, tool('fine'), 7] },
+      want: [
+        { slug: '#0', pointer: '', message: /must be object/ },
+        { slug: '#2', pointer: '', message: /must be object/ },
+      ],
+    },
+    {
       name: 'external $ref',
       document: bundle([tool('ext', { input_schema: { type: 'object', properties: { a: { $ref: 'https://example.com/s.json' } } } })]),
       want: [{ slug: 'ext', pointer: '/input_schema/properties/a/$ref', message: /external \$ref/ }],

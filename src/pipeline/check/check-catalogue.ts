@@ -154,8 +154,10 @@ export function checkCatalogue(document: unknown, cache?: BuildCache): CheckResu
   const seen = new Map<string, number>();
   const tools: CheckedTool[] = [];
   rawTools.forEach((raw, index) => {
+    // A tool that is not even an object (null, a number) was reported by the shape check under its index.
+    if (shapeFailed.has(`#${index}`) || raw === null || typeof raw !== 'object') return;
     const manifest = raw as Manifest;
-    if (shapeFailed.has(manifest.slug) || shapeFailed.has(`#${index}`)) return;
+    if (shapeFailed.has(manifest.slug)) return;
     const first = seen.get(manifest.slug);
     if (first !== undefined) {
       problems.push({ severity: 'error', slug: manifest.slug, pointer: '/slug', message: `duplicate slug: tools ${first} and ${index} of the bundle share it`, hint: 'slugs are unique by exact string' });
