@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { toolFailure } from '../../src/runtime/contracts.js';
 import { compareValues, diffRuns, formatRunDiff } from '../../src/runtime/diff.js';
-import { createRunHistory } from '../../src/runtime/history.js';
+import { createRunHistory, runDetail } from '../../src/runtime/history.js';
 
 const ok = (result: unknown) => ({ ok: true as const, result, durationMs: 1 });
 
@@ -75,10 +75,42 @@ describe('diffRuns', () => {
   it('mentions redacted input fields', () => {
     const h = createRunHistory();
     const a = h.record('t', { api_key: 'one' }, ok(1));
-    const b = h.record('t', { api_key: 'two' }, ok(1));
+    const b = h.record('t', { api_key: 'one' }, ok(1));
     const diff = diffRuns(a, b);
     assert.equal(diff.verdict, 'identical');
     assert.deepEqual(diff.maskedInputFields, ['/api_key']);
     assert.match(formatRunDiff(diff), /Redacted input fields \(\/api_key\)/);
+  });
+
+  describe('a redacted input that moved is a moved input, though its value is never kept', () => {
+    const h = createRunHistory();
+    const first = h.record('password-strength', { password: 'correct horse', nested: { hmac_key: 'k1' } }, ok({ score: 4 }));
+    const sameSecret = h.record('password-strength', { password: 'correct horse', nested: { hmac_key: 'k1' } }, ok({ score: 3 }));
+    const otherPassword = h.record('password-strength', { password: 'hunter2', nested: { hmac_key: 'k1' } }, ok({ score: 1 }));
+    const otherKey = h.record('password-strength', { password: 'hunter2', nested: { hmac_key: 'k2' } }, ok({ score: 1 }));
+    const table: [string, typeof first, typeof first, RegExp, string[]][] = [
+      ['same secrets, result moved', first, sameSecret, /^results differ; inputs identical$/, []],
+      ['different password', sameSecret, otherPassword, /^results differ; inputs differ too$/, ['/password']],
+      ['different nested key only', otherPassword, otherKey, /^results identical; inputs differ$/, ['/nested/hmac_key']],
+      ['both secrets moved', first, otherKey, /^results differ; inputs differ too$/, ['/nested/hmac_key', '/password']],
+    ];
+    for (const [name, from, to, verdict, changed] of table) {
+      it(name, () => {
+        const diff = diffRuns(from, to);
+        assert.match(diff.verdict, verdict);
+        assert.equal(diff.inputsDiffer, changed.length > 0);
+        assert.deepEqual(diff.input.changed, changed);
+        const shown = `${JSON.stringify(diff)}\n${formatRunDiff(diff)}\n${JSON.stringify(h.list().map(runDetail))}`;
+        for (const secret of ['correct horse', 'hunter2', 'k1', 'k2']) assert.ok(!shown.includes(secret), `${secret} is shown`);
+      });
+    }
+  });
+
+  it('sees a moved secret in a truncated input', () => {
+    const h = createRunHistory();
+    const a = h.record('t', { text: 'x'.repeat(9000), token: 'one' }, ok(1));
+    const b = h.record('t', { text: 'x'.repeat(9000), token: 'two' }, ok(1));
+    assert.equal(diffRuns(a, b).inputsDiffer, true);
+    assert.deepEqual(diffRuns(a, b).input.changed, ['/token']);
   });
 });

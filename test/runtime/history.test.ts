@@ -44,6 +44,21 @@ describe('createRunHistory', () => {
     assert.deepEqual(record.maskedInput, ['/password', '/nested/authToken']);
   });
 
+  it('keeps a keyed digest of each masked value, never the value, and never shows the digest', () => {
+    const history = createRunHistory();
+    const a = history.record('login', { password: 'hunter2', deep: [[[[[[{ x: 'nested-secret' }]]]]]] }, ok(1));
+    const b = history.record('login', { password: 'hunter2', deep: [[[[[[{ x: 'nested-secret' }]]]]]] }, ok(1));
+    const c = history.record('login', { password: 'hunter3', deep: [[[[[[{ x: 'other' }]]]]]] }, ok(1));
+    assert.deepEqual(Object.keys(a.maskedInputDigests), a.maskedInput);
+    assert.deepEqual(a.maskedInputDigests, b.maskedInputDigests);
+    for (const pointer of a.maskedInput) assert.notEqual(a.maskedInputDigests[pointer], c.maskedInputDigests[pointer], pointer);
+    // Keyed per history: the same secret in another process's history has another digest, so a digest is no plain hash.
+    const elsewhere = createRunHistory().record('login', { password: 'hunter2' }, ok(1));
+    assert.notEqual(elsewhere.maskedInputDigests['/password'], a.maskedInputDigests['/password']);
+    const shown = JSON.stringify([runDetail(a), historyIndex(history, new Date())]);
+    for (const hidden of ['hunter2', 'nested-secret', ...Object.values(a.maskedInputDigests)]) assert.ok(!shown.includes(hidden), hidden);
+  });
+
   it('caps input and result at 8,000 characters and records truncation', () => {
     const history = createRunHistory();
     const record = history.record('big', { text: 'x'.repeat(10000) }, ok('y'.repeat(7998)));
