@@ -7,7 +7,7 @@ import type { Manifest } from '../runtime/contracts.js';
 import { checkCacheKey, checkCatalogue, type CheckResult } from './check/check-catalogue.js';
 import type { GeneratorConfig } from './config.js';
 import { cachedListParts } from './emit/advertised-list.js';
-import { emitPackage, moduleCacheKey, type PackageFiles } from './emit/emit-package.js';
+import { emitPackage, looseTypeWarnings, moduleCacheKey, type PackageFiles } from './emit/emit-package.js';
 import { createToolPool, type ToolJob } from './parallel/warm-cache.js';
 import { planPackage, type PackagePlan } from './plan/plan-package.js';
 import { formatProblem, hasErrors, PipelineError, type Problem } from './problems.js';
@@ -116,7 +116,7 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
     tools: plan.tools.length,
     advertised: plan.tools.filter((t) => t.withheldReason === null).length,
     withheld: plan.tools.flatMap((t) => (t.withheldReason === null ? [] : [{ slug: t.slug, reason: t.withheldReason }])),
-    warnings: check.problems.filter((p) => p.severity === 'warning'),
+    warnings: [...check.problems.filter((p) => p.severity === 'warning'), ...looseTypeWarnings(plan, files)],
     files: files.size,
     cache: { ...cache.stats },
     parallelJobs,

@@ -86,6 +86,22 @@ describe('emit stage', () => {
     assert.equal(Object.getOwnPropertyDescriptor(properties, '__proto__')!.value.tsType, undefined);
   });
 
+  it('points refs at anchors and at definitions moved into $defs, percent-encoded or not, without touching its input', () => {
+    const schema = {
+      type: 'object',
+      definitions: { 'a b': { type: 'string' }, 'x/y': { $anchor: 'deep', type: 'integer' } },
+      $defs: { 'a b': { type: 'number' } },
+      properties: { p: { $ref: '#/definitions/a%20b' }, q: { $ref: '#/definitions/x~1y' }, r: { $ref: '#deep' }, s: { $ref: '#/$defs/a b' } },
+    };
+    const before = JSON.stringify(schema);
+    const cleaned = cleanSchema(schema, 'Root') as { $defs: Record<string, { title: string }>; properties: Record<string, { $ref: string }> };
+    assert.equal(JSON.stringify(schema), before);
+    assert.deepEqual(Object.keys(cleaned.$defs), ['a b', 'a b_definitions', 'x/y']);
+    assert.equal('definitions' in cleaned, false);
+    assert.deepEqual(Object.values(cleaned.properties).map((p) => p.$ref), ['#/$defs/a%20b_definitions', '#/$defs/x~1y', '#/$defs/x~1y', '#/$defs/a b']);
+    assert.equal(cleaned.$defs['a b_definitions']!.title, 'RootABDefinitions');
+  });
+
   it('ends every file in exactly one LF', () => {
     assert.deepEqual(['', 'a', 'a\n', 'a\n\n\n', '\n\n', 'a\r\n', 'a\nb'].map(endingInOneNewline), ['\n', 'a\n', 'a\n', 'a\n', '\n', 'a\r\n', 'a\nb\n']);
   });

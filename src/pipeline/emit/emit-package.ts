@@ -7,7 +7,8 @@ import type { GeneratorConfig } from '../config.js';
 import { NAMES_LOCK_FILE, namesLockOf, type PackagePlan, type PlannedTool } from '../plan/plan-package.js';
 import { packageJson, serverJson, tsconfigJson } from './package-json.js';
 import { runtimeFiles } from './runtime-files.js';
-import { schemaTypes } from './schema-types.js';
+import { LOOSE_TYPE_MARK, schemaTypes } from './schema-types.js';
+import type { Problem } from '../problems.js';
 import { renderTemplate } from './templates.js';
 import { advertisedListFileText, advertisedListLineOf } from '../../runtime/advertise.js';
 import { cachedListParts } from './advertised-list.js';
@@ -83,8 +84,8 @@ export async function toolModule(tool: PlannedTool, cache?: BuildCache): Promise
 }
 
 export async function renderToolModule(tool: PlannedTool): Promise<string> {
-  const inputTypes = await schemaTypes(tool.manifest.input_schema, tool.inputTypeName, '{ [key: string]: unknown }');
-  const outputTypes = await schemaTypes(tool.manifest.output_schema, tool.outputTypeName, 'unknown');
+  const inputTypes = await schemaTypes(tool.manifest.input_schema, tool.inputTypeName, '{ [key: string]: unknown }', 'input_schema');
+  const outputTypes = await schemaTypes(tool.manifest.output_schema, tool.outputTypeName, 'unknown', 'output_schema');
   return renderTemplate('tool.ts', {
     types: `${inputTypes}\n${outputTypes}`,
     docBlock: docComment(toolDoc(tool)),
@@ -92,6 +93,23 @@ export async function renderToolModule(tool: PlannedTool): Promise<string> {
     inputTypeName: tool.inputTypeName,
     outputTypeName: tool.outputTypeName,
     slug: tool.slug,
+  });
+}
+
+/** A warning for each schema whose static type fell back to a permissive one (see schemaTypes). */
+export function looseTypeWarnings(plan: PackagePlan, files: PackageFiles): Problem[] {
+  return plan.tools.flatMap((tool) => {
+    const text = files.get(`src/tools/${tool.fileName}.ts`) ?? '';
+    return text.split('\n').filter((line) => line.startsWith(LOOSE_TYPE_MARK)).map((line): Problem => {
+      const [field = 'schema', ...reason] = line.slice(LOOSE_TYPE_MARK.length).split(': ');
+      return {
+        severity: 'warning',
+        slug: tool.slug,
+        pointer: `/${field}`,
+        message: `json-schema-to-typescript cannot type this schema (${reason.join(': ')}); its TypeScript type is ${field === 'input_schema' ? 'an open object' : 'unknown'}`,
+        hint: 'the server still validates against the full schema; simplify the schema for a precise type',
+      };
+    });
   });
 }
 

@@ -26,21 +26,79 @@ const pascal = (key: string): string => {
   return joined === '' ? 'Def' : /^[0-9]/.test(joined) ? `N${joined}` : joined;
 };
 
+/**
+ * Map keys json-schema-to-typescript cannot hold: it calls `node.hasOwnProperty(...)` on every object it walks, so a
+ * property or definition of that name would stand where the method should. Such a key travels under a placeholder.
+ */
+const METHOD_KEYS = new Set(['hasOwnProperty']);
+
+/** What cleaning moved: `$ref` targets to point elsewhere, and map keys hidden behind placeholders. */
+interface Rewrites {
+  /** Old JSON pointer → new, for definitions moved or renamed; applied to every `$ref` by longest prefix. */
+  pointers: Map<string, string>;
+  /** `$anchor` name → the JSON pointer of its schema in the cleaned copy. */
+  anchors: Map<string, string>;
+  /** Placeholder → original key. */
+  keys: Map<string, string>;
+  placeholderPrefix: string;
+}
+
+const escapePointerSegment = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** A JSON pointer as a URI fragment: characters a fragment cannot hold raw are percent-encoded. */
+const pointerFragment = (pointer: string): string => `#${pointer.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/gu, (c) => encodeURIComponent(c))}`;
+
 /** A deep copy fit for json-schema-to-typescript. `$defs` get titles derived from the root type name and key. */
-export function cleanSchema(node: unknown, rootName: string, mapKeyword: string | null = null): unknown {
-  if (Array.isArray(node)) return node.map((item) => cleanSchema(item, rootName));
+export function cleanSchema(node: unknown, rootName: string): unknown {
+  return cleanForTypes(node, rootName).schema;
+}
+
+/** The cleaned copy, with the placeholders that stand for keys json-schema-to-typescript cannot hold. */
+function cleanForTypes(node: unknown, rootName: string): { schema: unknown; keys: Map<string, string>; placeholderPrefix: string } {
+  const json = JSON.stringify(node) ?? '';
+  let placeholderPrefix = 'nbgenKey';
+  while (json.includes(placeholderPrefix)) placeholderPrefix += 'X';
+  const rewrites: Rewrites = { pointers: new Map(), anchors: new Map(), keys: new Map(), placeholderPrefix };
+  const cleaned = cleanNode(node, rootName, null, '', '', rewrites);
+  const schema = rewrites.pointers.size + rewrites.anchors.size === 0 ? cleaned : rewriteRefs(cleaned, rewrites);
+  return { schema, keys: rewrites.keys, placeholderPrefix };
+}
+
+/** One placeholder per hidden key, wherever it stands: a property, a definition, or an entry of `required`. */
+function placeholderFor(key: string, rewrites: Rewrites): string {
+  for (const [placeholder, original] of rewrites.keys) if (original === key) return placeholder;
+  const placeholder = `${rewrites.placeholderPrefix}${rewrites.keys.size}`;
+  rewrites.keys.set(placeholder, key);
+  return placeholder;
+}
+
+/**
+ * `oldPointer`/`newPointer` locate `node` in the catalogue's schema and in the copy (they differ under moved or renamed
+ * definitions).
+ */
+function cleanNode(node: unknown, rootName: string, mapKeyword: string | null, oldPointer: string, newPointer: string, rewrites: Rewrites): unknown {
+  if (Array.isArray(node)) return node.map((item, index) => cleanNode(item, rootName, null, `${oldPointer}/${index}`, `${newPointer}/${index}`, rewrites));
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (mapKeyword !== null) {
+  if (mapKeyword !== null) {
+    for (const [key, value] of Object.entries(node)) {
       // Keys here are property or definition names, not keywords: keep them all, clean each subschema.
-      const cleaned = cleanSchema(value, rootName) as Record<string, unknown>;
-      if ((mapKeyword === '$defs' || mapKeyword === 'definitions') && cleaned && typeof cleaned === 'object' && !Array.isArray(cleaned)) {
-        cleaned.title = `${rootName}${pascal(key)}`;
-      }
-      Object.defineProperty(out, key, { value: cleaned, enumerable: true, writable: true, configurable: true });
-      continue;
+      const isDefinition = mapKeyword === '$defs' || mapKeyword === 'definitions';
+      const outKey = METHOD_KEYS.has(key) ? placeholderFor(key, rewrites) : key;
+      const from = `${oldPointer}/${escapePointerSegment(key)}`;
+      const to = `${newPointer}/${escapePointerSegment(outKey)}`;
+      if (from !== to) rewrites.pointers.set(from, to);
+      const cleaned = cleanNode(value, rootName, null, from, to, rewrites) as Record<string, unknown>;
+      if (isDefinition && cleaned && typeof cleaned === 'object' && !Array.isArray(cleaned)) cleaned.title = `${rootName}${pascal(key)}`;
+      Object.defineProperty(out, outKey, { value: cleaned, enumerable: true, writable: true, configurable: true });
     }
+    return out;
+  }
+  const record = node as Record<string, unknown>;
+  if (typeof record.$anchor === 'string' && !rewrites.anchors.has(record.$anchor)) rewrites.anchors.set(record.$anchor, newPointer);
+  // json-schema-to-typescript refuses a schema with both; the draft-07 ones join `$defs` (renamed on a clash).
+  const bothDefinitionKinds = isPlainObject(record.definitions) && isPlainObject(record.$defs);
+  for (const [key, value] of Object.entries(node)) {
     if (CODE_KEYWORDS.has(key)) continue;
     if (key === 'description') {
       if (typeof value === 'string') out.description = commentText(value);
@@ -50,19 +108,86 @@ export function cleanSchema(node: unknown, rootName: string, mapKeyword: string 
       out[key] = value;
       continue;
     }
-    out[key] = cleanSchema(value, rootName, SCHEMA_MAP_KEYWORDS.has(key) ? key : null);
+    if (key === 'required' && Array.isArray(value)) {
+      out.required = value.map((name: unknown) => (typeof name === 'string' && METHOD_KEYS.has(name) ? placeholderFor(name, rewrites) : name));
+      continue;
+    }
+    if (bothDefinitionKinds && key === 'definitions') continue;
+    const here = `${oldPointer}/${escapePointerSegment(key)}`;
+    const there = `${newPointer}/${escapePointerSegment(key)}`;
+    out[key] = cleanNode(value, rootName, SCHEMA_MAP_KEYWORDS.has(key) ? key : null, here, there, rewrites);
+  }
+  if (bothDefinitionKinds) {
+    const defs = out.$defs as Record<string, unknown>;
+    const moved = cleanNode(record.definitions, rootName, 'definitions', `${oldPointer}/definitions`, `${newPointer}/$defs`, rewrites) as Record<string, unknown>;
+    for (const [key, value] of Object.entries(moved)) {
+      let outKey = key;
+      for (let n = 2; Object.hasOwn(defs, outKey); n++) outKey = `${key}_definitions${n === 2 ? '' : n}`;
+      if (outKey !== key) {
+        const original = rewrites.keys.get(key) ?? key;
+        rewrites.pointers.set(`${oldPointer}/definitions/${escapePointerSegment(original)}`, `${newPointer}/$defs/${escapePointerSegment(outKey)}`);
+        if (isPlainObject(value)) value.title = `${rootName}${pascal(outKey)}`;
+      }
+      Object.defineProperty(defs, outKey, { value, enumerable: true, writable: true, configurable: true });
+    }
   }
   return out;
 }
 
+const isPlainObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
+
+/** Points every `$ref` of the copy at where its target now stands: anchors become JSON pointers, moved paths follow. */
+function rewriteRefs(node: unknown, rewrites: Rewrites): unknown {
+  if (Array.isArray(node)) return node.map((item) => rewriteRefs(item, rewrites));
+  if (!isPlainObject(node)) return node;
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$ref' && typeof value === 'string') node.$ref = rewrittenRef(value, rewrites);
+    else if (value && typeof value === 'object') rewriteRefs(value, rewrites);
+  }
+  return node;
+}
+
+function rewrittenRef(ref: string, rewrites: Rewrites): string {
+  if (!ref.startsWith('#')) return ref;
+  let pointer: string;
+  try {
+    pointer = decodeURIComponent(ref.slice(1));
+  } catch {
+    return ref;
+  }
+  if (!pointer.startsWith('/') && pointer !== '') {
+    const target = rewrites.anchors.get(pointer);
+    return target === undefined ? ref : pointerFragment(target);
+  }
+  // The longest moved prefix wins: a definition renamed inside a moved one is found under its new parent.
+  let best: [string, string] | undefined;
+  for (const [from, to] of rewrites.pointers) {
+    if ((pointer === from || pointer.startsWith(`${from}/`)) && (best === undefined || from.length > best[0].length)) best = [from, to];
+  }
+  return best === undefined ? ref : pointerFragment(`${best[1]}${pointer.slice(best[0].length)}`);
+}
+
+/** Marks a tool module whose types are looser than its schema; emit turns each mark into a build warning. */
+export const LOOSE_TYPE_MARK = '// loose type for ';
+
 /** Declarations for `rootName` (and its named `$defs`). A null schema gives the permissive type the server accepts. */
-export async function schemaTypes(schema: Record<string, unknown> | null | undefined, rootName: string, fallback: string): Promise<string> {
+export async function schemaTypes(schema: Record<string, unknown> | null | undefined, rootName: string, fallback: string, field = 'schema'): Promise<string> {
   if (!schema) return `export type ${rootName} = ${fallback};\n`;
-  const cleaned = cleanSchema(schema, rootName) as Record<string, unknown>;
+  const { schema: cleaned, keys, placeholderPrefix } = cleanForTypes(schema, rootName);
   // Loaded on first use: a rebuild whose tool modules all come from the cache never needs it.
   const { compile } = await import('json-schema-to-typescript');
-  const code = await compile(cleaned as never, rootName, { ...J2TS_OPTIONS, cwd: '/' });
-  return indentDeclarations(code);
+  let code: string;
+  try {
+    code = await compile(cleaned as never, rootName, { ...J2TS_OPTIONS, cwd: '/' });
+  } catch (error) {
+    // A schema ajv accepts but json-schema-to-typescript cannot read still makes a working tool: the server validates
+    // against the schema itself, so only the static type is looser. The build says so (see looseTypeWarnings).
+    const reason = commentText(error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim().slice(0, 300);
+    return `${LOOSE_TYPE_MARK}${field}: ${reason}\nexport type ${rootName} = ${fallback};\n`;
+  }
+  // Every placeholder back to its own key, a plain identifier that json-schema-to-typescript would have printed bare.
+  const restored = keys.size === 0 ? code : code.replace(new RegExp(`${placeholderPrefix}\\d+\\b`, 'g'), (placeholder) => keys.get(placeholder) ?? placeholder);
+  return indentDeclarations(restored);
 }
 
 /**
