@@ -3,14 +3,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ToolSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsResultSchema, ToolSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { advertisedForm, createToolAdvertiser, listedCatalogueTools, withheldReasonFor } from '../../src/runtime/advertise.js';
 import type { JsonObject, Manifest, ServedCatalogueFile, ServedTool } from '../../src/runtime/contracts.js';
 import { validExampleArguments } from '../../src/runtime/call-shape.js';
 import {
   argumentsForHost, argumentsFromHost, HOST_PROFILE_NAMES, HOST_RULES, hostInputSchema, hostViolations, type HostProfileName,
 } from '../../src/runtime/host-profiles.js';
-import { inlineRefs } from '../../src/runtime/schema-transform.js';
+import { forEachSchema, inlineRefs } from '../../src/runtime/schema-transform.js';
 import { readSettings } from '../../src/runtime/config.js';
 import { createServer } from '../../src/runtime/server.js';
 import { createValidator } from '../../src/runtime/validation.js';
@@ -154,6 +154,72 @@ test('every profile aliases the keys the MCP SDK rejects or drops, and the wire 
   }
   const raw = JSON.parse(JSON.stringify({ name: 'x', inputSchema: unsafe.manifest.input_schema })) as unknown;
   assert.equal(ToolSchema.safeParse(raw).success, false, 'the SDK does reject the schema as written');
+});
+
+/** Boolean subschemas wherever a schema may hold one; the SDK rejects a whole list over the two under `properties`. */
+const booleanSchemas = servedTool(manifest({
+  slug: 'boolean-schemas',
+  input_schema: {
+    type: 'object',
+    properties: {
+      t: true,
+      f: false,
+      list: { type: 'array', items: true, contains: true },
+      tuple: { type: 'array', prefixItems: [true, false], items: false },
+      either: { anyOf: [false, { type: 'string' }], not: false },
+      nested: { $ref: '#/$defs/nested' },
+    },
+    patternProperties: { '^x-': true },
+    additionalProperties: false,
+    $defs: { nested: { type: 'object', properties: { yes: true, no: false }, additionalProperties: false } },
+  },
+  output_schema: { type: 'object', properties: { echo: true, never: false } },
+}));
+
+test('boolean subschemas are advertised as objects of the same meaning, and the SDK accepts the list', () => {
+  const raw = JSON.parse(JSON.stringify({ tools: [{ name: 'x', inputSchema: booleanSchemas.manifest.input_schema }] })) as unknown;
+  assert.equal(ListToolsResultSchema.safeParse(raw).success, false, 'the SDK does reject the schema as written');
+  for (const profile of HOST_PROFILE_NAMES) {
+    const { tool } = advertisedForm(booleanSchemas, profile);
+    const parsed = ListToolsResultSchema.safeParse(JSON.parse(JSON.stringify({ tools: [tool] })));
+    assert.ok(parsed.success, `${profile}: ${JSON.stringify(parsed.error?.issues)}`);
+    assert.deepEqual(hostViolations(tool.inputSchema as JsonObject, profile), [], profile);
+    for (const schema of [tool.inputSchema, tool.outputSchema] as JsonObject[]) {
+      forEachSchema(schema, (node, pointer) => assert.equal(typeof node, 'object', `${profile}: ${pointer} is still a boolean`));
+    }
+  }
+  const spec = advertisedForm(booleanSchemas, 'spec').tool;
+  assert.deepEqual((spec.inputSchema.properties as JsonObject).t, {});
+  assert.deepEqual((spec.inputSchema.properties as JsonObject).f, { not: {} });
+  const original = compileSchema(booleanSchemas.manifest.input_schema as JsonObject);
+  const advertised = compileSchema(spec.inputSchema as JsonObject);
+  const originalOutput = compileSchema(booleanSchemas.manifest.output_schema as JsonObject);
+  const advertisedOutput = compileSchema(spec.outputSchema as JsonObject);
+  const valid = { t: [1, 'x'], list: [1], tuple: [1], either: 'e', nested: { yes: null }, 'x-extra': 2 };
+  const corpus = [valid, ...mutations(valid), { f: 1 }, { tuple: [1, 2] }, { tuple: [1, 2, 3] }, { either: 1 }, { nested: { no: 1 } }, { list: [] }, { other: 1 }];
+  for (const value of corpus) assert.equal(advertised(value), original(value), JSON.stringify(value));
+  assert.equal(original(valid), true);
+  assert.equal(original({ f: 1 }), false);
+  for (const value of [{ echo: 1 }, { echo: 1, never: 2 }, {}]) assert.equal(advertisedOutput(value), originalOutput(value), JSON.stringify(value));
+});
+
+test('server: a tool with boolean property schemas lists through the SDK client with the others, and calls are still checked against the original', async () => {
+  const others = exampleCatalogue.tools.slice(0, 2).map((m) => servedTool(m));
+  const catalogue: ServedCatalogueFile = { format: 'nexusbloom-served-catalogue/1', tools: [...others, booleanSchemas] };
+  const api = await echoApi();
+  const session = await connect(catalogue, { NEXUSBLOOM_MCP_TOOLS: 'all', NEXUSBLOOM_API_URL: api.url });
+  try {
+    const { tools } = await session.client.listTools();
+    assert.deepEqual(tools.map((tool) => tool.name), [...others.map((tool) => tool.slug), 'boolean-schemas', testNames.metaToolName]);
+    const ok = await session.client.callTool({ name: 'boolean-schemas', arguments: { t: 'anything' } }) as CallToolResult;
+    assert.equal(ok.isError, undefined, JSON.stringify(ok.content));
+    const refused = await session.client.callTool({ name: 'boolean-schemas', arguments: { f: 1 } }) as CallToolResult;
+    assert.equal(refused.isError, true);
+    assert.match(JSON.stringify(refused.structuredContent), /VALIDATION_ERROR/);
+  } finally {
+    await session.close();
+    await api.close();
+  }
 });
 
 function copyReversed(schema: JsonObject): JsonObject {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { JsonObject, Manifest } from '../../src/runtime/contracts.js';
-import { forEachSchema, inlineRefs, isJsonObject, mapSubschemas, DEFAULT_RECURSION_DEPTH } from '../../src/runtime/schema-transform.js';
+import { booleanSubschemasAsObjects, forEachSchema, inlineRefs, isJsonObject, mapSubschemas, DEFAULT_RECURSION_DEPTH } from '../../src/runtime/schema-transform.js';
 import { DEEP_TREE, NASTY_MANIFESTS } from '../fixtures/nasty-schemas.js';
 import { compileSchema } from '../fixtures/schema-mutations.js';
 
@@ -135,4 +135,29 @@ test('mapSubschemas returns the same object when the mapping changes nothing', (
   const seen: string[] = [];
   forEachSchema(schema, (_node, pointer) => seen.push(pointer));
   assert.deepEqual(seen, ['', '/properties/a', '/items/0', '/anyOf/0'], 'in the order the keys are written');
+});
+
+test('boolean subschemas become {} and {"not":{}} in every position; data keywords and schemas without any are left alone', () => {
+  const schema = deepFreeze({
+    type: 'object',
+    properties: { t: true, f: false, deep: { type: 'array', items: false, prefixItems: [true] } },
+    dependencies: { t: ['f'], deep: false },
+    allOf: [true, { not: false }],
+    const: { flag: true },
+    default: false,
+  });
+  assert.deepEqual(booleanSubschemasAsObjects(schema), {
+    type: 'object',
+    properties: { t: {}, f: { not: {} }, deep: { type: 'array', items: { not: {} }, prefixItems: [{}] } },
+    dependencies: { t: ['f'], deep: { not: {} } },
+    allOf: [{}, { not: { not: {} } }],
+    const: { flag: true },
+    default: false,
+  });
+  for (const manifest of allManifests) {
+    const input = manifest.input_schema ?? {};
+    let hasBoolean = false;
+    forEachSchema(input, (node) => { hasBoolean ||= typeof node === 'boolean'; });
+    if (!hasBoolean) assert.equal(booleanSubschemasAsObjects(input), input, manifest.slug);
+  }
 });
