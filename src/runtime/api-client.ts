@@ -94,7 +94,7 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
         return fail('TIMEOUT', `${what} got no answer from ${baseUrl} within ${settings.timeoutMs} ms. `
           + `Retry, or raise ${settings.vars.timeoutMs}.`, { timeout_ms: settings.timeoutMs });
       case 'cancelled':
-        return fail('TIMEOUT', `${what} was cancelled before ${baseUrl} answered.`, { cancelled: true });
+        return fail('CANCELLED', `${what} was cancelled by the client before ${baseUrl} answered.`, { cancelled: true });
       case 'unreachable':
         return fail('API_UNREACHABLE',
           `Cannot reach the API at ${baseUrl} (${networkReason(failure.error)}). Check the network, or set ${settings.vars.apiUrl}.`,

@@ -82,6 +82,7 @@ export type ErrorCode =
   | 'INVALID_COMMAND'
   | 'BATCH_TOO_LARGE'
   | 'TIMEOUT'
+  | 'CANCELLED'
   | 'RATE_LIMITED'
   | 'API_UNREACHABLE'
   | 'UPSTREAM_ERROR'
@@ -99,6 +100,8 @@ export const ERROR_RETRYABLE: Readonly<Record<ErrorCode, boolean>> = {
   INVALID_COMMAND: false,
   BATCH_TOO_LARGE: false,
   TIMEOUT: true,
+  // The client withdrew the call; running it again is the user's decision, not an automatic retry.
+  CANCELLED: false,
   RATE_LIMITED: true,
   API_UNREACHABLE: true,
   UPSTREAM_ERROR: true,

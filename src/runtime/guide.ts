@@ -20,6 +20,7 @@ export const ERROR_ADVICE: Readonly<Record<ErrorCode, ErrorAdvice>> = {
   INVALID_COMMAND: { meaning: 'The meta-tool call itself is malformed (unknown command or a bad field).', action: 'Fix the field named in the error; the guide lists every command.' },
   BATCH_TOO_LARGE: { meaning: `A batch holds at most ${MAX_BATCH_RUNS} runs.`, action: `Split it into batches of ${MAX_BATCH_RUNS} or fewer.` },
   TIMEOUT: { meaning: 'The request took longer than the configured timeout.', action: 'Retry once; if it keeps timing out, reduce the input size.' },
+  CANCELLED: { meaning: 'The client cancelled the call (notifications/cancelled) while the run was in progress; the tool may or may not have finished.', action: 'Run it again only if the user still wants it; check history first, since a cancelled run may have had effects.' },
   RATE_LIMITED: { meaning: 'The API rate limit was reached.', action: 'Wait for retry_after seconds (in details when given), then retry.' },
   API_UNREACHABLE: { meaning: 'The API could not be reached (network, DNS, refused connection).', action: 'Retry later; tell the user if it persists.' },
   UPSTREAM_ERROR: { meaning: 'The API failed on its side (5xx).', action: 'Retry after a short wait.' },
@@ -84,7 +85,8 @@ The \`${meta}\` meta-tool finds, describes and runs tools when you do not know t
 - Batch: at most ${MAX_BATCH_RUNS} runs.
 - History: in memory only, scoped to this server process (it spans every conversation the process served and is not
   reset between them); the last ${HISTORY_CAPACITY} runs; each payload capped at ${MAX_PAYLOAD_CHARS.toLocaleString('en-US')} characters of JSON, truncation
-  recorded. Inputs are redacted before storage: keys containing ${SECRET_KEY_PARTS.join(', ')} are masked, up to
+  recorded. A run the client cancelled while it ran is recorded as CANCELLED; the runs of a cancelled batch that were
+  never sent did not happen and are not recorded. Inputs are redacted before storage: keys containing ${SECRET_KEY_PARTS.join(', ')} are masked, up to
   ${MAX_REDACTION_DEPTH} levels deep; anything deeper is stored as "[deep]".
 
 ## Recovering from errors

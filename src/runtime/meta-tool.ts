@@ -276,25 +276,31 @@ async function batchCommand(ctx: SurfaceContext, args: JsonObject, extra: CallEx
   const entries: BatchEntry[] = [];
   for (const [index, { tool, params }] of planned.entries()) {
     const { outcome, record } = await executeRun(ctx, tool, params, extra.signal);
-    entries.push(batchEntry(index, tool.slug, outcome, record.id));
-    await sendProgressSafely(ctx, extra, index + 1, planned.length, `${tool.slug}: ${outcome.ok ? 'succeeded' : 'failed'}`);
+    entries.push(batchEntry(index, tool.slug, outcome, record?.id));
+    if (record !== undefined) await sendProgressSafely(ctx, extra, index + 1, planned.length, `${tool.slug}: ${outcome.ok ? 'succeeded' : 'failed'}`);
   }
 
+  // Runs left unsent by a cancellation have no run id: they did not happen, so history does not hold them.
+  const notSent = entries.filter((entry) => entry.run_id === undefined).length;
   const failed = entries.filter((entry) => !entry.success);
   const succeeded = entries.filter((entry) => entry.success);
-  const tally = `${entries.length} runs: ${succeeded.length} succeeded, ${failed.length} failed`;
+  const tally = `${entries.length} runs: ${succeeded.length} succeeded, ${failed.length - notSent} failed`
+    + (notSent ? `, ${notSent} not sent (the call was cancelled; runs never sent are not in history)` : '');
   const describe = (entry: BatchEntry): string =>
     entry.success
       ? `runs[${entry.index}] ${entry.slug} (${entry.run_id}) succeeded: ${safeStringify(entry.result)}`
       : `runs[${entry.index}] ${entry.slug}${entry.run_id ? ` (${entry.run_id})` : ''} failed [${entry.code}, retryable: ${entry.retryable}]: ${entry.error}`;
   const text = [tally, ...failed.map(describe), ...succeeded.map(describe)].join('\n');
-  return textAndData(text, { total: entries.length, succeeded: succeeded.length, failed: failed.length, runs: entries });
+  return textAndData(text, {
+    total: entries.length, succeeded: succeeded.length, failed: failed.length - notSent, ...(notSent ? { not_sent: notSent } : {}), runs: entries,
+  });
 }
 
-function batchEntry(index: number, slug: string, outcome: RunOutcome, runId: string): BatchEntry {
+function batchEntry(index: number, slug: string, outcome: RunOutcome, runId: string | undefined): BatchEntry {
+  const id = runId === undefined ? {} : { run_id: runId };
   return outcome.ok
-    ? { index, slug, run_id: runId, success: true, result: outcome.result === undefined ? null : outcome.result, duration_ms: outcome.durationMs }
-    : { index, slug, run_id: runId, duration_ms: outcome.durationMs, ...outcome.failure };
+    ? { index, slug, ...id, success: true, result: outcome.result === undefined ? null : outcome.result, duration_ms: outcome.durationMs }
+    : { index, slug, ...id, duration_ms: outcome.durationMs, ...outcome.failure };
 }
 
 function runNotFound(ctx: SurfaceContext, field: string, ref: string): CommandFailure {

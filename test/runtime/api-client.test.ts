@@ -90,7 +90,12 @@ test('the caller can cancel', async () => {
     setTimeout(() => controller.abort(), 50);
     const outcome = await client(http.url).api.runTool('t', {}, controller.signal);
     assert.equal(outcome.ok, false);
-    if (!outcome.ok) assert.equal(outcome.failure.details?.cancelled, true);
+    if (!outcome.ok) {
+      assert.equal(outcome.failure.details?.cancelled, true);
+      // A cancelled call is neither a timeout nor something to retry on its own.
+      assert.equal(outcome.failure.code, 'CANCELLED');
+      assert.equal(outcome.failure.retryable, false);
+    }
   } finally {
     await http.close();
   }

@@ -118,6 +118,7 @@ test('cancellation kills the child', async () => {
   const started = Date.now();
   const failure = failureOf(await executor.run(toolWithCode('slow', 'exports.run = () => new Promise(() => setInterval(() => {}, 1000));'), {}, controller.signal));
   assert.equal(failure?.details?.cancelled, true);
+  assert.equal(failure?.code, 'CANCELLED');
   assert.ok(Date.now() - started < 5000);
 });
 

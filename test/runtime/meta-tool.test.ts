@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { callExtra, harness, NAMES, STARTED_AT, type Harness } from './surface-fixtures.js';
+import { callExtra, functionRunner, harness, NAMES, STARTED_AT, type Harness } from './surface-fixtures.js';
 
 const META = NAMES.metaToolName;
 const text = (result: CallToolResult): string => (result.content[0] as { text: string }).text;
@@ -213,6 +213,22 @@ describe('batch', () => {
     assert.equal(runs[1].code, 'EXECUTION_ERROR');
     assert.deepEqual([data(result).total, data(result).succeeded, data(result).failed], [3, 2, 1]);
     assert.equal(h.runner.calls.length, 3);
+  });
+
+  it('sends no run after the call is cancelled, and records and counts only the runs that were sent', async () => {
+    const controller = new AbortController();
+    const runner = functionRunner({ 'word-counter': () => {
+      controller.abort();
+      return { words: 2, characters: 5 };
+    } });
+    const h = harness({ runner });
+    const result = await meta(h, { command: 'batch', runs: [0, 1, 2, 3].map(validRun) }, { ...callExtra(), signal: controller.signal });
+    assert.equal(h.runner.calls.length, 1);
+    assert.deepEqual(h.ctx.history.list().map((run) => run.id), ['r1']);
+    assert.deepEqual([data(result).total, data(result).succeeded, data(result).failed, data(result).not_sent], [4, 1, 0, 3]);
+    assert.deepEqual(data(result).runs.map((run: { run_id?: string; code?: string }) => [run.run_id, run.code]),
+      [['r1', undefined], [undefined, 'CANCELLED'], [undefined, 'CANCELLED'], [undefined, 'CANCELLED']]);
+    assert.match(text(result), /^4 runs: 1 succeeded, 0 failed, 3 not sent/);
   });
 
   const batchOfThree = { command: 'batch', runs: [validRun(0), { slug: 'jwt-decoder', params: { token: 'broken' } }, validRun(2)] };

@@ -58,17 +58,35 @@ describe('validateAndRun', () => {
     assert.ok(!outcome.ok);
     assert.equal(outcome.failure.code, 'EXECUTION_ERROR');
     assert.match(outcome.failure.error, /runner bug/);
-    assert.equal(record.status, 'failed');
+    assert.equal(record?.status, 'failed');
   });
 
   it('passes the abort signal to the runner', async () => {
-    const { ctx, tools } = harness();
+    const seen: (AbortSignal | undefined)[] = [];
+    const runner = { calls: [], run: async (_tool: unknown, _params: unknown, given?: AbortSignal) => {
+      seen.push(given);
+      return { ok: true as const, result: { words: 1, characters: 1 }, durationMs: 1 };
+    } };
+    const { ctx, tools } = harness({ runner });
+    const tool = tools.find((candidate) => candidate.slug === 'word-counter');
+    assert.ok(tool);
+    const controller = new AbortController();
+    await validateAndRun(ctx, tool, { text: 'x' }, controller.signal);
+    assert.deepEqual(seen, [controller.signal]);
+  });
+
+  it('does not start, or record, a run whose call was already cancelled', async () => {
+    const { ctx, runner, tools } = harness();
     const tool = tools.find((candidate) => candidate.slug === 'word-counter');
     assert.ok(tool);
     const controller = new AbortController();
     controller.abort();
-    const { outcome } = await validateAndRun(ctx, tool, { text: 'x' }, controller.signal);
+    const { outcome, record } = await validateAndRun(ctx, tool, { text: 'x' }, controller.signal);
     assert.ok(!outcome.ok);
-    assert.equal(outcome.failure.code, 'TIMEOUT');
+    assert.equal(outcome.failure.code, 'CANCELLED');
+    assert.equal(outcome.failure.retryable, false);
+    assert.equal(record, undefined);
+    assert.equal(runner.calls.length, 0);
+    assert.equal(ctx.history.totalRecorded, 0);
   });
 });

@@ -108,6 +108,38 @@ test('an unreachable API explains itself and the server keeps working', async ()
   }
 });
 
+test('a cancelled call is recorded as CANCELLED, not TIMEOUT, and a cancelled batch records only the run it sent', async () => {
+  // The API never answers, so a call ends only when the client cancels it (notifications/cancelled).
+  const http = await startHttp(() => undefined);
+  const session = await connect({ NEXUSBLOOM_API_URL: http.url });
+  const cancelOnRequest = async (call: (signal: AbortSignal) => Promise<unknown>, requests: number): Promise<void> => {
+    const controller = new AbortController();
+    const pending = call(controller.signal).catch(() => undefined);
+    while (http.requests.length < requests) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort('cancelled by the user');
+    await pending;
+    // The server learns of the cancellation through a notification; give it a moment to finish and record.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  };
+  const history = async () => ((await session.client.callTool({ name: 'nexusbloom', arguments: { command: 'history' } })) as CallToolResult)
+    .structuredContent as { runs: { id: string; status: string; code?: string }[]; total_recorded: number };
+  try {
+    await cancelOnRequest((signal) => session.client.callTool({ name: 'data-generator', arguments: { count: 1 } }, undefined, { signal }), 1);
+    assert.deepEqual((await history()).runs.map((run) => [run.id, run.status, run.code]), [['r1', 'failed', 'CANCELLED']]);
+
+    const runs = Array.from({ length: 4 }, () => ({ slug: 'data-generator', params: { count: 1 } }));
+    await cancelOnRequest((signal) => session.client.callTool({ name: 'nexusbloom', arguments: { command: 'batch', runs } }, undefined, { signal }), 2);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(http.requests.length, 2, 'the three runs after the cancelled one are never sent');
+    const after = await history();
+    assert.deepEqual(after.runs.map((run) => [run.id, run.status, run.code]), [['r2', 'failed', 'CANCELLED'], ['r1', 'failed', 'CANCELLED']]);
+    assert.equal(after.total_recorded, 2);
+  } finally {
+    await session.close();
+    await http.close();
+  }
+});
+
 test('a batch with a progress token sends monotonic progress', async () => {
   const http = await api();
   const session = await connect({ NEXUSBLOOM_API_URL: http.url });

@@ -316,7 +316,7 @@ export function functionRunner(implementations: Record<string, Implementation> =
     async run(tool, params, signal): Promise<RunOutcome> {
       calls.push({ slug: tool.slug, params });
       const started = Date.now();
-      if (signal?.aborted) return { ok: false, failure: toolFailure('TIMEOUT', 'aborted'), durationMs: 0 };
+      if (signal?.aborted) return { ok: false, failure: toolFailure('CANCELLED', 'aborted'), durationMs: 0 };
       try {
         const implementation = implementations[tool.slug] ?? ((p: JsonObject) => ({ echoed: p, slug: tool.slug }));
         const result = await implementation(params);
