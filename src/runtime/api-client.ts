@@ -32,6 +32,14 @@ export interface ApiClient {
 
 type ApiSettings = Pick<Settings, 'apiUrl' | 'apiKey' | 'timeoutMs' | 'debug' | 'vars'>;
 
+/**
+ * A slug as one path segment: percent-encoded with encodeURIComponent (the catalogue API contract), and `.`/`..`, which
+ * it leaves alone and URL parsing would collapse as dot segments (`/tools/./run` is `/tools/run`), as `%2E`/`%2E%2E`.
+ */
+export function slugPathSegment(slug: string): string {
+  return slug === '.' || slug === '..' ? slug.replaceAll('.', '%2E') : encodeURIComponent(slug);
+}
+
 /** Pages beyond this are treated as a cursor loop in the API rather than followed forever. */
 const MAX_CATALOGUE_PAGES = 1000;
 
@@ -146,7 +154,7 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
 
   async function runTool(slug: string, params: JsonObject, signal?: AbortSignal): Promise<ApiResult<unknown>> {
     const what = `running ${JSON.stringify(slug)}`;
-    const answer = await request('POST', `/tools/${encodeURIComponent(slug)}/run`, what, { params }, signal);
+    const answer = await request('POST', `/tools/${slugPathSegment(slug)}/run`, what, { params }, signal);
     if (!answer.ok) return answer;
     const body = answer.value;
     if (isObject(body) && body.success === true && 'result' in body) return { ok: true, value: body.result };
@@ -189,7 +197,7 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
 
   async function getManifest(slug: string, signal?: AbortSignal): Promise<ApiResult<Manifest>> {
     const what = `reading ${JSON.stringify(slug)}`;
-    const answer = await request('GET', `/tools/${encodeURIComponent(slug)}`, what, undefined, signal);
+    const answer = await request('GET', `/tools/${slugPathSegment(slug)}`, what, undefined, signal);
     if (!answer.ok) return answer;
     const body = answer.value;
     if (!isManifest(body) || body.slug !== slug) {

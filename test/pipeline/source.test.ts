@@ -11,7 +11,9 @@ import { startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
 import type { Manifest } from '../../src/runtime/contracts.js';
 import { tool } from '../fixtures/catalogues.js';
 
-const manifests: Manifest[] = [...Array.from({ length: 23 }, (_, i) => tool(`tool-${String(i).padStart(2, '0')}`)), tool('git/commit lint'), tool('ünï code')];
+const manifests: Manifest[] = [
+  ...Array.from({ length: 23 }, (_, i) => tool(`tool-${String(i).padStart(2, '0')}`)), tool('git/commit lint'), tool('ünï code'), tool('.'), tool('..'),
+];
 
 async function rejects(promise: Promise<unknown>, pattern: RegExp): Promise<SourceError> {
   try {
@@ -46,6 +48,9 @@ describe('source stage: API', () => {
     assert.equal(api.requests.filter((r) => r.endpoint === 'list').length, 4);
     assert.ok(api.requests.every((r) => r.authorization === 'Bearer sekret'));
     assert.ok(api.requests.some((r) => r.path === `/api/tools/${encodeURIComponent('git/commit lint')}`));
+    // Dot segments would be collapsed by URL parsing (`/tools/..` is `/`), so they go as %2E.
+    assert.deepEqual(tools.filter((t) => t.slug.startsWith('.')).map((t) => t.name), [tool('.').name, tool('..').name]);
+    for (const path of ['/api/tools/%2E', '/api/tools/%2E%2E']) assert.ok(api.requests.some((r) => r.path === path), path);
   });
 
   it('names the URL on a missing key (401)', async () => {

@@ -83,3 +83,26 @@ test('the mock\'s own 400 message comes through a VALIDATION_ERROR', async () =>
     await mock.close();
   }
 });
+
+test('slugs that are dot segments (".", "..") are sent as %2E, not collapsed by URL parsing, and reach their own tools', async () => {
+  const echo = (slug: string) => ({
+    ...manifests[0]!, slug, name: slug, input_schema: null, output_schema: null, examples: [],
+    source: { runtime: 'node' as const, code: `exports.run = () => ({ slug: ${JSON.stringify(slug)} });` },
+  });
+  const slugs = ['.', '..', '...', 'a.b', 'run'];
+  const mock = await startMockApi({ manifests: slugs.map(echo) });
+  try {
+    const api = clientFor(mock.url);
+    for (const slug of slugs) {
+      const manifest = await api.getManifest(slug);
+      assert.ok(manifest.ok && manifest.value.slug === slug, `${slug}: ${JSON.stringify(manifest)}`);
+      assert.deepEqual(await api.runTool(slug, {}), { ok: true, value: { slug } }, slug);
+    }
+    const paths = mock.requests.map((r) => r.path);
+    for (const path of ['/api/tools/%2E', '/api/tools/%2E/run', '/api/tools/%2E%2E', '/api/tools/%2E%2E/run', '/api/tools/.../run']) {
+      assert.ok(paths.includes(path), `${path} in ${paths.join(' ')}`);
+    }
+  } finally {
+    await mock.close();
+  }
+});

@@ -1,5 +1,6 @@
 // Reads a whole catalogue from the NexusBloom HTTP API: the paginated list, then every manifest with bounded concurrency.
 
+import { slugPathSegment } from '../../runtime/api-client.js';
 import { mapLimited } from '../../runtime/map-limited.js';
 import { getJson, SourceError, type HttpOptions } from './http-json.js';
 
@@ -61,7 +62,7 @@ export async function readApiCatalogue(apiUrl: string, options: ApiSourceOptions
   const slugs = await listSlugs(base, options);
   let done = 0;
   return mapLimited(slugs, options.concurrency, async (slug) => {
-    const url = `${base}/tools/${encodeURIComponent(slug)}`;
+    const url = `${base}/tools/${slugPathSegment(slug)}`;
     const manifest = await getJson(url, options, slug);
     if (!manifest || typeof manifest !== 'object' || Array.isArray(manifest)) {
       throw new SourceError(`GET ${url} (tool ${JSON.stringify(slug)}) answered JSON that is not a manifest object`, url, slug);

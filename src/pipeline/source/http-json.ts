@@ -1,5 +1,6 @@
 // One JSON GET against the catalogue API with a deadline, turning every network failure into a clear SourceError.
 
+import { exchangeWithApi, ExchangeError, type ExchangeFailure } from '../../runtime/api-transport.js';
 import { PipelineError } from '../problems.js';
 
 export interface HttpOptions {
@@ -20,7 +21,8 @@ export class SourceError extends PipelineError {
 }
 
 function describeNetworkFailure(error: unknown): string {
-  const cause = error instanceof Error && 'cause' in error ? (error as { cause?: unknown }).cause : undefined;
+  // node:http errors carry the code themselves; fetch's (on a redirect) carry it on their cause.
+  const cause = error instanceof Error && 'cause' in error ? (error as { cause?: unknown }).cause : error;
   const code = cause && typeof cause === 'object' && 'code' in cause ? String((cause as { code: unknown }).code) : undefined;
   if (code === 'ECONNREFUSED') return 'connection refused (is the API running and the URL right?)';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found (check the URL)';
@@ -34,21 +36,17 @@ export async function getJson(url: string, options: HttpOptions, slug: string | 
   const about = slug === null ? url : `${url} (tool ${JSON.stringify(slug)})`;
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': options.userAgent };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), options.timeoutMs);
   let status: number;
   let text: string;
   try {
-    const response = await fetch(url, { headers, signal: controller.signal });
-    status = response.status;
-    text = await response.text();
+    // The runtime's transport, not fetch: it keeps a `%2E` path segment (a slug `.` or `..`) that URL parsing drops.
+    ({ status, text } = await exchangeWithApi({ method: 'GET', url, headers, timeoutMs: options.timeoutMs }));
   } catch (error) {
-    if (controller.signal.aborted) {
+    const failure: ExchangeFailure = error instanceof ExchangeError ? error.failure : { kind: 'unreachable', error };
+    if (failure.kind === 'timeout') {
       throw new SourceError(`GET ${about} timed out after ${options.timeoutMs} ms (raise --timeout or check the API)`, url, slug);
     }
-    throw new SourceError(`GET ${about} failed: ${describeNetworkFailure(error)}`, url, slug);
-  } finally {
-    clearTimeout(timer);
+    throw new SourceError(`GET ${about} failed: ${describeNetworkFailure('error' in failure ? failure.error : failure.kind)}`, url, slug);
   }
   let body: unknown;
   try {
