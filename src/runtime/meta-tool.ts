@@ -76,10 +76,13 @@ function invalid(field: string, message: string, extra: JsonObject = {}): Comman
 
 const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-function requireString(args: JsonObject, field: string, command: string): string {
+/** `blank`: whether a string of only white space counts (a slug is any non-empty string, `" "` included). */
+function requireString(args: JsonObject, field: string, command: string, blank: 'allowed' | 'refused' = 'refused'): string {
   const value = args[field];
   if (value === undefined) throw invalid(field, `Field "${field}" is required for {"command":"${command}"}.`);
-  if (typeof value !== 'string' || value.trim() === '') throw invalid(field, `Field "${field}" must be a non-empty string.`);
+  if (typeof value !== 'string' || value === '' || (blank === 'refused' && value.trim() === '')) {
+    throw invalid(field, `Field "${field}" must be a non-empty string.`);
+  }
   return value;
 }
 
@@ -200,7 +203,7 @@ export function describeTool(ctx: SurfaceContext, tool: ServedTool): Record<stri
 }
 
 function schemaCommand(ctx: SurfaceContext, args: JsonObject): CallToolResult {
-  const tool = resolveOrThrow(ctx, ctx.getTools(), requireString(args, 'slug', 'schema'));
+  const tool = resolveOrThrow(ctx, ctx.getTools(), requireString(args, 'slug', 'schema', 'allowed'));
   const description = describeTool(ctx, tool);
   const how = tool.withheldReason === null
     ? `Call it directly as the tool "${tool.slug}", or with {"command":"run"}.`
@@ -214,7 +217,7 @@ function withRunId(result: CallToolResult, record: RunRecord | undefined): CallT
 }
 
 async function runCommand(ctx: SurfaceContext, args: JsonObject, extra: CallExtra): Promise<CallToolResult> {
-  const tool = resolveOrThrow(ctx, ctx.getTools(), requireString(args, 'slug', 'run'));
+  const tool = resolveOrThrow(ctx, ctx.getTools(), requireString(args, 'slug', 'run', 'allowed'));
   if (args.params !== undefined && !isObject(args.params)) throw invalid('params', 'Field "params" must be an object of the tool\'s arguments.');
   const { outcome, record } = await validateAndRun(ctx, tool, args.params, extra.signal);
   return withRunId(outcomeResult(outcome), record);

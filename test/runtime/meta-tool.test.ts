@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { callExtra, functionRunner, harness, NAMES, STARTED_AT, type Harness } from './surface-fixtures.js';
+import { callExtra, functionRunner, harness, MANIFESTS, NAMES, servedTools, STARTED_AT, type Harness } from './surface-fixtures.js';
 
 const META = NAMES.metaToolName;
 const text = (result: CallToolResult): string => (result.content[0] as { text: string }).text;
@@ -123,6 +123,24 @@ describe('run', () => {
     const result = await meta(h, { command: 'run', slug: 'json/format', params: { json: '{}' } });
     assert.equal(result.isError, undefined);
     assert.deepEqual(h.runner.calls, [{ slug: 'json/format', params: { json: '{}' } }]);
+  });
+
+  it('runs and describes tools whose slug is only white space; only "" is not a slug', async () => {
+    const blank = (slug: string) => ({ ...MANIFESTS.find((m) => m.slug === 'json/format')!, slug, name: `Blank ${JSON.stringify(slug)}` });
+    const h = harness({ tools: servedTools([...MANIFESTS, blank(' '), blank('\u00a0')]) });
+    for (const slug of [' ', '\u00a0']) {
+      const described = await meta(h, { command: 'schema', slug });
+      assert.equal(described.isError, undefined, JSON.stringify(described.structuredContent));
+      assert.equal(data(described).slug, slug);
+      const ran = await meta(h, { command: 'run', slug, params: { json: '{}' } });
+      assert.equal(ran.isError, undefined, JSON.stringify(ran.structuredContent));
+    }
+    assert.deepEqual(h.runner.calls.map((call) => call.slug), [' ', '\u00a0']);
+    for (const command of ['run', 'schema']) {
+      const empty = await meta(h, { command, slug: '' });
+      assert.equal(data(empty).code, 'INVALID_COMMAND');
+      assert.equal(data(empty).details.field, 'slug');
+    }
   });
 
   const failures: [string, unknown, string, RegExp][] = [
