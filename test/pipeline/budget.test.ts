@@ -10,7 +10,7 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { withheldReasonFor } from '../../src/runtime/advertise.js';
 import type { Manifest, ServedCatalogueFile } from '../../src/runtime/contracts.js';
 import { createServer } from '../../src/runtime/server.js';
-import { advertisedSurface, budgetLines, contextBudget, lastChunkStart, loadTokenCounter, overBudgetMessage, type TokenCounter } from '../../src/pipeline/budget/context-budget.js';
+import { advertisedSurface, boundedCounter, budgetLines, contextBudget, lastChunkStart, loadTokenCounter, MAX_COUNTED_RUN, overBudgetMessage, type TokenCounter } from '../../src/pipeline/budget/context-budget.js';
 import { cachedListParts } from '../../src/pipeline/emit/advertised-list.js';
 import { memoryCache } from '../../src/pipeline/cache/build-cache.js';
 import { resolveConfig } from '../../src/pipeline/config.js';
@@ -150,6 +150,35 @@ test('the total summed entry by entry is the count of the whole tools/list text,
     const cache = memoryCache();
     assert.deepEqual(await contextBudget(tools, names, { cache, entryJsonOf: (t) => cachedListParts(t, cache).tool }), budget);
   }
+});
+
+test('long unbroken runs are counted in pieces: ordinary text exactly, a run to within a token a piece', async () => {
+  const plain = (text: string): number => countTokens(text, { disallowedSpecial: new Set() });
+  const pieces: string[] = [];
+  const bounded = boundedCounter((text) => {
+    pieces.push(text);
+    return plain(text);
+  });
+  const prose = `${'A sentence of ordinary prose, with punctuation; and numbers 12345. '.repeat(200)}日本語のテキスト。`;
+  assert.equal(bounded(prose), plain(prose));
+  assert.deepEqual(pieces, [prose]);
+  for (const run of ['x'.repeat(2000), '日本'.repeat(1000), '-'.repeat(2000), ' '.repeat(2000), '𠀀'.repeat(1000)]) {
+    pieces.length = 0;
+    const text = `before ${run} after`;
+    const counted = bounded(text);
+    assert.equal(pieces.join(''), text, 'the pieces are the text, in order');
+    assert.ok(pieces.every((piece) => !/\ud800(?![\udc00-\udfff])|(?<![\ud800-\udbff])\udc00/.test(piece)), 'no surrogate pair is cut');
+    assert.ok(pieces.length >= Math.floor(run.length / MAX_COUNTED_RUN), `${pieces.length} pieces`);
+    const exact = plain(text);
+    assert.ok(counted >= exact && counted - exact <= pieces.length, `${counted} against ${exact} in ${pieces.length} pieces`);
+  }
+});
+
+test('a catalogue with a very long unbroken description builds its budget', { timeout: 120_000 }, async () => {
+  // Counted whole, these runs would take hours; in pieces, well under the timeout (which only guards against a hang).
+  const tools = served([tool('long-run', { description: `${'日本'.repeat(50_000)} ${'x'.repeat(100_000)}` })]);
+  const budget = await contextBudget(tools, names);
+  assert.ok(budget.total > 50_000 / 2, String(budget.total));
 });
 
 test('a text splits at its last chunk start into two parts that count as much as the whole, whatever follows', async () => {
