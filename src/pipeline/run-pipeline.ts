@@ -66,6 +66,19 @@ export interface BuildResult {
   budget: ContextBudget;
 }
 
+/**
+ * A grammar-valid slug spelled like the meta-tool cannot have its name in tools/list: the meta-tool keeps it, and the
+ * server reaches the tool through the meta-tool's `run` command instead. Said at build time, not only by the server.
+ */
+function metaToolNameClashes(plan: PackagePlan, config: GeneratorConfig): Problem[] {
+  const { metaToolName } = config.names;
+  return plan.tools.flatMap((tool): Problem[] =>
+    tool.slug === metaToolName && tool.withheldReason === null
+      ? [{ severity: 'warning', slug: tool.slug, pointer: '/slug', message: `not advertised in tools/list: the meta-tool has this name; {"command":"run"} still reaches it`, hint: 'rename the slug, or give the meta-tool another name (metaToolName in build --config)' }]
+      : [],
+  );
+}
+
 /** Progress lines for large catalogues: every 500 tools and at the end. */
 function progressEvery(log: (line: string) => void, what: string): (done: number, total: number) => void {
   return (done, total) => {
@@ -114,9 +127,9 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
     source: raw.origin,
     outDir: options.outDir,
     tools: plan.tools.length,
-    advertised: plan.tools.filter((t) => t.withheldReason === null).length,
+    advertised: plan.tools.filter((t) => t.withheldReason === null && t.slug !== options.config.names.metaToolName).length,
     withheld: plan.tools.flatMap((t) => (t.withheldReason === null ? [] : [{ slug: t.slug, reason: t.withheldReason }])),
-    warnings: [...check.problems.filter((p) => p.severity === 'warning'), ...looseTypeWarnings(plan, files)],
+    warnings: [...check.problems.filter((p) => p.severity === 'warning'), ...metaToolNameClashes(plan, options.config), ...looseTypeWarnings(plan, files)],
     files: files.size,
     cache: { ...cache.stats },
     parallelJobs,
