@@ -21,7 +21,8 @@ export interface CatalogueEntry {
 export type ApiResult<T> = { ok: true; value: T } | { ok: false; failure: ToolFailure };
 
 export interface ApiClient {
-  readonly baseUrl: string;
+  /** Without credentials, so it can be shown; null when the configured API URL is unusable (every call fails). */
+  readonly baseUrl: string | null;
   /** `POST /tools/{slug}/run`; resolves to the tool's `result`. Never rejects. */
   runTool(slug: string, params: JsonObject, signal?: AbortSignal): Promise<ApiResult<unknown>>;
   /** Every catalogue entry, following `next_cursor` to the end. Never rejects. */
@@ -30,7 +31,7 @@ export interface ApiClient {
   getManifest(slug: string, signal?: AbortSignal): Promise<ApiResult<Manifest>>;
 }
 
-type ApiSettings = Pick<Settings, 'apiUrl' | 'apiKey' | 'timeoutMs' | 'debug' | 'vars'>;
+type ApiSettings = Pick<Settings, 'apiUrl' | 'apiUrlProblem' | 'apiBasicAuth' | 'apiKey' | 'timeoutMs' | 'debug' | 'vars'>;
 
 /**
  * A slug as one path segment: percent-encoded with encodeURIComponent (the catalogue API contract), and `.`/`..`, which
@@ -45,7 +46,11 @@ const MAX_CATALOGUE_PAGES = 1000;
 
 export function createApiClient(names: ServerNames, settings: ApiSettings, log: DiagnosticLog): ApiClient {
   const baseUrl = settings.apiUrl;
+  if (baseUrl === null) return unconfiguredApiClient(settings);
   const userAgent = `${names.packageName}/${names.packageVersion}`;
+  // Credentials from the URL's userinfo go in a header, as node:http would send them; an API key takes precedence.
+  const authorization = settings.apiKey !== null ? `Bearer ${settings.apiKey}`
+    : settings.apiBasicAuth !== null ? `Basic ${Buffer.from(settings.apiBasicAuth).toString('base64')}` : null;
 
   /** One request with the timeout applied to the whole exchange, body included. */
   async function request(
@@ -54,7 +59,7 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
     const url = `${baseUrl}${path}`;
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    if (settings.apiKey !== null) headers.authorization = `Bearer ${settings.apiKey}`;
+    if (authorization !== null) headers.authorization = authorization;
     const started = Date.now();
     if (settings.debug) log(`→ ${method} ${url}`);
 
@@ -207,6 +212,14 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
   }
 
   return { baseUrl, runTool, listCatalogue, getManifest };
+}
+
+/** The client of a server whose API URL is unusable: every call fails at once, and nothing is sent anywhere. */
+function unconfiguredApiClient(settings: Pick<ApiSettings, 'apiUrlProblem' | 'vars'>): ApiClient {
+  const refused = async (): Promise<{ ok: false; failure: ToolFailure }> =>
+    fail('CONFIG_ERROR', `The API is not configured: ${settings.apiUrlProblem ?? `${settings.vars.apiUrl} is not usable.`}`,
+      { variable: settings.vars.apiUrl });
+  return { baseUrl: null, runTool: refused, listCatalogue: refused, getManifest: refused };
 }
 
 function fail(code: ErrorCode, message: string, details?: JsonObject): { ok: false; failure: ToolFailure } {

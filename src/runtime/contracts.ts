@@ -87,6 +87,7 @@ export type ErrorCode =
   | 'API_UNREACHABLE'
   | 'UPSTREAM_ERROR'
   | 'AUTH_ERROR'
+  | 'CONFIG_ERROR'
   | 'EXECUTION_ERROR'
   | 'NO_LOCAL_SOURCE'
   | 'OUTPUT_MISMATCH'
@@ -106,6 +107,7 @@ export const ERROR_RETRYABLE: Readonly<Record<ErrorCode, boolean>> = {
   API_UNREACHABLE: true,
   UPSTREAM_ERROR: true,
   AUTH_ERROR: false,
+  CONFIG_ERROR: false,
   EXECUTION_ERROR: false,
   NO_LOCAL_SOURCE: false,
   OUTPUT_MISMATCH: false,

@@ -25,6 +25,7 @@ export const ERROR_ADVICE: Readonly<Record<ErrorCode, ErrorAdvice>> = {
   API_UNREACHABLE: { meaning: 'The API could not be reached (network, DNS, refused connection).', action: 'Retry later; tell the user if it persists.' },
   UPSTREAM_ERROR: { meaning: 'The API failed on its side (5xx).', action: 'Retry after a short wait.' },
   AUTH_ERROR: { meaning: 'The API key was rejected or lacks access.', action: 'Ask the user to check the API key configuration; retrying will not help.' },
+  CONFIG_ERROR: { meaning: "The server's configuration is unusable (the error names the environment variable); nothing was sent.", action: 'Tell the user which variable to fix and what a valid value looks like (both are in the error); retrying will not help.' },
   EXECUTION_ERROR: { meaning: 'The tool ran and reported an error for this input.', action: "Read the message; change the input rather than retrying unchanged." },
   NO_LOCAL_SOURCE: { meaning: 'Local execution is on but this tool publishes no source.', action: 'Ask the user to switch execution to remote or auto.' },
   OUTPUT_MISMATCH: { meaning: "The tool's result did not match its declared output schema; the payload is in details.result.", action: 'Treat the result with care; report the mismatch rather than relying on its shape.' },

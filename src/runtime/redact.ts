@@ -1,4 +1,5 @@
-// Makes run payloads safe and bounded before they are kept in history: credential masking, depth cap, size cap.
+// Makes run payloads safe and bounded before they are kept in history (credential masking, depth cap, size cap), and
+// URLs safe to show (credentials in the userinfo masked).
 
 /** Substrings that mark a key as holding a credential (matched case-insensitively). */
 export const SECRET_KEY_PARTS: readonly string[] = [
@@ -108,4 +109,15 @@ export function safeStringify(value: unknown, indent?: number): string {
       return JSON.stringify(String(value));
     }
   }
+}
+
+/** What replaces the userinfo (`user:password@`) of a URL that is shown. */
+export const URL_USERINFO_MASK = '***';
+
+/**
+ * `text` with the userinfo of a URL-like value masked, username included (a token often sits there). Works on text that
+ * does not parse as a URL too (a value missing its scheme is exactly the one a message has to show).
+ */
+export function redactUrlCredentials(text: string): string {
+  return text.replace(/^(\s*(?:[A-Za-z][A-Za-z0-9+.-]*:)?\/\/|\s*)[^/?#\s]*@/, `$1${URL_USERINFO_MASK}@`);
 }

@@ -54,6 +54,60 @@ test('a refused port is API_UNREACHABLE naming the URL', async () => {
   assert.match(outcome.failure.error, /connection refused/);
 });
 
+test('credentials in the API URL are sent as Basic auth (an API key wins) and never shown', async () => {
+  const http = await startHttp((req, res) => (req.url.endsWith('/missing/run')
+    ? sendJson(res, 404, {})
+    : sendJson(res, 200, { success: true, result: null })));
+  const withCredentials = http.url.replace('http://', 'http://admin:hunter2pw@');
+  try {
+    const { api, lines } = client(withCredentials, { NEXUSBLOOM_MCP_DEBUG: '1' });
+    assert.deepEqual(await api.runTool('t', {}), { ok: true, value: null });
+    assert.equal(http.requests[0]?.headers.authorization, `Basic ${Buffer.from('admin:hunter2pw').toString('base64')}`);
+    const missing = await api.runTool('missing', {});
+    assert.ok(!missing.ok);
+    assert.equal(api.baseUrl, http.url);
+    const shown = JSON.stringify([missing, lines, api.baseUrl]);
+    assert.ok(!shown.includes('hunter2pw') && !shown.includes('admin'), shown);
+    await client(withCredentials, { NEXUSBLOOM_API_KEY: 'sk-1' }).api.runTool('t', {});
+    assert.equal(http.requests[2]?.headers.authorization, 'Bearer sk-1');
+  } finally {
+    await http.close();
+  }
+
+  // Unreachable: the error text and details.url name the host, not the password.
+  const { api, lines } = client(withCredentials, { NEXUSBLOOM_MCP_DEBUG: '1' });
+  const unreachable = await api.runTool('t', {});
+  assert.ok(!unreachable.ok);
+  assert.equal(unreachable.failure.code, 'API_UNREACHABLE');
+  assert.equal(unreachable.failure.details?.url, http.url);
+  const shown = JSON.stringify([unreachable, lines]);
+  assert.ok(!shown.includes('hunter2pw'), shown);
+});
+
+test('an unusable API URL fails every call at once, naming the variable, and never falls back to the default host', async () => {
+  // The default host is a local server here, so a fallback would show up as a request.
+  const fallback = await startHttp((_req, res) => sendJson(res, 200, { success: true, result: 'sent to the default' }));
+  try {
+    for (const raw of ['127.0.0.1:4731/api', 'admin:hunter2pw@127.0.0.1:4731/api', 'ftp://127.0.0.1/api']) {
+      const settings = readSettings({ ...testNames, defaultApiUrl: fallback.url }, { NEXUSBLOOM_API_URL: raw, NEXUSBLOOM_API_KEY: 'sk-1' }, () => {});
+      const api = createApiClient(testNames, settings, () => {});
+      const outcomes = [await api.runTool('t', {}), await api.listCatalogue(), await api.getManifest('t')];
+      for (const outcome of outcomes) {
+        assert.ok(!outcome.ok, raw);
+        assert.equal(outcome.failure.code, 'CONFIG_ERROR');
+        assert.equal(outcome.failure.retryable, false);
+        assert.match(outcome.failure.error, /NEXUSBLOOM_API_URL=".*" is not an http\(s\) URL/);
+        assert.match(outcome.failure.error, /e\.g\. http/);
+        assert.ok(!outcome.failure.error.includes('hunter2pw'), outcome.failure.error);
+      }
+      assert.equal(api.baseUrl, null);
+    }
+    assert.equal(fallback.requests.length, 0);
+  } finally {
+    await fallback.close();
+  }
+});
+
 test('a hung server times out with TIMEOUT', async () => {
   const http = await startHttp(() => { /* never answers */ });
   try {

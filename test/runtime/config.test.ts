@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normalizeApiUrl, readSettings } from '../../src/runtime/config.js';
+import { redactUrlCredentials } from '../../src/runtime/redact.js';
 import { captureLog, testNames } from './core-fixtures.js';
 
 test('defaults when nothing is set', () => {
@@ -24,8 +25,12 @@ const table: { env: Record<string, string>; want: Record<string, unknown>; notes
   { env: { NEXUSBLOOM_API_URL: 'https://example.test/' }, want: { apiUrl: 'https://example.test/api' }, notes: 0 },
   { env: { NEXUSBLOOM_API_URL: 'http://127.0.0.1:4010/api/' }, want: { apiUrl: 'http://127.0.0.1:4010/api' }, notes: 0 },
   { env: { NEXUSBLOOM_API_URL: 'https://example.test/v2/api' }, want: { apiUrl: 'https://example.test/v2/api' }, notes: 0 },
-  { env: { NEXUSBLOOM_API_URL: 'not a url' }, want: { apiUrl: 'https://nexusbloom.dev/api' }, notes: 1 },
-  { env: { NEXUSBLOOM_API_URL: 'ftp://example.test' }, want: { apiUrl: 'https://nexusbloom.dev/api' }, notes: 1 },
+  // An unusable URL is never replaced by the default: that would send a self-hosted user's data to another host.
+  { env: { NEXUSBLOOM_API_URL: 'not a url' }, want: { apiUrl: null }, notes: 1 },
+  { env: { NEXUSBLOOM_API_URL: 'ftp://example.test' }, want: { apiUrl: null }, notes: 1 },
+  { env: { NEXUSBLOOM_API_URL: '127.0.0.1:4731/api' }, want: { apiUrl: null }, notes: 1 },
+  { env: { NEXUSBLOOM_API_URL: 'http://admin:hunter2pw@127.0.0.1:4731/api' }, want: { apiUrl: 'http://127.0.0.1:4731/api', apiBasicAuth: 'admin:hunter2pw' }, notes: 0 },
+  { env: { NEXUSBLOOM_API_URL: 'https://tok%40en@example.test' }, want: { apiUrl: 'https://example.test/api', apiBasicAuth: 'tok@en:' }, notes: 0 },
   { env: { NEXUSBLOOM_MCP_TIMEOUT_MS: '2500' }, want: { timeoutMs: 2500 }, notes: 0 },
   { env: { NEXUSBLOOM_MCP_TIMEOUT_MS: 'soon' }, want: { timeoutMs: 15000 }, notes: 1 },
   { env: { NEXUSBLOOM_MCP_TIMEOUT_MS: '0' }, want: { timeoutMs: 15000 }, notes: 1 },
@@ -54,6 +59,31 @@ for (const { env, want, notes } of table) {
   });
 }
 
+test('an unusable API URL is reported once, with its credentials masked and what a valid value looks like', () => {
+  const { log, lines } = captureLog();
+  const settings = readSettings(testNames, { NEXUSBLOOM_API_URL: 'admin:hunter2pw@127.0.0.1:4731/api' }, log);
+  assert.equal(settings.apiUrl, null);
+  assert.equal(settings.apiBasicAuth, null);
+  assert.deepEqual(lines, [settings.apiUrlProblem]);
+  assert.match(lines[0] ?? '', /^NEXUSBLOOM_API_URL="\*\*\*@127\.0\.0\.1:4731\/api" is not an http\(s\) URL, so no API request is sent/);
+  assert.match(lines[0] ?? '', /no other API is used in its place/);
+  assert.match(lines[0] ?? '', /starts with http:\/\/ or https:\/\/.*e\.g\. https:\/\/nexusbloom\.dev\/api/);
+  assert.ok(!lines[0]?.includes('hunter2pw'));
+});
+
+test('redactUrlCredentials masks userinfo in URLs and in values that do not parse', () => {
+  const table: [string, string][] = [
+    ['http://admin:hunter2pw@127.0.0.1:4731/api', 'http://***@127.0.0.1:4731/api'],
+    ['https://token@example.test', 'https://***@example.test'],
+    ['admin:hunter2pw@127.0.0.1:4731/api', '***@127.0.0.1:4731/api'],
+    ['ftp://u:p@h/x', 'ftp://***@h/x'],
+    ['https://example.test/a@b', 'https://example.test/a@b'],
+    ['127.0.0.1:4731/api', '127.0.0.1:4731/api'],
+    ['not a url', 'not a url'],
+  ];
+  for (const [raw, shown] of table) assert.equal(redactUrlCredentials(raw), shown, raw);
+});
+
 test('an unknown execution mode names the variable and the fallback', () => {
   const { log, lines } = captureLog();
   readSettings(testNames, { NEXUSBLOOM_MCP_EXECUTION: 'yes please' }, log);
@@ -72,4 +102,5 @@ test('normalizeApiUrl', () => {
   assert.equal(normalizeApiUrl('https://h.test/api//'), 'https://h.test/api');
   assert.equal(normalizeApiUrl('https://h.test/api?x=1#y'), 'https://h.test/api');
   assert.equal(normalizeApiUrl('h.test'), null);
+  assert.equal(normalizeApiUrl('https://user:pw@h.test/api'), 'https://h.test/api');
 });

@@ -90,6 +90,48 @@ test('stdout carries only JSON-RPC; closing stdin ends the process cleanly', asy
   }
 });
 
+test('an API URL is shown without its credentials, and an unusable one keeps the server up with each call failing fast', async () => {
+  const dir = await fakePackage();
+  const run = async (apiUrl: string) => {
+    const transport = new StdioClientTransport({
+      command: process.execPath, args: ['--import', 'tsx', join(dir, 'bin.mjs')], cwd: new URL(repoRoot).pathname,
+      env: childEnv({ NEXUSBLOOM_API_URL: apiUrl }), stderr: 'pipe',
+    });
+    const stderr: string[] = [];
+    transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+    const client = new Client({ name: 'stdio-test', version: '0.0.0' });
+    try {
+      await client.connect(transport);
+      const { tools } = await client.listTools();
+      const first = await client.callTool({ name: 'noisy', arguments: {} });
+      const second = await client.callTool({ name: 'noisy', arguments: {} });
+      return { tools: tools.length, results: [first, second] as { isError?: boolean; structuredContent?: Record<string, unknown> }[], stderr: stderr.join('') };
+    } finally {
+      await client.close();
+    }
+  };
+  try {
+    const malformed = await run('admin:hunter2pw@127.0.0.1:9/api');
+    assert.equal(malformed.tools, 2);
+    for (const result of malformed.results) {
+      assert.equal(result.isError, true);
+      assert.equal(result.structuredContent?.code, 'CONFIG_ERROR');
+      assert.match(String(result.structuredContent?.error), /NEXUSBLOOM_API_URL="\*\*\*@127\.0\.0\.1:9\/api" is not an http\(s\) URL/);
+    }
+    assert.equal(malformed.stderr.split('\n').filter((line) => line.includes('is not an http(s) URL')).length, 1, malformed.stderr);
+    assert.match(malformed.stderr, /ready on stdio: .*API not configured \(NEXUSBLOOM_API_URL is unusable/);
+    assert.doesNotMatch(malformed.stderr, /using https:|API https:/);
+
+    const withCredentials = await run('http://admin:hunter2pw@127.0.0.1:9/api');
+    assert.equal(withCredentials.results[0]?.structuredContent?.code, 'API_UNREACHABLE');
+    assert.match(withCredentials.stderr, /ready on stdio: .*API http:\/\/127\.0\.0\.1:9\/api,/);
+    const shown = JSON.stringify([malformed, withCredentials]);
+    assert.ok(!shown.includes('hunter2pw'), shown);
+  } finally {
+    await rm(dir, { recursive: true });
+  }
+});
+
 test('a missing catalogue is reported on stderr with exit code 1', async () => {
   const dir = await fakePackage();
   await rm(join(dir, 'data', 'catalogue.json'));
