@@ -6,7 +6,7 @@ import { diffRuns, formatRunDiff } from './diff.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_BATCH_RUNS, MAX_SEARCH_LIMIT } from './guide.js';
 import { formatHistoryIndex, historyIndex, historyScopeNote, runDetail, runIndexEntry, type RunRecord } from './history.js';
 import { safeStringify } from './redact.js';
-import { resolveSlug } from './resolve.js';
+import { agentResolveOptions, resolveSlug } from './resolve.js';
 import { failureResult, outcomeResult } from './results.js';
 import { checkParams, executeRun, validateAndRun } from './runs.js';
 import { searchTools } from './search.js';
@@ -124,7 +124,7 @@ function textAndData(text: string, data: Record<string, unknown>): CallToolResul
 }
 
 function resolveOrThrow(ctx: SurfaceContext, tools: readonly ServedTool[], slug: string): ServedTool {
-  const resolution = resolveSlug(tools, slug, { metaToolName: ctx.names.metaToolName });
+  const resolution = resolveSlug(tools, slug, agentResolveOptions(ctx));
   if (!resolution.ok) throw new CommandFailure(resolution.failure);
   return resolution.tool;
 }
@@ -258,7 +258,7 @@ async function batchCommand(ctx: SurfaceContext, args: JsonObject, extra: CallEx
     }
     if (typeof item.slug !== 'string' || item.slug === '') return problem(toolFailure('INVALID_COMMAND', `runs[${index}].slug is required and must be a non-empty string.`, { field: `runs[${index}].slug` }));
     if (item.params !== undefined && !isObject(item.params)) return problem(toolFailure('INVALID_COMMAND', `runs[${index}].params must be an object.`, { field: `runs[${index}].params` }));
-    const resolution = resolveSlug(tools, item.slug, { metaToolName: ctx.names.metaToolName });
+    const resolution = resolveSlug(tools, item.slug, agentResolveOptions(ctx));
     if (!resolution.ok) return problem(resolution.failure);
     const checked = checkParams(ctx.validator, resolution.tool, item.params);
     if (!checked.ok) return problem(checked.failure);

@@ -29,6 +29,14 @@ describe('resolveSlug', () => {
     assert.equal((resolution.failure.details?.closest as string[])[0], 'env-validator');
   });
 
+  it('says a slug is not in the catalogue, not that it is unpublished, while the list is pinned', () => {
+    const resolution = resolveSlug(tools, 'env-validatr', { metaToolName: 'acme', pinnedCatalogueVar: 'ACME_MCP_CATALOGUE' });
+    assert.ok(!resolution.ok);
+    assert.equal(resolution.failure.code, 'TOOL_NOT_FOUND');
+    assert.match(resolution.failure.error, /^No tool named "env-validatr" is in this server's catalogue \(the tool list pinned when this package was built; .*ACME_MCP_CATALOGUE=live\)\. Closest matches: env-validator[.,]/);
+    assert.doesNotMatch(resolution.failure.error, /is published/);
+  });
+
   it('reports an ambiguous prefix with every candidate', () => {
     const resolution = resolveSlug(tools, 'json');
     assert.ok(!resolution.ok);

@@ -140,6 +140,26 @@ test('a cancelled call is recorded as CANCELLED, not TIMEOUT, and a cancelled ba
   }
 });
 
+test('an unknown slug is "not in this server\'s catalogue" while the list is pinned, with the live switch under the configured prefix', async () => {
+  const ask = async (env: Record<string, string>) => {
+    const created = createServer({ names: { ...testNames, envPrefix: 'ACME_' }, catalogue, env, log: () => undefined });
+    const direct = await created.surface.callTool('new-upstream-tool', {}, { signal: new AbortController().signal, sendProgress: async () => undefined });
+    const viaRun = await created.surface.callTool('nexusbloom', { command: 'run', slug: 'new-upstream-tool' }, { signal: new AbortController().signal, sendProgress: async () => undefined });
+    await created.close();
+    return [direct, viaRun].map((result) => (result.structuredContent as { code: string; error: string }));
+  };
+  for (const failure of await ask({})) {
+    assert.equal(failure.code, 'TOOL_NOT_FOUND');
+    assert.match(failure.error, /^No tool named "new-upstream-tool" is in this server's catalogue .*ACME_MCP_CATALOGUE=live/);
+    assert.doesNotMatch(failure.error, /NEXUSBLOOM_/);
+  }
+  for (const failure of await ask({ ACME_MCP_CATALOGUE: 'live', ACME_API_URL: 'http://127.0.0.1:9/api' })) {
+    assert.equal(failure.code, 'TOOL_NOT_FOUND');
+    assert.match(failure.error, /^No tool named "new-upstream-tool" is published\./);
+    assert.doesNotMatch(failure.error, /MCP_CATALOGUE/);
+  }
+});
+
 test('a batch with a progress token sends monotonic progress', async () => {
   const http = await api();
   const session = await connect({ NEXUSBLOOM_API_URL: http.url });
