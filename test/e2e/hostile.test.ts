@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { manifestsFromBundle, startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
-import { hostileBundle, HOSTILE_TEXT } from '../fixtures/catalogues.js';
+import { hostileBundle, HOSTILE_TEXT, tool as catalogueTool } from '../fixtures/catalogues.js';
 import { builtPackage, call, connectServer, dataOf, initializeRaw, startRawServer, textOf, type ServerSession } from '../helpers/mcp.js';
 
 /** The MCP tool-name grammar strict hosts enforce (catalogue-api.md, "Names"). */
@@ -14,6 +14,8 @@ const TOOL_NAME_GRAMMAR = /^[A-Za-z0-9_-]{1,64}$/;
 
 describe('hostile catalogue, built and served', () => {
   const bundle = hostileBundle();
+  // `then` would make the tools index a thenable; boolean property schemas once cost the SDK client every tool.
+  bundle.tools.push(catalogueTool('then'), catalogueTool('boolean-properties', { input_schema: { type: 'object', properties: { t: true, f: false } }, examples: [] }));
   const slugs = (bundle.tools as Array<{ slug: string }>).map((tool) => tool.slug);
   let packageDir: string;
   let api: MockApi;
@@ -41,7 +43,7 @@ describe('hostile catalogue, built and served', () => {
     }
     const advertised = tools.map((tool) => tool.name).filter((name) => name !== 'nexusbloom').sort();
     const valid = slugs.filter((slug) => TOOL_NAME_GRAMMAR.test(slug)).sort();
-    assert.equal(valid.length, 8);
+    assert.equal(valid.length, 10);
     assert.deepEqual(advertised, valid);
     const index = tools.find((tool) => tool.name === 'index')!;
     assert.equal(index.description, HOSTILE_TEXT);
@@ -59,6 +61,7 @@ describe('hostile catalogue, built and served', () => {
     );
     const { tools } = await session.client.listTools();
     assert.ok(tools.some((tool) => tool.name === 'index'));
+    assert.deepEqual(tools.find((tool) => tool.name === 'boolean-properties')?.inputSchema.properties, { t: {}, f: { not: {} } });
   });
 
   it('calls the index tool, whose schema is made of hostile keys and text', async () => {
@@ -83,6 +86,8 @@ describe('hostile catalogue, built and served', () => {
     const tools = (await import(pathToFileURL(join(packageDir, 'dist', 'tools', 'index.js')).href)) as Record<string, unknown>;
     const main = (await import(pathToFileURL(join(packageDir, 'dist', 'index.js')).href)) as Record<string, unknown>;
     assert.ok(Object.keys(tools).length >= slugs.length, 'one wrapper per tool');
+    assert.equal('then' in tools, false, 'the module namespace is not a thenable');
+    assert.equal(typeof tools.thenTool, 'function');
     assert.ok(Object.keys(main).length > 0);
     assert.equal(marker.__catalogueEvaluated, undefined);
   });

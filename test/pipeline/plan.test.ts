@@ -15,6 +15,8 @@ describe('plan stage: names', () => {
     ['Text Stats', 'textStats', 'text-stats'],
     ['index', 'indexTool', 'tool-index'],
     ['class', 'classTool', 'class'],
+    ['then', 'thenTool', 'then'],
+    ['Then', 'thenTool', 'then'],
     ['__proto__', 'proto', 'proto'],
     ['3d-render', 'tool3dRender', 'tool-3d-render'],
     ['Café Crème', 'cafeCreme', 'cafe-creme'],
@@ -86,6 +88,14 @@ describe('plan stage: names lock', () => {
     const plan = planPackage(checked(['c']), hostileLock);
     assert.equal(plan.tools[0]!.identifier, 'c');
     assert.equal(plan.tools[0]!.fileName, 'c');
+  });
+
+  it('renames a locked `then` export, which would make the tools index a thenable, and keeps the new name', () => {
+    const oldLock = { format: 'nexusbloom-names/1' as const, tools: { then: { tool: 'then', identifier: 'then', file: 'then' } } };
+    const plan = planPackage(checked(['then', 'Then']), oldLock);
+    assert.deepEqual(plan.tools.map((t) => [t.slug, t.identifier, t.fileName]), [['Then', `thenTool_${slugHash('Then')}`, `then-${slugHash('Then')}`], ['then', 'thenTool', 'then']]);
+    const again = planPackage(checked(['then', 'Then']), namesLockOf(plan));
+    assert.deepEqual(again.tools.map((t) => t.identifier), plan.tools.map((t) => t.identifier));
   });
 });
 

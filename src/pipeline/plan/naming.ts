@@ -10,9 +10,16 @@ const RESERVED_IDENTIFIERS = new Set(
     'function if import in instanceof new null return super switch this throw true try typeof var void while with ' +
     'as implements interface let package private protected public static yield any boolean constructor declare get ' +
     'module require number set string symbol type from of async await undefined arguments eval prototype ' +
-    'names sdk server client tools index runtime'
+    'names sdk server client tools index runtime ' +
+    // A module that exports `then` is a thenable: `await import()` of the tools index would call it.
+    'then'
   ).split(' '),
 );
+
+/** Whether `identifier` cannot name a tool's export (a keyword, a name the package uses, or `then`). */
+export function isReservedIdentifier(identifier: string): boolean {
+  return RESERVED_IDENTIFIERS.has(identifier);
+}
 
 // File names that are taken by the package's own modules or are unusable on some file systems.
 const RESERVED_FILE_NAMES = new Set(['index', 'con', 'prn', 'aux', 'nul', 'com1', 'com2', 'com3', 'lpt1', 'lpt2', 'lpt3', 'tool']);
@@ -46,7 +53,7 @@ export function baseNames(slug: string): BaseNames {
   const words = slugWords(slug).slice(0, 12);
   if (words.length === 0) words.push('tool', slugHash(slug));
   const camel = words.map((w, i) => (i === 0 ? w : capitalize(w))).join('');
-  const identifier = /^[0-9]/.test(camel) ? `tool${capitalize(camel)}` : RESERVED_IDENTIFIERS.has(camel) ? `${camel}Tool` : camel;
+  const identifier = /^[0-9]/.test(camel) ? `tool${capitalize(camel)}` : isReservedIdentifier(camel) ? `${camel}Tool` : camel;
   const fileBase = words.join('-');
   const fileName = /^[0-9]/.test(fileBase) || RESERVED_FILE_NAMES.has(fileBase) ? `tool-${fileBase}` : fileBase;
   return { identifier, typeName: typeNameOf(identifier), fileName };

@@ -3,7 +3,7 @@
 import type { Manifest } from '../../runtime/contracts.js';
 import type { CheckedTool } from '../check/check-catalogue.js';
 import { PipelineError } from '../problems.js';
-import { baseNames, isCanonicalSpelling, typeNameOf, withHashSuffix, type BaseNames } from './naming.js';
+import { baseNames, isCanonicalSpelling, isReservedIdentifier, typeNameOf, withHashSuffix, type BaseNames } from './naming.js';
 
 export interface PlannedTool extends BaseNames {
   slug: string;
@@ -34,7 +34,8 @@ function lockedNames(lock: NamesLock | null, slug: string): BaseNames | null {
   if (!lock || !lock.tools || !Object.prototype.hasOwnProperty.call(lock.tools, slug)) return null;
   const entry = lock.tools[slug];
   if (!entry || typeof entry.identifier !== 'string' || typeof entry.file !== 'string') return null;
-  if (!LOCKED_IDENTIFIER.test(entry.identifier) || !LOCKED_FILE.test(entry.file)) return null;
+  // A reserved identifier (a lock written before `then` was reserved, or edited by hand) cannot be kept.
+  if (!LOCKED_IDENTIFIER.test(entry.identifier) || isReservedIdentifier(entry.identifier) || !LOCKED_FILE.test(entry.file)) return null;
   return { identifier: entry.identifier, typeName: typeNameOf(entry.identifier), fileName: entry.file };
 }
 
