@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { resolveConfig } from '../../src/pipeline/config.js';
 import { workerCount } from '../../src/pipeline/parallel/warm-cache.js';
+import { cacheDir, loadCache, memoryCache, saveCache } from '../../src/pipeline/cache/build-cache.js';
+import { writePackage } from '../../src/pipeline/write/write-package.js';
 import { buildPackage } from '../../src/pipeline/run-pipeline.js';
 import { bundle, tool } from '../fixtures/catalogues.js';
 
@@ -50,6 +52,43 @@ describe('build cache', () => {
       const coldAgain = await build('cold-annotated');
       assert.equal(await readFile(join(dir, 'out', 'data/tools-list.json'), 'utf8'), await readFile(join(dir, 'cold-annotated', 'data/tools-list.json'), 'utf8'));
       assert.deepEqual(coldAgain.cache, { hits: 0, misses: entries });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('cache and package files, written in pieces', () => {
+  it('writes the cache as the JSON of its used entries, beyond one write batch and across surrogate pairs', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'nb-cache-file-'));
+    try {
+      const cache = memoryCache();
+      const big = `${'🙂'.repeat(300_000)}x${'日本'.repeat(400_000)}`;
+      cache.set('module', 'b', big);
+      cache.set('check', 'a', [{ slug: '"quoted"\u2028', pointer: '/x' }]);
+      cache.set('budget', 'c', { tokens: 3, share: 2 });
+      cache.entries.set('module:unused', 'left out');
+      await saveCache(dir, cache);
+      const text = await readFile(join(cacheDir(dir), 'entries.json'), 'utf8');
+      const parsed = JSON.parse(text) as { format: string; fingerprint: string; entries: Record<string, unknown> };
+      assert.equal(text, JSON.stringify(parsed));
+      assert.deepEqual(Object.keys(parsed.entries), ['budget:c', 'check:a', 'module:b']);
+      assert.equal(parsed.entries['module:b'], big);
+      const loaded = await loadCache(dir);
+      assert.deepEqual([...loaded.entries], [...cache.entries].filter(([id]) => id !== 'module:unused').sort(([a], [b]) => (a < b ? -1 : 1)));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('writes a file larger than one piece byte for byte, surrogate pairs whole', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'nb-write-'));
+    try {
+      // A pair straddles the first piece boundary (2^20 characters) whichever way the text is aligned.
+      for (const text of [`${'a'.repeat((1 << 20) - 1)}🙂${'b'.repeat(10)}`, `${'🙂'.repeat(1 << 20)}\n`, '']) {
+        await writePackage(dir, new Map([['data/big.json', text]]));
+        assert.deepEqual(await readFile(join(dir, 'data', 'big.json')), Buffer.from(text, 'utf8'));
+      }
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -1,7 +1,7 @@
 // The write stage, the only one that touches the disk: writes the emitted files (skipping unchanged ones, each
 // write atomic), removes stale files from the folders the generator owns, and compares a folder for drift.
 
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { PackageFiles } from '../emit/emit-package.js';
@@ -56,6 +56,24 @@ function readIfExistsSync(path: string): string | null {
   }
 }
 
+/** Characters encoded per write: a large data file goes out in pieces rather than as one buffer of its whole size. */
+const WRITE_PIECE = 1 << 20;
+
+function writeTextSync(path: string, text: string): void {
+  const fd = openSync(path, 'w');
+  try {
+    for (let start = 0; start < text.length; ) {
+      let end = Math.min(start + WRITE_PIECE, text.length);
+      // Never between the two halves of a surrogate pair, which would each be written as U+FFFD.
+      if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end -= 1;
+      writeSync(fd, text.slice(start, end));
+      start = end;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export interface WriteSummary {
   written: string[];
   unchanged: number;
@@ -75,7 +93,7 @@ export async function writePackage(outDir: string, files: PackageFiles): Promise
       continue;
     }
     const temporary = `${target}.${process.pid}.tmp`;
-    writeFileSync(temporary, text);
+    writeTextSync(temporary, text);
     renameSync(temporary, target);
     written.push(path);
   }
