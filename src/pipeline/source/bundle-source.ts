@@ -17,7 +17,8 @@ export async function readBundleFile(path: string): Promise<unknown> {
     ]);
   }
   try {
-    return JSON.parse(text) as unknown;
+    // A byte order mark, which Windows editors like to add, is not part of the JSON (RFC 8259 lets a parser skip it).
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
   } catch (error) {
     const message = `bundle ${path} is not valid JSON: ${(error as Error).message}`;
     throw new PipelineError(message, [{ severity: 'error', slug: null, pointer: '', message }]);
