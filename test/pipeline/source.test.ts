@@ -96,4 +96,13 @@ describe('source stage: bundle file', () => {
     const raw = await readSource(join(dir, 'ok.json'));
     assert.deepEqual(raw.document, JSON.parse(await readFile(join(dir, 'ok.json'), 'utf8')));
   });
+
+  it('reads a bundle that starts with a byte order mark, and only there', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'nb-source-'));
+    const document = { format: 'nexusbloom-catalogue/1', tools: [] };
+    await writeFile(join(dir, 'bom.json'), `\ufeff${JSON.stringify(document)}`);
+    assert.deepEqual((await readSource(join(dir, 'bom.json'))).document, document);
+    await writeFile(join(dir, 'inner.json'), `{\ufeff"format":"x"}`);
+    await assert.rejects(readSource(join(dir, 'inner.json')), /inner\.json is not valid JSON/);
+  });
 });
