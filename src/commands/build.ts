@@ -7,6 +7,7 @@ import { resolveConfig } from '../pipeline/config.js';
 import { buildPackage, type BuildResult } from '../pipeline/run-pipeline.js';
 import { errorMessage, problemLines, resolveSource, sourceFlags, sourceOptions } from '../cli/shared-flags.js';
 import { loadConfigFile } from '../cli/config-file.js';
+import { boundHeapGrowth } from '../cli/memory.js';
 // --max-tokens and the context budget lines (see src/pipeline/budget/)
 import { budgetLines } from '../pipeline/budget/context-budget.js';
 // --changelog (schema changelog, see src/pipeline/changelog/)
@@ -41,6 +42,7 @@ what a build would write (use it in CI to catch drift).`;
 
   async run(): Promise<BuildResult> {
     const { flags } = await this.parse(Build);
+    boundHeapGrowth();
     const progress = (line: string) => this.diagnostic(`nexusbloom-gen: ${line}`);
     const source = resolveSource(flags.source);
     let result: BuildResult;
