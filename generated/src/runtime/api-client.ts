@@ -21,7 +21,8 @@ export interface CatalogueEntry {
 export type ApiResult<T> = { ok: true; value: T } | { ok: false; failure: ToolFailure };
 
 export interface ApiClient {
-  readonly baseUrl: string;
+  /** Without credentials, so it can be shown; null when the configured API URL is unusable (every call fails). */
+  readonly baseUrl: string | null;
   /** `POST /tools/{slug}/run`; resolves to the tool's `result`. Never rejects. */
   runTool(slug: string, params: JsonObject, signal?: AbortSignal): Promise<ApiResult<unknown>>;
   /** Every catalogue entry, following `next_cursor` to the end. Never rejects. */
@@ -30,14 +31,26 @@ export interface ApiClient {
   getManifest(slug: string, signal?: AbortSignal): Promise<ApiResult<Manifest>>;
 }
 
-type ApiSettings = Pick<Settings, 'apiUrl' | 'apiKey' | 'timeoutMs' | 'debug' | 'vars'>;
+type ApiSettings = Pick<Settings, 'apiUrl' | 'apiUrlProblem' | 'apiBasicAuth' | 'apiKey' | 'timeoutMs' | 'debug' | 'vars'>;
+
+/**
+ * A slug as one path segment: percent-encoded with encodeURIComponent (the catalogue API contract), and `.`/`..`, which
+ * it leaves alone and URL parsing would collapse as dot segments (`/tools/./run` is `/tools/run`), as `%2E`/`%2E%2E`.
+ */
+export function slugPathSegment(slug: string): string {
+  return slug === '.' || slug === '..' ? slug.replaceAll('.', '%2E') : encodeURIComponent(slug);
+}
 
 /** Pages beyond this are treated as a cursor loop in the API rather than followed forever. */
 const MAX_CATALOGUE_PAGES = 1000;
 
 export function createApiClient(names: ServerNames, settings: ApiSettings, log: DiagnosticLog): ApiClient {
   const baseUrl = settings.apiUrl;
+  if (baseUrl === null) return unconfiguredApiClient(settings);
   const userAgent = `${names.packageName}/${names.packageVersion}`;
+  // Credentials from the URL's userinfo go in a header, as node:http would send them; an API key takes precedence.
+  const authorization = settings.apiKey !== null ? `Bearer ${settings.apiKey}`
+    : settings.apiBasicAuth !== null ? `Basic ${Buffer.from(settings.apiBasicAuth).toString('base64')}` : null;
 
   /** One request with the timeout applied to the whole exchange, body included. */
   async function request(
@@ -46,7 +59,7 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
     const url = `${baseUrl}${path}`;
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    if (settings.apiKey !== null) headers.authorization = `Bearer ${settings.apiKey}`;
+    if (authorization !== null) headers.authorization = authorization;
     const started = Date.now();
     if (settings.debug) log(`→ ${method} ${url}`);
 
@@ -94,7 +107,7 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
         return fail('TIMEOUT', `${what} got no answer from ${baseUrl} within ${settings.timeoutMs} ms. `
           + `Retry, or raise ${settings.vars.timeoutMs}.`, { timeout_ms: settings.timeoutMs });
       case 'cancelled':
-        return fail('TIMEOUT', `${what} was cancelled before ${baseUrl} answered.`, { cancelled: true });
+        return fail('CANCELLED', `${what} was cancelled by the client before ${baseUrl} answered.`, { cancelled: true });
       case 'unreachable':
         return fail('API_UNREACHABLE',
           `Cannot reach the API at ${baseUrl} (${networkReason(failure.error)}). Check the network, or set ${settings.vars.apiUrl}.`,
@@ -146,7 +159,7 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
 
   async function runTool(slug: string, params: JsonObject, signal?: AbortSignal): Promise<ApiResult<unknown>> {
     const what = `running ${JSON.stringify(slug)}`;
-    const answer = await request('POST', `/tools/${encodeURIComponent(slug)}/run`, what, { params }, signal);
+    const answer = await request('POST', `/tools/${slugPathSegment(slug)}/run`, what, { params }, signal);
     if (!answer.ok) return answer;
     const body = answer.value;
     if (isObject(body) && body.success === true && 'result' in body) return { ok: true, value: body.result };
@@ -189,7 +202,7 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
 
   async function getManifest(slug: string, signal?: AbortSignal): Promise<ApiResult<Manifest>> {
     const what = `reading ${JSON.stringify(slug)}`;
-    const answer = await request('GET', `/tools/${encodeURIComponent(slug)}`, what, undefined, signal);
+    const answer = await request('GET', `/tools/${slugPathSegment(slug)}`, what, undefined, signal);
     if (!answer.ok) return answer;
     const body = answer.value;
     if (!isManifest(body) || body.slug !== slug) {
@@ -199,6 +212,14 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
   }
 
   return { baseUrl, runTool, listCatalogue, getManifest };
+}
+
+/** The client of a server whose API URL is unusable: every call fails at once, and nothing is sent anywhere. */
+function unconfiguredApiClient(settings: Pick<ApiSettings, 'apiUrlProblem' | 'vars'>): ApiClient {
+  const refused = async (): Promise<{ ok: false; failure: ToolFailure }> =>
+    fail('CONFIG_ERROR', `The API is not configured: ${settings.apiUrlProblem ?? `${settings.vars.apiUrl} is not usable.`}`,
+      { variable: settings.vars.apiUrl });
+  return { baseUrl: null, runTool: refused, listCatalogue: refused, getManifest: refused };
 }
 
 function fail(code: ErrorCode, message: string, details?: JsonObject): { ok: false; failure: ToolFailure } {

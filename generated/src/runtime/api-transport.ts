@@ -93,7 +93,7 @@ export async function exchangeWithApi(exchange: ApiExchange): Promise<ApiAnswer>
     const headers = exchange.body === undefined
       ? exchange.headers
       : { ...exchange.headers, 'content-length': String(Buffer.byteLength(exchange.body)) };
-    const request = send(target, { method: exchange.method, headers });
+    const request = send(target, { method: exchange.method, headers, path: requestTarget(exchange.url, target) });
     outgoing = request;
     request.on('error', (error) => fail({ kind: 'unreachable', error }));
     request.on('response', (response: IncomingMessage) => {
@@ -118,6 +118,18 @@ export async function exchangeWithApi(exchange: ApiExchange): Promise<ApiAnswer>
     });
     request.end(exchange.body);
   });
+}
+
+/**
+ * The path and query to send. URL parsing treats `%2E` segments as dot segments and removes them, so a slug `.` sent
+ * as `/tools/%2E/run` would reach `/tools/run`; a URL holding `%2E` is sent as written (node:http sends `path` as
+ * is) when it is plain printable ASCII, and any other URL as parsed.
+ */
+function requestTarget(url: string, parsed: URL): string {
+  const written = /^https?:\/\/[^/?#]*([^#]*)/i.exec(url)?.[1] ?? '';
+  return /%2e/i.test(written) && /^\/[\x21-\x7e]*$/.test(written) && !written.includes('\\')
+    ? written
+    : `${parsed.pathname}${parsed.search}`;
 }
 
 function headerText(value: string | string[] | undefined): string | null {

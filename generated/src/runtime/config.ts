@@ -3,6 +3,7 @@
 import type { DiagnosticLog, ServerNames } from './contracts.js';
 import { DEFAULT_TOOLS_THRESHOLD, TOOLS_MODES, type ToolsMode } from './advertise.js';
 import { HOST_PROFILE_NAMES, type HostProfileName } from './host-profiles.js';
+import { redactUrlCredentials } from './redact.js';
 
 export type ExecutionMode = 'remote' | 'local' | 'auto';
 export type CatalogueMode = 'pinned' | 'live';
@@ -10,8 +11,16 @@ export type CatalogueMode = 'pinned' | 'live';
 export interface Settings {
   /** API key, or null to run anonymously. */
   apiKey: string | null;
-  /** API base URL without a trailing slash, always ending in the API path (`…/api` for a bare host). */
-  apiUrl: string;
+  /**
+   * API base URL without credentials or a trailing slash, always ending in the API path (`…/api` for a bare host). Null
+   * when `<prefix>API_URL` is set but unusable: then no request is sent anywhere (never to the default instead), and
+   * every API call fails with CONFIG_ERROR carrying `apiUrlProblem`.
+   */
+  apiUrl: string | null;
+  /** Why `apiUrl` is null, naming the variable and its credential-redacted value; null when it is usable. */
+  apiUrlProblem: string | null;
+  /** `user:password` from the userinfo of `<prefix>API_URL`, sent as HTTP Basic auth when no API key is set; never shown. */
+  apiBasicAuth: string | null;
   timeoutMs: number;
   /** Tool-list cache lifetime; 0 disables caching. */
   cacheTtlMs: number;
@@ -73,7 +82,7 @@ export function readSettings(names: ServerNames, env: NodeJS.ProcessEnv, log: Di
 
   return {
     apiKey: read(vars.apiKey) ?? null,
-    apiUrl: readApiUrl(read(vars.apiUrl), names.defaultApiUrl, vars.apiUrl, log),
+    ...readApiUrl(read(vars.apiUrl), names.defaultApiUrl, vars.apiUrl, log),
     timeoutMs: readInteger(read(vars.timeoutMs), DEFAULT_TIMEOUT_MS, 1, vars.timeoutMs, log),
     cacheTtlMs: readInteger(read(vars.cacheTtlMs), DEFAULT_CACHE_TTL_MS, 0, vars.cacheTtlMs, log),
     debug: readFlag(read(vars.debug)),
@@ -156,8 +165,16 @@ export function parsePort(raw: string): number | null {
   return port <= 65535 ? port : null;
 }
 
-/** Normalises an API base: a bare host means its `/api` form, and a trailing slash is dropped. */
-export function normalizeApiUrl(raw: string): string | null {
+/** An API base split into the URL to show and send to, and the credentials its userinfo carried. */
+export interface ApiBase {
+  /** Without userinfo, query, fragment or a trailing slash; a bare host gets its `/api` form. */
+  url: string;
+  /** `user:password` (percent-decoded) from the userinfo, or null. */
+  basicAuth: string | null;
+}
+
+/** Parses an http(s) API base; null when `raw` is not one. Credentials are split off so no shown URL carries them. */
+export function parseApiUrl(raw: string): ApiBase | null {
   let url: URL;
   try {
     url = new URL(raw);
@@ -165,22 +182,46 @@ export function normalizeApiUrl(raw: string): string | null {
     return null;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  const basicAuth = url.username === '' && url.password === '' ? null : `${decodeUserinfo(url.username)}:${decodeUserinfo(url.password)}`;
+  url.username = '';
+  url.password = '';
   url.hash = '';
   url.search = '';
   const path = url.pathname.replace(/\/+$/, '');
   url.pathname = path === '' ? '/api' : path;
-  return url.href.replace(/\/+$/, '');
+  return { url: url.href.replace(/\/+$/, ''), basicAuth };
 }
 
-function readApiUrl(raw: string | undefined, fallback: string, name: string, log: DiagnosticLog): string {
-  const defaultUrl = normalizeApiUrl(fallback) ?? fallback;
-  if (raw === undefined) return defaultUrl;
-  const normalized = normalizeApiUrl(raw);
-  if (normalized === null) {
-    log(`${name}=${JSON.stringify(raw)} is not an http(s) URL; using ${defaultUrl}.`);
-    return defaultUrl;
+/** node:http decodes userinfo the same way before sending it as Basic auth. */
+function decodeUserinfo(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
   }
-  return normalized;
+}
+
+/** Normalises an API base: a bare host means its `/api` form, a trailing slash is dropped, and so are credentials. */
+export function normalizeApiUrl(raw: string): string | null {
+  return parseApiUrl(raw)?.url ?? null;
+}
+
+type ApiUrlSettings = Pick<Settings, 'apiUrl' | 'apiUrlProblem' | 'apiBasicAuth'>;
+
+/**
+ * An unusable value is not replaced by the default: a mistyped self-hosted URL must not send the user's data (and key)
+ * to another host. The server stays up and each API call fails fast, saying what to fix.
+ */
+function readApiUrl(raw: string | undefined, fallback: string, name: string, log: DiagnosticLog): ApiUrlSettings {
+  const defaultUrl = normalizeApiUrl(fallback) ?? fallback;
+  if (raw === undefined) return { apiUrl: defaultUrl, apiUrlProblem: null, apiBasicAuth: parseApiUrl(fallback)?.basicAuth ?? null };
+  const parsed = parseApiUrl(raw);
+  if (parsed !== null) return { apiUrl: parsed.url, apiUrlProblem: null, apiBasicAuth: parsed.basicAuth };
+  const problem = `${name}=${JSON.stringify(redactUrlCredentials(raw))} is not an http(s) URL, so no API request is sent: `
+    + 'calls that need the API fail until it is fixed (no other API is used in its place). A valid value starts with '
+    + `http:// or https:// and names the host, e.g. ${defaultUrl} (used when ${name} is unset) or http://localhost:8080/api.`;
+  log(problem);
+  return { apiUrl: null, apiUrlProblem: problem, apiBasicAuth: null };
 }
 
 function readInteger(raw: string | undefined, fallback: number, min: number, name: string, log: DiagnosticLog): number {

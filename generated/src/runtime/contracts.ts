@@ -82,10 +82,12 @@ export type ErrorCode =
   | 'INVALID_COMMAND'
   | 'BATCH_TOO_LARGE'
   | 'TIMEOUT'
+  | 'CANCELLED'
   | 'RATE_LIMITED'
   | 'API_UNREACHABLE'
   | 'UPSTREAM_ERROR'
   | 'AUTH_ERROR'
+  | 'CONFIG_ERROR'
   | 'EXECUTION_ERROR'
   | 'NO_LOCAL_SOURCE'
   | 'OUTPUT_MISMATCH'
@@ -99,10 +101,13 @@ export const ERROR_RETRYABLE: Readonly<Record<ErrorCode, boolean>> = {
   INVALID_COMMAND: false,
   BATCH_TOO_LARGE: false,
   TIMEOUT: true,
+  // The client withdrew the call; running it again is the user's decision, not an automatic retry.
+  CANCELLED: false,
   RATE_LIMITED: true,
   API_UNREACHABLE: true,
   UPSTREAM_ERROR: true,
   AUTH_ERROR: false,
+  CONFIG_ERROR: false,
   EXECUTION_ERROR: false,
   NO_LOCAL_SOURCE: false,
   OUTPUT_MISMATCH: false,

@@ -24,13 +24,14 @@ export interface RunDiff {
   result: FieldChanges;
   /** Which payloads were truncated; differences past the cut cannot be seen. */
   truncated: { fromInput: boolean; fromResult: boolean; toInput: boolean; toResult: boolean };
-  /** Input fields masked before storage: a changed secret cannot be seen. */
+  /** Input fields masked before storage: whether they changed is known (by keyed digest), their values are not shown. */
   maskedInputFields: string[];
 }
 
 const pointerToken = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
+const byCodeUnit = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
 
 /** Field-by-field differences between two JSON values, as JSON pointers sorted by code unit. */
 export function compareValues(from: unknown, to: unknown): FieldChanges {
@@ -57,7 +58,6 @@ export function compareValues(from: unknown, to: unknown): FieldChanges {
     if (JSON.stringify(a) !== JSON.stringify(b)) changes.changed.push(pointer);
   };
   walk(from, to, '');
-  const byCodeUnit = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
   changes.changed.sort(byCodeUnit);
   changes.added.sort(byCodeUnit);
   changes.removed.sort(byCodeUnit);
@@ -75,8 +75,18 @@ function comparePayloads(from: StoredPayload, to: StoredPayload): FieldChanges {
 const countChanges = (changes: FieldChanges): number =>
   changes.changed.length + changes.added.length + changes.removed.length;
 
+/** Both payloads hold the same mask where a secret was, so masked fields are compared by their keyed digests. */
+function compareInputs(from: RunRecord, to: RunRecord): FieldChanges {
+  const changes = comparePayloads(from.input, to.input);
+  const movedSecrets = Object.keys(from.maskedInputDigests).filter((pointer) =>
+    Object.prototype.hasOwnProperty.call(to.maskedInputDigests, pointer)
+    && from.maskedInputDigests[pointer] !== to.maskedInputDigests[pointer]
+    && !changes.changed.includes(pointer));
+  return movedSecrets.length ? { ...changes, changed: [...changes.changed, ...movedSecrets].sort(byCodeUnit) } : changes;
+}
+
 export function diffRuns(from: RunRecord, to: RunRecord): RunDiff {
-  const input = comparePayloads(from.input, to.input);
+  const input = compareInputs(from, to);
   const result = comparePayloads(from.output, to.output);
   const sameTool = from.slug === to.slug;
   const statusChanged = from.status !== to.status;
@@ -138,7 +148,8 @@ export function formatRunDiff(diff: RunDiff): string {
   const cut = Object.entries(diff.truncated).filter(([, value]) => value).map(([key]) => key);
   if (cut.length) lines.push(`Truncated payloads (${cut.join(', ')}): compared only up to the ${MAX_PAYLOAD_CHARS}-character cut.`);
   if (diff.maskedInputFields.length) {
-    lines.push(`Redacted input fields (${diff.maskedInputFields.join(', ')}) are stored masked, so a change in them cannot be seen.`);
+    lines.push(`Redacted input fields (${diff.maskedInputFields.join(', ')}) are stored masked: whether they changed is checked `
+      + 'against a keyed digest held in memory, but their values are not kept or shown.');
   }
   return lines.join('\n');
 }

@@ -20,10 +20,12 @@ export const ERROR_ADVICE: Readonly<Record<ErrorCode, ErrorAdvice>> = {
   INVALID_COMMAND: { meaning: 'The meta-tool call itself is malformed (unknown command or a bad field).', action: 'Fix the field named in the error; the guide lists every command.' },
   BATCH_TOO_LARGE: { meaning: `A batch holds at most ${MAX_BATCH_RUNS} runs.`, action: `Split it into batches of ${MAX_BATCH_RUNS} or fewer.` },
   TIMEOUT: { meaning: 'The request took longer than the configured timeout.', action: 'Retry once; if it keeps timing out, reduce the input size.' },
+  CANCELLED: { meaning: 'The client cancelled the call (notifications/cancelled) while the run was in progress; the tool may or may not have finished.', action: 'Run it again only if the user still wants it; check history first, since a cancelled run may have had effects.' },
   RATE_LIMITED: { meaning: 'The API rate limit was reached.', action: 'Wait for retry_after seconds (in details when given), then retry.' },
   API_UNREACHABLE: { meaning: 'The API could not be reached (network, DNS, refused connection).', action: 'Retry later; tell the user if it persists.' },
   UPSTREAM_ERROR: { meaning: 'The API failed on its side (5xx).', action: 'Retry after a short wait.' },
   AUTH_ERROR: { meaning: 'The API key was rejected or lacks access.', action: 'Ask the user to check the API key configuration; retrying will not help.' },
+  CONFIG_ERROR: { meaning: "The server's configuration is unusable (the error names the environment variable); nothing was sent.", action: 'Tell the user which variable to fix and what a valid value looks like (both are in the error); retrying will not help.' },
   EXECUTION_ERROR: { meaning: 'The tool ran and reported an error for this input.', action: "Read the message; change the input rather than retrying unchanged." },
   NO_LOCAL_SOURCE: { meaning: 'Local execution is on but this tool publishes no source.', action: 'Ask the user to switch execution to remote or auto.' },
   OUTPUT_MISMATCH: { meaning: "The tool's result did not match its declared output schema; the payload is in details.result.", action: 'Treat the result with care; report the mismatch rather than relying on its shape.' },
@@ -84,7 +86,8 @@ The \`${meta}\` meta-tool finds, describes and runs tools when you do not know t
 - Batch: at most ${MAX_BATCH_RUNS} runs.
 - History: in memory only, scoped to this server process (it spans every conversation the process served and is not
   reset between them); the last ${HISTORY_CAPACITY} runs; each payload capped at ${MAX_PAYLOAD_CHARS.toLocaleString('en-US')} characters of JSON, truncation
-  recorded. Inputs are redacted before storage: keys containing ${SECRET_KEY_PARTS.join(', ')} are masked, up to
+  recorded. A run the client cancelled while it ran is recorded as CANCELLED; the runs of a cancelled batch that were
+  never sent did not happen and are not recorded. Inputs are redacted before storage: keys containing ${SECRET_KEY_PARTS.join(', ')} are masked, up to
   ${MAX_REDACTION_DEPTH} levels deep; anything deeper is stored as "[deep]".
 
 ## Recovering from errors

@@ -1,6 +1,7 @@
 // In-memory record of the runs this server process performed: bounded, redacted, never written to disk.
+import { createHmac, randomBytes } from 'node:crypto';
 import type { RunOutcome, ToolFailure } from './contracts.js';
-import { capPayload, redactSecrets, type StoredPayload } from './redact.js';
+import { capPayload, redactSecrets, safeStringify, type StoredPayload } from './redact.js';
 
 /** Runs kept; the oldest is dropped past this. */
 export const HISTORY_CAPACITY = 50;
@@ -17,6 +18,11 @@ export interface RunRecord {
   input: StoredPayload;
   /** JSON pointers in the input that were masked before storage. */
   maskedInput: string[];
+  /**
+   * HMAC-SHA256 of each masked input value by pointer, under a random key that never leaves this history: a diff can
+   * tell that a secret changed without the secret being kept. Never shown (a digest of a short password can be guessed).
+   */
+  maskedInputDigests: Readonly<Record<string, string>>;
   /** The result (status succeeded) or the failure envelope (status failed), capped. */
   output: StoredPayload;
   /** The failure code when status is failed. */
@@ -42,6 +48,8 @@ export interface RunHistory {
 export function createRunHistory(capacity: number = HISTORY_CAPACITY, servedOver: ServedOver = 'stdio'): RunHistory {
   const records: RunRecord[] = [];
   let nextNumber = 1;
+  const digestKey = randomBytes(32);
+  const digest = (original: unknown): string => createHmac('sha256', digestKey).update(safeStringify(original)).digest('base64url');
   return {
     capacity,
     servedOver,
@@ -49,7 +57,7 @@ export function createRunHistory(capacity: number = HISTORY_CAPACITY, servedOver
       return nextNumber - 1;
     },
     record(slug, input, outcome, at = new Date()) {
-      const redacted = redactSecrets(input);
+      const redacted = redactSecrets(input, digest);
       const record: RunRecord = {
         id: `r${nextNumber++}`,
         slug,
@@ -58,6 +66,7 @@ export function createRunHistory(capacity: number = HISTORY_CAPACITY, servedOver
         at: at.toISOString(),
         input: capPayload(redacted.value),
         maskedInput: redacted.masked,
+        maskedInputDigests: redacted.fingerprints,
         output: capPayload(outcome.ok ? outcome.result : outcome.failure),
         ...(outcome.ok ? {} : { errorCode: outcome.failure.code }),
       };

@@ -77,7 +77,7 @@ export function createLocalExecutor(options: LocalExecutorOptions): LocalExecuto
         + `Set ${options.executionVar ?? 'the execution mode'} to auto or remote to run it through the API.`, { slug: tool.slug })));
     }
     if (signal?.aborted) {
-      return Promise.resolve(outcome(toolFailure('TIMEOUT', `${JSON.stringify(tool.slug)} was cancelled before it started.`, { cancelled: true })));
+      return Promise.resolve(outcome(toolFailure('CANCELLED', `${JSON.stringify(tool.slug)} was cancelled before it started.`, { cancelled: true })));
     }
 
     const entry = childEntry();
@@ -156,7 +156,7 @@ export function createLocalExecutor(options: LocalExecutorOptions): LocalExecuto
           finish(outcome(toolFailure('TIMEOUT',
             `Local run of ${label} did not finish within ${options.timeoutMs} ms and was killed.`, { slug: tool.slug, timeout_ms: options.timeoutMs })));
         } else if (cancelled) {
-          finish(outcome(toolFailure('TIMEOUT', `Local run of ${label} was cancelled.`, { slug: tool.slug, cancelled: true })));
+          finish(outcome(toolFailure('CANCELLED', `Local run of ${label} was cancelled by the client.`, { slug: tool.slug, cancelled: true })));
         } else if (/heap out of memory|Allocation failed/i.test(stderrTail)) {
           finish(outcome(toolFailure('EXECUTION_ERROR',
             `Local run of ${label} ran out of memory (heap cap ${heapMb} MB) and was stopped.`, { slug: tool.slug, heap_mb: heapMb })));

@@ -4,7 +4,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { DiagnosticLog, ServerNames } from './contracts.js';
 import { loadServedCatalogue } from './catalogue-store.js';
-import { createStderrLog, DEFAULT_HTTP_PORT, parsePort, readHttpSettings } from './config.js';
+import { createStderrLog, DEFAULT_HTTP_PORT, parsePort, readHttpSettings, type Settings } from './config.js';
 import type { ServeHttpOptions } from './http.js';
 import { createServer } from './server.js';
 
@@ -87,7 +87,7 @@ export async function main(options: MainOptions): Promise<void> {
   await created.server.connect(transport);
   const advertised = catalogue.tools.filter((tool) => tool.withheldReason === null).length;
   log(`${names.packageName} ${names.packageVersion} ready on stdio: ${advertised} of ${catalogue.tools.length} tools advertised, `
-    + `API ${created.settings.apiUrl}, execution ${created.settings.execution}, catalogue ${created.settings.catalogue}.`);
+    + `${apiSummary(created.settings)}, execution ${created.settings.execution}, catalogue ${created.settings.catalogue}.`);
 }
 
 /** Serves stateless Streamable HTTP until SIGTERM/SIGINT, then lets in-flight requests finish and exits. */
@@ -118,9 +118,14 @@ async function mainHttp(options: ServeHttpOptions & { port: number; log: Diagnos
   const advertised = catalogue.tools.filter((tool) => tool.withheldReason === null).length;
   const settings = server.factory.settings;
   log(`${names.packageName} ${names.packageVersion} ready over stateless Streamable HTTP: ${advertised} of ${catalogue.tools.length} `
-    + `tools advertised, API ${settings.apiUrl}, execution ${settings.execution}, catalogue ${settings.catalogue}, `
+    + `tools advertised, ${apiSummary(settings)}, execution ${settings.execution}, catalogue ${settings.catalogue}, `
     + `bearer token ${server.http.token === null ? 'not required' : 'required'}.`);
   log(`listening on ${server.url}`);
+}
+
+/** The API part of the ready line; the URL in settings never holds credentials, and an unusable one was reported already. */
+export function apiSummary(settings: Pick<Settings, 'apiUrl' | 'vars'>): string {
+  return settings.apiUrl === null ? `API not configured (${settings.vars.apiUrl} is unusable; calls that need the API fail)` : `API ${settings.apiUrl}`;
 }
 
 /** Anything printed with console.* in this process goes to stderr: stdout carries only MCP messages. */

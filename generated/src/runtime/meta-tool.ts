@@ -6,7 +6,7 @@ import { diffRuns, formatRunDiff } from './diff.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_BATCH_RUNS, MAX_SEARCH_LIMIT } from './guide.js';
 import { formatHistoryIndex, historyIndex, historyScopeNote, runDetail, runIndexEntry, type RunRecord } from './history.js';
 import { safeStringify } from './redact.js';
-import { resolveSlug } from './resolve.js';
+import { agentResolveOptions, resolveSlug } from './resolve.js';
 import { failureResult, outcomeResult } from './results.js';
 import { checkParams, executeRun, validateAndRun } from './runs.js';
 import { searchTools } from './search.js';
@@ -76,10 +76,13 @@ function invalid(field: string, message: string, extra: JsonObject = {}): Comman
 
 const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-function requireString(args: JsonObject, field: string, command: string): string {
+/** `blank`: whether a string of only white space counts (a slug is any non-empty string, `" "` included). */
+function requireString(args: JsonObject, field: string, command: string, blank: 'allowed' | 'refused' = 'refused'): string {
   const value = args[field];
   if (value === undefined) throw invalid(field, `Field "${field}" is required for {"command":"${command}"}.`);
-  if (typeof value !== 'string' || value.trim() === '') throw invalid(field, `Field "${field}" must be a non-empty string.`);
+  if (typeof value !== 'string' || value === '' || (blank === 'refused' && value.trim() === '')) {
+    throw invalid(field, `Field "${field}" must be a non-empty string.`);
+  }
   return value;
 }
 
@@ -121,7 +124,7 @@ function textAndData(text: string, data: Record<string, unknown>): CallToolResul
 }
 
 function resolveOrThrow(ctx: SurfaceContext, tools: readonly ServedTool[], slug: string): ServedTool {
-  const resolution = resolveSlug(tools, slug, { metaToolName: ctx.names.metaToolName });
+  const resolution = resolveSlug(tools, slug, agentResolveOptions(ctx));
   if (!resolution.ok) throw new CommandFailure(resolution.failure);
   return resolution.tool;
 }
@@ -200,7 +203,7 @@ export function describeTool(ctx: SurfaceContext, tool: ServedTool): Record<stri
 }
 
 function schemaCommand(ctx: SurfaceContext, args: JsonObject): CallToolResult {
-  const tool = resolveOrThrow(ctx, ctx.getTools(), requireString(args, 'slug', 'schema'));
+  const tool = resolveOrThrow(ctx, ctx.getTools(), requireString(args, 'slug', 'schema', 'allowed'));
   const description = describeTool(ctx, tool);
   const how = tool.withheldReason === null
     ? `Call it directly as the tool "${tool.slug}", or with {"command":"run"}.`
@@ -214,7 +217,7 @@ function withRunId(result: CallToolResult, record: RunRecord | undefined): CallT
 }
 
 async function runCommand(ctx: SurfaceContext, args: JsonObject, extra: CallExtra): Promise<CallToolResult> {
-  const tool = resolveOrThrow(ctx, ctx.getTools(), requireString(args, 'slug', 'run'));
+  const tool = resolveOrThrow(ctx, ctx.getTools(), requireString(args, 'slug', 'run', 'allowed'));
   if (args.params !== undefined && !isObject(args.params)) throw invalid('params', 'Field "params" must be an object of the tool\'s arguments.');
   const { outcome, record } = await validateAndRun(ctx, tool, args.params, extra.signal);
   return withRunId(outcomeResult(outcome), record);
@@ -255,7 +258,7 @@ async function batchCommand(ctx: SurfaceContext, args: JsonObject, extra: CallEx
     }
     if (typeof item.slug !== 'string' || item.slug === '') return problem(toolFailure('INVALID_COMMAND', `runs[${index}].slug is required and must be a non-empty string.`, { field: `runs[${index}].slug` }));
     if (item.params !== undefined && !isObject(item.params)) return problem(toolFailure('INVALID_COMMAND', `runs[${index}].params must be an object.`, { field: `runs[${index}].params` }));
-    const resolution = resolveSlug(tools, item.slug, { metaToolName: ctx.names.metaToolName });
+    const resolution = resolveSlug(tools, item.slug, agentResolveOptions(ctx));
     if (!resolution.ok) return problem(resolution.failure);
     const checked = checkParams(ctx.validator, resolution.tool, item.params);
     if (!checked.ok) return problem(checked.failure);
@@ -276,25 +279,31 @@ async function batchCommand(ctx: SurfaceContext, args: JsonObject, extra: CallEx
   const entries: BatchEntry[] = [];
   for (const [index, { tool, params }] of planned.entries()) {
     const { outcome, record } = await executeRun(ctx, tool, params, extra.signal);
-    entries.push(batchEntry(index, tool.slug, outcome, record.id));
-    await sendProgressSafely(ctx, extra, index + 1, planned.length, `${tool.slug}: ${outcome.ok ? 'succeeded' : 'failed'}`);
+    entries.push(batchEntry(index, tool.slug, outcome, record?.id));
+    if (record !== undefined) await sendProgressSafely(ctx, extra, index + 1, planned.length, `${tool.slug}: ${outcome.ok ? 'succeeded' : 'failed'}`);
   }
 
+  // Runs left unsent by a cancellation have no run id: they did not happen, so history does not hold them.
+  const notSent = entries.filter((entry) => entry.run_id === undefined).length;
   const failed = entries.filter((entry) => !entry.success);
   const succeeded = entries.filter((entry) => entry.success);
-  const tally = `${entries.length} runs: ${succeeded.length} succeeded, ${failed.length} failed`;
+  const tally = `${entries.length} runs: ${succeeded.length} succeeded, ${failed.length - notSent} failed`
+    + (notSent ? `, ${notSent} not sent (the call was cancelled; runs never sent are not in history)` : '');
   const describe = (entry: BatchEntry): string =>
     entry.success
       ? `runs[${entry.index}] ${entry.slug} (${entry.run_id}) succeeded: ${safeStringify(entry.result)}`
       : `runs[${entry.index}] ${entry.slug}${entry.run_id ? ` (${entry.run_id})` : ''} failed [${entry.code}, retryable: ${entry.retryable}]: ${entry.error}`;
   const text = [tally, ...failed.map(describe), ...succeeded.map(describe)].join('\n');
-  return textAndData(text, { total: entries.length, succeeded: succeeded.length, failed: failed.length, runs: entries });
+  return textAndData(text, {
+    total: entries.length, succeeded: succeeded.length, failed: failed.length - notSent, ...(notSent ? { not_sent: notSent } : {}), runs: entries,
+  });
 }
 
-function batchEntry(index: number, slug: string, outcome: RunOutcome, runId: string): BatchEntry {
+function batchEntry(index: number, slug: string, outcome: RunOutcome, runId: string | undefined): BatchEntry {
+  const id = runId === undefined ? {} : { run_id: runId };
   return outcome.ok
-    ? { index, slug, run_id: runId, success: true, result: outcome.result === undefined ? null : outcome.result, duration_ms: outcome.durationMs }
-    : { index, slug, run_id: runId, duration_ms: outcome.durationMs, ...outcome.failure };
+    ? { index, slug, ...id, success: true, result: outcome.result === undefined ? null : outcome.result, duration_ms: outcome.durationMs }
+    : { index, slug, ...id, duration_ms: outcome.durationMs, ...outcome.failure };
 }
 
 function runNotFound(ctx: SurfaceContext, field: string, ref: string): CommandFailure {

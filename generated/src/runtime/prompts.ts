@@ -5,7 +5,7 @@ import { callFor, inputFields, parameterCounts, validExampleArguments, type Exam
 import { ERROR_ADVICE, ERROR_CODES, errorCodeTable, MAX_BATCH_RUNS } from './guide.js';
 import { toolUri } from './meta-tool.js';
 import { safeStringify } from './redact.js';
-import { closestSlugs, resolveSlug } from './resolve.js';
+import { agentResolveOptions, closestSlugs, resolveSlug } from './resolve.js';
 import { searchTools, type SearchHit } from './search.js';
 import type { SurfaceContext } from './surface.js';
 
@@ -107,7 +107,7 @@ function findTool(ctx: SurfaceContext, goal: string): GetPromptResult {
 }
 
 function useTool(ctx: SurfaceContext, slug: string): GetPromptResult {
-  const resolution = resolveSlug(ctx.getTools(), slug, { exactOnly: true, metaToolName: ctx.names.metaToolName });
+  const resolution = resolveSlug(ctx.getTools(), slug, { ...agentResolveOptions(ctx), exactOnly: true });
   if (!resolution.ok) throw new ProtocolError(ErrorCode.InvalidParams, resolution.failure.error, resolution.failure.details);
   const tool = resolution.tool;
   const example = validExampleArguments(tool, ctx.validator);

@@ -1,4 +1,5 @@
-// Makes run payloads safe and bounded before they are kept in history: credential masking, depth cap, size cap.
+// Makes run payloads safe and bounded before they are kept in history (credential masking, depth cap, size cap), and
+// URLs safe to show (credentials in the userinfo masked).
 
 /** Substrings that mark a key as holding a credential (matched case-insensitively). */
 export const SECRET_KEY_PARTS: readonly string[] = [
@@ -21,6 +22,8 @@ export interface RedactedValue {
   value: unknown;
   /** JSON pointers of masked values (secret keys and values beyond the depth cap). */
   masked: string[];
+  /** What `fingerprint` made of each masked value, by pointer; empty without a `fingerprint`. */
+  fingerprints: Record<string, string>;
 }
 
 function pointerToken(key: string): string {
@@ -29,20 +32,24 @@ function pointerToken(key: string): string {
 
 /**
  * Copies `value` with every secret-named key masked. The top-level object's own members are level 1; members
- * at level 7 or deeper become "[deep]". The caller's value is never mutated.
+ * at level 7 or deeper become "[deep]". The caller's value is never mutated. `fingerprint`, when given, is applied
+ * to each masked value before it is dropped (a keyed digest lets a diff see that a secret changed without keeping it).
  */
-export function redactSecrets(value: unknown): RedactedValue {
+export function redactSecrets(value: unknown, fingerprint?: (original: unknown) => string): RedactedValue {
   const masked: string[] = [];
+  const fingerprints: Record<string, string> = {};
+  const mask = (original: unknown, pointer: string, replacement: string): string => {
+    masked.push(pointer);
+    if (fingerprint !== undefined) fingerprints[pointer] = fingerprint(original);
+    return replacement;
+  };
   const walk = (node: unknown, level: number, pointer: string): unknown => {
     if (node === null || typeof node !== 'object') return node;
     const childLevel = level + 1;
     if (Array.isArray(node)) {
       return node.map((item, index) => {
         const childPointer = `${pointer}/${index}`;
-        if (childLevel > MAX_REDACTION_DEPTH) {
-          masked.push(childPointer);
-          return DEEP_MASK;
-        }
+        if (childLevel > MAX_REDACTION_DEPTH) return mask(item, childPointer, DEEP_MASK);
         return walk(item, childLevel, childPointer);
       });
     }
@@ -50,18 +57,16 @@ export function redactSecrets(value: unknown): RedactedValue {
     for (const [key, child] of Object.entries(node as Record<string, unknown>)) {
       const childPointer = `${pointer}/${pointerToken(key)}`;
       if (childLevel > MAX_REDACTION_DEPTH) {
-        copy[key] = DEEP_MASK;
-        masked.push(childPointer);
+        copy[key] = mask(child, childPointer, DEEP_MASK);
       } else if (isSecretKey(key)) {
-        copy[key] = REDACTED_MASK;
-        masked.push(childPointer);
+        copy[key] = mask(child, childPointer, REDACTED_MASK);
       } else {
         copy[key] = walk(child, childLevel, childPointer);
       }
     }
     return copy;
   };
-  return { value: walk(value, 0, ''), masked };
+  return { value: walk(value, 0, ''), masked, fingerprints };
 }
 
 /** A payload as history stores it. */
@@ -104,4 +109,15 @@ export function safeStringify(value: unknown, indent?: number): string {
       return JSON.stringify(String(value));
     }
   }
+}
+
+/** What replaces the userinfo (`user:password@`) of a URL that is shown. */
+export const URL_USERINFO_MASK = '***';
+
+/**
+ * `text` with the userinfo of a URL-like value masked, username included (a token often sits there). Works on text that
+ * does not parse as a URL too (a value missing its scheme is exactly the one a message has to show).
+ */
+export function redactUrlCredentials(text: string): string {
+  return text.replace(/^(\s*(?:[A-Za-z][A-Za-z0-9+.-]*:)?\/\/|\s*)[^/?#\s]*@/, `$1${URL_USERINFO_MASK}@`);
 }

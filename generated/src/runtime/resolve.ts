@@ -11,6 +11,18 @@ export interface ResolveOptions {
   exactOnly?: boolean;
   /** Name of the meta-tool, for the "use search" hint. */
   metaToolName?: string;
+  /**
+   * The variable that switches to the live catalogue (`<prefix>MCP_CATALOGUE`), set while the server serves the list
+   * pinned at build time: a slug missing from that list may still be published, so "not found" must not say otherwise.
+   */
+  pinnedCatalogueVar?: string;
+}
+
+/** The options of a lookup made for an agent: the meta-tool's name, and the catalogue switch when the list is pinned. */
+export function agentResolveOptions(ctx: { names: { metaToolName: string }; pinnedCatalogueVar?: string }): ResolveOptions {
+  return ctx.pinnedCatalogueVar === undefined
+    ? { metaToolName: ctx.names.metaToolName }
+    : { metaToolName: ctx.names.metaToolName, pinnedCatalogueVar: ctx.pinnedCatalogueVar };
 }
 
 const MAX_CLOSEST = 3;
@@ -37,12 +49,17 @@ export function closestSlugs(tools: readonly ServedTool[], wanted: string, limit
   return scored.slice(0, limit).map((entry) => entry.slug);
 }
 
-export function notFoundFailure(wanted: string, closest: readonly string[], metaToolName?: string): ToolFailure {
+export function notFoundFailure(wanted: string, closest: readonly string[], options: ResolveOptions = {}): ToolFailure {
+  const { metaToolName, pinnedCatalogueVar } = options;
   const searchHint = metaToolName
     ? `Use the ${metaToolName} tool with {"command":"search","query":"<what you want to do>"} to find tools.`
     : 'Use {"command":"search","query":"<what you want to do>"} to find tools.';
   const matches = closest.length ? ` Closest matches: ${closest.join(', ')}.` : '';
-  return toolFailure('TOOL_NOT_FOUND', `No tool named ${JSON.stringify(wanted)} is published.${matches} ${searchHint}`, {
+  const where = pinnedCatalogueVar === undefined
+    ? 'is published'
+    : `is in this server's catalogue (the tool list pinned when this package was built; a tool the API published since is `
+      + `served after setting ${pinnedCatalogueVar}=live)`;
+  return toolFailure('TOOL_NOT_FOUND', `No tool named ${JSON.stringify(wanted)} ${where}.${matches} ${searchHint}`, {
     slug: wanted,
     closest: [...closest],
   });
@@ -71,7 +88,7 @@ export function resolveSlug(tools: readonly ServedTool[], wanted: string, option
   // A slug written as prose ("validate env") is far from every slug by edit distance; rank by intent instead.
   const nearBySpelling = closestSlugs(tools, wanted);
   const closest = nearBySpelling.length ? nearBySpelling : searchTools(tools, wanted, MAX_CLOSEST).map((hit) => hit.slug);
-  const failure = notFoundFailure(wanted, closest, options.metaToolName);
+  const failure = notFoundFailure(wanted, closest, options);
   if (options.exactOnly && closest.length) failure.error += ' Only an exact slug is accepted here.';
   return { ok: false, failure };
 }

@@ -11,7 +11,7 @@ import { buildGuide } from './guide.js';
 import { historyIndex } from './history.js';
 import { toolUri } from './meta-tool.js';
 import { safeStringify } from './redact.js';
-import { resolveSlug } from './resolve.js';
+import { agentResolveOptions, resolveSlug } from './resolve.js';
 import type { SurfaceContext } from './surface.js';
 
 /** Completion answers at most this many values (the MCP limit). */
@@ -120,7 +120,7 @@ export function readResource(ctx: SurfaceContext, uri: string): ReadResourceResu
     } catch {
       throw new ProtocolError(ErrorCode.InvalidParams, `Resource URI ${JSON.stringify(uri)} has a malformed percent-encoding; encode the slug with encodeURIComponent.`);
     }
-    const resolution = resolveSlug(ctx.getTools(), slug, { metaToolName: ctx.names.metaToolName });
+    const resolution = resolveSlug(ctx.getTools(), slug, agentResolveOptions(ctx));
     if (!resolution.ok) {
       throw new ProtocolError(ErrorCode.InvalidParams, `Unknown resource ${JSON.stringify(uri)}: ${resolution.failure.error}`, resolution.failure.details);
     }

@@ -26,11 +26,19 @@ export function checkParams(validator: InputValidator, tool: ServedTool, params:
 
 export interface CompletedRun {
   outcome: RunOutcome;
-  record: RunRecord;
+  /** Absent when the call was cancelled before this run was sent: history holds the runs that happened. */
+  record?: RunRecord;
 }
 
-/** Runs already validated params. A runner that breaks its never-throw promise still yields an outcome. */
+/**
+ * Runs already validated params. A runner that breaks its never-throw promise still yields an outcome. A call the client
+ * already cancelled (say, mid-batch) is not started, and so not recorded.
+ */
 export async function executeRun(deps: RunDependencies, tool: ServedTool, params: JsonObject, signal: AbortSignal): Promise<CompletedRun> {
+  if (signal.aborted) {
+    const failure = toolFailure('CANCELLED', `${JSON.stringify(tool.slug)} was not run: the client cancelled the call before it was sent.`, { cancelled: true, sent: false });
+    return { outcome: { ok: false, failure, durationMs: 0 } };
+  }
   const started = Date.now();
   let outcome: RunOutcome;
   try {

@@ -83,6 +83,20 @@ function mapArray(values: unknown[], keyword: string, map: (schema: SchemaNode, 
   return changed ? next : values;
 }
 
+/**
+ * `schema` with every boolean subschema spelled as an object of the same meaning: `true` as `{}`, `false` as
+ * `{"not":{}}`. The MCP SDK's Tool schema (1.32) requires `inputSchema.properties` values to be objects and rejects a
+ * whole tools/list otherwise, and strict hosts read other positions as objects too. Returns `schema` itself when it
+ * holds no boolean subschema.
+ */
+export function booleanSubschemasAsObjects(schema: JsonObject): JsonObject {
+  return mapSubschemas(schema, (sub) => {
+    if (sub === true) return {};
+    if (sub === false) return { not: {} };
+    return booleanSubschemasAsObjects(sub);
+  });
+}
+
 /** Calls `visit` on `schema` and every subschema below it, depth first, with the JSON pointer of each. */
 export function forEachSchema(schema: SchemaNode, visit: (node: SchemaNode, pointer: string) => void, pointer = ''): void {
   visit(schema, pointer);

@@ -5,8 +5,9 @@ import type { ErrorCode, InputValidator, JsonObject, ServedCatalogueFile, Served
 import { toolFailure } from './contracts.js';
 import { createApiClient } from './api-client.js';
 import { loadServedCatalogue } from './catalogue-store.js';
-import { createStderrLog, normalizeApiUrl, onceLog, readSettings, type Settings } from './config.js';
+import { createStderrLog, onceLog, parseApiUrl, readSettings, type Settings } from './config.js';
 import { createLocalExecutor, localExecutionWarning } from './local-exec.js';
+import { redactUrlCredentials } from './redact.js';
 import { createRunner } from './runner.js';
 import { createValidator } from './validation.js';
 
@@ -73,9 +74,13 @@ export function bindSdk(options: BindSdkOptions): BoundSdk {
     const settings = readSettings(names, callOptions.env ?? process.env, noteOnce);
     const overridden: Settings = { ...settings };
     if (callOptions.apiUrl !== undefined) {
-      const apiUrl = normalizeApiUrl(callOptions.apiUrl);
-      if (apiUrl === null) throw new ToolCallError(toolFailure('VALIDATION_ERROR', `options.apiUrl ${JSON.stringify(callOptions.apiUrl)} is not an http(s) URL.`));
-      overridden.apiUrl = apiUrl;
+      const apiBase = parseApiUrl(callOptions.apiUrl);
+      if (apiBase === null) {
+        throw new ToolCallError(toolFailure('VALIDATION_ERROR', `options.apiUrl ${JSON.stringify(redactUrlCredentials(callOptions.apiUrl))} is not an http(s) URL.`));
+      }
+      overridden.apiUrl = apiBase.url;
+      overridden.apiUrlProblem = null;
+      overridden.apiBasicAuth = apiBase.basicAuth;
     }
     if (callOptions.apiKey !== undefined) overridden.apiKey = callOptions.apiKey === '' ? null : callOptions.apiKey;
     if (callOptions.timeoutMs !== undefined) {

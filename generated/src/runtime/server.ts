@@ -152,6 +152,7 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
   const surface = createAgentSurface({
     names, getTools: catalogueStore.getTools, runner, validator,
     history: createRunHistory(undefined, options.servedOver ?? 'stdio'), startedAt: new Date(), log,
+    ...(settings.catalogue === 'pinned' ? { pinnedCatalogueVar: settings.vars.catalogue } : {}),
   });
 
   // The SDK builds an ajv instance per Server for elicitation replies, which this server never requests: built on

@@ -13,7 +13,7 @@ import type { RunHistory } from './history.js';
 import { callMetaTool, metaToolDefinition } from './meta-tool.js';
 import { getPrompt, listPrompts, PROMPT_SLUG_ARGUMENTS } from './prompts.js';
 import { completeSlugs, listResources, listResourceTemplates, readResource, toolTemplateUri } from './resources.js';
-import { notFoundFailure, resolveSlug, closestSlugs } from './resolve.js';
+import { agentResolveOptions, notFoundFailure, resolveSlug, closestSlugs } from './resolve.js';
 import { failureResult, outcomeResult } from './results.js';
 import { validateAndRun } from './runs.js';
 import { advertisedSubset, toolBySlug } from './slug-index.js';
@@ -27,6 +27,8 @@ export interface SurfaceContext {
   history: RunHistory;
   startedAt: Date;
   log: DiagnosticLog;
+  /** `<prefix>MCP_CATALOGUE` while the server serves the list pinned at build time (see ResolveOptions); else absent. */
+  pinnedCatalogueVar?: string;
 }
 
 export interface CallExtra {
@@ -56,10 +58,10 @@ async function callDirect(ctx: SurfaceContext, name: string, args: unknown, extr
   const exact = toolBySlug(tools, name);
   if (exact !== undefined && exact.withheldReason === null) return runDirect(ctx, exact, args, extra);
   const advertised = advertisedSubset(tools);
-  const resolution = resolveSlug(advertised, name, { metaToolName: ctx.names.metaToolName });
+  const resolution = resolveSlug(advertised, name, agentResolveOptions(ctx));
   if (resolution.ok) return runDirect(ctx, resolution.tool, args, extra);
   if (exact !== undefined && resolution.failure.code === 'TOOL_NOT_FOUND') {
-    const failure = notFoundFailure(name, closestSlugs(advertised, name), ctx.names.metaToolName);
+    const failure = notFoundFailure(name, closestSlugs(advertised, name), { metaToolName: ctx.names.metaToolName });
     failure.error = `Tool ${JSON.stringify(name)} is not directly callable (${exact.withheldReason}). Call it with the ${ctx.names.metaToolName} tool: {"command":"run","slug":${JSON.stringify(name)},"params":{...}}.`;
     failure.details = { ...(failure.details ?? {}), withheld: true };
     return failureResult(failure);
