@@ -6,7 +6,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject, ServedTool } from './contracts.js';
 import { argumentsFromHost, DEFAULT_HOST_PROFILE, hostInputSchema, type HostProfileName } from './host-profiles.js';
 import { isManifestPending } from './catalogue-index.js';
-import { booleanSubschemasAsObjects, inlineRefs } from './schema-transform.js';
+import { namedBooleanSubschemasAsObjects, inlineRefs } from './schema-transform.js';
 import { toolBySlug } from './slug-index.js';
 
 /** The tool-name grammar strict hosts enforce; a slug outside it is withheld from tools/list. */
@@ -56,9 +56,9 @@ export function advertisedForm(tool: ServedTool, profile: HostProfileName = DEFA
   };
   const output = manifest.output_schema;
   if (output !== null && output !== undefined && output.type === 'object') {
-    // Hosts that reject `$ref` or boolean subschemas in inputSchema tend to reject them here too; both are rewritten
-    // for every profile.
-    advertised.outputSchema = outputSchemaOf(booleanSubschemasAsObjects(inlineRefs(output).schema));
+    // Hosts that reject `$ref` or boolean property schemas in inputSchema tend to reject them here too; both are
+    // rewritten for every profile.
+    advertised.outputSchema = outputSchemaOf(namedBooleanSubschemasAsObjects(inlineRefs(output).schema));
   }
   if (manifest.annotations !== undefined && manifest.annotations !== null) advertised.annotations = { ...manifest.annotations };
   return { tool: advertised, aliases: input.aliases };

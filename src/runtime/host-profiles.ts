@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { JsonObject } from './contracts.js';
 import {
-  booleanSubschemasAsObjects, copyOwn, defineOwn, escapePointerToken, forEachSchema, inlineRefs, isJsonObject, mapSubschemas, type InlineOptions,
+  NAMED_SCHEMA_KEYWORDS, namedBooleanSubschemasAsObjects, copyOwn, defineOwn, escapePointerToken, forEachSchema, inlineRefs, isJsonObject, mapSubschemas, type InlineOptions,
   type SchemaNode,
 } from './schema-transform.js';
 
@@ -63,7 +63,7 @@ const ANTHROPIC_PROPERTY_KEY = /^[a-zA-Z0-9_.-]{1,64}$/;
 
 export const HOST_RULES: Readonly<Record<HostProfileName, HostRules>> = {
   // The MCP spec (2025-11-25, Tool.inputSchema): any JSON Schema whose top level is `type: "object"`. Only changes
-  // that keep meaning: refs inlined (for recursion, see inlineRefs), boolean subschemas spelled as objects, `type`/
+  // that keep meaning: refs inlined (for recursion, see inlineRefs), boolean property schemas spelled as objects, `type`/
   // `properties` added at the top, and the SDK_UNSAFE_KEYS aliased (mapped back before validation, so calls mean the
   // same).
   spec: {
@@ -148,7 +148,7 @@ export interface HostInputSchema {
 /** The schema a host is shown for a manifest's input schema (null: no declared parameters). Pure; input untouched. */
 export function hostInputSchema(input: JsonObject | null | undefined, profile: HostProfileName, options: InlineOptions = {}): HostInputSchema {
   const rules = HOST_RULES[profile];
-  let schema = booleanSubschemasAsObjects(topLevelObject(inlineRefs(input ?? {}, options).schema));
+  let schema = namedBooleanSubschemasAsObjects(topLevelObject(inlineRefs(input ?? {}, options).schema));
   if (rules.liftTopLevelUnions) schema = liftTopLevelUnions(schema);
   if (rules.topLevelForbidden.length > 0) schema = dropTopLevel(schema, rules.topLevelForbidden);
   if (profile !== 'spec') schema = fitKeywords(schema, rules, true);
@@ -381,8 +381,9 @@ export function hostViolations(schema: JsonObject, profile: HostProfileName): st
   forEachSchema(schema, (node, pointer) => {
     const at = pointer === '' ? '' : pointer;
     if (typeof node === 'boolean') {
-      // The MCP SDK rejects a whole tools/list over one boolean under `properties`; every profile spells them as objects.
-      problems.push(`${at}: boolean schema`);
+      // The MCP SDK rejects a whole tools/list over one boolean under `properties`: every profile spells those as
+      // objects; restricted profiles take no boolean schema anywhere.
+      if (rules.keywords !== null || NAMED_SCHEMA_KEYWORDS.has(pointer.split('/').at(-2) ?? '')) problems.push(`${at}: boolean schema`);
       return;
     }
     for (const keyword of ['$ref', '$defs', 'definitions', '$dynamicRef', '$recursiveRef']) {

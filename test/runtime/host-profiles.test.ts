@@ -10,7 +10,7 @@ import { validExampleArguments } from '../../src/runtime/call-shape.js';
 import {
   argumentsForHost, argumentsFromHost, HOST_PROFILE_NAMES, HOST_RULES, hostInputSchema, hostViolations, type HostProfileName,
 } from '../../src/runtime/host-profiles.js';
-import { forEachSchema, inlineRefs } from '../../src/runtime/schema-transform.js';
+import { forEachSchema, inlineRefs, NAMED_SCHEMA_KEYWORDS } from '../../src/runtime/schema-transform.js';
 import { readSettings } from '../../src/runtime/config.js';
 import { createServer } from '../../src/runtime/server.js';
 import { createValidator } from '../../src/runtime/validation.js';
@@ -176,7 +176,7 @@ const booleanSchemas = servedTool(manifest({
   output_schema: { type: 'object', properties: { echo: true, never: false } },
 }));
 
-test('boolean subschemas are advertised as objects of the same meaning, and the SDK accepts the list', () => {
+test('boolean property schemas are advertised as objects of the same meaning, other booleans as written, and the SDK accepts the list', () => {
   const raw = JSON.parse(JSON.stringify({ tools: [{ name: 'x', inputSchema: booleanSchemas.manifest.input_schema }] })) as unknown;
   assert.equal(ListToolsResultSchema.safeParse(raw).success, false, 'the SDK does reject the schema as written');
   for (const profile of HOST_PROFILE_NAMES) {
@@ -185,12 +185,18 @@ test('boolean subschemas are advertised as objects of the same meaning, and the 
     assert.ok(parsed.success, `${profile}: ${JSON.stringify(parsed.error?.issues)}`);
     assert.deepEqual(hostViolations(tool.inputSchema as JsonObject, profile), [], profile);
     for (const schema of [tool.inputSchema, tool.outputSchema] as JsonObject[]) {
-      forEachSchema(schema, (node, pointer) => assert.equal(typeof node, 'object', `${profile}: ${pointer} is still a boolean`));
+      forEachSchema(schema, (node, pointer) => {
+        if (NAMED_SCHEMA_KEYWORDS.has(pointer.split('/').at(-2) ?? '')) assert.equal(typeof node, 'object', `${profile}: ${pointer} is still a boolean`);
+      });
     }
   }
   const spec = advertisedForm(booleanSchemas, 'spec').tool;
   assert.deepEqual((spec.inputSchema.properties as JsonObject).t, {});
   assert.deepEqual((spec.inputSchema.properties as JsonObject).f, { not: {} });
+  // Elsewhere a boolean stays as written: strict hosts require `additionalProperties: false` spelled so.
+  assert.equal(spec.inputSchema.additionalProperties, false);
+  assert.deepEqual((spec.inputSchema.properties as Record<string, JsonObject>).tuple, { type: 'array', prefixItems: [true, false], items: false });
+  assert.deepEqual(((spec.inputSchema.properties as Record<string, JsonObject>).nested as JsonObject).properties, { yes: {}, no: { not: {} } });
   const original = compileSchema(booleanSchemas.manifest.input_schema as JsonObject);
   const advertised = compileSchema(spec.inputSchema as JsonObject);
   const originalOutput = compileSchema(booleanSchemas.manifest.output_schema as JsonObject);

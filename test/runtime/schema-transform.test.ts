@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { JsonObject, Manifest } from '../../src/runtime/contracts.js';
-import { booleanSubschemasAsObjects, forEachSchema, inlineRefs, isJsonObject, mapSubschemas, DEFAULT_RECURSION_DEPTH } from '../../src/runtime/schema-transform.js';
+import { namedBooleanSubschemasAsObjects, NAMED_SCHEMA_KEYWORDS, forEachSchema, inlineRefs, isJsonObject, mapSubschemas, DEFAULT_RECURSION_DEPTH } from '../../src/runtime/schema-transform.js';
 import { DEEP_TREE, NASTY_MANIFESTS } from '../fixtures/nasty-schemas.js';
 import { compileSchema } from '../fixtures/schema-mutations.js';
 
@@ -137,27 +137,29 @@ test('mapSubschemas returns the same object when the mapping changes nothing', (
   assert.deepEqual(seen, ['', '/properties/a', '/items/0', '/anyOf/0'], 'in the order the keys are written');
 });
 
-test('boolean subschemas become {} and {"not":{}} in every position; data keywords and schemas without any are left alone', () => {
+test('boolean subschemas a name maps to become {} and {"not":{}}; others, data keywords and schemas without any are left alone', () => {
   const schema = deepFreeze({
     type: 'object',
-    properties: { t: true, f: false, deep: { type: 'array', items: false, prefixItems: [true] } },
+    properties: { t: true, f: false, deep: { type: 'array', items: false, prefixItems: [true], properties: { inner: false } } },
     dependencies: { t: ['f'], deep: false },
     allOf: [true, { not: false }],
+    additionalProperties: false,
     const: { flag: true },
     default: false,
   });
-  assert.deepEqual(booleanSubschemasAsObjects(schema), {
+  assert.deepEqual(namedBooleanSubschemasAsObjects(schema), {
     type: 'object',
-    properties: { t: {}, f: { not: {} }, deep: { type: 'array', items: { not: {} }, prefixItems: [{}] } },
+    properties: { t: {}, f: { not: {} }, deep: { type: 'array', items: false, prefixItems: [true], properties: { inner: { not: {} } } } },
     dependencies: { t: ['f'], deep: { not: {} } },
-    allOf: [{}, { not: { not: {} } }],
+    allOf: [true, { not: false }],
+    additionalProperties: false,
     const: { flag: true },
     default: false,
   });
   for (const manifest of allManifests) {
     const input = manifest.input_schema ?? {};
-    let hasBoolean = false;
-    forEachSchema(input, (node) => { hasBoolean ||= typeof node === 'boolean'; });
-    if (!hasBoolean) assert.equal(booleanSubschemasAsObjects(input), input, manifest.slug);
+    let hasNamedBoolean = false;
+    forEachSchema(input, (node, pointer) => { hasNamedBoolean ||= typeof node === 'boolean' && NAMED_SCHEMA_KEYWORDS.has(pointer.split('/').at(-2) ?? ''); });
+    if (!hasNamedBoolean) assert.equal(namedBooleanSubschemasAsObjects(input), input, manifest.slug);
   }
 });

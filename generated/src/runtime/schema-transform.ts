@@ -83,17 +83,21 @@ function mapArray(values: unknown[], keyword: string, map: (schema: SchemaNode, 
   return changed ? next : values;
 }
 
+/** Keywords that map names to subschemas, where readers of tool schemas expect each value to be an object. */
+export const NAMED_SCHEMA_KEYWORDS: ReadonlySet<string> = new Set(SCHEMA_MAP_KEYWORDS);
+
 /**
- * `schema` with every boolean subschema spelled as an object of the same meaning: `true` as `{}`, `false` as
- * `{"not":{}}`. The MCP SDK's Tool schema (1.32) requires `inputSchema.properties` values to be objects and rejects a
- * whole tools/list otherwise, and strict hosts read other positions as objects too. Returns `schema` itself when it
- * holds no boolean subschema.
+ * `schema` with every boolean subschema that a name maps to (under `properties`, `$defs` and the other map keywords)
+ * spelled as an object of the same meaning: `true` as `{}`, `false` as `{"not":{}}`. The MCP SDK's Tool schema (1.32)
+ * requires `inputSchema.properties` values to be objects and rejects a whole tools/list otherwise. Booleans elsewhere
+ * (`additionalProperties: false` above all, which strict hosts require spelled so) stay as written. Returns `schema`
+ * itself when nothing changed.
  */
-export function booleanSubschemasAsObjects(schema: JsonObject): JsonObject {
-  return mapSubschemas(schema, (sub) => {
-    if (sub === true) return {};
-    if (sub === false) return { not: {} };
-    return booleanSubschemasAsObjects(sub);
+export function namedBooleanSubschemasAsObjects(schema: JsonObject): JsonObject {
+  return mapSubschemas(schema, (sub, at) => {
+    if (typeof sub !== 'boolean') return namedBooleanSubschemasAsObjects(sub);
+    if (at.key === undefined || !NAMED_SCHEMA_KEYWORDS.has(at.keyword)) return sub;
+    return sub ? {} : { not: {} };
   });
 }
 
