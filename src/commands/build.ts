@@ -7,7 +7,7 @@ import { resolveConfig } from '../pipeline/config.js';
 import { buildPackage, type BuildResult } from '../pipeline/run-pipeline.js';
 import { errorMessage, problemLines, resolveSource, sourceFlags, sourceOptions } from '../cli/shared-flags.js';
 import { loadConfigFile } from '../cli/config-file.js';
-import { boundHeapGrowth } from '../cli/memory.js';
+import { boundHeapGrowth } from '../pipeline/memory.js';
 // --max-tokens and the context budget lines (see src/pipeline/budget/)
 import { budgetLines } from '../pipeline/budget/context-budget.js';
 // --changelog (schema changelog, see src/pipeline/changelog/)

@@ -8,6 +8,7 @@ import { checkCacheKey, checkCatalogue, type CheckResult } from './check/check-c
 import type { GeneratorConfig } from './config.js';
 import { cachedListParts } from './emit/advertised-list.js';
 import { emitPackage, looseTypeWarnings, moduleCacheKey, type PackageFiles } from './emit/emit-package.js';
+import { collectGarbage } from './memory.js';
 import { createToolPool, type ToolJob } from './parallel/warm-cache.js';
 import { planPackage, type PackagePlan } from './plan/plan-package.js';
 import { formatProblem, hasErrors, PipelineError, type Problem } from './problems.js';
@@ -119,6 +120,7 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
   timings.emit = performance.now() - started;
   log(`emitted ${files.size} files for ${plan.tools.length} tools`);
   // budget: the tokens of tools/list as the built server answers it; over --max-tokens fails before anything is written.
+  collectGarbage();
   const servedTools = plan.tools.map((t) => ({ slug: t.slug, manifest: t.manifest, identifier: t.identifier, withheldReason: t.withheldReason }));
   const budget = await contextBudget(servedTools, options.config.names, { cache, entryJsonOf: (tool) => cachedListParts(tool, cache).tool });
   const overBudget = options.maxTokens === undefined ? null : overBudgetMessage(budget, options.maxTokens, options.config.names.envPrefix);
