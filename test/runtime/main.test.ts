@@ -33,15 +33,20 @@ async function fakePackage(): Promise<string> {
 
 const childEnv = (extra: Record<string, string>) => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...extra });
 
-test('serves over real stdio through the SDK client', async () => {
-  const dir = await fakePackage();
+/** An SDK client for the fake package's bin over real stdio (not yet connected), and what the bin writes to stderr. */
+function stdioClient(dir: string, env: Record<string, string>): { client: Client; transport: StdioClientTransport; stderr: string[] } {
   const transport = new StdioClientTransport({
     command: process.execPath, args: ['--import', 'tsx', join(dir, 'bin.mjs')], cwd: new URL(repoRoot).pathname,
-    env: childEnv({ NEXUSBLOOM_MCP_EXECUTION: 'local' }), stderr: 'pipe',
+    env: childEnv(env), stderr: 'pipe',
   });
   const stderr: string[] = [];
   transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
-  const client = new Client({ name: 'stdio-test', version: '0.0.0' });
+  return { client: new Client({ name: 'stdio-test', version: '0.0.0' }), transport, stderr };
+}
+
+test('serves over real stdio through the SDK client', async () => {
+  const dir = await fakePackage();
+  const { client, transport, stderr } = stdioClient(dir, { NEXUSBLOOM_MCP_EXECUTION: 'local' });
   try {
     await client.connect(transport);
     const { tools } = await client.listTools();
@@ -93,13 +98,7 @@ test('stdout carries only JSON-RPC; closing stdin ends the process cleanly', asy
 test('an API URL is shown without its credentials, and an unusable one keeps the server up with each call failing fast', async () => {
   const dir = await fakePackage();
   const run = async (apiUrl: string) => {
-    const transport = new StdioClientTransport({
-      command: process.execPath, args: ['--import', 'tsx', join(dir, 'bin.mjs')], cwd: new URL(repoRoot).pathname,
-      env: childEnv({ NEXUSBLOOM_API_URL: apiUrl }), stderr: 'pipe',
-    });
-    const stderr: string[] = [];
-    transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
-    const client = new Client({ name: 'stdio-test', version: '0.0.0' });
+    const { client, transport, stderr } = stdioClient(dir, { NEXUSBLOOM_API_URL: apiUrl });
     try {
       await client.connect(transport);
       const { tools } = await client.listTools();
