@@ -40,7 +40,9 @@ interface Rewrites {
   anchors: Map<string, string>;
   /** Placeholder → original key. */
   keys: Map<string, string>;
-  placeholderPrefix: string;
+  /** Starts every placeholder; chosen on the first hidden key so that it occurs nowhere in `source`. */
+  placeholderPrefix: string | null;
+  source: unknown;
 }
 
 const escapePointerSegment = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -54,19 +56,22 @@ export function cleanSchema(node: unknown, rootName: string): unknown {
 }
 
 /** The cleaned copy, with the placeholders that stand for keys json-schema-to-typescript cannot hold. */
-function cleanForTypes(node: unknown, rootName: string): { schema: unknown; keys: Map<string, string>; placeholderPrefix: string } {
-  const json = JSON.stringify(node) ?? '';
-  let placeholderPrefix = 'nbgenKey';
-  while (json.includes(placeholderPrefix)) placeholderPrefix += 'X';
-  const rewrites: Rewrites = { pointers: new Map(), anchors: new Map(), keys: new Map(), placeholderPrefix };
+function cleanForTypes(node: unknown, rootName: string): { schema: unknown; keys: Map<string, string>; placeholderPrefix: string | null } {
+  const rewrites: Rewrites = { pointers: new Map(), anchors: new Map(), keys: new Map(), placeholderPrefix: null, source: node };
   const cleaned = cleanNode(node, rootName, null, '', '', rewrites);
   const schema = rewrites.pointers.size + rewrites.anchors.size === 0 ? cleaned : rewriteRefs(cleaned, rewrites);
-  return { schema, keys: rewrites.keys, placeholderPrefix };
+  return { schema, keys: rewrites.keys, placeholderPrefix: rewrites.placeholderPrefix };
 }
 
 /** One placeholder per hidden key, wherever it stands: a property, a definition, or an entry of `required`. */
 function placeholderFor(key: string, rewrites: Rewrites): string {
   for (const [placeholder, original] of rewrites.keys) if (original === key) return placeholder;
+  if (rewrites.placeholderPrefix === null) {
+    const json = JSON.stringify(rewrites.source) ?? '';
+    let prefix = 'nbgenKey';
+    while (json.includes(prefix)) prefix += 'X';
+    rewrites.placeholderPrefix = prefix;
+  }
   const placeholder = `${rewrites.placeholderPrefix}${rewrites.keys.size}`;
   rewrites.keys.set(placeholder, key);
   return placeholder;
@@ -186,7 +191,7 @@ export async function schemaTypes(schema: Record<string, unknown> | null | undef
     return `${LOOSE_TYPE_MARK}${field}: ${reason}\nexport type ${rootName} = ${fallback};\n`;
   }
   // Every placeholder back to its own key, a plain identifier that json-schema-to-typescript would have printed bare.
-  const restored = keys.size === 0 ? code : code.replace(new RegExp(`${placeholderPrefix}\\d+\\b`, 'g'), (placeholder) => keys.get(placeholder) ?? placeholder);
+  const restored = placeholderPrefix === null ? code : code.replace(new RegExp(`${placeholderPrefix}\\d+\\b`, 'g'), (placeholder) => keys.get(placeholder) ?? placeholder);
   return indentDeclarations(restored);
 }
 
