@@ -100,6 +100,7 @@ export async function renderToolModule(tool: PlannedTool): Promise<string> {
 export function looseTypeWarnings(plan: PackagePlan, files: PackageFiles): Problem[] {
   return plan.tools.flatMap((tool) => {
     const text = files.get(`src/tools/${tool.fileName}.ts`) ?? '';
+    if (!text.includes(LOOSE_TYPE_MARK)) return [];
     return text.split('\n').filter((line) => line.startsWith(LOOSE_TYPE_MARK)).map((line): Problem => {
       const [field = 'schema', ...reason] = line.slice(LOOSE_TYPE_MARK.length).split(': ');
       return {
