@@ -9,6 +9,7 @@ import type { GeneratorConfig } from './config.js';
 import { cachedListParts } from './emit/advertised-list.js';
 import { emitPackage, looseTypeWarnings, moduleCacheKey, type PackageFiles } from './emit/emit-package.js';
 import { collectGarbage } from './memory.js';
+import { isAdvertised, isListable } from '../runtime/advertise.js';
 import { createToolPool, type ToolJob } from './parallel/warm-cache.js';
 import { planPackage, type PackagePlan } from './plan/plan-package.js';
 import { formatProblem, hasErrors, PipelineError, type Problem } from './problems.js';
@@ -72,9 +73,8 @@ export interface BuildResult {
  * server reaches the tool through the meta-tool's `run` command instead. Said at build time, not only by the server.
  */
 function metaToolNameClashes(plan: PackagePlan, config: GeneratorConfig): Problem[] {
-  const { metaToolName } = config.names;
   return plan.tools.flatMap((tool): Problem[] =>
-    tool.slug === metaToolName && tool.withheldReason === null
+    isAdvertised(tool) && !isListable(tool, config.names.metaToolName)
       ? [{ severity: 'warning', slug: tool.slug, pointer: '/slug', message: `not advertised in tools/list: the meta-tool has this name; {"command":"run"} still reaches it`, hint: 'rename the slug, or give the meta-tool another name (metaToolName in build --config)' }]
       : [],
   );
@@ -129,7 +129,7 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
     source: raw.origin,
     outDir: options.outDir,
     tools: plan.tools.length,
-    advertised: plan.tools.filter((t) => t.withheldReason === null && t.slug !== options.config.names.metaToolName).length,
+    advertised: plan.tools.filter((t) => isListable(t, options.config.names.metaToolName)).length,
     withheld: plan.tools.flatMap((t) => (t.withheldReason === null ? [] : [{ slug: t.slug, reason: t.withheldReason }])),
     warnings: [...check.problems.filter((p) => p.severity === 'warning'), ...metaToolNameClashes(plan, options.config), ...looseTypeWarnings(plan, files)],
     files: files.size,

@@ -85,12 +85,17 @@ export interface ListingOptions {
   metaToolName: string;
 }
 
+/** Whether a tool can have its own entry in tools/list: a grammar-valid slug that is not the meta-tool's name. */
+export function isListable(tool: ServedTool, metaToolName: string): boolean {
+  return isAdvertised(tool) && tool.slug !== metaToolName;
+}
+
 /**
  * The catalogue tools tools/list shows (the meta-tool is always listed after them). Tools left out stay callable by
  * name: a direct call resolves among all advertisable tools, listed or not.
  */
 export function listedCatalogueTools(tools: readonly ServedTool[], options: ListingOptions): ServedTool[] {
-  const candidates = tools.filter((tool) => isAdvertised(tool) && tool.slug !== options.metaToolName);
+  const candidates = tools.filter((tool) => isListable(tool, options.metaToolName));
   const metaOnly = options.mode === 'meta' || (options.mode === 'auto' && candidates.length + 1 > options.threshold);
   if (!metaOnly) return candidates;
   const pinned = new Set(options.pinned);
