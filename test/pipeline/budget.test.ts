@@ -10,7 +10,8 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { withheldReasonFor } from '../../src/runtime/advertise.js';
 import type { Manifest, ServedCatalogueFile } from '../../src/runtime/contracts.js';
 import { createServer } from '../../src/runtime/server.js';
-import { advertisedSurface, boundedCounter, budgetLines, contextBudget, lastChunkStart, loadTokenCounter, MAX_COUNTED_RUN, overBudgetMessage, type TokenCounter } from '../../src/pipeline/budget/context-budget.js';
+import { advertisedSurface, budgetLines, contextBudget, lastChunkStart, overBudgetMessage } from '../../src/pipeline/budget/context-budget.js';
+import { boundedCounter, loadTokenCounter, MAX_COUNTED_RUN, type BatchCounter } from '../../src/pipeline/budget/token-count.js';
 import { cachedListParts } from '../../src/pipeline/emit/advertised-list.js';
 import { memoryCache } from '../../src/pipeline/cache/build-cache.js';
 import { resolveConfig } from '../../src/pipeline/config.js';
@@ -217,22 +218,22 @@ test('counts come from the cache by content: no tokenizer when nothing changed, 
   const cache = memoryCache();
   const tools = served([tool('alpha'), tool('beta'), tool('gamma')]);
   const counted: string[] = [];
-  const counting = async (): Promise<TokenCounter> => {
+  const counting = async (): Promise<BatchCounter> => {
     const count = await loadTokenCounter();
-    return (text) => {
-      counted.push(text);
-      return count(text);
+    return async (texts) => {
+      counted.push(...texts);
+      return texts.map(count);
     };
   };
-  const first = await contextBudget(tools, names, { cache, loadCounter: counting });
+  const first = await contextBudget(tools, names, { cache, counter: counting });
   assert.ok(counted.length > 0);
 
-  const never = async (): Promise<TokenCounter> => assert.fail('the tokenizer is not loaded when every count is cached');
-  assert.deepEqual(await contextBudget(tools, names, { cache, loadCounter: never }), first);
+  const never = async (): Promise<BatchCounter> => assert.fail('the tokenizer is not loaded when every count is cached');
+  assert.deepEqual(await contextBudget(tools, names, { cache, counter: never }), first);
 
   counted.length = 0;
   const changed = tools.map((t) => (t.slug === 'beta' ? { ...t, manifest: { ...t.manifest, description: 'Beta, now longer and different.' } } : t));
-  const second = await contextBudget(changed, names, { cache, loadCounter: counting });
+  const second = await contextBudget(changed, names, { cache, counter: counting });
   assert.ok(counted.length > 0 && counted.every((text) => !text.includes('alpha') && !text.includes('gamma')), 'only beta (and the head) were counted');
   assert.equal(second.total, countTokens(JSON.stringify({ tools: advertisedSurface(changed, names).listed })));
   assert.notEqual(second.total, first.total);

@@ -7,13 +7,7 @@ import { DEFAULT_HOST_PROFILE } from '../../runtime/host-profiles.js';
 import { metaToolDefinition } from '../../runtime/meta-tool.js';
 import type { SurfaceContext } from '../../runtime/surface.js';
 import { contentKey, type BuildCache } from '../cache/build-cache.js';
-
-/**
- * Counts are OpenAI's o200k_base encoding (GPT-4o and later) over the JSON of tools/list; other vendors' tokenizers
- * (Anthropic's, Google's) count the same text differently, and hosts wrap tools in their own prompt format, so read
- * these as a close relative measure, not an exact bill.
- */
-export const BUDGET_ENCODING = 'o200k_base';
+import { BUDGET_ENCODING, loadBatchCounter, type BatchCounter } from './token-count.js';
 
 export interface ContextBudget {
   encoding: typeof BUDGET_ENCODING;
@@ -23,59 +17,6 @@ export interface ContextBudget {
   metaOnly: number;
   /** Each listed catalogue tool's own JSON, most expensive first, then by slug (code unit order). */
   perTool: Array<{ slug: string; tokens: number }>;
-}
-
-export type TokenCounter = (text: string) => number;
-
-/**
- * Catalogue text is plain text to a host: `<|endoftext|>` in a description is counted as the characters it is, never
- * as a special token (gpt-tokenizer's default would throw on it).
- */
-const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
-
-/** The tokenizer, loaded on first use: its rank table is large and most commands never need it. */
-export async function loadTokenCounter(): Promise<TokenCounter> {
-  const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
-  return boundedCounter((text) => countTokens(text, PLAIN_TEXT));
-}
-
-/** The longest run of one character class counted whole; see boundedCounter. */
-export const MAX_COUNTED_RUN = 256;
-
-/** Runs of letters, of white space, or of punctuation and symbols: the tokenizer's chunks never cross these classes. */
-const LONG_RUN = new RegExp(`[\\p{L}\\p{M}]{${MAX_COUNTED_RUN + 1},}|\\s{${MAX_COUNTED_RUN + 1},}|[^\\s\\p{L}\\p{M}\\p{N}]{${MAX_COUNTED_RUN + 1},}`, 'gu');
-
-/**
- * `count`, made linear. Byte-pair encoding costs the square of a chunk's length, and one unbroken run is one chunk: a
- * 40,000-character description in Japanese (no spaces) takes half a minute to count. So a run longer than
- * MAX_COUNTED_RUN characters is counted in pieces of that length, which can over-count by about a token a piece.
- * Text without such a run (all ordinary prose and JSON) is counted exactly, in one piece.
- */
-export function boundedCounter(count: TokenCounter): TokenCounter {
-  return (text) => {
-    const runs = [...text.matchAll(LONG_RUN)];
-    if (runs.length === 0) return count(text);
-    let total = 0;
-    let from = 0;
-    for (const run of runs) {
-      const start = run.index;
-      const end = start + run[0].length;
-      let cut = start;
-      // The first piece keeps what precedes the run, so that its chunk boundaries stay as they are.
-      for (let next = pieceEnd(text, cut, end); next < end; next = pieceEnd(text, cut, end)) {
-        total += count(text.slice(from, next));
-        from = cut = next;
-      }
-    }
-    return total + count(text.slice(from));
-  };
-}
-
-/** Where the piece from `start` ends: MAX_COUNTED_RUN characters on, or at `end`, never inside a surrogate pair. */
-function pieceEnd(text: string, start: number, end: number): number {
-  let at = Math.min(start + MAX_COUNTED_RUN, end);
-  if (at < end && (text.charCodeAt(at) & 0xfc00) === 0xdc00) at -= 1;
-  return at;
 }
 
 export const BUDGET_CACHE_KIND = 'budget';
@@ -117,21 +58,37 @@ export function lastChunkStart(text: string): number {
   return -1;
 }
 
-/** An entry's cost: its JSON is `{"` + body; the body's last chunk start splits off a short tail. */
-function entryCost(json: string, next: string, count: TokenCounter, open: number): EntryCost {
+/**
+ * The texts whose counts make up an entry's cost: its JSON is `{"` + body, and the body's last chunk start splits off
+ * a short tail. See entryCost for how the counts add up.
+ */
+function entryTexts(json: string, next: string): string[] {
   const body = json.slice(OPEN.length);
   const at = lastChunkStart(body);
-  if (at <= 0) return { tokens: count(json), share: count(`${body}${next}`) };
-  const bulk = count(body.slice(0, at));
+  if (at <= 0) return [json, `${body}${next}`];
   const tail = body.slice(at);
-  return { tokens: open + bulk + count(tail), share: bulk + count(`${tail}${next}`) };
+  return [body.slice(0, at), tail, `${tail}${next}`];
+}
+
+/** An entry's cost from the counts of its entryTexts; `open` is the count of `{"`. */
+function entryCost(counts: readonly number[], open: number): EntryCost {
+  if (counts.length === 2) return { tokens: counts[0]!, share: counts[1]! };
+  const [bulk, tail, tailAndNext] = counts as [number, number, number];
+  return { tokens: open + bulk + tail, share: bulk + tailAndNext };
+}
+
+/** Counts groups of texts in one batch, and gives each group its own counts. */
+async function countEach(count: BatchCounter, groups: ReadonlyArray<readonly string[]>): Promise<number[][]> {
+  const counts = await count(groups.flat());
+  let at = 0;
+  return groups.map((group) => counts.slice(at, (at += group.length)));
 }
 
 export interface BudgetOptions {
   /** Per-entry counts from earlier builds, by content. */
   cache?: BuildCache;
-  /** Called only when some count is not cached (loadTokenCounter by default). */
-  loadCounter?: () => Promise<TokenCounter>;
+  /** Called only when some count is not cached: the tokenizer in this thread by default (see counting-thread.ts). */
+  counter?: () => Promise<BatchCounter>;
   /**
    * The JSON of a listed tool's tools/list entry, for a caller that has it already (the build's cached forms, see
    * emit/advertised-list.ts); by default the runtime's advertiser makes it.
@@ -152,27 +109,29 @@ export async function contextBudget(tools: readonly ServedTool[], names: ServerN
   const entryJsonOf = options.entryJsonOf ?? ((tool: ServedTool) => JSON.stringify(advertiser.list([tool], metaTool)[0]));
   const metaJson = JSON.stringify(advertiser.list([], metaTool)[0]);
   const metaKey = contentKey(BUDGET_ENCODING, DEFAULT_HOST_PROFILE, 'meta-tool', metaJson);
-  let costs = keys.map((key) => cache?.get<EntryCost>(BUDGET_CACHE_KIND, key));
+  const costs = keys.map((key) => cache?.get<EntryCost>(BUDGET_CACHE_KIND, key));
   let metaCost = cache?.get<EntryCost>(BUDGET_CACHE_KIND, metaKey);
   const headKey = contentKey(BUDGET_ENCODING, 'head', HEAD);
   let head = cache?.get<number>(BUDGET_CACHE_KIND, headKey);
   if (head === undefined || metaCost === undefined || costs.includes(undefined)) {
-    const count = await (options.loadCounter ?? loadTokenCounter)();
+    const count = await (options.counter ?? loadBatchCounter)();
+    const missing = costs.flatMap((cost, index) => (cost === undefined ? [index] : []));
+    const jsons = missing.map((index) => entryJsonOf(listedTools[index]!));
+    if ((metaCost === undefined && !SPLITTABLE.test(metaJson)) || jsons.some((json) => !SPLITTABLE.test(json))) return countWhole(tools, names, count);
+    const groups = await countEach(count, [[HEAD, OPEN], metaCost === undefined ? entryTexts(metaJson, ']}') : [], ...jsons.map((json) => entryTexts(json, ',{"'))]);
+    const [headCount, open] = groups[0] as [number, number];
     if (head === undefined) {
-      head = count(HEAD);
+      head = headCount;
       cache?.set(BUDGET_CACHE_KIND, headKey, head);
     }
-    const open = count(OPEN);
-    const costOf = (json: string, next: string): EntryCost | null => (SPLITTABLE.test(json) ? entryCost(json, next, count, open) : null);
-    const fresh = costs.map((cost, index) => cost ?? costOf(entryJsonOf(listedTools[index]!), ',{"'));
-    const freshMeta = metaCost ?? costOf(metaJson, ']}');
-    if (freshMeta === null || fresh.includes(null)) return countWhole(tools, names, count);
-    fresh.forEach((cost, index) => {
-      if (costs[index] === undefined) cache?.set(BUDGET_CACHE_KIND, keys[index]!, cost);
+    if (metaCost === undefined) {
+      metaCost = entryCost(groups[1]!, open);
+      cache?.set(BUDGET_CACHE_KIND, metaKey, metaCost);
+    }
+    missing.forEach((index, i) => {
+      costs[index] = entryCost(groups[i + 2]!, open);
+      cache?.set(BUDGET_CACHE_KIND, keys[index]!, costs[index]);
     });
-    if (metaCost === undefined) cache?.set(BUDGET_CACHE_KIND, metaKey, freshMeta);
-    costs = fresh as EntryCost[];
-    metaCost = freshMeta;
   }
   const known = costs as EntryCost[];
   return {
@@ -184,13 +143,15 @@ export async function contextBudget(tools: readonly ServedTool[], names: ServerN
 }
 
 /** The plain way, one count over each whole text: for entries the piecewise sum cannot split (see EntryCost). */
-function countWhole(tools: readonly ServedTool[], names: ServerNames, count: TokenCounter): ContextBudget {
+async function countWhole(tools: readonly ServedTool[], names: ServerNames, count: BatchCounter): Promise<ContextBudget> {
   const { listed, metaOnly } = advertisedSurface(tools, names);
+  const catalogueTools = listed.slice(0, -1);
+  const [total, meta, ...each] = await count([JSON.stringify({ tools: listed }), JSON.stringify({ tools: metaOnly }), ...catalogueTools.map((tool) => JSON.stringify(tool))]);
   return {
     encoding: BUDGET_ENCODING,
-    total: count(JSON.stringify({ tools: listed })),
-    metaOnly: count(JSON.stringify({ tools: metaOnly })),
-    perTool: listed.slice(0, -1).map((tool) => ({ slug: tool.name, tokens: count(JSON.stringify(tool)) })).sort(byCostThenSlug),
+    total: total!,
+    metaOnly: meta!,
+    perTool: catalogueTools.map((tool, index) => ({ slug: tool.name, tokens: each[index]! })).sort(byCostThenSlug),
   };
 }
 

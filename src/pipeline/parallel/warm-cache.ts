@@ -3,11 +3,12 @@
 // worker.
 
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Manifest } from '../../runtime/contracts.js';
 import type { BuildCache } from '../cache/build-cache.js';
 import type { PlannedTool } from '../plan/plan-package.js';
 import { createJobRunner } from './run-jobs.js';
+import { startWorker } from './start-worker.js';
 
 export type ToolJob = { key: string; kind: 'check'; manifest: Manifest } | { key: string; kind: 'module'; tool: PlannedTool };
 export type ToolJobResult = { key: string; kind: ToolJob['kind']; value?: unknown; error?: string };
@@ -22,24 +23,18 @@ const CHUNK = 25;
  */
 export function workerCount(jobs: number, env: NodeJS.ProcessEnv = process.env, cores = availableParallelism()): number {
   if (jobs < MIN_PARALLEL_JOBS) return 0;
-  const cap = /^\d+$/.test(env.NEXUSBLOOM_GEN_WORKERS ?? '') ? Number(env.NEXUSBLOOM_GEN_WORKERS) : 8;
-  return Math.max(0, Math.min(cores - 1, cap, Math.ceil(jobs / CHUNK) - 1));
+  return Math.max(0, Math.min(cores - 1, workerCap(env), Math.ceil(jobs / CHUNK) - 1));
+}
+
+const workerCap = (env: NodeJS.ProcessEnv): number => (/^\d+$/.test(env.NEXUSBLOOM_GEN_WORKERS ?? '') ? Number(env.NEXUSBLOOM_GEN_WORKERS) : 8);
+
+/** Whether the build may start worker threads at all: not on a single core, nor with `NEXUSBLOOM_GEN_WORKERS=0`. */
+export function workersAllowed(env: NodeJS.ProcessEnv = process.env, cores = availableParallelism()): boolean {
+  return cores > 1 && workerCap(env) > 0;
 }
 
 /** Lets worker messages in between two of the main thread's own jobs. */
 const yieldToWorkers = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-const RUNNING_FROM_SOURCE = import.meta.url.endsWith('.ts');
-
-/**
- * From `dist/` the worker is its compiled module. From source (tests, development) Node 20 does not carry the
- * TypeScript loader into workers, so a one-line bootstrap loads the worker's source through tsx's API.
- */
-function startWorker(): Worker {
-  if (!RUNNING_FROM_SOURCE) return new Worker(new URL('./tool-worker.js', import.meta.url));
-  const bootstrap = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(new URL('./tool-worker.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`;
-  return new Worker(bootstrap, { eval: true });
-}
 
 export interface ToolPool {
   /**
@@ -66,7 +61,7 @@ export function createToolPool(): ToolPool {
       const pending = jobs.filter((job) => !cache.has(job.kind, job.key));
       const count = workerCount(pending.length);
       if (count === 0) return 0;
-      while (workers.length < count) workers.push(startWorker());
+      while (workers.length < count) workers.push(startWorker(import.meta.url, 'tool-worker'));
       const chunks: ToolJob[][] = [];
       for (let i = 0; i < pending.length; i += CHUNK) chunks.push(pending.slice(i, i + CHUNK));
       let done = 0;

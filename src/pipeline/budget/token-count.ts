@@ -1,0 +1,70 @@
+// Token counts for the context budget: the tokenizer, kept linear over long runs, and counting many texts at once.
+
+/**
+ * Counts are OpenAI's o200k_base encoding (GPT-4o and later) over the JSON of tools/list; other vendors' tokenizers
+ * (Anthropic's, Google's) count the same text differently, and hosts wrap tools in their own prompt format, so read
+ * these as a close relative measure, not an exact bill.
+ */
+export const BUDGET_ENCODING = 'o200k_base';
+
+export type TokenCounter = (text: string) => number;
+
+/**
+ * Catalogue text is plain text to a host: `<|endoftext|>` in a description is counted as the characters it is, never
+ * as a special token (gpt-tokenizer's default would throw on it).
+ */
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+/** The tokenizer, loaded on first use: its rank table is large and most commands never need it. */
+export async function loadTokenCounter(): Promise<TokenCounter> {
+  const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+  return boundedCounter((text) => countTokens(text, PLAIN_TEXT));
+}
+
+/** The longest run of one character class counted whole; see boundedCounter. */
+export const MAX_COUNTED_RUN = 256;
+
+/** Runs of letters, of white space, or of punctuation and symbols: the tokenizer's chunks never cross these classes. */
+const LONG_RUN = new RegExp(`[\\p{L}\\p{M}]{${MAX_COUNTED_RUN + 1},}|\\s{${MAX_COUNTED_RUN + 1},}|[^\\s\\p{L}\\p{M}\\p{N}]{${MAX_COUNTED_RUN + 1},}`, 'gu');
+
+/**
+ * `count`, made linear. Byte-pair encoding costs the square of a chunk's length, and one unbroken run is one chunk: a
+ * 40,000-character description in Japanese (no spaces) takes half a minute to count. So a run longer than
+ * MAX_COUNTED_RUN characters is counted in pieces of that length, which can over-count by about a token a piece.
+ * Text without such a run (all ordinary prose and JSON) is counted exactly, in one piece.
+ */
+export function boundedCounter(count: TokenCounter): TokenCounter {
+  return (text) => {
+    const runs = [...text.matchAll(LONG_RUN)];
+    if (runs.length === 0) return count(text);
+    let total = 0;
+    let from = 0;
+    for (const run of runs) {
+      const start = run.index;
+      const end = start + run[0].length;
+      let cut = start;
+      // The first piece keeps what precedes the run, so that its chunk boundaries stay as they are.
+      for (let next = pieceEnd(text, cut, end); next < end; next = pieceEnd(text, cut, end)) {
+        total += count(text.slice(from, next));
+        from = cut = next;
+      }
+    }
+    return total + count(text.slice(from));
+  };
+}
+
+/** Where the piece from `start` ends: MAX_COUNTED_RUN characters on, or at `end`, never inside a surrogate pair. */
+function pieceEnd(text: string, start: number, end: number): number {
+  let at = Math.min(start + MAX_COUNTED_RUN, end);
+  if (at < end && (text.charCodeAt(at) & 0xfc00) === 0xdc00) at -= 1;
+  return at;
+}
+
+/** Counts many texts at once, in order: in this thread, or on a worker thread (see counting-thread.ts). */
+export type BatchCounter = (texts: readonly string[]) => Promise<number[]>;
+
+/** A BatchCounter in this thread, loading the tokenizer here. */
+export async function loadBatchCounter(): Promise<BatchCounter> {
+  const count = await loadTokenCounter();
+  return async (texts) => texts.map(count);
+}
