@@ -173,6 +173,11 @@ function table(settings: Settings, results: SizeResult[], search: SearchStat | {
     const g = gen(r);
     return g ? `${seconds(g.regenerate.medianMs)} (${g.regenerate.runs})` : '';
   });
+  perSize('  rebuild / full build (goal: under ×0.1)', (r) => {
+    const g = gen(r);
+    return g ? ratio(g.regenerate.medianMs, g.noCompile.medianMs) : '';
+  });
+  perSize('  peak RSS', (r) => megabytes(gen(r)?.regenerate.peakRssKb ?? null));
   perSize('  files rewritten', (r) => String(gen(r)?.regenerate.written ?? ''));
   if (settings.peers) {
     for (const peer of PEERS) {
