@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { exchangeWithApi, ExchangeError, type ExchangeFailure } from '../../src/runtime/api-transport.js';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { ACCEPTED_ENCODINGS, exchangeWithApi, ExchangeError, type ExchangeFailure } from '../../src/runtime/api-transport.js';
 import { createApiClient } from '../../src/runtime/api-client.js';
 import { readSettings } from '../../src/runtime/config.js';
 import { sendJson, startHttp, testNames } from './core-fixtures.js';
@@ -143,5 +144,64 @@ test('a redirect to another origin drops the Authorization header; the same orig
   } finally {
     await http.close();
     await other.close();
+  }
+});
+
+test('gzip, deflate (zlib or raw) and br bodies are decoded, and accept-encoding names exactly those', async () => {
+  const body = JSON.stringify({ text: 'üñí — 漢字', filler: 'x'.repeat(2000) });
+  const encoders: Record<string, (input: Buffer) => Buffer> = {
+    gzip: (input) => gzipSync(input), deflate: (input) => deflateSync(input), 'raw-deflate': (input) => deflateRawSync(input),
+    br: (input) => brotliCompressSync(input), 'deflate-then-gzip': (input) => gzipSync(deflateSync(input)),
+  };
+  const headerOf: Record<string, string> = { 'raw-deflate': 'deflate', 'deflate-then-gzip': 'deflate, gzip' };
+  const http = await startHttp((req, res) => {
+    const name = req.url.slice('/api/'.length);
+    const encoded = (encoders[name] as (input: Buffer) => Buffer)(Buffer.from(body));
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': headerOf[name] ?? name }).end(encoded);
+  });
+  try {
+    for (const name of Object.keys(encoders)) {
+      const answer = await exchangeWithApi({ method: 'GET', url: `${http.url}/${name}`, headers: {}, timeoutMs: 5000 });
+      assert.equal(answer.text, body, name);
+    }
+    assert.ok(http.requests.every((r) => r.headers['accept-encoding'] === ACCEPTED_ENCODINGS));
+    assert.equal(ACCEPTED_ENCODINGS, 'gzip, deflate, br');
+  } finally {
+    await http.close();
+  }
+});
+
+test('a body in an unknown content-encoding is "broken" with a message naming the coding', async () => {
+  const http = await startHttp((_req, res) => void res.writeHead(200, { 'content-encoding': 'zstd' }).end('(\xb5/\xfd'));
+  try {
+    const failure = await failureOf(exchangeWithApi({ method: 'GET', url: `${http.url}/t`, headers: {}, timeoutMs: 5000 }));
+    assert.equal(failure.kind, 'broken');
+    if (failure.kind === 'broken') assert.match(String(failure.error), /content-encoding "zstd".*cannot decode/);
+  } finally {
+    await http.close();
+  }
+});
+
+test('the generated server\'s API client reads a gzip-encoded run result', async () => {
+  const http = await startHttp((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    res.end(gzipSync(JSON.stringify({ success: true, result: { length: 3 } })));
+  });
+  try {
+    const settings = readSettings(testNames, { NEXUSBLOOM_API_URL: http.url }, () => {});
+    assert.deepEqual(await createApiClient(testNames, settings, () => {}).runTool('t', {}), { ok: true, value: { length: 3 } });
+  } finally {
+    await http.close();
+  }
+});
+
+test('a redirect to a URL that is not http(s) is "unreachable", naming the status and where it pointed', async () => {
+  const http = await startHttp((_req, res) => void res.writeHead(302, { location: 'file:///etc/passwd' }).end());
+  try {
+    const failure = await failureOf(exchangeWithApi({ method: 'GET', url: `${http.url}/t`, headers: {}, timeoutMs: 5000 }));
+    assert.equal(failure.kind, 'unreachable');
+    if (failure.kind === 'unreachable') assert.match(String(failure.error), /redirected \(302\) to file:\/\/\/etc\/passwd: only http\(s\) redirects/);
+  } finally {
+    await http.close();
   }
 });
