@@ -1,19 +1,63 @@
 // The base of every command: failures are printed whole (no line wrapping) on stderr, or as JSON with --json.
 
 import { Command } from '@oclif/core';
+import { PipelineError } from '../pipeline/problems.js';
+import { errorMessage } from './shared-flags.js';
+
+/** The exit code an error asks for: oclif's own (flag parsing: 2) carry it as `oclif.exit`, others as `exitCode`. */
+export function exitCodeOf(error: unknown): number {
+  const { oclif, exitCode } = (error ?? {}) as { oclif?: { exit?: unknown }; exitCode?: unknown };
+  if (typeof oclif?.exit === 'number') return oclif.exit;
+  return typeof exitCode === 'number' ? exitCode : 1;
+}
+
+/** What `--json` prints for a failure: `{"error":{"message","exit",…}}`, with fields a command adds (see fail). */
+export function errorJson(message: string, exit: number, details: Record<string, unknown> = {}): { error: Record<string, unknown> } {
+  return { error: { message, exit, ...details } };
+}
 
 export abstract class BaseCommand extends Command {
   static override enableJsonFlag = true;
+
+  /** Machine-readable fields of the failure in progress, for its --json output. */
+  private failureDetails: Record<string, unknown> = {};
 
   /** A diagnostic line on stderr, printed with --json too (stdout then carries only the JSON result). */
   protected diagnostic(line: string): void {
     process.stderr.write(`${line}\n`);
   }
 
-  /** Ends the command with exit code `exit`, printing `message` as it is (oclif would wrap long lines). */
-  protected fail(message: string, exit = 1): never {
-    if (this.jsonEnabled()) this.error(message, { exit });
+  /**
+   * Ends the command with exit code `exit`, printing `message` as it is (oclif would wrap long lines). With --json,
+   * `details` join the message in the error object on stdout.
+   */
+  protected fail(message: string, exit = 1, details: Record<string, unknown> = {}): never {
+    if (this.jsonEnabled()) {
+      this.failureDetails = details;
+      this.error(message, { exit });
+    }
     this.logToStderr(`Error: ${message}`);
     this.exit(exit);
+  }
+
+  /** Ends the command on a caught error (exit 1); with --json, a pipeline error's problems come as data too. */
+  protected failOn(error: unknown): never {
+    this.fail(errorMessage(error), 1, error instanceof PipelineError && error.problems.length > 0 ? { problems: error.problems } : {});
+  }
+
+  /** With --json, the same exit code as without (oclif's JSON path would turn a flag error's 2 into 1). */
+  protected override async catch(error: Error & { exitCode?: number }): Promise<unknown> {
+    if (!this.jsonEnabled()) return super.catch(error);
+    process.exitCode = exitCodeOf(error);
+    this.logJson(this.toErrorJson(error));
+    return undefined;
+  }
+
+  /**
+   * Only what a script can use. oclif's default spreads the error's own fields, and a flag error carries the whole
+   * parse context: the CLI's configuration, home and cache paths, its package.json.
+   */
+  protected override toErrorJson(error: unknown): { error: Record<string, unknown> } {
+    return errorJson(error instanceof Error ? error.message : String(error), exitCodeOf(error), this.failureDetails);
   }
 }

@@ -5,7 +5,7 @@ import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { resolveConfig } from '../pipeline/config.js';
 import { buildPackage, type BuildResult } from '../pipeline/run-pipeline.js';
-import { errorMessage, problemLines, resolveSource, sourceFlags, sourceOptions } from '../cli/shared-flags.js';
+import { problemLines, resolveSource, sourceFlags, sourceOptions } from '../cli/shared-flags.js';
 import { loadConfigFile } from '../cli/config-file.js';
 import { boundHeapGrowth } from '../pipeline/memory.js';
 // --max-tokens and the context budget lines (see src/pipeline/budget/)
@@ -33,6 +33,7 @@ what a build would write (use it in CI to catch drift).`;
     ...sourceFlags,
     out: Flags.string({ char: 'o', description: 'Folder to write the package to.', default: 'generated', helpValue: 'DIR' }),
     check: Flags.boolean({ description: 'Write nothing; fail and list the files when --out is not what a build would write.', default: false }),
+    force: Flags.boolean({ description: 'Write into a folder that holds files no build wrote (no names.lock.json), replacing and removing them. Without it such a build stops before writing.', default: false }),
     compile: Flags.boolean({ description: 'Type-check and compile the package to dist/ after writing it (--no-compile skips it).', default: true, allowNo: true }),
     // --changelog (schema changelog, see src/pipeline/changelog/)
     changelog: Flags.boolean({ description: 'When --out already holds a package, prepend what changed for callers to its CHANGELOG.md, titled with the suggested next version.', default: false }),
@@ -56,6 +57,7 @@ what a build would write (use it in CI to catch drift).`;
         config,
         check: flags.check,
         compile: flags.compile,
+        force: flags.force,
         maxTokens: flags['max-tokens'],
         sourceOptions: sourceOptions(flags, progress),
         log: progress,
@@ -65,14 +67,14 @@ what a build would write (use it in CI to catch drift).`;
         progress(entry.version === null ? 'CHANGELOG.md: no changes for callers' : `CHANGELOG.md: added ${entry.version} (${entry.bump})`);
       }
     } catch (error) {
-      this.fail(errorMessage(error), 1);
+      this.failOn(error);
     }
     for (const line of problemLines(result.warnings)) this.diagnostic(line);
     if (result.drift) {
       const { changed, missing, extra } = result.drift;
       const lines = [...changed.map((f) => `changed: ${f}`), ...missing.map((f) => `missing: ${f}`), ...extra.map((f) => `extra:   ${f}`)];
       if (lines.length > 0) {
-        this.fail(`${flags.out} is out of date with ${source} (${lines.length} files differ); run \`nexusbloom-gen build\` and commit:\n${lines.join('\n')}`, 1);
+        this.fail(`${flags.out} is out of date with ${source} (${lines.length} files differ); run \`nexusbloom-gen build\` and commit:\n${lines.join('\n')}`, 1, { drift: result.drift });
       }
       this.log(`${flags.out} is up to date with ${source} (${result.files} files, ${result.tools} tools).`);
       return result;

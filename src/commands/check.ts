@@ -3,7 +3,7 @@
 import { BaseCommand } from '../cli/base-command.js';
 import { hasErrors, type Problem } from '../pipeline/problems.js';
 import { readAndCheck } from '../pipeline/run-pipeline.js';
-import { errorMessage, problemLines, resolveSource, sourceFlags, sourceOptions } from '../cli/shared-flags.js';
+import { problemLines, resolveSource, sourceFlags, sourceOptions } from '../cli/shared-flags.js';
 
 export interface CheckReport {
   source: string;
@@ -43,7 +43,7 @@ Exits non-zero on any error; withheld slugs are warnings.`;
         problems,
       };
     } catch (error) {
-      this.fail(errorMessage(error), 1);
+      this.failOn(error);
     }
     if (!this.jsonEnabled()) for (const line of problemLines(report.problems)) this.diagnostic(line);
     if (!report.ok) {

@@ -2,7 +2,7 @@
 
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { errorMessage, sourceFlags, sourceOptions } from '../cli/shared-flags.js';
+import { sourceFlags, sourceOptions } from '../cli/shared-flags.js';
 import { buildChangelog, type Changelog } from '../pipeline/changelog/changelog.js';
 import { loadSide } from '../pipeline/changelog/load-side.js';
 import { renderMarkdown } from '../pipeline/changelog/render-markdown.js';
@@ -53,7 +53,7 @@ otherwise.`;
       const after = await loadSide(args.new, { sourceOptions: options, lock: before.lock });
       report = { old: before.origin, new: after.origin, ...buildChangelog(before, after) };
     } catch (error) {
-      this.fail(errorMessage(error), 1);
+      this.failOn(error);
     }
     const failed =
       (flags['fail-on'] === 'breaking' && (report.breaking.sdk || report.breaking.mcp)) || (flags['fail-on'] === 'any' && report.tools.length > 0);

@@ -1,12 +1,12 @@
 // `nexusbloom-gen pull`: snapshot an API catalogue into a bundle file that a CI build can be pinned to.
 
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { BUNDLE_FORMAT } from '../pipeline/source/bundle-source.js';
 import { isApiSource, readSource } from '../pipeline/source/read-source.js';
-import { errorMessage, sourceFlags, sourceOptions } from '../cli/shared-flags.js';
+import { sourceFlags, sourceOptions } from '../cli/shared-flags.js';
 
 export interface PullResult {
   source: string;
@@ -37,6 +37,10 @@ tools sorted by slug, so the file can be reviewed, committed, and passed to buil
       this.fail('pull needs an API URL: pass --source https://host/api or set NEXUSBLOOM_API_URL', 2);
     }
     const out = resolve(flags.out);
+    // Said before the catalogue is fetched, not after.
+    if (await stat(out).then((info) => info.isDirectory(), () => false)) {
+      this.fail(`--out ${flags.out} is a folder: pass the bundle file to write, e.g. --out ${join(flags.out, 'catalogue.json')}`, 2);
+    }
     let count: number;
     try {
       const raw = await readSource(source, sourceOptions(flags, (line) => this.diagnostic(line)));
@@ -45,10 +49,14 @@ tools sorted by slug, so the file can be reviewed, committed, and passed to buil
       await mkdir(dirname(out), { recursive: true });
       // Written whole or not at all: a temporary file renamed into place.
       const temporary = `${out}.${process.pid}.tmp`;
-      await writeFile(temporary, `${JSON.stringify({ format: BUNDLE_FORMAT, tools }, null, 2)}\n`);
-      await rename(temporary, out);
+      try {
+        await writeFile(temporary, `${JSON.stringify({ format: BUNDLE_FORMAT, tools }, null, 2)}\n`);
+        await rename(temporary, out);
+      } finally {
+        await rm(temporary, { force: true });
+      }
     } catch (error) {
-      this.fail(errorMessage(error), 1);
+      this.failOn(error);
     }
     this.log(`Wrote ${count} tools from ${source} to ${flags.out}.`);
     return { source, out, tools: count };

@@ -43,6 +43,8 @@ export interface BuildOptions {
   /** Compare instead of writing. */
   check?: boolean;
   compile?: boolean;
+  /** Write into a folder that holds files no build wrote, replacing them (see write/write-package.ts). */
+  force?: boolean;
   /** Fail (before writing) when tools/list would cost more tokens than this; see budget/context-budget.ts. */
   maxTokens?: number;
   log?: (line: string) => void;
@@ -150,7 +152,7 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
       timings.write = performance.now() - started;
       return { ...base, written: [], removed: [], drift, compiled: false, timingsMs: timings };
     }
-    const summary = await writePackage(options.outDir, files);
+    const summary = await writePackage(options.outDir, files, { force: options.force });
     await saveCache(options.outDir, cache);
     timings.write = performance.now() - started;
     log(`wrote ${summary.written.length} changed files (${summary.unchanged} unchanged, ${summary.removed.length} removed) to ${options.outDir}`);

@@ -2,10 +2,11 @@
 // write atomic), removes stale files from the folders the generator owns, and compares a folder for drift.
 
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { PackageFiles } from '../emit/emit-package.js';
 import { NAMES_LOCK_FILE, type NamesLock } from '../plan/plan-package.js';
+import { PipelineError } from '../problems.js';
 
 /** The names lock a previous build left in the folder, or null (none, or not ours). */
 export async function readNamesLock(outDir: string): Promise<NamesLock | null> {
@@ -80,13 +81,56 @@ export interface WriteSummary {
   removed: string[];
 }
 
-export async function writePackage(outDir: string, files: PackageFiles): Promise<WriteSummary> {
+export interface WriteOptions {
+  /** Overwrite and remove files in a folder that no build wrote (see refuseForeignFiles). */
+  force?: boolean;
+}
+
+/** Whether `outDir` is a folder (true), absent (false), or something else, which fails with a clear error. */
+async function isFolder(outDir: string): Promise<boolean> {
+  try {
+    if ((await stat(outDir)).isDirectory()) return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw new PipelineError(`cannot use --out ${outDir}: ${(error as Error).message}`);
+  }
+  throw new PipelineError(`--out ${outDir} is a file, not a folder: pass the folder to write the package to`);
+}
+
+/** How many paths a refusal lists before it says "and N more". */
+const LISTED_PATHS = 5;
+
+/**
+ * A folder that a build wrote holds the names lock. Any other folder may be the user's own project, so a build that
+ * would overwrite or delete files there stops before touching anything, naming them (a first build into an empty or
+ * new folder, or one holding only files the package does not have, goes ahead).
+ */
+async function refuseForeignFiles(outDir: string, files: PackageFiles): Promise<void> {
+  if ((await readNamesLock(outDir)) !== null) return;
+  const stale = await staleFiles(outDir, files);
+  const overwritten = [...files].flatMap(([path, text]) => {
+    const current = readIfExistsSync(join(outDir, path));
+    return current !== null && current !== text ? [path] : [];
+  });
+  if (overwritten.length + stale.length === 0) return;
+  const affected = [...overwritten.map((path) => `overwrite ${path}`), ...stale.map((path) => `delete ${path}`)];
+  const listed = affected.slice(0, LISTED_PATHS).join(', ') + (affected.length > LISTED_PATHS ? `, and ${affected.length - LISTED_PATHS} more` : '');
+  throw new PipelineError(
+    `${outDir} holds files that no nexusbloom-gen build wrote (it has no ${NAMES_LOCK_FILE}), and building there would ${listed}. ` +
+      'Nothing was written. Build into a new or empty folder, or pass --force to replace them.',
+  );
+}
+
+export async function writePackage(outDir: string, files: PackageFiles, options: WriteOptions = {}): Promise<WriteSummary> {
+  if ((await isFolder(outDir)) && !options.force) await refuseForeignFiles(outDir, files);
   const written: string[] = [];
   let unchanged = 0;
   const dirs = new Set<string>();
   for (const path of files.keys()) dirs.add(dirname(join(outDir, path)));
   for (const dir of dirs) mkdirSync(dir, { recursive: true });
-  for (const [path, text] of files) {
+  // The names lock first: it marks the folder as a build's, so a build cut short can be rerun without --force.
+  const lockFirst = [...files].sort(([a], [b]) => Number(b === NAMES_LOCK_FILE) - Number(a === NAMES_LOCK_FILE));
+  for (const [path, text] of lockFirst) {
     const target = join(outDir, path);
     if (readIfExistsSync(target) === text) {
       unchanged++;
@@ -115,6 +159,7 @@ export interface Drift {
 
 /** What differs between the folder and what a build would write; all empty when in sync. */
 export async function findDrift(outDir: string, files: PackageFiles): Promise<Drift> {
+  if (!(await isFolder(outDir))) throw new PipelineError(`--out ${outDir} does not exist, so there is nothing to compare: run the build without --check to write the package`);
   const changed: string[] = [];
   const missing: string[] = [];
   for (const [path, text] of files) {
