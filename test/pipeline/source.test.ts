@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { normalizeApiBase } from '../../src/pipeline/source/api-source.js';
 import { SourceError } from '../../src/pipeline/source/http-json.js';
 import { readSource } from '../../src/pipeline/source/read-source.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/pipeline/source/retry.js';
 import { startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
 import type { Manifest } from '../../src/runtime/contracts.js';
 import { tool } from '../fixtures/catalogues.js';
@@ -32,7 +33,8 @@ describe('source stage: API', () => {
     api = await startMockApi({ manifests, pageSize: 7, apiKey: 'sekret' });
   });
   after(async () => api.close());
-  const options = { apiKey: 'sekret', timeoutMs: 2000, concurrency: 4 };
+  // Retryable faults (5xx, a reset) are retried: without waiting here (api-source.test.ts covers the waits).
+  const options = { apiKey: 'sekret', timeoutMs: 2000, concurrency: 4, retry: { ...DEFAULT_RETRY_POLICY, wait: async () => {} } };
 
   it('normalizes the base URL', () => {
     assert.equal(normalizeApiBase('https://nexusbloom.dev'), 'https://nexusbloom.dev/api');

@@ -5,6 +5,11 @@ import { PipelineError } from '../problems.js';
 
 export const BUNDLE_FORMAT = 'nexusbloom-catalogue/1';
 
+/** `text` without a leading byte order mark, which Windows editors like to add: RFC 8259 lets a JSON parser skip it. */
+export function withoutByteOrderMark(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 export async function readBundleFile(path: string): Promise<unknown> {
   let text: string;
   try {
@@ -17,8 +22,7 @@ export async function readBundleFile(path: string): Promise<unknown> {
     ]);
   }
   try {
-    // A byte order mark, which Windows editors like to add, is not part of the JSON (RFC 8259 lets a parser skip it).
-    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
+    return JSON.parse(withoutByteOrderMark(text)) as unknown;
   } catch (error) {
     const message = `bundle ${path} is not valid JSON: ${(error as Error).message}`;
     throw new PipelineError(message, [{ severity: 'error', slug: null, pointer: '', message }]);

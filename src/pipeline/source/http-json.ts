@@ -1,12 +1,21 @@
-// One JSON GET against the catalogue API with a deadline, turning every network failure into a clear SourceError.
+// One JSON GET against the catalogue API with a deadline and bounded retries, turning every failure into a clear SourceError.
 
-import { exchangeWithApi, ExchangeError, type ExchangeFailure } from '../../runtime/api-transport.js';
+import { parseRetryAfter } from '../../runtime/api-client.js';
+import { exchangeWithApi, ExchangeError, type ApiAnswer, type ExchangeFailure } from '../../runtime/api-transport.js';
+import { redactUrlCredentials } from '../../runtime/redact.js';
 import { PipelineError } from '../problems.js';
+import { withoutByteOrderMark } from './bundle-source.js';
+import { DEFAULT_RETRY_POLICY, retryWaitMs, type RetryPolicy } from './retry.js';
 
 export interface HttpOptions {
+  /** Already checked by `usableApiKey`. */
   apiKey?: string;
   timeoutMs: number;
   userAgent: string;
+  /** Default: DEFAULT_RETRY_POLICY. */
+  retry?: RetryPolicy;
+  /** Aborts the request and any retry wait under way. */
+  signal?: AbortSignal;
 }
 
 export class SourceError extends PipelineError {
@@ -14,16 +23,40 @@ export class SourceError extends PipelineError {
     message: string,
     readonly url: string,
     readonly slug: string | null = null,
+    pointer = '',
   ) {
-    super(message, [{ severity: 'error', slug, pointer: '', message }]);
+    super(message, [{ severity: 'error', slug, pointer, message }]);
     this.name = 'SourceError';
   }
+}
+
+/** A URL as messages and reports show it: a password (or token) in its userinfo is masked. */
+export function shownUrl(url: string): string {
+  return redactUrlCredentials(url);
+}
+
+/**
+ * The API key as the authorization header will carry it: surrounding whitespace (the newline a secret file ends with)
+ * trimmed, and none when nothing is left. A key a header cannot carry fails here, before any request, instead of as
+ * node's ERR_INVALID_CHAR; the message says where the character is, never the key.
+ */
+export function usableApiKey(apiKey: string | undefined): string | undefined {
+  const key = apiKey?.trim();
+  if (key === undefined || key === '') return undefined;
+  // What node:http accepts in a header value: tab, printable ASCII and Latin-1 (RFC 9110 §5.5 field-vchar, obs-text).
+  const bad = /[^\t\x20-\x7e\x80-\xff]/.exec(key);
+  if (bad !== null) {
+    const code = `U+${(bad[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+    const message = `NEXUSBLOOM_API_KEY holds a character an HTTP header cannot carry (${code} at character ${bad.index + 1} of the trimmed key): set it to the key alone`;
+    throw new PipelineError(message, [{ severity: 'error', slug: null, pointer: '', message }]);
+  }
+  return key;
 }
 
 function describeNetworkFailure(error: unknown): string {
   // node:http errors carry the code themselves; fetch's (on a redirect) carry it on their cause.
   const cause = error instanceof Error && 'cause' in error ? (error as { cause?: unknown }).cause : error;
-  const code = cause && typeof cause === 'object' && 'code' in cause ? String((cause as { code: unknown }).code) : undefined;
+  const code = errorCode(error);
   if (code === 'ECONNREFUSED') return 'connection refused (is the API running and the URL right?)';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found (check the URL)';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset by the server';
@@ -31,44 +64,107 @@ function describeNetworkFailure(error: unknown): string {
   return code ? `${code}: ${message}` : message;
 }
 
+function errorCode(error: unknown): string | undefined {
+  const cause = error instanceof Error && 'cause' in error ? (error as { cause?: unknown }).cause : error;
+  return cause && typeof cause === 'object' && 'code' in cause ? String((cause as { code: unknown }).code) : undefined;
+}
+
+/** A connection the server (or something on the way) dropped: worth another attempt, unlike a refused one. */
+function isConnectionReset(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE';
+}
+
+function preview(text: string): string {
+  return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
+}
+
+/** A failure the contract calls retryable, and the wait a 429 asked for (retry-after, seconds), if it did. */
+interface RetryableFailure {
+  message: string;
+  retryAfterSeconds: number | null;
+}
+
 /** GETs `url` and returns its parsed JSON body; every failure names the URL (and the slug when given). */
 export async function getJson(url: string, options: HttpOptions, slug: string | null = null): Promise<unknown> {
-  const about = slug === null ? url : `${url} (tool ${JSON.stringify(slug)})`;
+  const about = slug === null ? shownUrl(url) : `${shownUrl(url)} (tool ${JSON.stringify(slug)})`;
+  const policy = options.retry ?? DEFAULT_RETRY_POLICY;
+  for (let attempt = 1; ; attempt += 1) {
+    const outcome = await getOnce(url, about, options, slug);
+    if ('body' in outcome) return outcome.body;
+    const { message, retryAfterSeconds } = outcome.retryable;
+    const attempts = `${attempt} attempt${attempt === 1 ? '' : 's'}`;
+    if (retryAfterSeconds !== null && retryAfterSeconds * 1000 > policy.maxRetryAfterMs) {
+      throw new SourceError(
+        `${message}; the API asked to retry after ${retryAfterSeconds} s, longer than the ${policy.maxRetryAfterMs / 1000} s this waits (${attempts}; try again later)`,
+        shownUrl(url), slug,
+      );
+    }
+    if (attempt > policy.retries) throw new SourceError(`${message} (gave up after ${attempts})`, shownUrl(url), slug);
+    try {
+      await policy.wait(retryWaitMs(policy, attempt, retryAfterSeconds), options.signal);
+    } catch {
+      throw new SourceError(`GET ${about} was cancelled while waiting to retry`, shownUrl(url), slug);
+    }
+  }
+}
+
+/** One attempt: the body, a retryable failure, or (thrown) a SourceError that another attempt would not change. */
+async function getOnce(url: string, about: string, options: HttpOptions, slug: string | null): Promise<{ body: unknown } | { retryable: RetryableFailure }> {
+  const fail = (message: string): SourceError => new SourceError(message, shownUrl(url), slug);
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': options.userAgent };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
-  let status: number;
-  let text: string;
+  let answer: ApiAnswer;
   try {
     // The runtime's transport, not fetch: it keeps a `%2E` path segment (a slug `.` or `..`) that URL parsing drops.
-    ({ status, text } = await exchangeWithApi({ method: 'GET', url, headers, timeoutMs: options.timeoutMs }));
+    answer = await exchangeWithApi({
+      method: 'GET', url, headers, timeoutMs: options.timeoutMs, ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
   } catch (error) {
     const failure: ExchangeFailure = error instanceof ExchangeError ? error.failure : { kind: 'unreachable', error };
-    if (failure.kind === 'timeout') {
-      throw new SourceError(`GET ${about} timed out after ${options.timeoutMs} ms (raise --timeout or check the API)`, url, slug);
-    }
-    throw new SourceError(`GET ${about} failed: ${describeNetworkFailure('error' in failure ? failure.error : failure.kind)}`, url, slug);
+    if (failure.kind === 'timeout') throw fail(`GET ${about} timed out after ${options.timeoutMs} ms (raise --timeout or check the API)`);
+    if (failure.kind === 'cancelled') throw fail(`GET ${about} was cancelled`);
+    const message = `GET ${about} failed: ${describeNetworkFailure(failure.error)}`;
+    if (isConnectionReset(failure.error)) return { retryable: { message, retryAfterSeconds: null } };
+    throw fail(message);
   }
-  let body: unknown;
+  const { status, text } = answer;
+  // The transport follows a redirect that has a location; one that reaches here has none, or is not one fetch follows.
+  if (status >= 300 && status < 400) {
+    const location = answer.header('location');
+    throw fail(location === null
+      ? `GET ${about} answered ${status} without a Location header: a redirect to nowhere (check the URL)`
+      : `GET ${about} answered ${status} (to ${location}), a redirect this client does not follow (check the URL)`);
+  }
+  let body: { value: unknown } | null;
   try {
-    body = JSON.parse(text);
+    // A byte order mark is not part of the JSON (RFC 8259 §8.1 lets a parser skip it), as for a bundle file.
+    body = { value: JSON.parse(withoutByteOrderMark(text)) as unknown };
   } catch {
-    const preview = text.length > 80 ? `${text.slice(0, 80)}…` : text;
-    const what = status >= 400 ? `answered ${status} with` : 'answered with';
-    throw new SourceError(`GET ${about} ${what} a body that is not JSON (truncated or not an API): ${JSON.stringify(preview)}`, url, slug);
+    body = null;
   }
   if (status >= 400) {
-    const envelope = body as { error?: unknown; code?: unknown };
-    const detail = typeof envelope?.error === 'string' ? `: ${envelope.error}` : '';
-    const code = typeof envelope?.code === 'string' ? ` ${envelope.code}` : '';
-    const hint =
-      status === 401 || status === 403
-        ? ' (set NEXUSBLOOM_API_KEY to a valid key)'
-        : status === 429
-          ? ' (rate limited: retry later or set an API key)'
-          : status >= 500
-            ? ' (the API failed: retry later)'
-            : '';
-    throw new SourceError(`GET ${about} failed with ${status}${code}${detail}${hint}`, url, slug);
+    const message = statusMessage(about, status, body?.value, text, body !== null);
+    if (status === 429) return { retryable: { message, retryAfterSeconds: parseRetryAfter(answer.header('retry-after')) } };
+    if (status >= 500) return { retryable: { message, retryAfterSeconds: null } };
+    throw fail(message);
   }
-  return body;
+  if (body === null) throw fail(`GET ${about} answered with a body that is not JSON (truncated or not an API): ${preview(text)}`);
+  return { body: body.value };
+}
+
+function statusMessage(about: string, status: number, body: unknown, text: string, isJson: boolean): string {
+  if (!isJson) return `GET ${about} answered ${status} with a body that is not JSON (truncated or not an API): ${preview(text)}`;
+  const envelope = body as { error?: unknown; code?: unknown } | null;
+  const detail = typeof envelope?.error === 'string' ? `: ${envelope.error}` : '';
+  const code = typeof envelope?.code === 'string' ? ` ${envelope.code}` : '';
+  const hint =
+    status === 401 || status === 403
+      ? ' (set NEXUSBLOOM_API_KEY to a valid key)'
+      : status === 429
+        ? ' (rate limited: retry later or set an API key)'
+        : status >= 500
+          ? ' (the API failed: retry later)'
+          : '';
+  return `GET ${about} failed with ${status}${code}${detail}${hint}`;
 }
