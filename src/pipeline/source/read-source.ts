@@ -3,17 +3,21 @@
 import { fileURLToPath } from 'node:url';
 import { readApiCatalogue } from './api-source.js';
 import { BUNDLE_FORMAT, readBundleFile } from './bundle-source.js';
+import { shownUrl } from './http-json.js';
+import type { RetryPolicy } from './retry.js';
 
 export interface SourceOptions {
   apiKey?: string;
   timeoutMs?: number;
   concurrency?: number;
   userAgent?: string;
+  /** Default: DEFAULT_RETRY_POLICY (see retry.ts). */
+  retry?: RetryPolicy;
   onManifest?: (done: number, total: number) => void;
 }
 
 export interface RawCatalogue {
-  /** What was read, for reports: a URL or a file path. */
+  /** What was read, for reports: a URL (credentials masked) or a file path. */
   origin: string;
   kind: 'api' | 'bundle';
   /** The bundle document, exactly as read (API catalogues are wrapped into the bundle form). */
@@ -25,6 +29,11 @@ export const EXAMPLE_BUNDLE = fileURLToPath(new URL('../../../examples/catalogue
 
 export function isApiSource(source: string): boolean {
   return /^https?:\/\//i.test(source);
+}
+
+/** `source` as reports and messages show it: an API URL's credentials masked (`http://***@host/api`). */
+export function shownSource(source: string): string {
+  return isApiSource(source) ? shownUrl(source) : source;
 }
 
 /** `--source` without a value: the API named by the environment, else the bundled example. */
@@ -39,9 +48,10 @@ export async function readSource(source: string, options: SourceOptions = {}): P
       timeoutMs: options.timeoutMs ?? 15_000,
       concurrency: options.concurrency ?? 8,
       userAgent: options.userAgent ?? 'nexusbloom-gen',
+      ...(options.retry === undefined ? {} : { retry: options.retry }),
       onManifest: options.onManifest,
     });
-    return { origin: source, kind: 'api', document: { format: BUNDLE_FORMAT, tools } };
+    return { origin: shownSource(source), kind: 'api', document: { format: BUNDLE_FORMAT, tools } };
   }
   return { origin: source, kind: 'bundle', document: await readBundleFile(source) };
 }
