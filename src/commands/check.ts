@@ -3,9 +3,11 @@
 import { BaseCommand } from '../cli/base-command.js';
 import { hasErrors, type Problem } from '../pipeline/problems.js';
 import { readAndCheck } from '../pipeline/run-pipeline.js';
+import { shownSource } from '../pipeline/source/read-source.js';
 import { problemLines, resolveSource, sourceFlags, sourceOptions } from '../cli/shared-flags.js';
 
 export interface CheckReport {
+  /** As read, with an API URL's credentials masked. */
   source: string;
   ok: boolean;
   tools: number;
@@ -29,12 +31,13 @@ Exits non-zero on any error; withheld slugs are warnings.`;
   async run(): Promise<CheckReport> {
     const { flags } = await this.parse(Check);
     const source = resolveSource(flags.source);
+    const shown = shownSource(source);
     let report: CheckReport;
     try {
       const { check } = await readAndCheck(source, sourceOptions(flags, (line) => this.diagnostic(line)));
       const problems = check.problems;
       report = {
-        source,
+        source: shown,
         ok: !hasErrors(problems),
         tools: check.tools.length,
         errors: problems.filter((p) => p.severity === 'error').length,
@@ -52,9 +55,9 @@ Exits non-zero on any error; withheld slugs are warnings.`;
         process.exitCode = 1;
         return report;
       }
-      this.fail(`${source}: ${report.errors} error(s), ${report.warnings} warning(s)`, 1);
+      this.fail(`${shown}: ${report.errors} error(s), ${report.warnings} warning(s)`, 1);
     }
-    this.log(`${source}: ${report.tools} tools, no errors, ${report.warnings} warning(s).`);
+    this.log(`${shown}: ${report.tools} tools, no errors, ${report.warnings} warning(s).`);
     return report;
   }
 }

@@ -5,10 +5,11 @@ import { dirname, join, resolve } from 'node:path';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { BUNDLE_FORMAT } from '../pipeline/source/bundle-source.js';
-import { isApiSource, readSource } from '../pipeline/source/read-source.js';
+import { isApiSource, readSource, shownSource } from '../pipeline/source/read-source.js';
 import { sourceFlags, sourceOptions } from '../cli/shared-flags.js';
 
 export interface PullResult {
+  /** The API URL, its credentials masked. */
   source: string;
   out: string;
   tools: number;
@@ -58,7 +59,7 @@ tools sorted by slug, so the file can be reviewed, committed, and passed to buil
     } catch (error) {
       this.failOn(error);
     }
-    this.log(`Wrote ${count} tools from ${source} to ${flags.out}.`);
-    return { source, out, tools: count };
+    this.log(`Wrote ${count} tools from ${shownSource(source)} to ${flags.out}.`);
+    return { source: shownSource(source), out, tools: count };
   }
 }
