@@ -58,6 +58,21 @@ describe('emit stage', () => {
     assert.ok(files.get('src/runtime/contracts.ts'));
   });
 
+  it('gives the README an example call whose input fits: an example, none where input may be left out, plain values', async () => {
+    const call = async (...tools: unknown[]) => /const result = await (.*);/.exec((await emit(bundle(tools))).get('README.md') ?? '')?.[1];
+    const noExamples = { examples: [] };
+    assert.equal(await call(tool('alpha')), 'alpha({"text":"abc"})');
+    // `{}` need not fit a type with a `constructor` field (Object.prototype's would not be a number): no argument.
+    const fieldsOnly = { type: 'object', properties: { constructor: { type: 'number' } } };
+    assert.equal(await call(tool('alpha', { ...noExamples, input_schema: fieldsOnly })), 'alpha()');
+    assert.equal(await call(tool('alpha', { ...noExamples, input_schema: null })), 'alpha()');
+    const required = { type: 'object', required: ['n', 'kind', 'on'], properties: { n: { type: 'integer', minimum: 3 }, kind: { enum: ['x', 'y'] }, on: { type: 'boolean' } } };
+    assert.equal(await call(tool('alpha', { ...noExamples, input_schema: required })), 'alpha({"n":3,"kind":"x","on":false})');
+    // A tool whose input no plain value stands for gives way to one that has an example, even one withheld.
+    const refOnly = { type: 'object', required: ['r'], properties: { r: { $ref: '#/$defs/r' } }, $defs: { r: { type: 'object' } } };
+    assert.equal(await call(tool('alpha', { ...noExamples, input_schema: refOnly }), tool('beta gamma')), 'betaGamma({"text":"abc"})');
+  });
+
   it('takes names from the config', async () => {
     const check = checkCatalogue(bundle([tool('a-tool')]));
     const files = await emitPackage(planPackage(check.tools), resolveConfig({ packageName: '@acme/tools-mcp', metaToolName: 'acme', uriScheme: 'acme', envPrefix: 'ACME_' }));

@@ -10,6 +10,7 @@ import { runtimeFiles } from './runtime-files.js';
 import { LOOSE_TYPE_MARK, schemaTypes } from './schema-types.js';
 import type { Problem } from '../problems.js';
 import { renderTemplate } from './templates.js';
+import { acceptsEmptyInput, sampleInput } from './sample-input.js';
 import { advertisedListFileText, advertisedListLineOf } from '../../runtime/advertise.js';
 import { cachedListParts } from './advertised-list.js';
 import { catalogueIndexFileText } from '../../runtime/catalogue-index.js';
@@ -88,6 +89,7 @@ export async function renderToolModule(tool: PlannedTool): Promise<string> {
   const outputTypes = await schemaTypes(tool.manifest.output_schema, tool.outputTypeName, 'unknown', 'output_schema');
   return renderTemplate('tool.ts', {
     types: `${inputTypes}\n${outputTypes}`,
+    inputOptional: acceptsEmptyInput(tool.manifest.input_schema),
     docBlock: docComment(toolDoc(tool)),
     identifier: tool.identifier,
     inputTypeName: tool.inputTypeName,
@@ -116,7 +118,10 @@ export function looseTypeWarnings(plan: PackagePlan, files: PackageFiles): Probl
 
 function readmeView(plan: PackagePlan, config: GeneratorConfig): object {
   const { names } = config;
-  const first = plan.tools.find((t) => t.withheldReason === null) ?? plan.tools[0];
+  // The README's example call compiles as written: a tool whose example input is certain, an advertised one first.
+  const byPreference = [...plan.tools.filter((t) => t.withheldReason === null), ...plan.tools.filter((t) => t.withheldReason !== null)];
+  const sampled = byPreference.map((tool) => ({ tool, input: sampleInput(tool.manifest) }));
+  const first = sampled.find((entry) => entry.input !== null) ?? sampled[0];
   const serverEntry = { command: 'npx', args: ['-y', names.packageName] };
   return {
     names,
@@ -125,7 +130,12 @@ function readmeView(plan: PackagePlan, config: GeneratorConfig): object {
     withheldCount: plan.tools.filter((t) => t.withheldReason !== null).length,
     mcpServersSnippet: { mcpServers: { [names.serverName]: serverEntry } },
     vscodeSnippet: { servers: { [names.serverName]: { type: 'stdio', ...serverEntry } } },
-    firstTool: { identifier: first?.identifier ?? 'tool', exampleParams: first?.manifest.examples?.[0]?.params ?? {} },
+    firstTool: {
+      identifier: first?.tool.identifier ?? 'tool',
+      // No argument at all where the input may be left out: `{}` need not fit a type whose properties share a name with
+      // Object.prototype's (a `constructor` field).
+      exampleArgs: first && first.input !== null && !(Object.keys(first.input).length === 0 && acceptsEmptyInput(first.tool.manifest.input_schema)) ? JSON.stringify(first.input) : '',
+    },
     tools: plan.tools.map((tool) => ({
       slugLabel: tool.withheldReason === null ? `\`${tool.slug}\`` : `\`${tool.slug}\` (withheld: ${tool.withheldReason})`,
       identifier: tool.identifier,

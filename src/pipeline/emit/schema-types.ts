@@ -136,7 +136,33 @@ function cleanNode(node: unknown, rootName: string, mapKeyword: string | null, o
       Object.defineProperty(defs, outKey, { value, enumerable: true, writable: true, configurable: true });
     }
   }
+  saySchemaMeaning(out, oldPointer === '');
   return out;
+}
+
+/** Keywords that give an object schema a shape of its own, beyond "any object". */
+const OBJECT_SHAPING = ['properties', 'patternProperties', 'additionalProperties', 'unevaluatedProperties', 'allOf', 'anyOf', 'oneOf', '$ref', 'if', 'not', 'dependentSchemas'];
+
+const admitsObjects = (type: unknown): boolean => type === 'object' || (Array.isArray(type) && type.includes('object'));
+
+/**
+ * Where json-schema-to-typescript would type a schema otherwise than the schema means, the cleaned copy says the same
+ * thing its way (our own keywords and constants only, never catalogue text):
+ * - a name in `required` without a `properties` entry is still required: it gets an entry that admits anything;
+ * - an object schema that shapes nothing admits any object, where the closed objects asked for in J2TS_OPTIONS would
+ *   make it `{}`;
+ * - a subschema of annotations only (a description) admits any value, where json-schema-to-typescript would read an
+ *   object.
+ */
+function saySchemaMeaning(out: Record<string, unknown>, isRoot: boolean): void {
+  if (Array.isArray(out.required) && (out.type === undefined || admitsObjects(out.type))) {
+    const properties = isPlainObject(out.properties) ? out.properties : (out.properties = {});
+    for (const name of out.required) {
+      if (typeof name === 'string' && !Object.hasOwn(properties, name)) Object.defineProperty(properties, name, { value: {}, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  if (admitsObjects(out.type) && !OBJECT_SHAPING.some((keyword) => keyword in out)) out.additionalProperties = true;
+  if (!isRoot && Object.keys(out).every((key) => key === 'description')) out.tsType = 'unknown';
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
