@@ -16,8 +16,23 @@ export function errorJson(message: string, exit: number, details: Record<string,
   return { error: { message, exit, ...details } };
 }
 
+/**
+ * `--source` (or `-s`) with no value after it, last or before another flag, becomes `--source=`: the catalogue
+ * contract reads "--source without a value" as "the default source" (see resolveSource), where the flag parser would
+ * stop with "expects a value".
+ */
+export function withBareSourceAsBlank(argv: readonly string[]): string[] {
+  const end = argv.includes('--') ? argv.indexOf('--') : argv.length;
+  return argv.map((arg, index) => ((arg === '--source' || arg === '-s') && index < end && (index + 1 >= end || argv[index + 1]!.startsWith('-')) ? '--source=' : arg));
+}
+
 export abstract class BaseCommand extends Command {
   static override enableJsonFlag = true;
+
+  override async init(): Promise<void> {
+    await super.init();
+    this.argv = withBareSourceAsBlank(this.argv);
+  }
 
   /** Machine-readable fields of the failure in progress, for its --json output. */
   private failureDetails: Record<string, unknown> = {};

@@ -14,8 +14,12 @@ export const sourceFlags = {
   concurrency: Flags.integer({ description: 'Manifests fetched at once when reading an API.', default: 8, min: 1, max: 64 }),
 };
 
+/**
+ * `--source` as given, or its default when it is absent or blank: `--source "$SOURCE"` with SOURCE unset in a CI
+ * script means "no source given", not a file named "".
+ */
 export function resolveSource(flag: string | undefined): string {
-  return flag ?? defaultSource(process.env);
+  return flag !== undefined && flag.trim() !== '' ? flag.trim() : defaultSource(process.env);
 }
 
 export function sourceOptions(flags: { timeout: number; concurrency: number }, progress: (line: string) => void): SourceOptions {

@@ -33,7 +33,8 @@ tools sorted by slug, so the file can be reviewed, committed, and passed to buil
 
   async run(): Promise<PullResult> {
     const { flags } = await this.parse(Pull);
-    const source = flags.source ?? process.env.NEXUSBLOOM_API_URL;
+    // Blank counts as absent, as for every command's --source (see resolveSource).
+    const source = [flags.source, process.env.NEXUSBLOOM_API_URL].map((value) => value?.trim()).find((value) => value !== undefined && value !== '');
     if (!source || !isApiSource(source)) {
       this.fail('pull needs an API URL: pass --source https://host/api or set NEXUSBLOOM_API_URL', 2);
     }
