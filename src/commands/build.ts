@@ -74,9 +74,9 @@ what a build would write (use it in CI to catch drift).`;
       const { changed, missing, extra } = result.drift;
       const lines = [...changed.map((f) => `changed: ${f}`), ...missing.map((f) => `missing: ${f}`), ...extra.map((f) => `extra:   ${f}`)];
       if (lines.length > 0) {
-        this.fail(`${flags.out} is out of date with ${source} (${lines.length} files differ); run \`nexusbloom-gen build\` and commit:\n${lines.join('\n')}`, 1, { drift: result.drift });
+        this.fail(`${flags.out} is out of date with ${result.source} (${lines.length} files differ); run \`nexusbloom-gen build\` and commit:\n${lines.join('\n')}`, 1, { drift: result.drift });
       }
-      this.log(`${flags.out} is up to date with ${source} (${result.files} files, ${result.tools} tools).`);
+      this.log(`${flags.out} is up to date with ${result.source} (${result.files} files, ${result.tools} tools).`);
       return result;
     }
     for (const line of budgetLines(result.budget)) this.log(line);
