@@ -29,6 +29,12 @@ const table: { env: Record<string, string>; want: Record<string, unknown>; notes
   { env: { NEXUSBLOOM_API_URL: 'not a url' }, want: { apiUrl: null }, notes: 1 },
   { env: { NEXUSBLOOM_API_URL: 'ftp://example.test' }, want: { apiUrl: null }, notes: 1 },
   { env: { NEXUSBLOOM_API_URL: '127.0.0.1:4731/api' }, want: { apiUrl: null }, notes: 1 },
+  // Set but blank (`NEXUSBLOOM_API_URL=` in a .env file) is a missing self-hosted URL, not a request for the default.
+  { env: { NEXUSBLOOM_API_URL: '' }, want: { apiUrl: null }, notes: 1 },
+  { env: { NEXUSBLOOM_API_URL: '  \t ' }, want: { apiUrl: null }, notes: 1 },
+  { env: { NEXUSBLOOM_API_KEY: ' sk-pasted\n' }, want: { apiKey: 'sk-pasted', apiKeyProblem: null }, notes: 0 },
+  { env: { NEXUSBLOOM_API_KEY: 'ключ-123' }, want: { apiKey: null }, notes: 1 },
+  { env: { NEXUSBLOOM_API_KEY: 'abc\r\ndef' }, want: { apiKey: null }, notes: 1 },
   { env: { NEXUSBLOOM_API_URL: 'http://admin:hunter2pw@127.0.0.1:4731/api' }, want: { apiUrl: 'http://127.0.0.1:4731/api', apiBasicAuth: 'admin:hunter2pw' }, notes: 0 },
   { env: { NEXUSBLOOM_API_URL: 'https://tok%40en@example.test' }, want: { apiUrl: 'https://example.test/api', apiBasicAuth: 'tok@en:' }, notes: 0 },
   { env: { NEXUSBLOOM_MCP_TIMEOUT_MS: '2500' }, want: { timeoutMs: 2500 }, notes: 0 },
@@ -69,6 +75,29 @@ test('an unusable API URL is reported once, with its credentials masked and what
   assert.match(lines[0] ?? '', /no other API is used in its place/);
   assert.match(lines[0] ?? '', /starts with http:\/\/ or https:\/\/.*e\.g\. https:\/\/nexusbloom\.dev\/api/);
   assert.ok(!lines[0]?.includes('hunter2pw'));
+});
+
+test('a blank API URL is reported as set but empty, with how to get the default', () => {
+  const { log, lines } = captureLog();
+  const settings = readSettings(testNames, { NEXUSBLOOM_API_URL: '   ' }, log);
+  assert.equal(settings.apiUrl, null);
+  assert.deepEqual(lines, [settings.apiUrlProblem]);
+  assert.match(lines[0] ?? '', /^NEXUSBLOOM_API_URL is set but empty, so no API request is sent/);
+  assert.match(lines[0] ?? '', /Unset NEXUSBLOOM_API_URL to use the default https:\/\/nexusbloom\.dev\/api/);
+});
+
+test('an API key a header cannot carry is reported by position and kind, never shown', () => {
+  for (const [key, kind] of [['sk-ключ', /character 4 is outside Latin-1/], ['sk-1\r\nX-Evil: 1', /character 5 is a line break/], ['sk\u0000x', /character 3 is a control character/]] as const) {
+    const { log, lines } = captureLog();
+    const settings = readSettings(testNames, { NEXUSBLOOM_API_KEY: key }, log);
+    assert.equal(settings.apiKey, null, 'never sent, not even trimmed');
+    assert.deepEqual(lines, [settings.apiKeyProblem]);
+    assert.match(lines[0] ?? '', /^NEXUSBLOOM_API_KEY cannot be sent as an HTTP header/);
+    assert.match(lines[0] ?? '', kind);
+    assert.ok(!lines[0]?.includes('sk'), lines[0]);
+  }
+  // Latin-1 and tabs are what a header can carry: such a key is sent as it is.
+  assert.equal(readSettings(testNames, { NEXUSBLOOM_API_KEY: 'clé\tx' }, () => {}).apiKey, 'clé\tx');
 });
 
 test('redactUrlCredentials masks userinfo in URLs and in values that do not parse', () => {
