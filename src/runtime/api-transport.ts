@@ -25,10 +25,15 @@ export interface ApiAnswer {
 export type ExchangeFailure =
   | { kind: 'timeout' }
   | { kind: 'cancelled' }
-  /** No status line: the connection failed, or closed before the API answered. */
+  /** No connection, so nothing was sent (refused, unknown host, TLS failure, …). */
   | { kind: 'unreachable'; error: unknown }
-  /** The status line came but the body broke off, or is in a content-encoding that cannot be decoded. */
-  | { kind: 'broken'; status: number; error: unknown };
+  /** The whole request went out, then the connection closed before a status line: the API's answer was lost. */
+  | { kind: 'unanswered'; error: unknown }
+  /**
+   * The status line came but the body broke off (`received` bytes of it arrived, of the `expected` its content-length
+   * announced, if it did), or arrived whole (`received` null) in a content-encoding that cannot be decoded.
+   */
+  | { kind: 'broken'; status: number; error: unknown; received: number | null; expected: number | null };
 
 export class ExchangeError extends Error {
   constructor(readonly failure: ExchangeFailure) {
@@ -100,7 +105,12 @@ export async function exchangeWithApi(exchange: ApiExchange): Promise<ApiAnswer>
     if (exchange.body !== undefined) headers['content-length'] = String(Buffer.byteLength(exchange.body));
     const request = send(target, { method: exchange.method, headers, path: requestTarget(exchange.url, target) });
     outgoing = request;
-    request.on('error', (error) => fail({ kind: 'unreachable', error }));
+    // 'finish' means the request was handed to a connected socket: a failure after it is the API's, not the network's.
+    let sent = false;
+    request.on('finish', () => {
+      sent = true;
+    });
+    request.on('error', (error) => fail(sent ? { kind: 'unanswered', error } : { kind: 'unreachable', error }));
     request.on('response', (response: IncomingMessage) => {
       const status = response.statusCode ?? 0;
       if (REDIRECT_STATUSES.has(status) && response.headers.location !== undefined) {
@@ -115,16 +125,22 @@ export async function exchangeWithApi(exchange: ApiExchange): Promise<ApiAnswer>
         return;
       }
       const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let received = 0;
+      const expected = contentLength(response.headers['content-length']);
+      const cutOff = (error: unknown): void => fail({ kind: 'broken', status, error, received, expected });
+      response.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        chunks.push(chunk);
+      });
       response.on('end', () => {
         decodeBody(Buffer.concat(chunks), headerText(response.headers['content-encoding'])).then(
           (text) => succeed({ status, header: (name) => headerText(response.headers[name]), text }),
-          (error: unknown) => fail({ kind: 'broken', status, error }),
+          (error: unknown) => fail({ kind: 'broken', status, error, received: null, expected }),
         );
       });
-      response.on('error', (error) => fail({ kind: 'broken', status, error }));
+      response.on('error', cutOff);
       response.on('close', () => {
-        if (!response.complete) fail({ kind: 'broken', status, error: Object.assign(new Error('aborted'), { code: 'ECONNRESET' }) });
+        if (!response.complete) cutOff(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
       });
     });
     request.end(exchange.body);
@@ -188,6 +204,10 @@ function hasZlibHeader(body: Buffer): boolean {
   return body.length >= 2 && ((body[0] as number) & 0x0f) === 8 && (((body[0] as number) << 8) | (body[1] as number)) % 31 === 0;
 }
 
+function contentLength(value: string | undefined): number | null {
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : null;
+}
+
 function headerText(value: string | string[] | undefined): string | null {
   if (value === undefined) return null;
   return Array.isArray(value) ? value.join(', ') : value;
@@ -232,6 +252,7 @@ async function answerByFetch(exchange: ApiExchange, signal: AbortSignal): Promis
     const text = await response.text();
     return { status: response.status, header: (name) => response.headers.get(name), text };
   } catch (error) {
-    throw new ExchangeError({ kind: 'broken', status: response.status, error });
+    // fetch does not say how much of the body arrived.
+    throw new ExchangeError({ kind: 'broken', status: response.status, error, received: null, expected: null });
   }
 }

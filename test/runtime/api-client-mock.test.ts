@@ -52,7 +52,8 @@ const faults: { fault: MockFault; code: string }[] = [
   { fault: { kind: 'garbage' }, code: 'BAD_RESPONSE' },
   { fault: { kind: 'wrong-shape' }, code: 'BAD_RESPONSE' },
   { fault: { kind: 'truncated' }, code: 'BAD_RESPONSE' },
-  { fault: { kind: 'reset' }, code: 'API_UNREACHABLE' },
+  // The API read the request and closed the connection: it was reached, and its answer was lost (a refused connection is API_UNREACHABLE).
+  { fault: { kind: 'reset' }, code: 'BAD_RESPONSE' },
 ];
 
 for (const { fault, code } of faults) {

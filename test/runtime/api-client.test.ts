@@ -74,11 +74,12 @@ test('credentials in the API URL are sent as Basic auth (an API key wins) and ne
     await http.close();
   }
 
-  // Unreachable: the error text and details.url name the host, not the password.
+  // Gone: the error text and details.url name the host, not the password. (The first request may go out on the
+  // kept-alive connection the closed server left, which fails as an unanswered request rather than a refused one.)
   const { api, lines } = client(withCredentials, { NEXUSBLOOM_MCP_DEBUG: '1' });
   const unreachable = await api.runTool('t', {});
   assert.ok(!unreachable.ok);
-  assert.equal(unreachable.failure.code, 'API_UNREACHABLE');
+  assert.ok(['API_UNREACHABLE', 'BAD_RESPONSE'].includes(unreachable.failure.code), unreachable.failure.error);
   assert.equal(unreachable.failure.details?.url, http.url);
   const shown = JSON.stringify([unreachable, lines]);
   assert.ok(!shown.includes('hunter2pw'), shown);
@@ -105,6 +106,81 @@ test('an unusable API URL fails every call at once, naming the variable, and nev
     assert.equal(fallback.requests.length, 0);
   } finally {
     await fallback.close();
+  }
+});
+
+test('a blank API URL fails every call with CONFIG_ERROR saying it is set but empty, and never reaches the default host', async () => {
+  const fallback = await startHttp((_req, res) => sendJson(res, 200, { success: true, result: 'sent to the default' }));
+  try {
+    for (const raw of ['', '   ']) {
+      const settings = readSettings({ ...testNames, defaultApiUrl: fallback.url }, { NEXUSBLOOM_API_URL: raw, NEXUSBLOOM_API_KEY: 'sk-1' }, () => {});
+      const api = createApiClient(testNames, settings, () => {});
+      const outcomes = [await api.runTool('t', {}), await api.listCatalogue(), await api.getManifest('t')];
+      for (const outcome of outcomes) {
+        assert.ok(!outcome.ok, JSON.stringify(raw));
+        assert.equal(outcome.failure.code, 'CONFIG_ERROR');
+        assert.equal(outcome.failure.retryable, false);
+        assert.match(outcome.failure.error, /NEXUSBLOOM_API_URL is set but empty/);
+        assert.match(outcome.failure.error, /Unset NEXUSBLOOM_API_URL to use the default/);
+        assert.equal(outcome.failure.details?.variable, 'NEXUSBLOOM_API_URL');
+      }
+    }
+    assert.equal(fallback.requests.length, 0);
+  } finally {
+    await fallback.close();
+  }
+});
+
+test('an API key a header cannot carry fails every call with CONFIG_ERROR naming the variable, not as a network failure', async () => {
+  const http = await startHttp((_req, res) => sendJson(res, 200, { success: true, result: 'sent' }));
+  try {
+    for (const key of ['ключ-123', 'abc\r\ndef']) {
+      const api = client(http.url, { NEXUSBLOOM_API_KEY: key }).api;
+      const outcomes = [await api.runTool('t', {}), await api.listCatalogue(), await api.getManifest('t')];
+      for (const outcome of outcomes) {
+        assert.ok(!outcome.ok);
+        assert.equal(outcome.failure.code, 'CONFIG_ERROR');
+        assert.equal(outcome.failure.retryable, false);
+        assert.match(outcome.failure.error, /NEXUSBLOOM_API_KEY cannot be sent as an HTTP header/);
+        assert.equal(outcome.failure.details?.variable, 'NEXUSBLOOM_API_KEY');
+        assert.ok(!outcome.failure.error.includes('ключ') && !outcome.failure.error.includes('abc'), outcome.failure.error);
+      }
+    }
+    assert.equal(http.requests.length, 0);
+    // Surrounding whitespace (a pasted newline) is not part of the key.
+    await client(http.url, { NEXUSBLOOM_API_KEY: '  sk-pasted\n' }).api.runTool('t', {});
+    assert.equal(http.requests[0]?.headers.authorization, 'Bearer sk-pasted');
+  } finally {
+    await http.close();
+  }
+});
+
+test('a 200 whose body is cut off is BAD_RESPONSE (retryable) saying so, whether or not its first bytes got out', async () => {
+  // destroy() right after write() drops the buffered status line and body too: the client sees the connection close
+  // after its request went out. With a turn in between, the status line and part of the body arrive first.
+  let flushFirst = false;
+  const http = await startHttp((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+    res.write('{"success":true,"result":{"out');
+    if (flushFirst) setImmediate(() => res.destroy());
+    else res.destroy();
+  });
+  try {
+    const dropped = await client(http.url).api.runTool('t', {});
+    assert.ok(!dropped.ok);
+    assert.equal(dropped.failure.code, 'BAD_RESPONSE', dropped.failure.error);
+    assert.equal(dropped.failure.retryable, true);
+    assert.match(dropped.failure.error, /closed the connection before answering running "t" \(connection reset\): its answer was cut off/);
+
+    flushFirst = true;
+    const partial = await client(http.url).api.runTool('t', {});
+    assert.ok(!partial.ok);
+    assert.equal(partial.failure.code, 'BAD_RESPONSE', partial.failure.error);
+    assert.equal(partial.failure.retryable, true);
+    assert.match(partial.failure.error, /cut off the body of its answer to running "t" after 30 bytes of the 100 announced \(HTTP 200/);
+    assert.deepEqual(partial.failure.details, { status: 200, received_bytes: 30, expected_bytes: 100 });
+  } finally {
+    await http.close();
   }
 });
 
