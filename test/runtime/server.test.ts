@@ -24,9 +24,9 @@ const catalogue: ServedCatalogueFile = {
   ],
 };
 
-async function connect(env: Record<string, string>) {
+async function connect(env: Record<string, string>, served: ServedCatalogueFile = catalogue) {
   const { log, lines } = captureLog();
-  const created = createServer({ names: testNames, catalogue, env, log });
+  const created = createServer({ names: testNames, catalogue: served, env, log });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'test-client', version: '0.0.0' });
   await created.server.connect(serverTransport);
@@ -89,6 +89,34 @@ test('direct calls reach the API; invalid ones cost no request', async () => {
     assert.match(text, /VALIDATION_ERROR/);
     assert.match(text, /env_content/);
     assert.equal(http.requests.length, 1);
+  } finally {
+    await session.close();
+    await http.close();
+  }
+});
+
+test('an in-process client\'s undefined members are dropped as JSON would drop them, directly and through the meta-tool', async () => {
+  // A map-typed input: every entry must be a string, so an entry left undefined fails validation unless it is dropped.
+  const mapTool = servedTool(manifest({
+    slug: 'query-builder',
+    input_schema: { type: 'object', required: ['params'], properties: { params: { type: 'object', additionalProperties: { type: 'string' } } } },
+  }));
+  const http = await startHttp((_req, res) => sendJson(res, 200, { success: true, result: { ok: true } }));
+  const session = await connect({ NEXUSBLOOM_API_URL: http.url }, { format: catalogue.format, tools: [mapTool] });
+  try {
+    // The in-memory transport hands objects over as they are, undefined members included, where stdio would drop them.
+    const params = { q: 'x', page: undefined };
+    const calls = [
+      { name: 'query-builder', arguments: { params } },
+      { name: 'nexusbloom', arguments: { command: 'run', slug: 'query-builder', params: { params } } },
+      { name: 'nexusbloom', arguments: { command: 'batch', runs: [{ slug: 'query-builder', params: { params } }] } },
+    ];
+    for (const call of calls) {
+      const result = await session.client.callTool(call) as CallToolResult;
+      assert.notEqual(result.isError, true, JSON.stringify(result));
+    }
+    assert.deepEqual(http.requests.map((req) => JSON.parse(req.body)), Array(3).fill({ params: { params: { q: 'x' } } }));
+    assert.ok('page' in params, "the caller's object keeps its member");
   } finally {
     await session.close();
     await http.close();
