@@ -63,6 +63,36 @@ export async function uses(): Promise<void> {
 }
 `;
 
+/** Options read from the environment, under exactOptionalPropertyTypes: each may be undefined, which means not set. */
+const EXACT_OPTIONAL_CONSUMER = `
+import { envValidator, type CallOptions } from '../src/tools/index.js';
+
+export async function uses(signal?: AbortSignal): Promise<void> {
+  await envValidator({ env_content: 'A=1' }, { apiKey: process.env.MY_KEY, apiUrl: process.env.MY_URL, signal, env: undefined });
+  const timeout: number | undefined = process.env.MY_TIMEOUT === undefined ? undefined : Number(process.env.MY_TIMEOUT);
+  const options: CallOptions = { timeoutMs: timeout };
+  await envValidator({ env_content: 'A=1' }, options);
+  // @ts-expect-error still typed: a key is a string
+  await envValidator({ env_content: 'A=1' }, { apiKey: 42 });
+}
+`;
+
+function compile(file: string, extra: ts.CompilerOptions = {}): string[] {
+  const program = ts.createProgram([file], {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    skipLibCheck: true,
+    types: ['node'],
+    typeRoots: [join(REPO_ROOT, 'node_modules', '@types')],
+    ...extra,
+  });
+  return ts.getPreEmitDiagnostics(program).filter((d) => d.file?.fileName === file)
+    .map((d) => `${d.file ? d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1 : 0}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+}
+
 describe('typed SDK wrappers', () => {
   let identifierOfWithheld = '';
   before(async () => {
@@ -81,21 +111,14 @@ describe('typed SDK wrappers', () => {
     const file = join(OUT, 'consumer', 'uses.ts');
     await mkdir(join(OUT, 'consumer'), { recursive: true });
     await writeFile(file, CONSUMER.replaceAll('HASH', hash));
-    const program = ts.createProgram([file], {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      skipLibCheck: true,
-      types: ['node'],
-      typeRoots: [join(REPO_ROOT, 'node_modules', '@types')],
-    });
-    const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => d.file?.fileName === file);
     // Every @ts-expect-error above must meet an error (else TS2578), and nothing else may fail.
-    assert.deepEqual(
-      diagnostics.map((d) => `${d.file ? d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1 : 0}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`),
-      [],
-    );
+    assert.deepEqual(compile(file), []);
+  });
+
+  it('accept call options that may be undefined under exactOptionalPropertyTypes', async () => {
+    const file = join(OUT, 'consumer', 'exact-optional.ts');
+    await mkdir(join(OUT, 'consumer'), { recursive: true });
+    await writeFile(file, EXACT_OPTIONAL_CONSUMER);
+    assert.deepEqual(compile(file, { exactOptionalPropertyTypes: true }), []);
   });
 });
