@@ -147,3 +147,91 @@ test('a missing catalogue is reported on stderr with exit code 1', async () => {
   assert.equal(stdout, '');
   assert.match(stderr, /Cannot read the tool catalogue/);
 });
+
+/**
+ * Runs the fake package's bin with `args` until it exits. Its stdin is empty, so a bin that started serving instead of
+ * answering shuts down at once (rather than waiting, as it would on a terminal) and fails the assertions on its output.
+ */
+async function runBin(dir: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(dir, 'bin.mjs'), ...args], {
+    cwd: new URL(repoRoot).pathname, env: childEnv({}), stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  const [code] = await once(child, 'exit') as [number | null];
+  return { code, stdout, stderr };
+}
+
+test('--help and -h print usage on stdout and exit 0 without serving; --version and -v print the version', async () => {
+  const dir = await fakePackage();
+  try {
+    for (const flag of ['--help', '-h']) {
+      const { code, stdout, stderr } = await runBin(dir, [flag]);
+      assert.equal(code, 0, stderr);
+      assert.match(stdout, /^@nexusbloom\/mcp-server 1\.2\.3: the NexusBloom tools as an MCP server\./);
+      assert.match(stdout, /starts it as a stdio server: command "npx", args \["-y", "@nexusbloom\/mcp-server"\]/);
+      assert.match(stdout, /--http \[port\]/);
+      assert.match(stdout, /NEXUSBLOOM_API_KEY/);
+      assert.match(stdout, /NEXUSBLOOM_API_URL .*default https:\/\/nexusbloom\.dev\/api/);
+      assert.ok(stdout.includes(join(dir, 'README.md')), stdout);
+      assert.doesNotMatch(stderr, /ready on stdio/);
+    }
+    for (const flag of ['--version', '-v']) {
+      const { code, stdout, stderr } = await runBin(dir, [flag]);
+      assert.equal(code, 0, stderr);
+      assert.equal(stdout, '1.2.3\n');
+    }
+  } finally {
+    await rm(dir, { recursive: true });
+  }
+});
+
+test('an unknown argument is named on stderr with exit code 2, and nothing is served', async () => {
+  const dir = await fakePackage();
+  try {
+    for (const args of [['--htpp'], ['serve'], ['--http', '8080', '--verbose']]) {
+      const { code, stdout, stderr } = await runBin(dir, args);
+      assert.equal(code, 2, stderr);
+      assert.equal(stdout, '');
+      assert.ok(stderr.includes(`unknown argument ${JSON.stringify(args.at(-1))}`), stderr);
+      assert.match(stderr, /--http \[port\], --help or --version/);
+    }
+    // An invalid port is still the start-up failure it was.
+    const badPort = await runBin(dir, ['--http', 'eighty']);
+    assert.equal(badPort.code, 1);
+    assert.match(badPort.stderr, /--http takes a port number/);
+  } finally {
+    await rm(dir, { recursive: true });
+  }
+});
+
+test('--http 0 still serves Streamable HTTP', async () => {
+  const dir = await fakePackage();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(dir, 'bin.mjs'), '--http', '0'], {
+    cwd: new URL(repoRoot).pathname, env: childEnv({}), stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const match = /listening on (http:\/\/\S+)/.exec(stderr);
+        if (match?.[1] !== undefined) resolve(match[1]);
+      });
+      child.once('exit', () => reject(new Error(`exited before listening: ${stderr}`)));
+    });
+    const health = await fetch(new URL('/healthz', url));
+    assert.equal(health.status, 200);
+    child.kill('SIGTERM');
+    const [code] = await once(child, 'exit');
+    assert.equal(code, 0);
+    assert.equal(stdout, '');
+  } finally {
+    child.kill();
+    await rm(dir, { recursive: true });
+  }
+});
