@@ -71,7 +71,7 @@ describe('faults through the generated server', () => {
       ['a body that is not JSON', { run: { echo: { kind: 'garbage', times: 1 } } }, 'BAD_RESPONSE', true],
       ['JSON of the wrong shape', { run: { echo: { kind: 'wrong-shape', times: 1 } } }, 'BAD_RESPONSE', true],
       ['a truncated 200', { run: { echo: { kind: 'truncated', times: 1 } } }, 'BAD_RESPONSE', true],
-      ['a reset connection', { run: { echo: { kind: 'reset', times: 1 } } }, 'API_UNREACHABLE', true],
+      ['a reset connection', { run: { echo: { kind: 'reset', times: 1 } } }, 'BAD_RESPONSE', true],
     ];
     for (const [fault, faults, code, retryable] of table) {
       it(`${fault} → ${code}, and the next call works`, async () => {

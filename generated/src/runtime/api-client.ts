@@ -31,7 +31,7 @@ export interface ApiClient {
   getManifest(slug: string, signal?: AbortSignal): Promise<ApiResult<Manifest>>;
 }
 
-type ApiSettings = Pick<Settings, 'apiUrl' | 'apiUrlProblem' | 'apiBasicAuth' | 'apiKey' | 'timeoutMs' | 'debug' | 'vars'>;
+type ApiSettings = Pick<Settings, 'apiUrl' | 'apiUrlProblem' | 'apiBasicAuth' | 'apiKey' | 'apiKeyProblem' | 'timeoutMs' | 'debug' | 'vars'>;
 
 /**
  * A slug as one path segment: percent-encoded with encodeURIComponent (the catalogue API contract), and `.`/`..`, which
@@ -46,7 +46,10 @@ const MAX_CATALOGUE_PAGES = 1000;
 
 export function createApiClient(names: ServerNames, settings: ApiSettings, log: DiagnosticLog): ApiClient {
   const baseUrl = settings.apiUrl;
-  if (baseUrl === null) return unconfiguredApiClient(settings);
+  if (baseUrl === null) {
+    return unconfiguredApiClient(settings.apiUrlProblem ?? `${settings.vars.apiUrl} is not usable.`, settings.vars.apiUrl, null);
+  }
+  if (settings.apiKeyProblem !== null) return unconfiguredApiClient(settings.apiKeyProblem, settings.vars.apiKey, baseUrl);
   const userAgent = `${names.packageName}/${names.packageVersion}`;
   // Credentials from the URL's userinfo go in a header, as node:http would send them; an API key takes precedence.
   const authorization = settings.apiKey !== null ? `Bearer ${settings.apiKey}`
@@ -112,10 +115,22 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
         return fail('API_UNREACHABLE',
           `Cannot reach the API at ${baseUrl} (${networkReason(failure.error)}). Check the network, or set ${settings.vars.apiUrl}.`,
           { url: baseUrl });
-      case 'broken':
-        return fail('BAD_RESPONSE',
-          `The API at ${baseUrl} broke off its answer to ${what} (HTTP ${failure.status}, ${networkReason(failure.error)}).`,
-          { status: failure.status });
+      // The API was reached (or a kept-alive connection to it had gone stale): not a network problem to fix.
+      case 'unanswered':
+        return fail('BAD_RESPONSE', `The API at ${baseUrl} closed the connection before answering ${what} `
+          + `(${networkReason(failure.error)}): its answer was cut off before the status line. Retrying may help.`, { url: baseUrl });
+      case 'broken': {
+        const details: JsonObject = { status: failure.status };
+        if (failure.received === null) {
+          return fail('BAD_RESPONSE', `The API at ${baseUrl} sent an answer to ${what} that cannot be read `
+            + `(HTTP ${failure.status}, ${networkReason(failure.error)}).`, details);
+        }
+        details.received_bytes = failure.received;
+        const of = failure.expected === null ? '' : ` of the ${failure.expected} announced`;
+        if (failure.expected !== null) details.expected_bytes = failure.expected;
+        return fail('BAD_RESPONSE', `The API at ${baseUrl} cut off the body of its answer to ${what} after ${failure.received} bytes${of} `
+          + `(HTTP ${failure.status}, ${networkReason(failure.error)}). Retrying may help.`, details);
+      }
     }
   }
 
@@ -214,12 +229,14 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
   return { baseUrl, runTool, listCatalogue, getManifest };
 }
 
-/** The client of a server whose API URL is unusable: every call fails at once, and nothing is sent anywhere. */
-function unconfiguredApiClient(settings: Pick<ApiSettings, 'apiUrlProblem' | 'vars'>): ApiClient {
+/**
+ * The client of a server whose API URL or key is unusable: every call fails at once with `problem`, and nothing is sent
+ * anywhere. `variable` is the setting to fix (`details.variable`).
+ */
+function unconfiguredApiClient(problem: string, variable: string, baseUrl: string | null): ApiClient {
   const refused = async (): Promise<{ ok: false; failure: ToolFailure }> =>
-    fail('CONFIG_ERROR', `The API is not configured: ${settings.apiUrlProblem ?? `${settings.vars.apiUrl} is not usable.`}`,
-      { variable: settings.vars.apiUrl });
-  return { baseUrl: null, runTool: refused, listCatalogue: refused, getManifest: refused };
+    fail('CONFIG_ERROR', `The API is not configured: ${problem}`, { variable });
+  return { baseUrl, runTool: refused, listCatalogue: refused, getManifest: refused };
 }
 
 function fail(code: ErrorCode, message: string, details?: JsonObject): { ok: false; failure: ToolFailure } {

@@ -1,6 +1,6 @@
 // One HTTP exchange with the catalogue API over node:http(s) and the process's shared keep-alive agents, which costs a
 // fraction of fetch's CPU per request (no WHATWG streams, Request/Response or Headers objects). A redirect is handed to
-// fetch, which follows it as the client always has.
+// fetch, which follows it as the client always has. A compressed body (gzip, deflate, br) is decoded here.
 
 import type { ClientRequest, IncomingMessage, request as httpRequest } from 'node:http';
 
@@ -25,10 +25,15 @@ export interface ApiAnswer {
 export type ExchangeFailure =
   | { kind: 'timeout' }
   | { kind: 'cancelled' }
-  /** No status line: the connection failed, or closed before the API answered. */
+  /** No connection, so nothing was sent (refused, unknown host, TLS failure, …). */
   | { kind: 'unreachable'; error: unknown }
-  /** The status line came but the body broke off. */
-  | { kind: 'broken'; status: number; error: unknown };
+  /** The whole request went out, then the connection closed before a status line: the API's answer was lost. */
+  | { kind: 'unanswered'; error: unknown }
+  /**
+   * The status line came but the body broke off (`received` bytes of it arrived, of the `expected` its content-length
+   * announced, if it did), or arrived whole (`received` null) in a content-encoding that cannot be decoded.
+   */
+  | { kind: 'broken'; status: number; error: unknown; received: number | null; expected: number | null };
 
 export class ExchangeError extends Error {
   constructor(readonly failure: ExchangeFailure) {
@@ -38,6 +43,12 @@ export class ExchangeError extends Error {
 
 /** The statuses fetch follows (with a location); the node:http path hands those to fetch. */
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * The content-codings decoded here, sent as `accept-encoding`. Without that header a server or CDN may pick any coding
+ * (RFC 9110 §12.5.3), so the request names exactly the ones `decodeBody` reads. fetch (redirects) decodes the same.
+ */
+export const ACCEPTED_ENCODINGS = 'gzip, deflate, br';
 
 type SendRequest = typeof httpRequest;
 
@@ -90,16 +101,22 @@ export async function exchangeWithApi(exchange: ApiExchange): Promise<ApiAnswer>
     }
     exchange.signal?.addEventListener('abort', onAbort, { once: true });
 
-    const headers = exchange.body === undefined
-      ? exchange.headers
-      : { ...exchange.headers, 'content-length': String(Buffer.byteLength(exchange.body)) };
+    const headers: Record<string, string> = { 'accept-encoding': ACCEPTED_ENCODINGS, ...exchange.headers };
+    if (exchange.body !== undefined) headers['content-length'] = String(Buffer.byteLength(exchange.body));
     const request = send(target, { method: exchange.method, headers, path: requestTarget(exchange.url, target) });
     outgoing = request;
-    request.on('error', (error) => fail({ kind: 'unreachable', error }));
+    // 'finish' means the request was handed to a connected socket: a failure after it is the API's, not the network's.
+    let sent = false;
+    request.on('finish', () => {
+      sent = true;
+    });
+    request.on('error', (error) => fail(sent ? { kind: 'unanswered', error } : { kind: 'unreachable', error }));
     request.on('response', (response: IncomingMessage) => {
       const status = response.statusCode ?? 0;
       if (REDIRECT_STATUSES.has(status) && response.headers.location !== undefined) {
         response.resume();
+        const unfollowable = unfollowableRedirect(status, response.headers.location, exchange.url);
+        if (unfollowable !== null) return void fail({ kind: 'unreachable', error: unfollowable });
         const controller = new AbortController();
         abortFetch = () => controller.abort();
         answerByFetch(redirected(exchange, status, response.headers.location), controller.signal).then(succeed, (error: unknown) => {
@@ -107,13 +124,23 @@ export async function exchangeWithApi(exchange: ApiExchange): Promise<ApiAnswer>
         });
         return;
       }
-      const chunks: string[] = [];
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => chunks.push(chunk));
-      response.on('end', () => succeed({ status, header: (name) => headerText(response.headers[name]), text: chunks.join('') }));
-      response.on('error', (error) => fail({ kind: 'broken', status, error }));
+      const chunks: Buffer[] = [];
+      let received = 0;
+      const expected = contentLength(response.headers['content-length']);
+      const cutOff = (error: unknown): void => fail({ kind: 'broken', status, error, received, expected });
+      response.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        chunks.push(chunk);
+      });
+      response.on('end', () => {
+        decodeBody(Buffer.concat(chunks), headerText(response.headers['content-encoding'])).then(
+          (text) => succeed({ status, header: (name) => headerText(response.headers[name]), text }),
+          (error: unknown) => fail({ kind: 'broken', status, error, received: null, expected }),
+        );
+      });
+      response.on('error', cutOff);
       response.on('close', () => {
-        if (!response.complete) fail({ kind: 'broken', status, error: Object.assign(new Error('aborted'), { code: 'ECONNRESET' }) });
+        if (!response.complete) cutOff(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
       });
     });
     request.end(exchange.body);
@@ -130,6 +157,55 @@ function requestTarget(url: string, parsed: URL): string {
   return /%2e/i.test(written) && /^\/[\x21-\x7e]*$/.test(written) && !written.includes('\\')
     ? written
     : `${parsed.pathname}${parsed.search}`;
+}
+
+/**
+ * A redirect fetch would refuse with an obscure message ("not implemented... yet..." for `file:`): one to a URL that is
+ * not http(s). Its error says where the redirect pointed. Only the first hop is seen here; fetch checks any further one.
+ */
+function unfollowableRedirect(status: number, location: string, from: string): Error | null {
+  let next: URL;
+  try {
+    next = new URL(location, from);
+  } catch {
+    return new Error(`redirected (${status}) to ${JSON.stringify(location)}, which is not a URL`);
+  }
+  if (next.protocol === 'http:' || next.protocol === 'https:') return null;
+  return new Error(`redirected (${status}) to ${location}: only http(s) redirects are followed`);
+}
+
+/**
+ * The body as text, undoing its content-codings (applied in the order listed, so undone last to first). An empty body is
+ * left alone: a 204 or an error page may carry the header with nothing to decode.
+ */
+async function decodeBody(raw: Buffer, contentEncoding: string | null): Promise<string> {
+  const codings = (contentEncoding ?? '').split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity');
+  if (codings.length === 0 || raw.length === 0) return raw.toString('utf8');
+  const zlib = await import('node:zlib');
+  let body = raw;
+  for (const coding of codings.reverse()) {
+    if (coding === 'gzip' || coding === 'x-gzip') body = await decoded(zlib.gunzip, body);
+    // "deflate" is the zlib format (RFC 9110 §8.4.1.2), but some servers send raw deflate data without its header.
+    else if (coding === 'deflate') body = await decoded(hasZlibHeader(body) ? zlib.inflate : zlib.inflateRaw, body);
+    else if (coding === 'br') body = await decoded(zlib.brotliDecompress, body);
+    else throw new Error(`the body is in content-encoding ${JSON.stringify(coding)}, which this client cannot decode (it accepts ${ACCEPTED_ENCODINGS})`);
+  }
+  return body.toString('utf8');
+}
+
+type Decoder = (body: Buffer, done: (error: Error | null, result: Buffer) => void) => void;
+
+function decoded(decoder: Decoder, body: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) => decoder(body, (error, result) => (error ? reject(error) : resolve(result))));
+}
+
+/** A zlib stream starts with a CMF/FLG pair: compression method 8 and a check making the pair a multiple of 31. */
+function hasZlibHeader(body: Buffer): boolean {
+  return body.length >= 2 && ((body[0] as number) & 0x0f) === 8 && (((body[0] as number) << 8) | (body[1] as number)) % 31 === 0;
+}
+
+function contentLength(value: string | undefined): number | null {
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : null;
 }
 
 function headerText(value: string | string[] | undefined): string | null {
@@ -176,6 +252,7 @@ async function answerByFetch(exchange: ApiExchange, signal: AbortSignal): Promis
     const text = await response.text();
     return { status: response.status, header: (name) => response.headers.get(name), text };
   } catch (error) {
-    throw new ExchangeError({ kind: 'broken', status: response.status, error });
+    // fetch does not say how much of the body arrived.
+    throw new ExchangeError({ kind: 'broken', status: response.status, error, received: null, expected: null });
   }
 }

@@ -9,8 +9,14 @@ export type ExecutionMode = 'remote' | 'local' | 'auto';
 export type CatalogueMode = 'pinned' | 'live';
 
 export interface Settings {
-  /** API key, or null to run anonymously. */
+  /** API key, trimmed, or null to run anonymously (unset or blank). Null too when it is unusable: see `apiKeyProblem`. */
   apiKey: string | null;
+  /**
+   * Why the configured key cannot be sent (a character an HTTP header cannot carry), naming where it came from but never
+   * showing it; null when it is usable or absent. Then, as with `apiUrlProblem`, every API call fails with CONFIG_ERROR:
+   * an anonymous request in its place would hide the mistake behind rate limits.
+   */
+  apiKeyProblem: string | null;
   /**
    * API base URL without credentials or a trailing slash, always ending in the API path (`…/api` for a bare host). Null
    * when `<prefix>API_URL` is set but unusable: then no request is sent anywhere (never to the default instead), and
@@ -80,9 +86,12 @@ export function readSettings(names: ServerNames, env: NodeJS.ProcessEnv, log: Di
     return value === undefined || value === '' ? undefined : value;
   };
 
+  const apiKey = readApiKey(env[vars.apiKey], vars.apiKey);
+  if (apiKey.apiKeyProblem !== null) log(apiKey.apiKeyProblem);
   return {
-    apiKey: read(vars.apiKey) ?? null,
-    ...readApiUrl(read(vars.apiUrl), names.defaultApiUrl, vars.apiUrl, log),
+    ...apiKey,
+    // Not `read`: a variable set to a blank value is a mistake to report, not the same as one left unset.
+    ...readApiUrl(env[vars.apiUrl], names.defaultApiUrl, vars.apiUrl, log),
     timeoutMs: readInteger(read(vars.timeoutMs), DEFAULT_TIMEOUT_MS, 1, vars.timeoutMs, log),
     cacheTtlMs: readInteger(read(vars.cacheTtlMs), DEFAULT_CACHE_TTL_MS, 0, vars.cacheTtlMs, log),
     debug: readFlag(read(vars.debug)),
@@ -210,11 +219,20 @@ type ApiUrlSettings = Pick<Settings, 'apiUrl' | 'apiUrlProblem' | 'apiBasicAuth'
 
 /**
  * An unusable value is not replaced by the default: a mistyped self-hosted URL must not send the user's data (and key)
- * to another host. The server stays up and each API call fails fast, saying what to fix.
+ * to another host. The server stays up and each API call fails fast, saying what to fix. A blank value is one of those:
+ * `${name}=` in a .env file or `${name}=$UNSET` in a shell usually means a self-hosted URL that went missing.
  */
-function readApiUrl(raw: string | undefined, fallback: string, name: string, log: DiagnosticLog): ApiUrlSettings {
+function readApiUrl(value: string | undefined, fallback: string, name: string, log: DiagnosticLog): ApiUrlSettings {
   const defaultUrl = normalizeApiUrl(fallback) ?? fallback;
-  if (raw === undefined) return { apiUrl: defaultUrl, apiUrlProblem: null, apiBasicAuth: parseApiUrl(fallback)?.basicAuth ?? null };
+  if (value === undefined) return { apiUrl: defaultUrl, apiUrlProblem: null, apiBasicAuth: parseApiUrl(fallback)?.basicAuth ?? null };
+  const raw = value.trim();
+  if (raw === '') {
+    const problem = `${name} is set but empty, so no API request is sent: calls that need the API fail until it is fixed `
+      + `(no other API is used in its place). Unset ${name} to use the default ${defaultUrl}, or set it to the API's `
+      + 'http:// or https:// URL.';
+    log(problem);
+    return { apiUrl: null, apiUrlProblem: problem, apiBasicAuth: null };
+  }
   const parsed = parseApiUrl(raw);
   if (parsed !== null) return { apiUrl: parsed.url, apiUrlProblem: null, apiBasicAuth: parsed.basicAuth };
   const problem = `${name}=${JSON.stringify(redactUrlCredentials(raw))} is not an http(s) URL, so no API request is sent: `
@@ -222,6 +240,41 @@ function readApiUrl(raw: string | undefined, fallback: string, name: string, log
     + `http:// or https:// and names the host, e.g. ${defaultUrl} (used when ${name} is unset) or http://localhost:8080/api.`;
   log(problem);
   return { apiUrl: null, apiUrlProblem: problem, apiBasicAuth: null };
+}
+
+type ApiKeySettings = Pick<Settings, 'apiKey' | 'apiKeyProblem'>;
+
+/**
+ * An API key as it will be sent: surrounding whitespace trimmed (a pasted key often carries a newline), a blank one
+ * meaning no key. A key with a character an HTTP header cannot carry would make every request fail in the HTTP layer,
+ * which looks like a network failure; it is refused here instead, described by position so the key is never shown.
+ * `source` names where the key came from (the variable, or the SDK's `apiKey` option).
+ */
+export function readApiKey(value: string | undefined, source: string): ApiKeySettings {
+  const key = value?.trim() ?? '';
+  if (key === '') return { apiKey: null, apiKeyProblem: null };
+  const unsendable = unsendableHeaderCharacter(key);
+  if (unsendable === null) return { apiKey: key, apiKeyProblem: null };
+  return {
+    apiKey: null,
+    apiKeyProblem: `${source} cannot be sent as an HTTP header: its character ${unsendable.position} is ${unsendable.what}, so no `
+      + 'API request is sent and calls that need the API fail until it is fixed. Check that the whole key, and only the '
+      + 'key, was copied (an API key is normally plain ASCII).',
+  };
+}
+
+/**
+ * The first character node:http refuses in a header value (anything but tab, printable ASCII and the rest of Latin-1),
+ * 1-based, and what kind it is; null when every character can be sent.
+ */
+function unsendableHeaderCharacter(value: string): { position: number; what: string } | null {
+  const index = value.search(/[^\t\x20-\x7e\x80-\xff]/);
+  if (index === -1) return null;
+  const code = value.charCodeAt(index);
+  const what = code === 0x0d || code === 0x0a ? 'a line break'
+    : code < 0x20 || code === 0x7f ? 'a control character'
+      : 'outside Latin-1 (a header carries one byte per character)';
+  return { position: index + 1, what };
 }
 
 function readInteger(raw: string | undefined, fallback: number, min: number, name: string, log: DiagnosticLog): number {

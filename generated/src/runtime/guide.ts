@@ -29,7 +29,7 @@ export const ERROR_ADVICE: Readonly<Record<ErrorCode, ErrorAdvice>> = {
   EXECUTION_ERROR: { meaning: 'The tool ran and reported an error for this input.', action: "Read the message; change the input rather than retrying unchanged." },
   NO_LOCAL_SOURCE: { meaning: 'Local execution is on but this tool publishes no source.', action: 'Ask the user to switch execution to remote or auto.' },
   OUTPUT_MISMATCH: { meaning: "The tool's result did not match its declared output schema; the payload is in details.result.", action: 'Treat the result with care; report the mismatch rather than relying on its shape.' },
-  BAD_RESPONSE: { meaning: 'The API answered with something that is not a valid response.', action: 'Retry; if it persists, the API is misbehaving.' },
+  BAD_RESPONSE: { meaning: 'The API answered with something that is not a valid response, or cut its answer off.', action: 'Retry; if it persists, the API is misbehaving.' },
   RUN_NOT_FOUND: { meaning: 'No run with that id is in this process history.', action: 'List runs with {"command":"history"} and use an id it shows, or -1/-2.' },
 };
 

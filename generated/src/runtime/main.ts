@@ -1,6 +1,7 @@
 // Entry point of a generated server's bin: loads the pinned catalogue, serves MCP over stdio (or Streamable HTTP with
-// `--http [port]`), logs only to stderr.
+// `--http [port]`), logs only to stderr. `--help` and `--version` answer on stdout and exit; any other argument is an error.
 
+import { fileURLToPath } from 'node:url';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { DiagnosticLog, ServerNames } from './contracts.js';
 import { loadServedCatalogue } from './catalogue-store.js';
@@ -15,6 +16,56 @@ export interface MainOptions {
   env?: NodeJS.ProcessEnv;
   /** Command-line arguments after the script; process.argv.slice(2) by default. */
   argv?: readonly string[];
+}
+
+/** What the command line asks for. Only `--http [port]` and the two informational flags are known. */
+export type Command = { run: 'serve' } | { run: 'help' } | { run: 'version' } | { run: 'unknown'; argument: string };
+
+/**
+ * An MCP host starts the bin with no arguments; a person may type `--help` or `--version`, and a mistyped flag must
+ * not start a stdio server that sits waiting on the terminal. The port after `--http` is `serveMode`'s to read.
+ */
+export function readCommand(argv: readonly string[]): Command {
+  let informational: Command | null = null;
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index] as string;
+    if (arg === '--help' || arg === '-h') informational ??= { run: 'help' };
+    else if (arg === '--version' || arg === '-v') informational ??= { run: 'version' };
+    else if (arg.startsWith('--http=')) continue;
+    else if (arg === '--http') {
+      const next = argv[index + 1];
+      if (next !== undefined && !next.startsWith('-')) index += 1;
+    } else return { run: 'unknown', argument: arg };
+  }
+  return informational ?? { run: 'serve' };
+}
+
+/** `--help`: what the bin is and how it is started, on stdout for a person to read. */
+export function usageText(names: ServerNames, catalogueUrl: URL): string {
+  const p = names.envPrefix;
+  const bin = names.packageName;
+  return [
+    `${names.packageName} ${names.packageVersion}: the ${names.productName} tools as an MCP server.`,
+    '',
+    `An MCP host (Claude Desktop, Cursor, VS Code, …) starts it as a stdio server: command "npx", args ["-y", "${bin}"].`,
+    'Started that way it speaks MCP on stdin/stdout and writes diagnostics to stderr.',
+    '',
+    'Usage:',
+    `  npx ${bin}                 serve MCP over stdio (what a host runs)`,
+    `  npx ${bin} --http [port]   serve Streamable HTTP at /mcp instead (port 3000 by default, 0 for a free one)`,
+    `  npx ${bin} --help          this text (-h)`,
+    `  npx ${bin} --version       the version (-v)`,
+    '',
+    'Main environment variables (all optional):',
+    `  ${p}API_KEY            API key; anonymous, under the free-tier rate limit, without it`,
+    `  ${p}API_URL            API base (default ${names.defaultApiUrl})`,
+    `  ${p}MCP_EXECUTION      remote (default), local or auto: whether tool source runs on this machine`,
+    `  ${p}MCP_TOOLS          auto (default), all or meta: which tools tools/list shows`,
+    `  ${p}MCP_HTTP_PORT      serve HTTP on this port without --http`,
+    '',
+    `Every variable, and the tools: ${fileURLToPath(new URL('../README.md', catalogueUrl))}`,
+    '',
+  ].join('\n');
 }
 
 /** How the bin was asked to serve: `--http [port]` or `<prefix>MCP_HTTP_PORT` mean HTTP, anything else stdio. */
@@ -36,6 +87,18 @@ export function serveMode(argv: readonly string[], envPort: number | null, portV
 
 export async function main(options: MainOptions): Promise<void> {
   const { names } = options;
+  const argv = options.argv ?? process.argv.slice(2);
+  const command = readCommand(argv);
+  // Answered before anything is loaded, and the only output ever written to stdout other than the protocol.
+  if (command.run === 'help') return void process.stdout.write(usageText(names, options.catalogueUrl));
+  if (command.run === 'version') return void process.stdout.write(`${names.packageVersion}\n`);
+  if (command.run === 'unknown') {
+    process.stderr.write(`${names.packageName}: unknown argument ${JSON.stringify(command.argument)}. `
+      + 'It takes --http [port], --help or --version; an MCP host starts it with no arguments.\n');
+    process.exitCode = 2;
+    return;
+  }
+
   const log = createStderrLog(names.serverName);
   keepStdoutForProtocol();
 
@@ -50,7 +113,7 @@ export async function main(options: MainOptions): Promise<void> {
 
   const env = options.env ?? process.env;
   const http = readHttpSettings(names, env, log);
-  const mode = serveMode(options.argv ?? process.argv.slice(2), http.port, http.vars.port);
+  const mode = serveMode(argv, http.port, http.vars.port);
   if (mode.transport === 'invalid') {
     log(`Cannot start: ${mode.problem}`);
     process.exitCode = 1;
@@ -124,8 +187,10 @@ async function mainHttp(options: ServeHttpOptions & { port: number; log: Diagnos
 }
 
 /** The API part of the ready line; the URL in settings never holds credentials, and an unusable one was reported already. */
-export function apiSummary(settings: Pick<Settings, 'apiUrl' | 'vars'>): string {
-  return settings.apiUrl === null ? `API not configured (${settings.vars.apiUrl} is unusable; calls that need the API fail)` : `API ${settings.apiUrl}`;
+export function apiSummary(settings: Pick<Settings, 'apiUrl' | 'apiKeyProblem' | 'vars'>): string {
+  if (settings.apiUrl === null) return `API not configured (${settings.vars.apiUrl} is unusable; calls that need the API fail)`;
+  if (settings.apiKeyProblem !== null) return `API not configured (${settings.vars.apiKey} is unusable; calls that need the API fail)`;
+  return `API ${settings.apiUrl}`;
 }
 
 /** Anything printed with console.* in this process goes to stderr: stdout carries only MCP messages. */

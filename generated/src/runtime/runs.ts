@@ -1,6 +1,7 @@
 // The one path every tool execution takes: validate (no API call when invalid), run, check output, record in history.
 import { toolFailure, type InputValidator, type JsonObject, type RunOutcome, type ServedTool, type ToolFailure, type ToolRunner } from './contracts.js';
 import type { RunHistory, RunRecord } from './history.js';
+import { withoutUndefinedMembers } from './json-arguments.js';
 import { checkOutput } from './results.js';
 
 export interface RunDependencies {
@@ -11,7 +12,10 @@ export interface RunDependencies {
 
 export type CheckedParams = { ok: true; params: JsonObject } | { ok: false; failure: ToolFailure };
 
-/** Arguments as the tool's own schema sees them: absent means `{}`; anything but an object is rejected. */
+/**
+ * Arguments as the tool's own schema sees them: absent means `{}`; anything but an object is rejected; `undefined`
+ * members are dropped as JSON would drop them (an in-process client can send them; see json-arguments.ts).
+ */
 export function checkParams(validator: InputValidator, tool: ServedTool, params: unknown): CheckedParams {
   const candidate = params === undefined || params === null ? {} : params;
   if (typeof candidate !== 'object' || Array.isArray(candidate)) {
@@ -20,8 +24,10 @@ export function checkParams(validator: InputValidator, tool: ServedTool, params:
       failure: toolFailure('VALIDATION_ERROR', `Arguments for "${tool.slug}" must be a JSON object, not ${Array.isArray(candidate) ? 'an array' : typeof candidate}.`, { pointer: '' }),
     };
   }
-  const failure = validator.validateInput(tool, candidate);
-  return failure === null ? { ok: true, params: candidate as JsonObject } : { ok: false, failure };
+  const cleaned = withoutUndefinedMembers(candidate, tool.slug);
+  if (!cleaned.ok) return { ok: false, failure: cleaned.failure };
+  const failure = validator.validateInput(tool, cleaned.value);
+  return failure === null ? { ok: true, params: cleaned.value as JsonObject } : { ok: false, failure };
 }
 
 export interface CompletedRun {

@@ -24,6 +24,7 @@ export interface CsvToJsonInput {
 export interface CsvToJsonOutput {
   columns: string[]
   rows: ({
+      [k: string]: unknown | undefined
     } | unknown[])[]
   row_count: number
 }

@@ -17,6 +17,6 @@ export interface CurrentTimeOutput {
  *
  * Returns the current time where the tool runs: ISO 8601 in UTC, Unix seconds and milliseconds, the machine's IANA time zone and its UTC offset. Takes no parameters. Use it when an agent needs "now" to compute deadlines or token expiry; the answer differs on every call.
  */
-export async function currentTime(input: CurrentTimeInput, options?: CallOptions): Promise<CurrentTimeOutput> {
-  return sdk.invoke<CurrentTimeOutput>("current-time", input, options);
+export async function currentTime(input?: CurrentTimeInput, options?: CallOptions): Promise<CurrentTimeOutput> {
+  return sdk.invoke<CurrentTimeOutput>("current-time", input ?? {}, options);
 }

@@ -8,9 +8,7 @@ export interface JsonSchemaValidatorLiteInput {
   /**
    * Any JSON value to validate.
    */
-  data: {
-    [k: string]: unknown | undefined
-  }
+  data: unknown
 }
 /**
  * A schema using only the supported keywords.

@@ -15,8 +15,10 @@ export interface JwtDecoderInput {
 
 export interface JwtDecoderOutput {
   header: {
+    [k: string]: unknown | undefined
   }
   payload: {
+    [k: string]: unknown | undefined
   }
   signature_present: boolean
   algorithm: (string | null)
