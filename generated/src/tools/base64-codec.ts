@@ -17,6 +17,7 @@ export interface Base64CodecInput {
 export interface Base64CodecOutput {
   output: string
   byte_length: number
+  [k: string]: unknown | undefined
 }
 
 /**

@@ -18,6 +18,7 @@ export interface CaseConverterOutput {
   conversions: {
     [k: string]: string | undefined
   }
+  [k: string]: unknown | undefined
 }
 
 /**

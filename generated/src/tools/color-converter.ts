@@ -19,18 +19,22 @@ export interface ColorConverterOutput {
     r: number
     g: number
     b: number
+    [k: string]: unknown | undefined
   }
   hsl: {
     h: number
     s: number
     l: number
+    [k: string]: unknown | undefined
   }
   css: {
     rgb?: string
     hsl?: string
+    [k: string]: unknown | undefined
   }
   luminance: number
   best_text_color: ("#000000" | "#ffffff")
+  [k: string]: unknown | undefined
 }
 
 /**

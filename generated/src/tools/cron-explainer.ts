@@ -24,6 +24,7 @@ export interface CronExplainerOutput {
     month: CronExplainerOutputValues
     day_of_week: CronExplainerOutputValues
   }
+  [k: string]: unknown | undefined
 }
 
 /**

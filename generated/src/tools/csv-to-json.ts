@@ -27,6 +27,7 @@ export interface CsvToJsonOutput {
       [k: string]: unknown | undefined
     } | unknown[])[]
   row_count: number
+  [k: string]: unknown | undefined
 }
 
 /**

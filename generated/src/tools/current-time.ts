@@ -10,6 +10,7 @@ export interface CurrentTimeOutput {
   unix_millis: number
   timezone: string
   utc_offset_minutes: number
+  [k: string]: unknown | undefined
 }
 
 /**

@@ -27,7 +27,9 @@ export interface DataGeneratorOutput {
     age?: number
     city?: string
     active?: boolean
+    [k: string]: unknown | undefined
   }[]
+  [k: string]: unknown | undefined
 }
 
 /**

@@ -14,6 +14,7 @@ export interface DeaccentuerOutput {
   text: string
   changed_characters: number
   is_ascii: boolean
+  [k: string]: unknown | undefined
 }
 
 /**

@@ -22,8 +22,10 @@ export interface DiffTextOutput {
   lines: {
     op: ("equal" | "add" | "remove")
     text: string
+    [k: string]: unknown | undefined
   }[]
   unified: string
+  [k: string]: unknown | undefined
 }
 
 /**

@@ -22,7 +22,9 @@ export interface DockerfileLintOutput {
     rule: string
     severity: ("error" | "warning" | "info")
     message: string
+    [k: string]: unknown | undefined
   }[]
+  [k: string]: unknown | undefined
 }
 
 /**

@@ -30,6 +30,7 @@ export interface EnvValidatorOutput {
     line: (number | null)
     key: (string | null)
     message: string
+    [k: string]: unknown | undefined
   }[]
   warnings: {
     /**
@@ -38,7 +39,9 @@ export interface EnvValidatorOutput {
     line: (number | null)
     key: (string | null)
     message: string
+    [k: string]: unknown | undefined
   }[]
+  [k: string]: unknown | undefined
 }
 
 /**

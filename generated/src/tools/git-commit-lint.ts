@@ -21,6 +21,7 @@ export interface GitCommitLintOutput {
   subject: (string | null)
   breaking: boolean
   problems: string[]
+  [k: string]: unknown | undefined
 }
 
 /**

@@ -18,6 +18,7 @@ export interface HashCalculatorOutput {
   encoding: string
   digest: string
   input_bytes: number
+  [k: string]: unknown | undefined
 }
 
 /**

@@ -15,6 +15,7 @@ export interface HttpStatusLookupOutput {
   known: boolean
   class: ("informational" | "success" | "redirection" | "client_error" | "server_error")
   retryable: boolean
+  [k: string]: unknown | undefined
 }
 
 /**

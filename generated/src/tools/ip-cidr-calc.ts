@@ -25,6 +25,7 @@ export interface IpCidrCalcOutput {
   usable_hosts: number
   is_private: boolean
   contains?: boolean
+  [k: string]: unknown | undefined
 }
 
 /**

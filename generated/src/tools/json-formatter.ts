@@ -21,7 +21,9 @@ export interface JsonFormatterOutput {
       message: string
       offset: (number | null)
       line: (number | null)
+      [k: string]: unknown | undefined
     })
+  [k: string]: unknown | undefined
 }
 
 /**

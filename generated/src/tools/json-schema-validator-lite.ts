@@ -35,7 +35,9 @@ export interface JsonSchemaValidatorLiteOutput {
   errors: {
     path: string
     message: string
+    [k: string]: unknown | undefined
   }[]
+  [k: string]: unknown | undefined
 }
 
 /**

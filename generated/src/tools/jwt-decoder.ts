@@ -27,6 +27,7 @@ export interface JwtDecoderOutput {
   not_before: (string | null)
   expired: boolean
   warnings: string[]
+  [k: string]: unknown | undefined
 }
 
 /**

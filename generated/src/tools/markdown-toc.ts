@@ -14,7 +14,9 @@ export interface MarkdownTocOutput {
     level: number
     text: string
     anchor: string
+    [k: string]: unknown | undefined
   }[]
+  [k: string]: unknown | undefined
 }
 
 /**

@@ -14,6 +14,7 @@ export interface PasswordStrengthOutput {
   length: number
   meets_policy: boolean
   feedback: string[]
+  [k: string]: unknown | undefined
 }
 
 /**

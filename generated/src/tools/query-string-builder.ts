@@ -21,6 +21,7 @@ export interface QueryStringBuilderInput {
 export interface QueryStringBuilderOutput {
   query: string
   url: (string | null)
+  [k: string]: unknown | undefined
 }
 
 /**

@@ -23,7 +23,9 @@ export interface RegexTesterOutput {
     named_groups: {
       [k: string]: string | null | undefined
     }
+    [k: string]: unknown | undefined
   }[]
+  [k: string]: unknown | undefined
 }
 
 /**

@@ -17,6 +17,7 @@ export interface SemverCompareOutput {
   difference: ("major" | "minor" | "patch" | "prerelease" | null)
   a: SemverCompareOutputParsed
   b: SemverCompareOutputParsed
+  [k: string]: unknown | undefined
 }
 export interface SemverCompareOutputParsed {
   major: number
@@ -24,6 +25,7 @@ export interface SemverCompareOutputParsed {
   patch: number
   prerelease: string[]
   build: string[]
+  [k: string]: unknown | undefined
 }
 
 /**

@@ -12,6 +12,7 @@ export interface SlugifyInput {
 export interface SlugifyOutput {
   slug: string
   length: number
+  [k: string]: unknown | undefined
 }
 
 /**

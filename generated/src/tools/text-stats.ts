@@ -18,7 +18,9 @@ export interface TextStatsOutput {
   top_words: {
     word: string
     count: number
+    [k: string]: unknown | undefined
   }[]
+  [k: string]: unknown | undefined
 }
 
 /**

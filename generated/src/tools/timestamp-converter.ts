@@ -21,6 +21,7 @@ export interface TimestampConverterOutput {
   timezone: string
   local: string
   day_of_week: string
+  [k: string]: unknown | undefined
 }
 
 /**

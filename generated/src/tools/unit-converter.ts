@@ -23,6 +23,7 @@ export interface UnitConverterOutput {
   to: string
   kind: ("length" | "mass" | "temperature" | "data" | "time")
   formatted: string
+  [k: string]: unknown | undefined
 }
 
 /**

@@ -23,6 +23,7 @@ export interface UrlParserOutput {
   }
   fragment: (string | null)
   origin: (string | null)
+  [k: string]: unknown | undefined
 }
 
 /**

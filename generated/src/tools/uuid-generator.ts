@@ -25,6 +25,7 @@ export interface UuidGeneratorOutput {
    * @minItems 1
    */
   uuids: string[]
+  [k: string]: unknown | undefined
 }
 
 /**

@@ -9,6 +9,7 @@ export interface WordCounterInput {
 export interface WordCounterOutput {
   words: number
   characters: number
+  [k: string]: unknown | undefined
 }
 
 /**

@@ -15,8 +15,10 @@ export interface YamlValidatorOutput {
   errors: {
     line: number
     message: string
+    [k: string]: unknown | undefined
   }[]
   data: unknown
+  [k: string]: unknown | undefined
 }
 
 /**

@@ -43,6 +43,8 @@ interface Rewrites {
   /** Starts every placeholder; chosen on the first hidden key so that it occurs nowhere in `source`. */
   placeholderPrefix: string | null;
   source: unknown;
+  /** Whether the root schema may hold any JSON value (an output), not only an object (an input). */
+  rootAnyValue: boolean;
 }
 
 const escapePointerSegment = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -51,13 +53,13 @@ const escapePointerSegment = (key: string): string => key.replace(/~/g, '~0').re
 const pointerFragment = (pointer: string): string => `#${pointer.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/gu, (c) => encodeURIComponent(c))}`;
 
 /** A deep copy fit for json-schema-to-typescript. `$defs` get titles derived from the root type name and key. */
-export function cleanSchema(node: unknown, rootName: string): unknown {
-  return cleanForTypes(node, rootName).schema;
+export function cleanSchema(node: unknown, rootName: string, rootAnyValue = false): unknown {
+  return cleanForTypes(node, rootName, rootAnyValue).schema;
 }
 
 /** The cleaned copy, with the placeholders that stand for keys json-schema-to-typescript cannot hold. */
-function cleanForTypes(node: unknown, rootName: string): { schema: unknown; keys: Map<string, string>; placeholderPrefix: string | null } {
-  const rewrites: Rewrites = { pointers: new Map(), anchors: new Map(), keys: new Map(), placeholderPrefix: null, source: node };
+function cleanForTypes(node: unknown, rootName: string, rootAnyValue: boolean): { schema: unknown; keys: Map<string, string>; placeholderPrefix: string | null } {
+  const rewrites: Rewrites = { pointers: new Map(), anchors: new Map(), keys: new Map(), placeholderPrefix: null, source: node, rootAnyValue };
   const cleaned = cleanNode(node, rootName, null, '', '', rewrites);
   const schema = rewrites.pointers.size + rewrites.anchors.size === 0 ? cleaned : rewriteRefs(cleaned, rewrites);
   return { schema, keys: rewrites.keys, placeholderPrefix: rewrites.placeholderPrefix };
@@ -136,25 +138,64 @@ function cleanNode(node: unknown, rootName: string, mapKeyword: string | null, o
       Object.defineProperty(defs, outKey, { value, enumerable: true, writable: true, configurable: true });
     }
   }
-  saySchemaMeaning(out, oldPointer === '');
+  saySchemaMeaning(out, oldPointer === '' ? (rewrites.rootAnyValue ? 'any-value root' : 'object root') : 'subschema');
   return out;
 }
 
 /** Keywords that give an object schema a shape of its own, beyond "any object". */
 const OBJECT_SHAPING = ['properties', 'patternProperties', 'additionalProperties', 'unevaluatedProperties', 'allOf', 'anyOf', 'oneOf', '$ref', 'if', 'not', 'dependentSchemas'];
 
+/** Keywords from which json-schema-to-typescript derives a type; a schema with none of them admits any value. */
+const TYPE_DEFINING = ['type', 'enum', 'const', 'properties', 'patternProperties', 'additionalProperties', 'required', 'items', 'prefixItems', 'additionalItems', 'allOf', 'anyOf', 'oneOf', '$ref', 'tsType'];
+
+/** Keywords that stay beside a `$ref` moved into `allOf`: a description, and definitions, which refs point into. */
+const STAYING_BESIDE_REF = new Set(['description', '$defs', 'definitions']);
+
 const admitsObjects = (type: unknown): boolean => type === 'object' || (Array.isArray(type) && type.includes('object'));
 
+type SchemaPlace = 'object root' | 'any-value root' | 'subschema';
+
 /**
- * Where json-schema-to-typescript would type a schema otherwise than the schema means, the cleaned copy says the same
- * thing its way (our own keywords and constants only, never catalogue text):
+ * Where json-schema-to-typescript would type a schema otherwise than the schema means, or stricter, the cleaned copy
+ * says the same thing its way (our own keywords and constants only, never catalogue text):
+ * - a `$ref` with sibling keywords, or at the root, becomes `allOf` of the target and the siblings: the library would
+ *   drop the target, or (at the root) declare only the definition;
+ * - a tuple (`prefixItems`, or draft-07 `items: [...]`) becomes an array of any of its members, since the library reads
+ *   one keyword and ignores the other (fixed-length tuples, or `never[]`), and the types ignore lengths anyway;
  * - a name in `required` without a `properties` entry is still required: it gets an entry that admits anything;
  * - an object schema that shapes nothing admits any object, where the closed objects asked for in J2TS_OPTIONS would
- *   make it `{}`;
- * - a subschema of annotations only (a description) admits any value, where json-schema-to-typescript would read an
- *   object.
+ *   make it `{}`; `patternProperties` do not close an object either, so other keys stay open;
+ * - a schema with no keyword that fixes a type (a description, a format, a minimum alone) admits any value, where the
+ *   library would read an object. An input's root is an object by contract.
  */
-function saySchemaMeaning(out: Record<string, unknown>, isRoot: boolean): void {
+function saySchemaMeaning(out: Record<string, unknown>, place: SchemaPlace): void {
+  if (typeof out.$ref === 'string') {
+    // `type` alone beside a ref repeats what the target says; as an allOf member it would only open the object.
+    const siblings = Object.keys(out).filter((key) => key !== '$ref' && !STAYING_BESIDE_REF.has(key));
+    if (siblings.length === 1 && siblings[0] === 'type') {
+      delete out.type;
+      siblings.length = 0;
+    }
+    if (place !== 'subschema' || siblings.length > 0) {
+      const rest: Record<string, unknown> = {};
+      for (const key of siblings) {
+        Object.defineProperty(rest, key, { value: out[key], enumerable: true, writable: true, configurable: true });
+        delete out[key];
+      }
+      if (siblings.length > 0) saySchemaMeaning(rest, 'subschema');
+      out.allOf = [{ $ref: out.$ref }, ...(siblings.length > 0 ? [rest] : [])];
+      delete out.$ref;
+      return;
+    }
+  }
+  const tuple = Array.isArray(out.prefixItems) ? { members: out.prefixItems, rest: out.items } : Array.isArray(out.items) ? { members: out.items, rest: out.additionalItems } : null;
+  if (tuple !== null) {
+    delete out.prefixItems;
+    delete out.additionalItems;
+    if (tuple.rest === undefined || tuple.rest === true) delete out.items;
+    else out.items = { anyOf: tuple.rest === false ? tuple.members : [...tuple.members, tuple.rest] };
+    if (out.type === undefined) out.type = 'array';
+  }
   if (Array.isArray(out.required) && (out.type === undefined || admitsObjects(out.type))) {
     const properties = isPlainObject(out.properties) ? out.properties : (out.properties = {});
     for (const name of out.required) {
@@ -162,7 +203,8 @@ function saySchemaMeaning(out: Record<string, unknown>, isRoot: boolean): void {
     }
   }
   if (admitsObjects(out.type) && !OBJECT_SHAPING.some((keyword) => keyword in out)) out.additionalProperties = true;
-  if (!isRoot && Object.keys(out).every((key) => key === 'description')) out.tsType = 'unknown';
+  if ('patternProperties' in out && !('additionalProperties' in out)) out.additionalProperties = true;
+  if (place !== 'object root' && !TYPE_DEFINING.some((keyword) => keyword in out)) out.tsType = 'unknown';
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
@@ -204,12 +246,15 @@ export const LOOSE_TYPE_MARK = '// loose type for ';
 /** Declarations for `rootName` (and its named `$defs`). A null schema gives the permissive type the server accepts. */
 export async function schemaTypes(schema: Record<string, unknown> | null | undefined, rootName: string, fallback: string, field = 'schema'): Promise<string> {
   if (!schema) return `export type ${rootName} = ${fallback};\n`;
-  const { schema: cleaned, keys, placeholderPrefix } = cleanForTypes(schema, rootName);
+  const isOutput = field === 'output_schema';
+  const { schema: cleaned, keys, placeholderPrefix } = cleanForTypes(schema, rootName, isOutput);
   // Loaded on first use: a rebuild whose tool modules all come from the cache never needs it.
   const { compile } = await import('json-schema-to-typescript');
   let code: string;
   try {
-    code = await compile(cleaned as never, rootName, { ...J2TS_OPTIONS, cwd: '/' });
+    // Inputs are closed objects, so that a misspelt field does not compile; a result may carry fields its schema does
+    // not name (unless it says additionalProperties: false), and its type lets the caller read them.
+    code = await compile(cleaned as never, rootName, { ...J2TS_OPTIONS, additionalProperties: isOutput, cwd: '/' });
   } catch (error) {
     // A schema ajv accepts but json-schema-to-typescript cannot read still makes a working tool: the server validates
     // against the schema itself, so only the static type is looser. The build says so (see looseTypeWarnings).
