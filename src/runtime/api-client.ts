@@ -4,6 +4,7 @@ import type { DiagnosticLog, ErrorCode, JsonObject, Manifest, ServerNames, ToolF
 import { ERROR_RETRYABLE, toolFailure } from './contracts.js';
 import type { Settings } from './config.js';
 import { exchangeWithApi, ExchangeError, type ApiAnswer } from './api-transport.js';
+import { withoutByteOrderMark } from './json-text.js';
 
 /** The summary fields of a tool as `GET /tools` lists it. */
 export interface CatalogueEntry {
@@ -82,7 +83,7 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
     let json: unknown;
     let parsed = true;
     try {
-      json = JSON.parse(text);
+      json = JSON.parse(withoutByteOrderMark(text));
     } catch {
       parsed = false;
     }

@@ -290,6 +290,19 @@ for (const { name, respond } of badBodies) {
   });
 }
 
+test('a JSON body after a byte order mark is read as JSON', async () => {
+  const http = await startHttp((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(`\ufeff${JSON.stringify({ success: true, result: { n: 1 }, duration_ms: 1 })}`);
+  });
+  try {
+    const outcome = await client(http.url).api.runTool('t', {});
+    assert.deepEqual(outcome.ok ? outcome.value : outcome.failure, { n: 1 });
+  } finally {
+    await http.close();
+  }
+});
+
 test('debug logs requests to the log, never the key', async () => {
   const http = await startHttp((_req, res) => sendJson(res, 200, { success: true, result: 1 }));
   try {

@@ -1,14 +1,10 @@
 // Reads a catalogue bundle file (`{"format":"nexusbloom-catalogue/1","tools":[...]}`).
 
 import { readFile } from 'node:fs/promises';
+import { withoutByteOrderMark } from '../../runtime/json-text.js';
 import { PipelineError } from '../problems.js';
 
 export const BUNDLE_FORMAT = 'nexusbloom-catalogue/1';
-
-/** `text` without a leading byte order mark, which Windows editors like to add: RFC 8259 lets a JSON parser skip it. */
-export function withoutByteOrderMark(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
 
 export async function readBundleFile(path: string): Promise<unknown> {
   let text: string;

@@ -2,9 +2,9 @@
 
 import { parseRetryAfter } from '../../runtime/api-client.js';
 import { exchangeWithApi, ExchangeError, type ApiAnswer, type ExchangeFailure } from '../../runtime/api-transport.js';
+import { withoutByteOrderMark } from '../../runtime/json-text.js';
 import { redactUrlCredentials } from '../../runtime/redact.js';
 import { PipelineError } from '../problems.js';
-import { withoutByteOrderMark } from './bundle-source.js';
 import { DEFAULT_RETRY_POLICY, retryWaitMs, type RetryPolicy } from './retry.js';
 
 export interface HttpOptions {
