@@ -29,8 +29,8 @@ otherwise.`;
   ];
 
   static override args = {
-    old: Args.string({ description: 'The earlier side: API URL, bundle file or generated package folder.', required: true }),
-    new: Args.string({ description: 'The later side: API URL, bundle file or generated package folder.', required: true }),
+    old: Args.string({ description: 'The earlier side: API URL, bundle file or generated package folder.', required: true, ignoreStdin: true }),
+    new: Args.string({ description: 'The later side: API URL, bundle file or generated package folder.', required: true, ignoreStdin: true }),
   };
 
   static override flags = {

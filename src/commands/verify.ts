@@ -32,7 +32,8 @@ failure. Build the package first (nexusbloom-gen build, compile on).`;
   static override enableJsonFlag = true;
 
   static override args = {
-    dir: Args.string({ description: 'Folder of the built package.', default: 'generated' }),
+    // ignoreStdin: a missing argument is the default folder, never whatever a pipe on stdin holds (oclif would read it).
+    dir: Args.string({ description: 'Folder of the built package.', default: 'generated', ignoreStdin: true }),
   };
 
   static override flags = {

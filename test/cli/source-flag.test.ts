@@ -3,7 +3,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { withBareSourceAsBlank } from '../../src/cli/base-command.js';
-import { runCli } from '../helpers/cli.js';
+import { fileURLToPath } from 'node:url';
+import { REPO_ROOT, runCli, runProcess } from '../helpers/cli.js';
 
 describe('--source without a value: NEXUSBLOOM_API_URL when set, else the bundled example', () => {
   it('reads a bare --source or -s, last or before a flag, as blank; leaves values and pass-through arguments alone', () => {
@@ -38,5 +39,18 @@ describe('--source without a value: NEXUSBLOOM_API_URL when set, else the bundle
     } finally {
       server.close();
     }
+  });
+});
+
+describe('stdin is never read as an argument', () => {
+  it('verify without a folder checks generated/, whatever a pipe on stdin holds', async () => {
+    // oclif reads a missing argument from a non-TTY stdin unless told not to; a CI runner's stdin can hold anything.
+    const run = await runProcess(process.execPath, [fileURLToPath(new URL('../../bin/run.js', import.meta.url)), 'verify', '--json'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, NEXUSBLOOM_API_URL: 'http://127.0.0.1:9/api' },
+      input: '/nonexistent/from-stdin\n',
+    });
+    assert.doesNotMatch(run.stdout + run.stderr, /from-stdin/);
+    assert.match(run.stdout, /"dir": ".*generated"/);
   });
 });
