@@ -196,8 +196,12 @@ test('an unknown argument is named on stderr with exit code 2, and nothing is se
       assert.equal(code, 2, stderr);
       assert.equal(stdout, '');
       assert.ok(stderr.includes(`unknown argument ${JSON.stringify(args.at(-1))}`), stderr);
-      assert.match(stderr, /--http \[port\], --help or --version/);
+      assert.match(stderr, /--stdio, --http \[port\], --help or --version/);
     }
+    // --stdio names the default: it serves (and, its stdin being empty, ends at once).
+    const stdio = await runBin(dir, ['--stdio']);
+    assert.match(stdio.stderr, /ready on stdio/);
+    assert.doesNotMatch(stdio.stderr, /unknown argument/);
     // An invalid port is still the start-up failure it was.
     const badPort = await runBin(dir, ['--http', 'eighty']);
     assert.equal(badPort.code, 1);

@@ -31,7 +31,8 @@ export function readCommand(argv: readonly string[]): Command {
     const arg = argv[index] as string;
     if (arg === '--help' || arg === '-h') informational ??= { run: 'help' };
     else if (arg === '--version' || arg === '-v') informational ??= { run: 'version' };
-    else if (arg.startsWith('--http=')) continue;
+    // `--stdio` names the default, for hosts and harnesses that spell out the transport.
+    else if (arg === '--stdio' || arg.startsWith('--http=')) continue;
     else if (arg === '--http') {
       const next = argv[index + 1];
       if (next !== undefined && !next.startsWith('-')) index += 1;
@@ -51,7 +52,7 @@ export function usageText(names: ServerNames, catalogueUrl: URL): string {
     'Started that way it speaks MCP on stdin/stdout and writes diagnostics to stderr.',
     '',
     'Usage:',
-    `  npx ${bin}                 serve MCP over stdio (what a host runs)`,
+    `  npx ${bin} [--stdio]       serve MCP over stdio (what a host runs)`,
     `  npx ${bin} --http [port]   serve Streamable HTTP at /mcp instead (port 3000 by default, 0 for a free one)`,
     `  npx ${bin} --help          this text (-h)`,
     `  npx ${bin} --version       the version (-v)`,
@@ -94,7 +95,7 @@ export async function main(options: MainOptions): Promise<void> {
   if (command.run === 'version') return void process.stdout.write(`${names.packageVersion}\n`);
   if (command.run === 'unknown') {
     process.stderr.write(`${names.packageName}: unknown argument ${JSON.stringify(command.argument)}. `
-      + 'It takes --http [port], --help or --version; an MCP host starts it with no arguments.\n');
+      + 'It takes --stdio, --http [port], --help or --version; an MCP host starts it with no arguments.\n');
     process.exitCode = 2;
     return;
   }
