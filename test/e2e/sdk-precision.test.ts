@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import ts from 'typescript';
 import { bundle, tool } from '../fixtures/catalogues.js';
 import { REPO_ROOT, runCli } from '../helpers/cli.js';
+import { typeErrors } from '../helpers/typecheck.js';
 
 const OUT = join(REPO_ROOT, '.tmp', 'sdk-precision');
 
@@ -99,23 +99,6 @@ export async function uses(): Promise<void> {
 }
 `;
 
-const compileErrors = (files: string[]): string[] => {
-  const program = ts.createProgram(files, {
-    strict: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    skipLibCheck: true,
-    types: ['node'],
-    typeRoots: [join(REPO_ROOT, 'node_modules', '@types')],
-  });
-  return ts
-    .getPreEmitDiagnostics(program)
-    .filter((d) => d.file !== undefined && files.includes(d.file.fileName))
-    .map((d) => `${d.file!.fileName}:${d.file!.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
-};
-
 describe('typed wrappers say what the schemas mean', () => {
   before(async () => {
     await rm(OUT, { recursive: true, force: true });
@@ -131,7 +114,7 @@ describe('typed wrappers say what the schemas mean', () => {
     await mkdir(join(OUT, 'consumer'), { recursive: true });
     await writeFile(file, CONSUMER);
     // Every @ts-expect-error must meet an error (else TS2578), and nothing else may fail.
-    assert.deepEqual(compileErrors([file]), []);
+    assert.deepEqual(typeErrors(file), []);
   });
 
   it('the README example call compiles as written, though no tool has examples', async () => {
@@ -144,6 +127,6 @@ describe('typed wrappers say what the schemas mean', () => {
     const file = join(OUT, 'consumer', 'readme.ts');
     // Inside the package, its own name resolves to itself (through package.json "exports" and the compiled dist/).
     await writeFile(file, `${snippet}void result;\n`);
-    assert.deepEqual(compileErrors([file]), []);
+    assert.deepEqual(typeErrors(file), []);
   });
 });

@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import ts from 'typescript';
 import { bundle, tool } from '../fixtures/catalogues.js';
 import { REPO_ROOT, runCli } from '../helpers/cli.js';
+import { typeErrors } from '../helpers/typecheck.js';
 
 const OUT = join(REPO_ROOT, '.tmp', 'sdk-types');
 
@@ -77,22 +77,6 @@ export async function uses(signal?: AbortSignal): Promise<void> {
 }
 `;
 
-function compile(file: string, extra: ts.CompilerOptions = {}): string[] {
-  const program = ts.createProgram([file], {
-    strict: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    skipLibCheck: true,
-    types: ['node'],
-    typeRoots: [join(REPO_ROOT, 'node_modules', '@types')],
-    ...extra,
-  });
-  return ts.getPreEmitDiagnostics(program).filter((d) => d.file?.fileName === file)
-    .map((d) => `${d.file ? d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1 : 0}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
-}
-
 describe('typed SDK wrappers', () => {
   let identifierOfWithheld = '';
   before(async () => {
@@ -112,13 +96,13 @@ describe('typed SDK wrappers', () => {
     await mkdir(join(OUT, 'consumer'), { recursive: true });
     await writeFile(file, CONSUMER.replaceAll('HASH', hash));
     // Every @ts-expect-error above must meet an error (else TS2578), and nothing else may fail.
-    assert.deepEqual(compile(file), []);
+    assert.deepEqual(typeErrors(file), []);
   });
 
   it('accept call options that may be undefined under exactOptionalPropertyTypes', async () => {
     const file = join(OUT, 'consumer', 'exact-optional.ts');
     await mkdir(join(OUT, 'consumer'), { recursive: true });
     await writeFile(file, EXACT_OPTIONAL_CONSUMER);
-    assert.deepEqual(compile(file, { exactOptionalPropertyTypes: true }), []);
+    assert.deepEqual(typeErrors(file, { exactOptionalPropertyTypes: true }), []);
   });
 });
