@@ -267,7 +267,7 @@ export function readApiKey(value: string | undefined, source: string): ApiKeySet
  * The first character node:http refuses in a header value (anything but tab, printable ASCII and the rest of Latin-1),
  * 1-based, and what kind it is; null when every character can be sent.
  */
-function unsendableHeaderCharacter(value: string): { position: number; what: string } | null {
+export function unsendableHeaderCharacter(value: string): { position: number; what: string } | null {
   const index = value.search(/[^\t\x20-\x7e\x80-\xff]/);
   if (index === -1) return null;
   const code = value.charCodeAt(index);

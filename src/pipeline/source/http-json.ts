@@ -2,6 +2,7 @@
 
 import { parseRetryAfter } from '../../runtime/api-client.js';
 import { exchangeWithApi, ExchangeError, type ApiAnswer, type ExchangeFailure } from '../../runtime/api-transport.js';
+import { unsendableHeaderCharacter } from '../../runtime/config.js';
 import { withoutByteOrderMark } from '../../runtime/json-text.js';
 import { redactUrlCredentials } from '../../runtime/redact.js';
 import { PipelineError } from '../problems.js';
@@ -43,11 +44,11 @@ export function shownUrl(url: string): string {
 export function usableApiKey(apiKey: string | undefined): string | undefined {
   const key = apiKey?.trim();
   if (key === undefined || key === '') return undefined;
-  // What node:http accepts in a header value: tab, printable ASCII and Latin-1 (RFC 9110 §5.5 field-vchar, obs-text).
-  const bad = /[^\t\x20-\x7e\x80-\xff]/.exec(key);
+  // The generated server's own test of a header value: the same characters are refused on both sides.
+  const bad = unsendableHeaderCharacter(key);
   if (bad !== null) {
-    const code = `U+${(bad[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
-    const message = `NEXUSBLOOM_API_KEY holds a character an HTTP header cannot carry (${code} at character ${bad.index + 1} of the trimmed key): set it to the key alone`;
+    const code = `U+${(key.codePointAt(bad.position - 1) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+    const message = `NEXUSBLOOM_API_KEY holds a character an HTTP header cannot carry (${code} at character ${bad.position} of the trimmed key): set it to the key alone`;
     throw new PipelineError(message, [{ severity: 'error', slug: null, pointer: '', message }]);
   }
   return key;
