@@ -55,8 +55,7 @@ export function usableApiKey(apiKey: string | undefined): string | undefined {
 }
 
 function describeNetworkFailure(error: unknown): string {
-  // node:http errors carry the code themselves; fetch's (on a redirect) carry it on their cause.
-  const cause = error instanceof Error && 'cause' in error ? (error as { cause?: unknown }).cause : error;
+  const cause = causeOf(error);
   const code = errorCode(error);
   if (code === 'ECONNREFUSED') return 'connection refused (is the API running and the URL right?)';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found (check the URL)';
@@ -65,8 +64,13 @@ function describeNetworkFailure(error: unknown): string {
   return code ? `${code}: ${message}` : message;
 }
 
+/** node:http errors carry their code themselves; fetch's (on a redirect) carry it on their cause. */
+function causeOf(error: unknown): unknown {
+  return error instanceof Error && 'cause' in error ? (error as { cause?: unknown }).cause : error;
+}
+
 function errorCode(error: unknown): string | undefined {
-  const cause = error instanceof Error && 'cause' in error ? (error as { cause?: unknown }).cause : error;
+  const cause = causeOf(error);
   return cause && typeof cause === 'object' && 'code' in cause ? String((cause as { code: unknown }).code) : undefined;
 }
 
