@@ -60,6 +60,8 @@ export interface EnvVarNames {
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const DEFAULT_CACHE_TTL_MS = 60_000;
+/** The longest delay a Node.js timer takes: a longer one fires after 1 ms, which would time out every request at once. */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
 
 export function envVarNames(names: ServerNames): EnvVarNames {
   const p = names.envPrefix;
@@ -92,7 +94,7 @@ export function readSettings(names: ServerNames, env: NodeJS.ProcessEnv, log: Di
     ...apiKey,
     // Not `read`: a variable set to a blank value is a mistake to report, not the same as one left unset.
     ...readApiUrl(env[vars.apiUrl], names.defaultApiUrl, vars.apiUrl, log),
-    timeoutMs: readInteger(read(vars.timeoutMs), DEFAULT_TIMEOUT_MS, 1, vars.timeoutMs, log),
+    timeoutMs: readTimeout(read(vars.timeoutMs), vars.timeoutMs, log),
     cacheTtlMs: readInteger(read(vars.cacheTtlMs), DEFAULT_CACHE_TTL_MS, 0, vars.cacheTtlMs, log),
     debug: readFlag(read(vars.debug)),
     execution: readChoice(read(vars.execution), ['remote', 'local', 'auto'] as const, vars.execution, log,
@@ -285,6 +287,13 @@ function readInteger(raw: string | undefined, fallback: number, min: number, nam
     return fallback;
   }
   return value;
+}
+
+function readTimeout(raw: string | undefined, name: string, log: DiagnosticLog): number {
+  const value = readInteger(raw, DEFAULT_TIMEOUT_MS, 1, name, log);
+  if (value <= MAX_TIMEOUT_MS) return value;
+  log(`${name}=${JSON.stringify(raw)} is longer than the longest timeout Node.js can wait (${MAX_TIMEOUT_MS} ms, about 24 days); using ${MAX_TIMEOUT_MS}.`);
+  return MAX_TIMEOUT_MS;
 }
 
 function readFlag(raw: string | undefined): boolean {

@@ -1,8 +1,13 @@
 // Edge cases of the meta-tool and what stands behind it, each checked against a sentence of the server README.
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
+import { createApiClient } from '../../src/runtime/api-client.js';
+import { MAX_TIMEOUT_MS, readSettings } from '../../src/runtime/config.js';
 import { diffRuns, formatRunDiff } from '../../src/runtime/diff.js';
 import { createRunHistory } from '../../src/runtime/history.js';
+import { captureLog, testNames } from './core-fixtures.js';
 
 const ok = (result: unknown) => ({ ok: true as const, result, durationMs: 1 });
 
@@ -35,5 +40,26 @@ describe('a diff never calls truncated payloads identical ("a truncated payload 
     const from = history.record('echo', { n: 1 }, ok({ text: 'a'.repeat(9000) }));
     const to = history.record('echo', { n: 1 }, ok({ text: 'b'.repeat(9000) }));
     assert.match(diffRuns(from, to).verdict, /^results differ; inputs identical; payloads truncated/);
+  });
+});
+
+describe('NEXUSBLOOM_MCP_TIMEOUT_MS is honoured when it is longer than a Node.js timer can wait', () => {
+  it('a very long timeout is capped at the longest timer, not turned into an immediate timeout', async () => {
+    // The API answers a moment later; an overflowing timer (Node.js fires it after 1 ms) would time the call out first.
+    const api = http.createServer((_request, response) => {
+      setTimeout(() => response.setHeader('content-type', 'application/json').end('{"success":true,"result":{"ok":1}}'), 50);
+    });
+    await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+    try {
+      const { log, lines } = captureLog();
+      const url = `http://127.0.0.1:${(api.address() as AddressInfo).port}/api`;
+      const settings = readSettings(testNames, { NEXUSBLOOM_API_URL: url, NEXUSBLOOM_MCP_TIMEOUT_MS: '3000000000' }, log);
+      assert.equal(settings.timeoutMs, MAX_TIMEOUT_MS);
+      assert.match(lines.join('\n'), /NEXUSBLOOM_MCP_TIMEOUT_MS="3000000000" is longer than the longest timeout/);
+      const answer = await createApiClient(testNames, settings, log).runTool('t', {});
+      assert.deepEqual(answer, { ok: true, value: { ok: 1 } });
+    } finally {
+      await new Promise((resolve) => api.close(resolve));
+    }
   });
 });
