@@ -5,9 +5,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
+  ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
@@ -18,9 +20,13 @@ import {
   SetLevelRequestSchema,
   type LoggingLevel,
   type LoggingMessageNotification,
+  type ServerNotification,
+  type ServerRequest,
+  type ServerResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { DiagnosticLog, ServedCatalogueFile, ServerNames } from './contracts.js';
+import * as z from 'zod/v4';
+import { ProtocolError, type DiagnosticLog, type ServedCatalogueFile, type ServerNames } from './contracts.js';
 import { createToolAdvertiser, isAdvertised } from './advertise.js';
 import { createApiClient } from './api-client.js';
 import { createCatalogueStore, type CatalogueStore } from './catalogue-store.js';
@@ -172,13 +178,13 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
       },
     );
 
-    mcp.setRequestHandler(ListToolsRequestSchema, async () => {
+    onRequest(mcp, ListToolsRequestSchema, async () => {
       await catalogueStore.ensureFresh();
       const tools: Tool[] = advertiser.list(catalogueStore.getTools(), surface.metaTool);
       return { tools };
     });
 
-    mcp.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    onRequest(mcp, CallToolRequestSchema, async (request, extra) => {
       const progressToken = request.params._meta?.progressToken;
       const callExtra: CallExtra = {
         signal: extra.signal,
@@ -203,12 +209,12 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
       );
     });
 
-    mcp.setRequestHandler(ListResourcesRequestSchema, () => surface.listResources());
-    mcp.setRequestHandler(ListResourceTemplatesRequestSchema, () => surface.listResourceTemplates());
-    mcp.setRequestHandler(ReadResourceRequestSchema, (request) => surface.readResource(request.params.uri));
-    mcp.setRequestHandler(ListPromptsRequestSchema, () => surface.listPrompts());
-    mcp.setRequestHandler(GetPromptRequestSchema, (request) => surface.getPrompt(request.params.name, request.params.arguments ?? {}));
-    mcp.setRequestHandler(CompleteRequestSchema, (request) => {
+    onRequest(mcp, ListResourcesRequestSchema, () => surface.listResources());
+    onRequest(mcp, ListResourceTemplatesRequestSchema, () => surface.listResourceTemplates());
+    onRequest(mcp, ReadResourceRequestSchema, (request) => surface.readResource(request.params.uri));
+    onRequest(mcp, ListPromptsRequestSchema, () => surface.listPrompts());
+    onRequest(mcp, GetPromptRequestSchema, (request) => surface.getPrompt(request.params.name, request.params.arguments ?? {}));
+    onRequest(mcp, CompleteRequestSchema, (request) => {
       const ref = request.params.ref;
       const completed = surface.complete(
         { type: ref.type, ...('name' in ref ? { name: ref.name } : {}), ...('uri' in ref ? { uri: ref.uri } : {}) },
@@ -224,7 +230,7 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
         },
       };
     });
-    mcp.setRequestHandler(SetLevelRequestSchema, (request) => {
+    onRequest(mcp, SetLevelRequestSchema, (request) => {
       clientLogLevel = request.params.level;
       return {};
     });
@@ -245,6 +251,34 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
       });
     },
   };
+}
+
+/** A request schema of the SDK: an object whose `method` is one literal. */
+type RequestSchema = z.ZodObject<{ method: z.ZodLiteral<string> } & z.ZodRawShape>;
+type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/**
+ * Registers `handler` for the method of `schema`. The SDK parses a request before its handler runs and answers params
+ * that do not fit with -32603 Internal error and the validator's raw output, which tells a host the server broke; MCP
+ * wants -32602 Invalid params. So the SDK is given a schema that checks only the method, and the params are checked
+ * here, answering -32602 with a message that names each offending field. (tools/call is also checked by the SDK's
+ * Server itself, which already answers -32602.)
+ */
+function onRequest<T extends RequestSchema>(
+  mcp: Server,
+  schema: T,
+  handler: (request: z.output<T>, extra: RequestExtra) => ServerResult | Promise<ServerResult>,
+): void {
+  const methodOnly = z.object({ method: schema.shape.method }).loose();
+  mcp.setRequestHandler(methodOnly, (request, extra) => handler(parseRequest(schema, request), extra));
+}
+
+function parseRequest<T extends RequestSchema>(schema: T, request: unknown): z.output<T> {
+  const parsed = schema.safeParse(request);
+  if (parsed.success) return parsed.data;
+  const method = schema.shape.method.value;
+  const problems = parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || 'the request'}: ${issue.message}`);
+  throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${problems.join('; ')}. Fix the params and send the request again.`);
 }
 
 function levelIndex(level: LoggingLevel): number {
