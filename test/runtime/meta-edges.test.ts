@@ -63,3 +63,19 @@ describe('NEXUSBLOOM_MCP_TIMEOUT_MS is honoured when it is longer than a Node.js
     }
   });
 });
+
+describe('history keeps every input member, "__proto__" included ("one run with its input"; "compare two runs field by field")', () => {
+  const history = createRunHistory();
+  const input = (plain: string, password: string): unknown => JSON.parse(`{"data":{"__proto__":{"plain":"${plain}","password":"${password}"}}}`);
+  const from = history.record('t', input('v1', 'hunter2'), ok(1));
+  const to = history.record('t', input('v2', 'hunter3'), ok(1));
+
+  it('stores an own "__proto__" member as a member, its secrets masked', () => {
+    assert.equal(JSON.stringify(from.input.value), '{"data":{"__proto__":{"plain":"v1","password":"[redacted]"}}}');
+    assert.deepEqual(from.maskedInput, ['/data/__proto__/password']);
+  });
+
+  it('sees a changed field inside it', () => {
+    assert.deepEqual(diffRuns(from, to).input.changed, ['/data/__proto__/password', '/data/__proto__/plain']);
+  });
+});
