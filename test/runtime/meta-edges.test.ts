@@ -7,7 +7,8 @@ import { createApiClient } from '../../src/runtime/api-client.js';
 import { MAX_TIMEOUT_MS, readSettings } from '../../src/runtime/config.js';
 import { diffRuns, formatRunDiff } from '../../src/runtime/diff.js';
 import { createRunHistory } from '../../src/runtime/history.js';
-import { captureLog, testNames } from './core-fixtures.js';
+import { createLocalExecutor } from '../../src/runtime/local-exec.js';
+import { captureLog, manifest, servedTool, testNames } from './core-fixtures.js';
 
 const ok = (result: unknown) => ({ ok: true as const, result, durationMs: 1 });
 
@@ -77,5 +78,19 @@ describe('history keeps every input member, "__proto__" included ("one run with 
 
   it('sees a changed field inside it', () => {
     assert.deepEqual(diffRuns(from, to).input.changed, ['/data/__proto__/password', '/data/__proto__/plain']);
+  });
+});
+
+describe('local execution strips the API credentials carried in the API URL ("Credentials are stripped from the child")', () => {
+  it('a tool reading the API URL variable gets it without its userinfo, other variables untouched', async () => {
+    const executor = createLocalExecutor({
+      timeoutMs: 20_000,
+      log: () => {},
+      executionVar: 'NEXUSBLOOM_MCP_EXECUTION',
+      env: { PATH: process.env.PATH ?? '', NEXUSBLOOM_API_URL: 'https://alice:s3cr3t@api.example.test/api', SITE_URL: 'https://u:p@example.test/' },
+    });
+    const tool = servedTool(manifest({ slug: 'env-reader', source: { runtime: 'node', code: 'exports.run = () => ({ api: process.env.NEXUSBLOOM_API_URL, site: process.env.SITE_URL });' } }));
+    const outcome = await executor.run(tool, {});
+    assert.deepEqual(outcome.ok && outcome.result, { api: 'https://***@api.example.test/api', site: 'https://u:p@example.test/' });
   });
 });
