@@ -94,3 +94,21 @@ describe('local execution strips the API credentials carried in the API URL ("Cr
     assert.deepEqual(outcome.ok && outcome.result, { api: 'https://***@api.example.test/api', site: 'https://u:p@example.test/' });
   });
 });
+
+describe('a 404 from the API reads as a sentence ("Errors are actionable")', () => {
+  it('names the tool the API does not have, and the tool list', async () => {
+    const api = http.createServer((_request, response) => response.writeHead(404).end());
+    await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+    try {
+      const { log } = captureLog();
+      const url = `http://127.0.0.1:${(api.address() as AddressInfo).port}/api`;
+      const client = createApiClient(testNames, readSettings(testNames, { NEXUSBLOOM_API_URL: url }, log), log);
+      const run = await client.runTool('word-counter', {});
+      assert.match(run.ok ? '' : run.failure.error, new RegExp(`^The API at ${url} has no tool "word-counter" \\(HTTP 404\\)\\.`));
+      const list = await client.listCatalogue();
+      assert.match(list.ok ? '' : list.failure.error, new RegExp(`^The API at ${url} has no tool list \\(HTTP 404\\)\\.`));
+    } finally {
+      await new Promise((resolve) => api.close(resolve));
+    }
+  });
+});
