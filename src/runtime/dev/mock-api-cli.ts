@@ -2,10 +2,11 @@
 // In this repository the default catalogue is examples/catalogue.json; inside a generated package (compiled to
 // dist/runtime/dev/mock-api-cli.js) it is the package's data/catalogue.json.
 
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Manifest, ServedCatalogueFile } from '../contracts.js';
+import { isEntryPoint } from './entry-point.js';
 import { manifestsFromBundle, manifestsFromServedCatalogue, MOCK_API_HEADER, startMockApi, type MockApi } from './mock-api.js';
 
 export const DEFAULT_MOCK_API_PORT = 4010;
@@ -144,17 +145,7 @@ export function loadManifests(path: string): Manifest[] {
   return format === 'nexusbloom-served-catalogue/1' ? manifestsFromServedCatalogue(json as ServedCatalogueFile) : manifestsFromBundle(json);
 }
 
-function invokedDirectly(): boolean {
-  const entry = process.argv[1];
-  if (entry === undefined) return false;
-  try {
-    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (invokedDirectly()) {
+if (isEntryPoint(import.meta.url)) {
   const io: MockApiCliIo = {
     stdout: (line) => process.stdout.write(`${line}\n`),
     stderr: (line) => process.stderr.write(`${line}\n`),
