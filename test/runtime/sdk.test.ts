@@ -87,6 +87,19 @@ test('API failures and output mismatches throw ToolCallError with the code', asy
   }
 });
 
+test('a timeout past the longest Node.js timer waits, instead of timing out at once', async () => {
+  const http = await startHttp((_req, res) => { setTimeout(() => sendJson(res, 200, { success: true, result: { valid: true } }), 50); });
+  const file = await catalogueFile();
+  try {
+    const sdk = bindSdk({ names: testNames, catalogueUrl: file.url });
+    const result = await sdk.invoke('env-validator', { env_content: 'A=1' }, { apiUrl: http.url, timeoutMs: 3_000_000_000, env: {} });
+    assert.deepEqual(result, { valid: true });
+  } finally {
+    await http.close();
+    await rm(file.dir, { recursive: true });
+  }
+});
+
 test('local execution through the SDK', async () => {
   const file = await catalogueFile();
   try {
