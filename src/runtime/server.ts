@@ -178,7 +178,8 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
       },
     );
 
-    onRequest(mcp, ListToolsRequestSchema, async () => {
+    onRequest(mcp, ListToolsRequestSchema, async (request) => {
+      refuseCursor(request);
       await catalogueStore.ensureFresh();
       const tools: Tool[] = advertiser.list(catalogueStore.getTools(), surface.metaTool);
       return { tools };
@@ -209,10 +210,19 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
       );
     });
 
-    onRequest(mcp, ListResourcesRequestSchema, () => surface.listResources());
-    onRequest(mcp, ListResourceTemplatesRequestSchema, () => surface.listResourceTemplates());
+    onRequest(mcp, ListResourcesRequestSchema, (request) => {
+      refuseCursor(request);
+      return surface.listResources();
+    });
+    onRequest(mcp, ListResourceTemplatesRequestSchema, (request) => {
+      refuseCursor(request);
+      return surface.listResourceTemplates();
+    });
     onRequest(mcp, ReadResourceRequestSchema, (request) => surface.readResource(request.params.uri));
-    onRequest(mcp, ListPromptsRequestSchema, () => surface.listPrompts());
+    onRequest(mcp, ListPromptsRequestSchema, (request) => {
+      refuseCursor(request);
+      return surface.listPrompts();
+    });
     onRequest(mcp, GetPromptRequestSchema, (request) => surface.getPrompt(request.params.name, request.params.arguments ?? {}));
     onRequest(mcp, CompleteRequestSchema, (request) => {
       const ref = request.params.ref;
@@ -271,6 +281,17 @@ function onRequest<T extends RequestSchema>(
 ): void {
   const methodOnly = z.object({ method: schema.shape.method }).loose();
   mcp.setRequestHandler(methodOnly, (request, extra) => handler(parseRequest(schema, request), extra));
+}
+
+/**
+ * Every list is answered in one page and no nextCursor is ever issued, so any cursor a client sends is invalid, which
+ * MCP says to answer with -32602 rather than with the first page again (a client paging would loop or duplicate).
+ */
+function refuseCursor(request: { method: string; params?: { cursor?: string | undefined } | undefined }): void {
+  const cursor = request.params?.cursor;
+  if (cursor === undefined) return;
+  throw new ProtocolError(ErrorCode.InvalidParams, `Invalid cursor ${JSON.stringify(cursor)}: ${request.method} answers everything in one page `
+    + 'and issues no cursors; send it without one.');
 }
 
 function parseRequest<T extends RequestSchema>(schema: T, request: unknown): z.output<T> {

@@ -86,3 +86,14 @@ test('valid requests still reach their handlers', async () => {
   const unknown = errorOf(await request('tools/unknown', {}));
   assert.equal(unknown.code, -32601);
 });
+
+test('a cursor is -32602 on every list: each answers in one page and never issues one', async () => {
+  for (const method of ['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list']) {
+    const first = await request(method, {});
+    assert.ok(first.result, method);
+    assert.equal((first.result as { nextCursor?: string }).nextCursor, undefined, `${method} issues no cursor`);
+    const error = errorOf(await request(method, { cursor: 'garbage' }));
+    assert.equal(error.code, -32602, method);
+    assert.match(error.message, /Invalid cursor "garbage": .* send it without one/, method);
+  }
+});
