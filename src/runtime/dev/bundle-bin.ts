@@ -5,6 +5,7 @@
 //
 // Usage (from the package folder): node dist/runtime/dev/bundle-bin.js
 
+import { realpathSync } from 'node:fs';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
@@ -36,21 +37,32 @@ export function binBundleOptions(root: string): BuildOptions {
  * modules found there as if they were in the package's own node_modules, so it is the same either way.
  */
 export async function bundleBin(root: string, nodePaths: readonly string[] = []): Promise<void> {
-  const options = binBundleOptions(resolve(root));
+  // Real paths, as esbuild names modules by them: through a symlinked folder the names would be relative to the
+  // real folder and the replacement below, relative to the link, would miss them.
+  const options = binBundleOptions(realPath(root));
+  const folders = nodePaths.map(realPath);
   let text: string;
   try {
-    const result = await build({ ...options, nodePaths: [...nodePaths], write: false });
+    const result = await build({ ...options, nodePaths: folders, write: false });
     text = result.outputFiles[0]!.text;
   } catch (error) {
     throw new Error(`bundling src/bin.ts into dist/bin.js failed: ${errorText(error)}`);
   }
-  for (const folder of nodePaths) {
+  for (const folder of folders) {
     const seen = `"${relative(options.absWorkingDir!, folder).split(sep).join('/')}/`;
     text = text.split(seen).join('"node_modules/');
   }
   await mkdir(dirname(options.outfile!), { recursive: true });
   await writeFile(options.outfile!, text);
   await chmod(options.outfile!, 0o755);
+}
+
+function realPath(path: string): string {
+  try {
+    return realpathSync(resolve(path));
+  } catch {
+    return resolve(path);
+  }
 }
 
 if (isEntryPoint(import.meta.url)) {

@@ -1,12 +1,14 @@
 // The generated package's developer scripts started the ways people and tools start them: through a symlinked
-// folder (a package linked into node_modules, macOS's /tmp), without the `.js` extension, from another folder.
+// folder (a package linked into node_modules, macOS's /tmp), without the `.js` extension, from another folder; and
+// the bin bundle written through a symlinked folder.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runProcess } from '../../helpers/cli.js';
+import { bundleBin } from '../../../src/runtime/dev/bundle-bin.js';
+import { REPO_ROOT, runProcess } from '../../helpers/cli.js';
 import { builtExample, serverEnv } from '../../helpers/mcp.js';
 
 const SCRIPTS = ['catalogue-check', 'agent-demo', 'shell', 'mock-api-cli'];
@@ -39,4 +41,24 @@ describe('developer scripts started by another path', () => {
       assert.match(result.stderr, /usage: /);
     });
   }
+});
+
+describe('the bin bundle written through a symlinked folder', () => {
+  it('is the same file as one written to a real folder, naming no folder outside the package', async () => {
+    const packageDir = await builtExample();
+    const scratch = mkdtempSync(join(tmpdir(), 'nexusbloom-bundle-link-'));
+    try {
+      // The link is shallower than the folder it points to, so paths relative to one are not relative to the other.
+      const real = join(scratch, 'a', 'b', 'c', 'package');
+      mkdirSync(real, { recursive: true });
+      for (const part of ['package.json', 'tsconfig.json', 'src', 'data']) cpSync(join(packageDir, part), join(real, part), { recursive: true });
+      symlinkSync(real, join(scratch, 'linked'), 'dir');
+      await bundleBin(join(scratch, 'linked'), [join(REPO_ROOT, 'node_modules')]);
+      const text = readFileSync(join(real, 'dist', 'bin.js'), 'utf8');
+      assert.doesNotMatch(text, /"(?:\.\.\/)+[^"]*node_modules\//, 'module names are relative to the package');
+      assert.equal(text, readFileSync(join(packageDir, 'dist', 'bin.js'), 'utf8'));
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
 });
