@@ -55,7 +55,13 @@ export async function runAgentDemo(argv: string[], io: DevIo, options: AgentDemo
     io.stderr(`agent-demo: ${errorText(error)}`);
     return 1;
   }
-  const api = await startDevApi(pkg, { mock: flags.mock, env });
+  let api;
+  try {
+    api = await startDevApi(pkg, { mock: flags.mock, env });
+  } catch (error) {
+    io.stderr(`agent-demo: ${errorText(error)}`);
+    return 1;
+  }
   try {
     // Checked first: without an API every step would fail with its own ECONNREFUSED and read as a broken server.
     const unreachable = await apiUnreachableReason(api.url);
@@ -65,7 +71,7 @@ export async function runAgentDemo(argv: string[], io: DevIo, options: AgentDemo
       return 1;
     }
     io.stdout(`API: ${api.url}${api.mock ? ' (mock started for this demo)' : ''}`);
-    const session = await openClientSession(pkg, { apiUrl: api.url, env, clientName: 'agent-demo' });
+    const session = await openClientSession(pkg, { apiUrl: api.serverUrl, env, clientName: 'agent-demo' });
     try {
       await walk(session, pkg.names.metaToolName, flags.goal, io);
       io.stdout('Done: every step of the agent path worked.');

@@ -124,7 +124,7 @@ export async function checkCatalogue(options: CatalogueCheckOptions & { mock: bo
       report.problems.push(`the API at ${api.url} is not reachable (${unreachable}); start it (npm run mock-api) or pass --mock`);
       return report;
     }
-    const session = await openClientSession(pkg, { apiUrl: api.url, env, clientName: 'catalogue-check' });
+    const session = await openClientSession(pkg, { apiUrl: api.serverUrl, env, clientName: 'catalogue-check' });
     try {
       report.results = await checkTools(pkg, session, report.problems);
     } finally {

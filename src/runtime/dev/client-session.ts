@@ -62,18 +62,31 @@ export async function loadPackage(root?: string): Promise<PackageContext> {
 
 /** The API a script talks to: a mock started for it, or the one the environment names. */
 export interface DevApi {
+  /** Its base URL, without credentials: what the script shows and probes. */
   url: string;
+  /** The API URL the server is started with in place of its environment's: the mock's, else none. */
+  serverUrl?: string;
   mock: boolean;
   close(): Promise<void>;
 }
 
+/**
+ * Reads the API URL variable as the server does (config.ts): unset means the package's default; any other value that
+ * is not an http(s) URL, blank included, is an error here too, never replaced by the default, which would send the
+ * runs (and the API key) to another host. The server itself gets the variable untouched, with any credentials in it.
+ */
 export async function startDevApi(pkg: PackageContext, options: { mock: boolean; env?: NodeJS.ProcessEnv }): Promise<DevApi> {
   if (options.mock) {
     const api = await startMockApi({ manifests: manifestsFromServedCatalogue(pkg.catalogue) });
-    return { url: api.url, mock: true, close: () => api.close() };
+    return { url: api.url, serverUrl: api.url, mock: true, close: () => api.close() };
   }
-  const raw = (options.env ?? process.env)[envVarNames(pkg.names).apiUrl]?.trim();
-  const url = normalizeApiUrl(raw === undefined || raw === '' ? pkg.names.defaultApiUrl : raw) ?? pkg.names.defaultApiUrl;
+  const name = envVarNames(pkg.names).apiUrl;
+  const raw = (options.env ?? process.env)[name];
+  const url = normalizeApiUrl(raw === undefined ? pkg.names.defaultApiUrl : raw.trim());
+  if (url === null) {
+    throw new Error(`${name} is set but is not an http:// or https:// URL, so there is no API to use: set it to the API's URL, `
+      + `unset it to use ${pkg.names.defaultApiUrl}, or pass --mock to use a mock API started for this script.`);
+  }
   return { url, mock: false, close: async () => undefined };
 }
 
@@ -105,7 +118,7 @@ export interface ClientSession {
 /** Spawns the package's bin over real stdio and connects an SDK client to it. */
 export async function openClientSession(
   pkg: PackageContext,
-  options: { apiUrl?: string; env?: NodeJS.ProcessEnv; clientName?: string } = {},
+  options: { apiUrl?: string | undefined; env?: NodeJS.ProcessEnv; clientName?: string } = {},
 ): Promise<ClientSession> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(options.env ?? process.env)) if (value !== undefined) env[key] = value;

@@ -58,10 +58,16 @@ export async function runShell(argv: string[], io: ShellIo, options: ShellOption
     io.stderr(`shell: ${errorText(error)}`);
     return 1;
   }
-  const api = await startDevApi(pkg, { mock, env });
+  let api;
+  try {
+    api = await startDevApi(pkg, { mock, env });
+  } catch (error) {
+    io.stderr(`shell: ${errorText(error)}`);
+    return 1;
+  }
   let session: ClientSession;
   try {
-    session = await openClientSession(pkg, { apiUrl: api.url, env, clientName: 'shell' });
+    session = await openClientSession(pkg, { apiUrl: api.serverUrl, env, clientName: 'shell' });
   } catch (error) {
     io.stderr(`shell: cannot start the server: ${errorText(error)}`);
     await api.close();
