@@ -14,6 +14,7 @@ import {
   resultPayload,
   resultText,
   startDevApi,
+  startMockHint,
   type ClientSession,
   type DevIo,
 } from './client-session.js';
@@ -66,7 +67,7 @@ export async function runAgentDemo(argv: string[], io: DevIo, options: AgentDemo
     // Checked first: without an API every step would fail with its own ECONNREFUSED and read as a broken server.
     const unreachable = await apiUnreachableReason(api.url);
     if (unreachable !== null) {
-      io.stderr(`agent-demo: the API at ${api.url} is not reachable (${unreachable}). Start it with \`npm run mock-api\`, `
+      io.stderr(`agent-demo: the API at ${api.url} is not reachable (${unreachable}). ${capitalised(startMockHint(api.url, pkg.names))}, `
         + `or run \`npm run agent-demo:mock\` to use a mock started for this demo.`);
       return 1;
     }
@@ -162,6 +163,10 @@ async function exampleCall(
   };
   if (schema.example === undefined || schema.example_valid !== true) throw new DemoStepFailed(`"${slug}" has no example that validates`);
   return schema.example;
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** The slug with its second-to-last character dropped ("env-validator" → "env-validatr"): not a prefix, still close. */

@@ -15,6 +15,7 @@ import {
   resultFailure,
   resultPayload,
   startDevApi,
+  startMockHint,
   type ClientSession,
   type DevIo,
   type PackageContext,
@@ -121,7 +122,7 @@ export async function checkCatalogue(options: CatalogueCheckOptions & { mock: bo
     const unreachable = await apiUnreachableReason(api.url);
     if (unreachable !== null) {
       // One clear line instead of a failed run per tool that would read as a broken server.
-      report.problems.push(`the API at ${api.url} is not reachable (${unreachable}); start it (npm run mock-api) or pass --mock`);
+      report.problems.push(`the API at ${api.url} is not reachable (${unreachable}); ${startMockHint(api.url, pkg.names)}, or pass --mock`);
       return report;
     }
     const session = await openClientSession(pkg, { apiUrl: api.serverUrl, env, clientName: 'catalogue-check' });

@@ -9,6 +9,7 @@ import type { ServedCatalogueFile, ServerNames, ToolFailure } from '../contracts
 import { loadServedCatalogue } from '../catalogue-store.js';
 import { envVarNames, normalizeApiUrl } from '../config.js';
 import { manifestsFromServedCatalogue, startMockApi } from './mock-api.js';
+import { DEFAULT_MOCK_API_PORT } from './mock-api-cli.js';
 
 /** Output of a developer script: lines for the person running it (stdout) and diagnostics (stderr). */
 export interface DevIo {
@@ -106,6 +107,20 @@ export async function apiUnreachableReason(apiUrl: string, timeoutMs = 3000): Pr
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : '';
     return `${error instanceof Error ? error.message : String(error)}${cause ? ` (${cause})` : ''}`;
   }
+}
+
+/**
+ * How to get a mock API where a script looks for its API, for the message that the API is unreachable: start the
+ * mock on the script's port when the script already points at this machine, else start it and point the script at it
+ * (advising `npm run mock-api` alone there would leave the script talking to the API it just failed to reach).
+ */
+export function startMockHint(apiUrl: string, names: ServerNames): string {
+  const url = new URL(apiUrl);
+  const port = url.port === '' ? 80 : Number(url.port);
+  const local = url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) && url.pathname === '/api';
+  if (local) return `start it with \`npm run mock-api${port === DEFAULT_MOCK_API_PORT ? '' : ` -- ${port}`}\``;
+  return `to use the mock API instead, start it with \`npm run mock-api\` and set `
+    + `${envVarNames(names).apiUrl}=http://127.0.0.1:${DEFAULT_MOCK_API_PORT}/api`;
 }
 
 export interface ClientSession {

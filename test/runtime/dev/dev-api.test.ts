@@ -1,0 +1,119 @@
+// The API the generated package's developer scripts talk to: the API URL variable read as the server reads it, and
+// what the scripts say to do when that API is not there.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { before, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import type { ServerNames } from '../../../src/runtime/contracts.js';
+import { runAgentDemo } from '../../../src/runtime/dev/agent-demo.js';
+import { runCatalogueCheck } from '../../../src/runtime/dev/catalogue-check.js';
+import { startMockHint } from '../../../src/runtime/dev/client-session.js';
+import { manifestsFromBundle, startMockApi } from '../../../src/runtime/dev/mock-api.js';
+import { runShell } from '../../../src/runtime/dev/shell.js';
+import { builtExample, EXAMPLE_CATALOGUE, serverEnv } from '../../helpers/mcp.js';
+
+function capture(): { io: { stdout: (line: string) => void; stderr: (line: string) => void }; out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { stdout: (line) => void out.push(line), stderr: (line) => void err.push(line) }, out, err };
+}
+
+describe('developer scripts and the API URL variable', () => {
+  let packageDir: string;
+
+  before(async () => {
+    packageDir = await builtExample();
+  });
+
+  // The server never replaces an unusable URL with the default (it would send the runs and the key to another
+  // host); the scripts used to, so a typo walked the whole catalogue against the production API.
+  for (const value of ['127.0.0.1:4010', 'htp://127.0.0.1:4010/api', '', '  ']) {
+    it(`stops at ${JSON.stringify(value)}, naming the variable, instead of using the default API`, async () => {
+      const env = serverEnv({ NEXUSBLOOM_API_URL: value });
+      const runs = [
+        ['agent-demo', (io: ReturnType<typeof capture>['io']) => runAgentDemo([], io, { packageRoot: packageDir, env })],
+        ['catalogue-check', (io: ReturnType<typeof capture>['io']) => runCatalogueCheck([], io, { packageRoot: packageDir, env })],
+        ['shell', (io: ReturnType<typeof capture>['io']) => runShell([], { ...io, input: Readable.from([]) }, { packageRoot: packageDir, env })],
+      ] as const;
+      for (const [script, run] of runs) {
+        const { io, out, err } = capture();
+        assert.equal(await run(io), 1, script);
+        assert.deepEqual(out, [], script);
+        assert.equal(err.length, 1, `${script}: ${err.join('\n')}`);
+        assert.match(err[0]!, new RegExp(`^${script}: NEXUSBLOOM_API_URL is set but is not an http:// or https:// URL`));
+      }
+    });
+  }
+
+  it('give the server the URL as set, so credentials in it reach the API', async () => {
+    const api = await startMockApi({ manifests: manifestsFromBundle(JSON.parse(readFileSync(EXAMPLE_CATALOGUE, 'utf8'))) });
+    const upstream = new URL(api.url);
+    const expected = `Basic ${Buffer.from('me:s3cret').toString('base64')}`;
+    // An API behind basic auth: everything but the right credentials gets the API's 401.
+    const proxy = http.createServer((request, response) => {
+      if (request.headers.authorization !== expected) {
+        response.writeHead(401, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ success: false, error: 'basic auth required', code: 'AUTH_ERROR', retryable: false }));
+        return;
+      }
+      const forwarded = http.request({ host: upstream.hostname, port: upstream.port, path: request.url, method: request.method, headers: request.headers }, (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      });
+      request.pipe(forwarded);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (proxy.address() as AddressInfo).port;
+      const { io, out, err } = capture();
+      const code = await runAgentDemo([], io, { packageRoot: packageDir, env: serverEnv({ NEXUSBLOOM_API_URL: `http://me:s3cret@127.0.0.1:${port}/api` }) });
+      assert.equal(code, 0, [...out, ...err].join('\n'));
+      assert.equal(out[0], `API: http://127.0.0.1:${port}/api`, 'the credentials are not shown');
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+      await api.close();
+    }
+  });
+});
+
+describe('what the developer scripts say when their API is not there', () => {
+  let packageDir: string;
+  let names: ServerNames;
+
+  before(async () => {
+    packageDir = await builtExample();
+    names = ((await import(pathToFileURL(join(packageDir, 'dist', 'names.js')).href)) as { names: ServerNames }).names;
+  });
+
+  // Only a mock the script will look at helps: for any other API, `npm run mock-api` alone changes nothing.
+  const cases: Array<{ api: string; want: string }> = [
+    { api: 'http://127.0.0.1:4010/api', want: 'start it with `npm run mock-api`' },
+    { api: 'http://localhost:4321/api', want: 'start it with `npm run mock-api -- 4321`' },
+    { api: 'http://[::1]:4321/api', want: 'start it with `npm run mock-api -- 4321`' },
+    { api: 'https://nexusbloom.dev/api', want: 'to use the mock API instead, start it with `npm run mock-api` and set NEXUSBLOOM_API_URL=http://127.0.0.1:4010/api' },
+    { api: 'http://127.0.0.1:4010/v2', want: 'to use the mock API instead, start it with `npm run mock-api` and set NEXUSBLOOM_API_URL=http://127.0.0.1:4010/api' },
+  ];
+  for (const { api, want } of cases) {
+    it(`for ${api}: ${want}`, () => {
+      assert.equal(startMockHint(api, names), want);
+    });
+  }
+
+  it('agent-demo and catalogue-check say how to reach a mock when a remote API is down', async () => {
+    const env = serverEnv({ NEXUSBLOOM_API_URL: 'http://nexusbloom.invalid/api' });
+    const demo = { out: [] as string[], err: [] as string[] };
+    const demoCode = await runAgentDemo([], { stdout: (line) => void demo.out.push(line), stderr: (line) => void demo.err.push(line) }, { packageRoot: packageDir, env });
+    assert.equal(demoCode, 1);
+    assert.equal(demo.err.length, 1);
+    assert.match(demo.err[0]!, /not reachable .*\. To use the mock API instead, start it with `npm run mock-api` and set NEXUSBLOOM_API_URL=http:\/\/127\.0\.0\.1:4010\/api, or run `npm run agent-demo:mock`/);
+    const check = { out: [] as string[], err: [] as string[] };
+    const checkCode = await runCatalogueCheck([], { stdout: (line) => void check.out.push(line), stderr: (line) => void check.err.push(line) }, { packageRoot: packageDir, env });
+    assert.equal(checkCode, 1);
+    assert.match(check.out.join('\n'), /not reachable .*; to use the mock API instead, start it with `npm run mock-api` and set NEXUSBLOOM_API_URL=http:\/\/127\.0\.0\.1:4010\/api, or pass --mock/);
+  });
+});
