@@ -150,6 +150,9 @@ export async function main(options: MainOptions): Promise<void> {
   process.stdin.once('close', () => shutdown('stdin closed'));
 
   const transport = new LineStdioTransport(process.stdin, process.stdout, log);
+  // The transport closes itself when stdout breaks; a server that can no longer answer has no reason to stay up.
+  created.server.onclose = () => shutdown('stdout closed');
+  created.server.onerror = (error) => log(`stdio: ${error.message}`);
   await created.server.connect(transport);
   const advertised = catalogue.tools.filter((tool) => tool.withheldReason === null).length;
   log(`${names.packageName} ${names.packageVersion} ready on stdio: ${advertised} of ${catalogue.tools.length} tools advertised, `
@@ -215,6 +218,7 @@ export class LineStdioTransport implements Transport {
   private pendingBytes = 0;
   /** Set while the rest of an over-long line is being skipped: its first bytes. */
   private oversizedHead: Buffer | null = null;
+  private closed = false;
 
   constructor(
     private readonly input: Readable,
@@ -226,16 +230,26 @@ export class LineStdioTransport implements Transport {
   async start(): Promise<void> {
     this.input.on('data', this.onData);
     this.input.on('error', this.onInputError);
+    // Stays on after close: a write already queued can still fail, and an unhandled stream error would be thrown.
+    this.output.on('error', this.onOutputError);
   }
 
+  /** Resolves once the line is handed to the OS, so a slow reader holds back the sender instead of filling memory. */
   send(message: JSONRPCMessage): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.output.write(`${JSON.stringify(message)}\n`)) resolve();
-      else this.output.once('drain', resolve);
+    if (this.closed) return Promise.reject(new Error('The stdio transport is closed.'));
+    return new Promise((resolve, reject) => {
+      this.output.write(`${JSON.stringify(message)}\n`, (error) => {
+        if (!error) return resolve();
+        // A destroyed stream reports only here, with no 'error' event.
+        this.onOutputError(error);
+        reject(error);
+      });
     });
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     this.input.off('data', this.onData);
     this.input.off('error', this.onInputError);
     this.input.pause();
@@ -244,6 +258,13 @@ export class LineStdioTransport implements Transport {
   }
 
   private readonly onInputError = (error: Error): void => this.onerror?.(error);
+
+  /** stdout broke (EPIPE: the host stopped reading): nothing can be answered any more, so the session is over. */
+  private readonly onOutputError = (error: Error): void => {
+    if (this.closed) return;
+    this.onerror?.(error);
+    void this.close();
+  };
 
   private readonly onData = (chunk: Buffer | string): void => {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;

@@ -101,3 +101,18 @@ test('the id of an over-long line is read only where it cannot be part of the pa
   assert.equal(leadingRequestId('{"method":"tools/call","params":{"id":3'), undefined);
   assert.equal(leadingRequestId('{"jsonrpc":"2.0","id":1.5,'), undefined);
 });
+
+test('when stdout breaks the transport closes, so the bin can shut down instead of queueing answers nobody reads', async () => {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const { log } = captureLog();
+  const created = createServer({ names: testNames, catalogue, env: {}, log: () => undefined });
+  const closed = new Promise<void>((resolve) => (created.server.onclose = resolve));
+  const transport = new LineStdioTransport(stdin, stdout, log);
+  await created.server.connect(transport);
+  stdout.destroy();
+  stdin.write(ping(1));
+  await closed;
+  await assert.rejects(transport.send({ jsonrpc: '2.0', id: 1, result: {} }), /closed/);
+  await created.close();
+});
