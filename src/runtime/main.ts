@@ -9,7 +9,7 @@ import type { DiagnosticLog, ServerNames } from './contracts.js';
 import { loadServedCatalogue } from './catalogue-store.js';
 import { createStderrLog, DEFAULT_HTTP_PORT, parsePort, readHttpSettings, type Settings } from './config.js';
 import type { ServeHttpOptions } from './http.js';
-import { createServer } from './server.js';
+import { createServer, withoutTaskAugmentation } from './server.js';
 
 export interface MainOptions {
   names: ServerNames;
@@ -308,7 +308,7 @@ export class LineStdioTransport implements Transport {
       return this.reject(ErrorCode.ParseError, 'Parse error: a line on stdin is not JSON; send one JSON-RPC message per line.');
     }
     const message = JSONRPCMessageSchema.safeParse(parsed);
-    if (message.success) return this.onmessage?.(message.data);
+    if (message.success) return this.onmessage?.(withoutTaskAugmentation(message.data));
     if (Array.isArray(parsed)) {
       const ids = parsed.flatMap((item) => { const id = usableRequestId(item); return id === undefined ? [] : [id]; });
       const why = 'Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18 dropped them); send one message per line.';

@@ -11,6 +11,7 @@ import {
   CompleteRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
+  type JSONRPCMessage,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
@@ -261,6 +262,18 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
       });
     },
   };
+}
+
+/**
+ * A request without its task augmentation (`params.task`). MCP 2025-11-25: a receiver that declares no task capability
+ * for a request type MUST process such requests normally, ignoring the metadata. The SDK instead refuses them with
+ * -32603, before any handler runs, so each transport strips it from what it hands the SDK. Other messages are returned
+ * as they are.
+ */
+export function withoutTaskAugmentation(message: JSONRPCMessage): JSONRPCMessage {
+  if (!('method' in message) || !('id' in message) || message.params === undefined || !('task' in message.params)) return message;
+  const { task: _task, ...params } = message.params;
+  return { ...message, params };
 }
 
 /** A request schema of the SDK: an object whose `method` is one literal. */

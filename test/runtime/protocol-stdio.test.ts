@@ -116,3 +116,11 @@ test('when stdout breaks the transport closes, so the bin can shut down instead 
   await assert.rejects(transport.send({ jsonrpc: '2.0', id: 1, result: {} }), /closed/);
   await created.close();
 });
+
+test('a tools/call with task metadata is answered normally: this server declares no task capability (MCP 2025-11-25)', async () => {
+  const io = await wire();
+  io.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'nexusbloom', arguments: { command: 'list' }, task: { ttl: 60_000 } } })}\n`);
+  const [answer] = await io.waitLines(1);
+  assert.equal(answer?.error, undefined, JSON.stringify(answer));
+  assert.equal((answer?.result as { structuredContent?: { count?: number } }).structuredContent?.count, 1);
+});
