@@ -70,7 +70,7 @@ async function explainPortInUse(host: string, port: number, io: MockApiCliIo): P
   const baseUrl = `http://${urlHost}:${port}/api`;
   const holder = await probe(`${baseUrl}/tools`);
   if (holder.isMockApi) {
-    io.stderr(`mock-api: reusing the mock API already on port ${port}`);
+    io.stderr(`mock-api: reusing the mock API already on port ${port}${holder.asksForKey ? ' (it was started with --api-key: requests need that key)' : ''}`);
     io.stdout(baseUrl);
     return { exitCode: 0 };
   }
@@ -84,22 +84,20 @@ async function explainPortInUse(host: string, port: number, io: MockApiCliIo): P
   return { exitCode: 1 };
 }
 
-async function probe(url: string): Promise<{ isMockApi: boolean; description: string }> {
+/**
+ * What answers on the port. The mock names itself in a header on every answer, so one that was started with --api-key
+ * (401 without the key) or has a fault injected into its tool list is still recognised as the mock.
+ */
+async function probe(url: string): Promise<{ isMockApi: boolean; asksForKey: boolean; description: string }> {
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
-    const text = await response.text();
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-    const listsTools = typeof body === 'object' && body !== null && Array.isArray((body as { tools?: unknown }).tools);
-    if (response.ok && listsTools && response.headers.get(MOCK_API_HEADER) === '1') return { isMockApi: true, description: 'mock API' };
+    await response.arrayBuffer();
+    const asksForKey = response.status === 401 || response.status === 403;
+    if (response.headers.get(MOCK_API_HEADER) === '1') return { isMockApi: true, asksForKey, description: 'mock API' };
     const server = response.headers.get('server');
-    return { isMockApi: false, description: `GET /api/tools answered HTTP ${response.status}${server ? ` from "${server}"` : ''}` };
+    return { isMockApi: false, asksForKey, description: `GET /api/tools answered HTTP ${response.status}${server ? ` from "${server}"` : ''}` };
   } catch (error) {
-    return { isMockApi: false, description: `it did not answer HTTP: ${(error as Error).message}` };
+    return { isMockApi: false, asksForKey: false, description: `it did not answer HTTP: ${(error as Error).message}` };
   }
 }
 

@@ -1,5 +1,5 @@
-// The API the generated package's developer scripts talk to: the API URL variable read as the server reads it, and
-// what the scripts say to do when that API is not there.
+// The API the generated package's developer scripts talk to: the API URL variable read as the server reads it, what
+// the scripts say to do when that API is not there, and `mock-api` finding a mock already on its port.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -13,7 +13,8 @@ import type { ServerNames } from '../../../src/runtime/contracts.js';
 import { runAgentDemo } from '../../../src/runtime/dev/agent-demo.js';
 import { runCatalogueCheck } from '../../../src/runtime/dev/catalogue-check.js';
 import { startMockHint } from '../../../src/runtime/dev/client-session.js';
-import { manifestsFromBundle, startMockApi } from '../../../src/runtime/dev/mock-api.js';
+import { runMockApiCli } from '../../../src/runtime/dev/mock-api-cli.js';
+import { manifestsFromBundle, startMockApi, type MockFaults } from '../../../src/runtime/dev/mock-api.js';
 import { runShell } from '../../../src/runtime/dev/shell.js';
 import { builtExample, EXAMPLE_CATALOGUE, serverEnv } from '../../helpers/mcp.js';
 
@@ -116,4 +117,30 @@ describe('what the developer scripts say when their API is not there', () => {
     assert.equal(checkCode, 1);
     assert.match(check.out.join('\n'), /not reachable .*; to use the mock API instead, start it with `npm run mock-api` and set NEXUSBLOOM_API_URL=http:\/\/127\.0\.0\.1:4010\/api, or pass --mock/);
   });
+});
+
+describe('mock-api on a port where a mock already runs', () => {
+  // "Reuses a running one": also one that asks for a key or has a fault injected into its tool list, which answer
+  // GET /tools with an error status but are still the mock.
+  const setups: Array<{ what: string; options: { apiKey?: string }; fault?: MockFaults; note: RegExp }> = [
+    { what: 'started with --api-key', options: { apiKey: 'k' }, note: /reusing the mock API already on port \d+ \(it was started with --api-key: requests need that key\)$/ },
+    { what: 'with a fault on its tool list', options: {}, fault: { list: { kind: 'status', status: 500 } }, note: /reusing the mock API already on port \d+$/ },
+  ];
+  for (const { what, options, fault, note } of setups) {
+    it(`reuses one ${what}`, async () => {
+      const running = await startMockApi({ manifests: [], ...options });
+      try {
+        if (fault !== undefined) running.setFaults(fault);
+        const out: string[] = [];
+        const err: string[] = [];
+        const outcome = await runMockApiCli([String(running.port)], { stdout: (line) => void out.push(line), stderr: (line) => void err.push(line) });
+        assert.equal(outcome.exitCode, 0, err.join('\n'));
+        assert.equal(outcome.api, undefined);
+        assert.deepEqual(out, [running.url]);
+        assert.match(err.join('\n'), note);
+      } finally {
+        await running.close();
+      }
+    });
+  }
 });
