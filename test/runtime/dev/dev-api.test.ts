@@ -13,7 +13,7 @@ import type { ServerNames } from '../../../src/runtime/contracts.js';
 import { runAgentDemo } from '../../../src/runtime/dev/agent-demo.js';
 import { runCatalogueCheck } from '../../../src/runtime/dev/catalogue-check.js';
 import { startMockHint } from '../../../src/runtime/dev/client-session.js';
-import { runMockApiCli } from '../../../src/runtime/dev/mock-api-cli.js';
+import { DEFAULT_MOCK_API_PORT, runMockApiCli } from '../../../src/runtime/dev/mock-api-cli.js';
 import { manifestsFromBundle, startMockApi, type MockFaults } from '../../../src/runtime/dev/mock-api.js';
 import { runShell } from '../../../src/runtime/dev/shell.js';
 import { builtExample, EXAMPLE_CATALOGUE, serverEnv } from '../../helpers/mcp.js';
@@ -104,6 +104,17 @@ describe('what the developer scripts say when their API is not there', () => {
       assert.equal(startMockHint(api, names), want);
     });
   }
+
+  it('the package README names every npm run entry and how to point the scripts at the mock', () => {
+    const readme = readFileSync(join(packageDir, 'README.md'), 'utf8');
+    const scripts = (JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    // `prepare` and `start` are npm's own hooks; every other entry is a developer script, so the README names it.
+    for (const name of Object.keys(scripts).filter((name) => name !== 'prepare' && name !== 'start')) {
+      assert.ok(readme.includes(`\`${name}\``) || readme.includes(`\`npm run ${name}`), `README names ${name}`);
+    }
+    assert.match(readme, /`npm run catalogue-check`[^\n]*`-- --mock`/);
+    assert.ok(readme.includes(`NEXUSBLOOM_API_URL=http://127.0.0.1:${DEFAULT_MOCK_API_PORT}/api`), 'README says how to point the scripts at the mock');
+  });
 
   it('agent-demo and catalogue-check say how to reach a mock when a remote API is down', async () => {
     const env = serverEnv({ NEXUSBLOOM_API_URL: 'http://nexusbloom.invalid/api' });
