@@ -173,7 +173,7 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
     const mcp = new Server(
       { name: names.serverName, title: names.productName, version: names.packageVersion },
       {
-        capabilities: { tools: { listChanged: true }, resources: {}, prompts: {}, completions: {}, logging: {} },
+        capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, prompts: {}, completions: {}, logging: {} },
         instructions: serverInstructions(names),
         jsonSchemaValidator: sdkSchemaValidator,
       },
@@ -204,6 +204,9 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
           }
         },
       };
+      // A live list is refreshed before any call that reads it, not only on tools/list: a host that never lists again
+      // still reaches new tools, and a TTL of 0 means every call sees the API's list.
+      await catalogueStore.ensureFresh();
       return requestLogSink.run(
         (notification) => extra.sendNotification(notification),
         // Keys the host profile advertised under aliases go back to the manifest's keys before validation.
@@ -211,20 +214,27 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
       );
     });
 
-    onRequest(mcp, ListResourcesRequestSchema, (request) => {
+    onRequest(mcp, ListResourcesRequestSchema, async (request) => {
       refuseCursor(request);
+      await catalogueStore.ensureFresh();
       return surface.listResources();
     });
     onRequest(mcp, ListResourceTemplatesRequestSchema, (request) => {
       refuseCursor(request);
       return surface.listResourceTemplates();
     });
-    onRequest(mcp, ReadResourceRequestSchema, (request) => surface.readResource(request.params.uri));
+    onRequest(mcp, ReadResourceRequestSchema, async (request) => {
+      await catalogueStore.ensureFresh();
+      return surface.readResource(request.params.uri);
+    });
     onRequest(mcp, ListPromptsRequestSchema, (request) => {
       refuseCursor(request);
       return surface.listPrompts();
     });
-    onRequest(mcp, GetPromptRequestSchema, (request) => surface.getPrompt(request.params.name, request.params.arguments ?? {}));
+    onRequest(mcp, GetPromptRequestSchema, async (request) => {
+      await catalogueStore.ensureFresh();
+      return surface.getPrompt(request.params.name, request.params.arguments ?? {});
+    });
     onRequest(mcp, CompleteRequestSchema, (request) => {
       const ref = request.params.ref;
       const completed = surface.complete(
@@ -254,11 +264,14 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
     catalogueStore,
     newServer,
     killLocalRuns: () => localExecutor.killAll(),
-    // A long-lived session (stdio) also gets log lines outside requests and tools/list_changed notifications.
+    // A long-lived session (stdio) also gets log lines outside requests and list_changed notifications: a changed tool
+    // list changes the per-tool resources too.
     attachSession(mcp) {
       sessionServer = mcp;
       catalogueStore.onListChanged(() => {
-        if (mcp.transport !== undefined) mcp.sendToolListChanged().catch(() => undefined);
+        if (mcp.transport === undefined) return;
+        mcp.sendToolListChanged().catch(() => undefined);
+        mcp.sendResourceListChanged().catch(() => undefined);
       });
     },
   };

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createServer } from '../../src/runtime/server.js';
 import type { ServedCatalogueFile } from '../../src/runtime/contracts.js';
 import { captureLog, manifest, sendJson, servedTool, startHttp, testNames } from './core-fixtures.js';
@@ -257,6 +257,49 @@ test('live catalogue: a new upstream tool is listed and list_changed is sent', a
     assert.equal(changed, 1);
     const slash = session.created.catalogueStore.getTools().find((t) => t.slug === 'slash/tool');
     assert.equal(slash?.manifest.removed_upstream, true);
+  } finally {
+    await session.close();
+    await http.close();
+  }
+});
+
+test('live catalogue: calls, resources and prompts see the API list without a tools/list, and resources/list_changed is sent', async () => {
+  const entries = [{ slug: 'env-validator', version: '1.0.0' }, { slug: 'data-generator', version: '1.0.0' }];
+  let listRequests = 0;
+  const http = await startHttp((req, res) => {
+    if (req.url === '/api/tools') {
+      listRequests += 1;
+      return sendJson(res, 200, { tools: entries.map((e) => ({ ...e, name: e.slug, description: 'd', category: 'c', tags: [], has_schema: false, has_source: false })) });
+    }
+    if (req.url === '/api/tools/fresh-tool') return sendJson(res, 200, manifest({ slug: 'fresh-tool', description: 'Fresh from upstream.' }));
+    if (req.url === '/api/tools/fresh-tool/run') return sendJson(res, 200, { success: true, result: { fresh: true }, duration_ms: 1 });
+    return sendJson(res, 404, { success: false, error: 'unknown', code: 'TOOL_NOT_FOUND', retryable: false });
+  });
+  const session = await connect({ NEXUSBLOOM_API_URL: http.url, NEXUSBLOOM_MCP_CATALOGUE: 'live', NEXUSBLOOM_MCP_CACHE_TTL_MS: '0' });
+  try {
+    let resourcesChanged = 0;
+    let toolsChanged = 0;
+    session.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => { resourcesChanged += 1; });
+    session.client.setNotificationHandler(ToolListChangedNotificationSchema, () => { toolsChanged += 1; });
+    assert.deepEqual(session.client.getServerCapabilities()?.resources, { listChanged: true });
+    const listed = async (): Promise<string[]> => {
+      const result = await session.client.callTool({ name: 'nexusbloom', arguments: { command: 'list' } });
+      return (result.structuredContent as { tools: { slug: string }[] }).tools.map((tool) => tool.slug);
+    };
+    assert.ok(!(await listed()).includes('fresh-tool'));
+    entries.push({ slug: 'fresh-tool', version: '1.0.0' });
+    assert.ok((await listed()).includes('fresh-tool'), 'TTL 0: the next call sees the new upstream tool');
+    const ran = (await session.client.callTool({ name: 'fresh-tool', arguments: {} })) as CallToolResult;
+    assert.deepEqual(ran.structuredContent, { fresh: true });
+    const read = await session.client.readResource({ uri: 'nexusbloom://tools/fresh-tool' });
+    assert.match(JSON.stringify(read.contents), /Fresh from upstream/);
+    const prompt = await session.client.getPrompt({ name: 'use-tool', arguments: { slug: 'fresh-tool' } });
+    assert.match(JSON.stringify(prompt.messages), /fresh-tool/);
+    assert.ok(listRequests >= 5, `every call asked the API for its list (${listRequests} requests)`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Once when slash/tool turned out removed upstream, once when fresh-tool appeared: each tools change is a resources one.
+    assert.equal(resourcesChanged, 2);
+    assert.equal(toolsChanged, resourcesChanged);
   } finally {
     await session.close();
     await http.close();
