@@ -206,6 +206,14 @@ describe('batch', () => {
     assert.deepEqual(data(result).details.items.map((item: { index: number }) => item.index), [0, 2]);
   });
 
+  it('is an isError result when no run succeeded, with every failure kept', async () => {
+    const broken = { slug: 'jwt-decoder', params: { token: 'broken' } };
+    const result = await meta(harness(), { command: 'batch', runs: [broken, broken] });
+    assert.equal(result.isError, true);
+    assert.equal(text(result).split('\n')[0], '2 runs: 0 succeeded, 2 failed');
+    assert.deepEqual(data(result).runs.map((run: { code: string }) => run.code), ['EXECUTION_ERROR', 'EXECUTION_ERROR']);
+  });
+
   it('keeps successes when one run fails, lists failures first and keeps request order in the data', async () => {
     const h = harness();
     const result = await meta(h, {
