@@ -2,7 +2,7 @@
 // write atomic), removes stale files from the folders the generator owns, and compares a folder for drift.
 
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, readlink, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { PackageFiles } from '../emit/emit-package.js';
 import { NAMES_LOCK_FILE, type NamesLock } from '../plan/plan-package.js';
@@ -91,8 +91,11 @@ async function isFolder(outDir: string): Promise<boolean> {
   try {
     if ((await stat(outDir)).isDirectory()) return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw new PipelineError(`cannot use --out ${outDir}: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new PipelineError(`cannot use --out ${outDir}: ${(error as Error).message}`);
+    // A link to a folder that does not exist yet is not created through: say so rather than fail in mkdir.
+    const target = await readlink(outDir).catch(() => null);
+    if (target === null) return false;
+    throw new PipelineError(`--out ${outDir} is a symlink to ${target}, which does not exist: create that folder first, or pass another --out`);
   }
   throw new PipelineError(`--out ${outDir} is a file, not a folder: pass the folder to write the package to`);
 }
