@@ -1,11 +1,12 @@
-// The generator's CLI on odd output paths: what a build says when --out cannot be used, through the real binary.
+// The generator's CLI on odd output paths (what a build says when --out cannot be used), and a checkout of the
+// generator with CRLF line ends (Windows with core.autocrlf), through the real binary.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runCli } from '../helpers/cli.js';
+import { REPO_ROOT, runCli, runProcess } from '../helpers/cli.js';
 import { EXAMPLE_CATALOGUE } from '../helpers/mcp.js';
 
 describe('build --out on odd paths', () => {
@@ -24,5 +25,47 @@ describe('build --out on odd paths', () => {
     const { error } = JSON.parse(result.stdout) as { error: { message: string; exit: number } };
     assert.equal(error.exit, 1);
     assert.equal(error.message, `--out ${link} is a symlink to ${join(scratch, 'not-yet', 'package')}, which does not exist: create that folder first, or pass another --out`);
+  });
+});
+
+/** Every file under `dir` but node_modules, by relative path. */
+function filesOf(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const full = join(entry.parentPath, entry.name);
+    const path = full.slice(dir.length + 1);
+    if (entry.isFile() && !path.startsWith('node_modules')) files.set(path, readFileSync(full, 'utf8'));
+  }
+  return files;
+}
+
+describe('a generator checkout with CRLF line ends', () => {
+  it('writes the same bytes as one with LF', async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'nexusbloom-crlf-'));
+    try {
+      // What git writes on Windows with core.autocrlf=true: every text file of the checkout with CRLF.
+      const checkout = join(scratch, 'generator');
+      for (const part of ['bin', 'dist', 'templates', 'src/runtime', 'src/schemas', 'package.json', 'oclif.manifest.json']) {
+        cpSync(join(REPO_ROOT, part), join(checkout, part), { recursive: true });
+      }
+      for (const entry of readdirSync(join(checkout, 'templates'), { recursive: true, withFileTypes: true })) {
+        const file = join(entry.parentPath, entry.name);
+        if (entry.isFile()) writeFileSync(file, readFileSync(file, 'utf8').replace(/\r?\n/g, '\r\n'));
+      }
+      symlinkSync(join(REPO_ROOT, 'node_modules'), join(checkout, 'node_modules'), 'dir');
+      const lf = await runCli(['build', '--source', EXAMPLE_CATALOGUE, '--out', join(scratch, 'lf'), '--no-compile']);
+      assert.equal(lf.code, 0, lf.stderr);
+      const crlf = await runProcess(process.execPath, [join(checkout, 'bin', 'run.js'), 'build', '--source', EXAMPLE_CATALOGUE, '--out', join(scratch, 'crlf'), '--no-compile'], {
+        cwd: scratch,
+        env: { ...process.env, NEXUSBLOOM_API_URL: '', NEXUSBLOOM_API_KEY: '' },
+      });
+      assert.equal(crlf.code, 0, crlf.stderr);
+      const want = filesOf(join(scratch, 'lf'));
+      const got = filesOf(join(scratch, 'crlf'));
+      assert.deepEqual([...got.keys()].sort(), [...want.keys()].sort());
+      for (const [path, text] of want) assert.ok(got.get(path) === text, `${path} differs`);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 });

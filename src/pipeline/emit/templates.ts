@@ -23,7 +23,8 @@ const compiled = new Map<TemplateName, Handlebars.TemplateDelegate>();
 export function renderTemplate(name: TemplateName, view: object): string {
   let template = compiled.get(name);
   if (!template) {
-    const source = readFileSync(new URL(`${name}.hbs`, TEMPLATE_DIR), 'utf8');
+    // LF whatever the checkout has (git on Windows with core.autocrlf writes CRLF), as for the runtime files.
+    const source = readFileSync(new URL(`${name}.hbs`, TEMPLATE_DIR), 'utf8').replace(/\r\n?/g, '\n');
     template = environment.compile(source, { strict: true, noEscape: true });
     compiled.set(name, template);
   }
