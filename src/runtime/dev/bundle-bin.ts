@@ -27,6 +27,9 @@ export function binBundleOptions(root: string): BuildOptions {
     // the folders modules came from; module names left in it are made relative to the package (see bundleBin).
     minifyWhitespace: true,
     minifySyntax: true,
+    // Text as written: escaped to ASCII, a module name under a folder such as /home/José/ would no longer match the
+    // folder name that bundleBin makes relative to the package.
+    charset: 'utf8',
     logLevel: 'silent',
   };
 }

@@ -1,6 +1,6 @@
 // The generated package's developer scripts started the ways people and tools start them: through a symlinked
 // folder (a package linked into node_modules, macOS's /tmp), without the `.js` extension, from another folder; and
-// the bin bundle written through a symlinked folder.
+// the bin bundle written through a symlinked folder or with its dependencies under a non-ASCII folder.
 
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { bundleBin } from '../../../src/runtime/dev/bundle-bin.js';
 import { REPO_ROOT, runProcess } from '../../helpers/cli.js';
+import { dependencyClosure } from '../../helpers/registry.js';
 import { builtExample, serverEnv } from '../../helpers/mcp.js';
 
 const SCRIPTS = ['catalogue-check', 'agent-demo', 'shell', 'mock-api-cli'];
@@ -56,7 +57,31 @@ describe('the bin bundle written through a symlinked folder', () => {
       await bundleBin(join(scratch, 'linked'), [join(REPO_ROOT, 'node_modules')]);
       const text = readFileSync(join(real, 'dist', 'bin.js'), 'utf8');
       assert.doesNotMatch(text, /"(?:\.\.\/)+[^"]*node_modules\//, 'module names are relative to the package');
-      assert.equal(text, readFileSync(join(packageDir, 'dist', 'bin.js'), 'utf8'));
+      assert.ok(text === readFileSync(join(packageDir, 'dist', 'bin.js'), 'utf8'), 'the same bytes as the bundle of the built package');
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the bin bundle with its dependencies under a non-ASCII folder', () => {
+  it('is the same file as one bundled from the repository, naming no folder outside the package', async () => {
+    const packageDir = await builtExample();
+    const scratch = mkdtempSync(join(tmpdir(), 'nexusbloom-bundle-'));
+    try {
+      // A generator installed under a home folder such as /home/José/, building a package elsewhere: the bundle reads
+      // the dependencies from the generator's node_modules.
+      const modules = join(scratch, 'José', 'node_modules');
+      const repoModules = join(REPO_ROOT, 'node_modules');
+      for (const dependency of dependencyClosure(['@modelcontextprotocol/sdk', 'ajv', 'ajv-formats', 'fastest-levenshtein', 'zod'])) {
+        cpSync(dependency.dir, join(modules, dependency.dir.slice(repoModules.length + 1)), { recursive: true });
+      }
+      const copy = join(scratch, 'package');
+      for (const part of ['package.json', 'tsconfig.json', 'src', 'data']) cpSync(join(packageDir, part), join(copy, part), { recursive: true });
+      await bundleBin(copy, [modules]);
+      const text = readFileSync(join(copy, 'dist', 'bin.js'), 'utf8');
+      assert.doesNotMatch(text, /"(?:\.\.\/)+[^"]*node_modules\//, 'module names are relative to the package');
+      assert.ok(text === readFileSync(join(packageDir, 'dist', 'bin.js'), 'utf8'), 'the same bytes as the bundle of the built package');
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
