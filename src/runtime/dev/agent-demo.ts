@@ -10,6 +10,7 @@ import {
   isEntryPoint,
   loadPackage,
   openClientSession,
+  processLines,
   resultFailure,
   resultPayload,
   resultText,
@@ -178,6 +179,5 @@ export function typoOf(slug: string): string {
 }
 
 if (isEntryPoint(import.meta.url)) {
-  const io: DevIo = { stdout: (line) => process.stdout.write(`${line}\n`), stderr: (line) => process.stderr.write(`${line}\n`) };
-  process.exitCode = await runAgentDemo(process.argv.slice(2), io);
+  process.exitCode = await runAgentDemo(process.argv.slice(2), processLines());
 }

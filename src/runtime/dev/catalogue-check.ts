@@ -12,6 +12,7 @@ import {
   isEntryPoint,
   loadPackage,
   openClientSession,
+  processLines,
   resultFailure,
   resultPayload,
   startDevApi,
@@ -271,6 +272,5 @@ function paramsOf(example: { name: string; arguments: Record<string, unknown> },
 }
 
 if (isEntryPoint(import.meta.url)) {
-  const io: DevIo = { stdout: (line) => process.stdout.write(`${line}\n`), stderr: (line) => process.stderr.write(`${line}\n`) };
-  process.exitCode = await runCatalogueCheck(process.argv.slice(2), io);
+  process.exitCode = await runCatalogueCheck(process.argv.slice(2), processLines());
 }

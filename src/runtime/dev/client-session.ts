@@ -177,4 +177,4 @@ export async function callTool(session: ClientSession, name: string, args: Recor
   return (await session.client.callTool({ name, arguments: args })) as CallToolResult;
 }
 
-export { errorText, isEntryPoint } from './entry-point.js';
+export { errorText, isEntryPoint, processLines, processOutput } from './entry-point.js';

@@ -1,4 +1,4 @@
-// What every dev script needs to run as a command: whether it is the script node started, and an error's text.
+// What every dev script needs to run as a command: whether it is the script node started, its output, and an error's text.
 
 import { realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,4 +22,27 @@ export function isEntryPoint(moduleUrl: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A writer of `text` to stdout or stderr that goes quiet when the reader has gone (`npm run catalogue-check | head`):
+ * the script runs on to its real exit code and closes what it started, where an unhandled EPIPE would end it with a
+ * stack trace and leave the server it spawned running.
+ */
+export function processOutput(stream: NodeJS.WriteStream): (text: string) => void {
+  let closed = false;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    closed = true;
+  });
+  return (text) => {
+    if (!closed) stream.write(text);
+  };
+}
+
+/** Line writers for a dev script's stdout and stderr (see processOutput). */
+export function processLines(): { stdout: (line: string) => void; stderr: (line: string) => void } {
+  const out = processOutput(process.stdout);
+  const err = processOutput(process.stderr);
+  return { stdout: (line) => out(`${line}\n`), stderr: (line) => err(`${line}\n`) };
 }

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Manifest, ServedCatalogueFile } from '../contracts.js';
-import { isEntryPoint } from './entry-point.js';
+import { isEntryPoint, processLines } from './entry-point.js';
 import { manifestsFromBundle, manifestsFromServedCatalogue, MOCK_API_HEADER, startMockApi, type MockApi } from './mock-api.js';
 
 export const DEFAULT_MOCK_API_PORT = 4010;
@@ -144,11 +144,7 @@ export function loadManifests(path: string): Manifest[] {
 }
 
 if (isEntryPoint(import.meta.url)) {
-  const io: MockApiCliIo = {
-    stdout: (line) => process.stdout.write(`${line}\n`),
-    stderr: (line) => process.stderr.write(`${line}\n`),
-  };
-  const outcome = await runMockApiCli(process.argv.slice(2), io);
+  const outcome = await runMockApiCli(process.argv.slice(2), processLines());
   const api = outcome.api;
   if (api === undefined) {
     process.exitCode = outcome.exitCode;

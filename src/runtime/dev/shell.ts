@@ -9,6 +9,8 @@ import {
   isEntryPoint,
   loadPackage,
   openClientSession,
+  processLines,
+  processOutput,
   resultText,
   startDevApi,
   type ClientSession,
@@ -158,11 +160,7 @@ export async function execute(session: ClientSession, meta: string, line: string
 
 if (isEntryPoint(import.meta.url)) {
   const interactive = process.stdin.isTTY === true;
-  const io: ShellIo = {
-    input: process.stdin,
-    stdout: (line) => process.stdout.write(`${line}\n`),
-    stderr: (line) => process.stderr.write(`${line}\n`),
-    ...(interactive ? { prompt: (text: string) => process.stdout.write(text) } : {}),
-  };
+  const lines = processLines();
+  const io: ShellIo = { input: process.stdin, ...lines, ...(interactive ? { prompt: processOutput(process.stdout) } : {}) };
   process.exitCode = await runShell(process.argv.slice(2), io);
 }

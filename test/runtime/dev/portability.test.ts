@@ -1,8 +1,11 @@
 // The generated package's developer scripts started the ways people and tools start them: through a symlinked
-// folder (a package linked into node_modules, macOS's /tmp), without the `.js` extension, from another folder; and
+// folder (a package linked into node_modules, macOS's /tmp), without the `.js` extension, from another folder, with
+// their output piped into a reader that stops early (`| head`); and
 // the bin bundle written through a symlinked folder or with its dependencies under a non-ASCII folder.
 
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,6 +43,43 @@ describe('developer scripts started by another path', () => {
       const result = await runProcess(process.execPath, [entry, '--no-such-flag'], { cwd: scratch, env: serverEnv(), input: '' });
       assert.equal(result.code, 2, result.stdout + result.stderr);
       assert.match(result.stderr, /usage: /);
+    });
+  }
+});
+
+/**
+ * Runs a dev script whose stdout reader goes away after the first chunk, as `| head -1` does, and returns its exit
+ * code and its stderr.
+ */
+async function runWithEarlyReader(packageDir: string, script: string, args: string[], input: string): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [join(packageDir, 'dist', 'runtime', 'dev', `${script}.js`), ...args], { cwd: packageDir, env: serverEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout.once('data', () => child.stdout.destroy());
+  child.stdin.end(input);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stderr };
+}
+
+describe('developer scripts whose output reader stops early', () => {
+  let packageDir: string;
+
+  before(async () => {
+    packageDir = await builtExample();
+  });
+
+  // The scripts run on to their real exit code (a CI gate must not pass or fail because its output was cut short),
+  // with no EPIPE stack trace.
+  const runs: Array<{ script: string; args: string[]; input: string }> = [
+    { script: 'shell', args: ['--mock'], input: 'help\nlist\nlist\nlist\n' },
+    { script: 'agent-demo', args: ['--mock'], input: '' },
+    { script: 'catalogue-check', args: ['--mock'], input: '' },
+  ];
+  for (const { script, args, input } of runs) {
+    it(`${script} finishes with its own exit code`, async () => {
+      const { code, stderr } = await runWithEarlyReader(packageDir, script, args, input);
+      assert.doesNotMatch(stderr, /EPIPE|Unhandled 'error' event/);
+      assert.equal(code, 0, stderr);
     });
   }
 });
