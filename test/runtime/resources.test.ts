@@ -134,6 +134,9 @@ describe('completion', () => {
     assert.deepEqual(surface.complete({ type: 'ref/prompt', name: 'use-tool' }, { name: 'slug', value: 'jwt' }).values, ['jwt-decoder']);
     assert.deepEqual(surface.complete({ type: 'ref/prompt', name: 'recover' }, { name: 'slug', value: 'jwt' }).values, ['jwt-decoder']);
     assert.deepEqual(surface.complete({ type: 'ref/prompt', name: 'find-tool' }, { name: 'goal', value: 'j' }).values, []);
+    assert.deepEqual(surface.complete({ type: 'ref/prompt', name: 'recover' }, { name: 'error', value: 'val' }).values, ['VALIDATION_ERROR']);
+    const codes = surface.complete({ type: 'ref/prompt', name: 'recover' }, { name: 'error', value: '' }).values;
+    assert.ok(codes.includes('TOOL_NOT_FOUND') && codes.includes('RATE_LIMITED'), codes.join(' '));
     assert.deepEqual(surface.complete({ type: 'ref/resource', uri: 'nexusbloom://guide' }, { name: 'slug', value: 'j' }).values, []);
   });
 });
