@@ -14,6 +14,9 @@ import { budgetLines } from '../pipeline/budget/context-budget.js';
 import { loadPreviousPackage } from '../pipeline/changelog/load-side.js';
 import { updatePackageChangelog } from '../pipeline/changelog/package-changelog.js';
 
+/** Where a build writes when --out is absent or blank. */
+const DEFAULT_OUT = 'generated';
+
 export default class Build extends BaseCommand {
   static override description = `Generate the MCP server package for a catalogue.
 
@@ -31,7 +34,7 @@ what a build would write (use it in CI to catch drift).`;
 
   static override flags = {
     ...sourceFlags,
-    out: Flags.string({ char: 'o', description: 'Folder to write the package to.', default: 'generated', helpValue: 'DIR' }),
+    out: Flags.string({ char: 'o', description: 'Folder to write the package to.', default: DEFAULT_OUT, helpValue: 'DIR' }),
     check: Flags.boolean({ description: 'Write nothing; fail and list the files when --out is not what a build would write.', default: false }),
     force: Flags.boolean({ description: 'Write into a folder that holds files no build wrote (no names.lock.json), replacing and removing them. Without it such a build stops before writing.', default: false }),
     compile: Flags.boolean({ description: 'Type-check and compile the package to dist/ after writing it (--no-compile skips it).', default: true, allowNo: true }),
@@ -46,14 +49,17 @@ what a build would write (use it in CI to catch drift).`;
     boundHeapGrowth();
     const progress = (line: string) => this.diagnostic(`nexusbloom-gen: ${line}`);
     const source = resolveSource(flags.source);
+    // Blank is the default, as for --source: `--out "$OUT"` with OUT unset must not write the package into the current
+    // folder (a home folder has no files of a package to refuse to overwrite).
+    const out = flags.out.trim() === '' ? DEFAULT_OUT : flags.out;
     let result: BuildResult;
     try {
       const config = resolveConfig(flags.config ? await loadConfigFile(flags.config) : {});
       // --changelog: the package in --out before this build overwrites it.
-      const previous = flags.changelog && !flags.check ? await loadPreviousPackage(resolve(flags.out)) : null;
+      const previous = flags.changelog && !flags.check ? await loadPreviousPackage(resolve(out)) : null;
       result = await buildPackage({
         source,
-        outDir: resolve(flags.out),
+        outDir: resolve(out),
         config,
         check: flags.check,
         compile: flags.compile,
@@ -63,7 +69,7 @@ what a build would write (use it in CI to catch drift).`;
         log: progress,
       });
       if (previous) {
-        const entry = await updatePackageChangelog(resolve(flags.out), previous);
+        const entry = await updatePackageChangelog(resolve(out), previous);
         progress(entry.version === null ? 'CHANGELOG.md: no changes for callers' : `CHANGELOG.md: added ${entry.version} (${entry.bump})`);
       }
     } catch (error) {
@@ -74,14 +80,14 @@ what a build would write (use it in CI to catch drift).`;
       const { changed, missing, extra } = result.drift;
       const lines = [...changed.map((f) => `changed: ${f}`), ...missing.map((f) => `missing: ${f}`), ...extra.map((f) => `extra:   ${f}`)];
       if (lines.length > 0) {
-        this.fail(`${flags.out} is out of date with ${result.source} (${lines.length} files differ); run \`nexusbloom-gen build\` and commit:\n${lines.join('\n')}`, 1, { drift: result.drift });
+        this.fail(`${out} is out of date with ${result.source} (${lines.length} files differ); run \`nexusbloom-gen build\` and commit:\n${lines.join('\n')}`, 1, { drift: result.drift });
       }
-      this.log(`${flags.out} is up to date with ${result.source} (${result.files} files, ${result.tools} tools).`);
+      this.log(`${out} is up to date with ${result.source} (${result.files} files, ${result.tools} tools).`);
       return result;
     }
     for (const line of budgetLines(result.budget)) this.log(line);
     this.log(
-      `Built ${result.tools} tools (${result.advertised} advertised, ${result.withheld.length} withheld) into ${flags.out}: ` +
+      `Built ${result.tools} tools (${result.advertised} advertised, ${result.withheld.length} withheld) into ${out}: ` +
         `${result.written.length} files written, ${result.removed.length} removed${result.compiled ? ', compiled' : ''}.`,
     );
     return result;

@@ -2,7 +2,7 @@
 // generator with CRLF line ends (Windows with core.autocrlf), through the real binary.
 
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -16,6 +16,20 @@ describe('build --out on odd paths', () => {
     scratch = mkdtempSync(join(tmpdir(), 'nexusbloom-out-paths-'));
   });
   after(() => rmSync(scratch, { recursive: true, force: true }));
+
+  // `--out "$OUT"` with OUT unset: the default folder, as for a blank --source, never the current folder (a home
+  // folder holds none of a package's files, so nothing would stop the build from writing there).
+  for (const blank of ['', '  ']) {
+    it(`takes a blank --out ${JSON.stringify(blank)} for the default generated/`, async () => {
+      const cwd = join(scratch, `blank-${blank.length}`);
+      mkdirSync(cwd);
+      const result = await runCli(['build', '--source', EXAMPLE_CATALOGUE, '--out', blank, '--no-compile'], { cwd });
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, /into generated: 92 files written/);
+      assert.deepEqual(readdirSync(cwd), ['generated']);
+      assert.ok(existsSync(join(cwd, 'generated', 'names.lock.json')));
+    });
+  }
 
   it('names a symlink whose folder does not exist, instead of failing in mkdir', async () => {
     const link = join(scratch, 'dangling');
