@@ -73,7 +73,13 @@ export async function runAgentDemo(argv: string[], io: DevIo, options: AgentDemo
       return 1;
     }
     io.stdout(`API: ${api.url}${api.mock ? ' (mock started for this demo)' : ''}`);
-    const session = await openClientSession(pkg, { apiUrl: api.serverUrl, env, clientName: 'agent-demo' });
+    let session;
+    try {
+      session = await openClientSession(pkg, { apiUrl: api.serverUrl, env, clientName: 'agent-demo' });
+    } catch (error) {
+      io.stderr(`agent-demo: ${errorText(error)}`);
+      return 1;
+    }
     try {
       await walk(session, pkg.names.metaToolName, flags.goal, io);
       io.stdout('Done: every step of the agent path worked.');

@@ -8,6 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServedCatalogueFile, ServerNames, ToolFailure } from '../contracts.js';
 import { loadServedCatalogue } from '../catalogue-store.js';
 import { envVarNames, normalizeApiUrl } from '../config.js';
+import { errorText } from './entry-point.js';
 import { manifestsFromServedCatalogue, startMockApi } from './mock-api.js';
 import { DEFAULT_MOCK_API_PORT } from './mock-api-cli.js';
 
@@ -144,7 +145,14 @@ export async function openClientSession(
     stderrText += chunk.toString();
   });
   const client = new Client({ name: options.clientName ?? `${pkg.names.serverName}-dev`, version: pkg.names.packageVersion });
-  await client.connect(transport);
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    // The SDK only says the connection closed; why the server stopped is what it wrote to stderr before it did.
+    await transport.close().catch(() => undefined);
+    const said = stderrText.trim();
+    throw new Error(`the server (node ${pkg.paths.bin}) did not start: ${errorText(error)}${said === '' ? '' : `. It wrote:\n${said}`}`);
+  }
   return { client, stderr: () => stderrText, close: () => client.close() };
 }
 

@@ -71,7 +71,7 @@ export async function runShell(argv: string[], io: ShellIo, options: ShellOption
   try {
     session = await openClientSession(pkg, { apiUrl: api.serverUrl, env, clientName: 'shell' });
   } catch (error) {
-    io.stderr(`shell: cannot start the server: ${errorText(error)}`);
+    io.stderr(`shell: ${errorText(error)}`);
     await api.close();
     return 1;
   }

@@ -1,13 +1,14 @@
 // The API the generated package's developer scripts talk to: the API URL variable read as the server reads it, what
-// the scripts say to do when that API is not there, and `mock-api` finding a mock already on its port.
+// the scripts say to do when that API or the server is not there, and `mock-api` finding a mock already on its port.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import type { ServerNames } from '../../../src/runtime/contracts.js';
 import { runAgentDemo } from '../../../src/runtime/dev/agent-demo.js';
@@ -152,6 +153,36 @@ describe('mock-api on a port where a mock already runs', () => {
       } finally {
         await running.close();
       }
+    });
+  }
+});
+
+describe('developer scripts when the server does not start', () => {
+  let packageDir: string;
+  let scratch: string;
+
+  before(async () => {
+    const built = await builtExample();
+    scratch = mkdtempSync(join(tmpdir(), 'nexusbloom-broken-server-'));
+    packageDir = join(scratch, 'package');
+    for (const part of ['package.json', 'data', 'dist']) cpSync(join(built, part), join(packageDir, part), { recursive: true });
+    // A server that stops at start-up, saying why on stderr (as a bad setting or a stale dist/ would).
+    writeFileSync(join(packageDir, 'dist', 'bin.js'), 'process.stderr.write("boom: the catalogue is unreadable\\n");\nprocess.exit(3);\n');
+  });
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+
+  const scripts = [
+    ['agent-demo', (io: ReturnType<typeof capture>['io'], root: string) => runAgentDemo(['--mock'], io, { packageRoot: root, env: serverEnv() })],
+    ['catalogue-check', (io: ReturnType<typeof capture>['io'], root: string) => runCatalogueCheck(['--mock'], io, { packageRoot: root, env: serverEnv() })],
+    ['shell', (io: ReturnType<typeof capture>['io'], root: string) => runShell(['--mock'], { ...io, input: Readable.from(['list\n']) }, { packageRoot: root, env: serverEnv() })],
+  ] as const;
+  for (const [script, run] of scripts) {
+    it(`${script} says once that the server did not start, and what the server wrote`, async () => {
+      const { io, out, err } = capture();
+      assert.equal(await run(io, packageDir), 1);
+      const said = err.join('\n');
+      assert.match(said, new RegExp(`^${script}: the server \\(node .*dist/bin\\.js\\) did not start: .*\\. It wrote:\\nboom: the catalogue is unreadable$`));
+      assert.equal(out.filter((line) => line.includes('boom')).length, 0);
     });
   }
 });
