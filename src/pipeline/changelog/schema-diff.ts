@@ -47,11 +47,10 @@ type SchemaNode = Record<string, unknown>;
 /** Keywords that only document; a change to them never changes which values are valid. */
 const ANNOTATION_KEYWORDS = new Set(['title', 'description']);
 /** Validation keywords without a finer rule: any change is reported as `changed`. Keywords not named anywhere here
- * (`examples`, `$comment`, `$defs`, which is compared through its $refs, …) are not compared. */
-const OTHER_VALIDATION_KEYWORDS = [
-  'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'dependencies', 'propertyNames', 'contains',
-  'unevaluatedItems', 'contentEncoding', 'contentMediaType', 'contentSchema', '$dynamicRef', '$recursiveRef',
-];
+ * (`examples`, `$comment`, `$defs`, which is compared through its $refs, …) are not compared. Those holding a schema
+ * are compared through their $refs (the same schema spelled inline or through a ref is no change); the others as text. */
+const OTHER_SCHEMA_KEYWORDS = ['not', 'if', 'then', 'else', 'propertyNames', 'contains', 'unevaluatedItems', 'contentSchema'];
+const OTHER_VALUE_KEYWORDS = ['contentEncoding', 'contentMediaType', '$dynamicRef', '$recursiveRef', '$ref'];
 const LOWER_BOUNDS = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties', 'minContains'];
 const UPPER_BOUNDS = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties', 'maxContains'];
 const ALL_TYPES = ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'];
@@ -138,6 +137,41 @@ function extraPropertiesRule(value: unknown): 'open' | 'closed' | 'schema' {
 
 const RULE_OPENNESS = { closed: 0, schema: 1, open: 2 } as const;
 
+/**
+ * An array schema's tuple and the schema for the items after it, whichever draft spells them: draft-07's `items`
+ * array and `additionalItems`, or 2020-12's `prefixItems` and `items`.
+ */
+function arrayForm(node: SchemaNode): { tuple?: unknown[]; tupleKeyword: string; rest: unknown; restKeyword: string } {
+  if (Array.isArray(node.items)) return { tuple: node.items, tupleKeyword: 'items', rest: get(node, 'additionalItems'), restKeyword: 'additionalItems' };
+  const tuple = Array.isArray(node.prefixItems) ? node.prefixItems : undefined;
+  return { ...(tuple === undefined ? {} : { tuple }), tupleKeyword: 'prefixItems', rest: get(node, 'items'), restKeyword: 'items' };
+}
+
+/**
+ * Property dependencies, whichever draft spells them: draft-07's `dependencies` holds both the names a property
+ * requires (an array) and the schema it brings (a schema), which 2020-12 splits into `dependentRequired` and
+ * `dependentSchemas`. Required names are sorted: their order means nothing.
+ */
+function dependencyForm(node: SchemaNode): { required: Record<string, string[]>; schemas: Record<string, unknown> } {
+  const required: Record<string, string[]> = {};
+  const schemas: Record<string, unknown> = {};
+  const addRequired = (name: string, names: unknown[]) => {
+    required[name] = [...new Set([...(required[name] ?? []), ...names.filter((n): n is string => typeof n === 'string')])].sort();
+  };
+  if (isObject(node.dependencies)) {
+    for (const [name, value] of Object.entries(node.dependencies)) {
+      if (Array.isArray(value)) addRequired(name, value);
+      else schemas[name] = value;
+    }
+  }
+  if (isObject(node.dependentRequired)) for (const [name, value] of Object.entries(node.dependentRequired)) if (Array.isArray(value)) addRequired(name, value);
+  if (isObject(node.dependentSchemas)) for (const [name, value] of Object.entries(node.dependentSchemas)) schemas[name] = value;
+  return { required, schemas };
+}
+
+/** Of the keywords that may spell a thing, the one `node` uses (the first one when it uses none). */
+const spelledAs = (node: SchemaNode, keywords: readonly string[]): string => keywords.find((k) => has(node, k)) ?? keywords[0]!;
+
 class SchemaComparison {
   readonly changes: SchemaChange[] = [];
   /** Pairs of $ref chains being compared on the current path: a recursive schema is compared once per path. */
@@ -150,6 +184,18 @@ class SchemaComparison {
 
   private add(change: SchemaChange): void {
     this.changes.push(change);
+  }
+
+  /**
+   * Whether two subschemas accept the same values as far as this comparison can tell: no change between them, with
+   * their $refs followed (text equality would miss a changed definition behind an unchanged `$ref`). The $ref chains
+   * on the current path stay in force, so a recursive schema still ends.
+   */
+  private equivalent(beforeSchema: unknown, afterSchema: unknown): boolean {
+    const probe = new SchemaComparison(this.rootBefore, this.rootAfter);
+    for (const pair of this.activeRefPairs) probe.activeRefPairs.add(pair);
+    probe.compare(beforeSchema, afterSchema, '');
+    return probe.changes.length === 0;
   }
 
   compare(beforeSchema: unknown, afterSchema: unknown, pointer: string): void {
@@ -175,10 +221,35 @@ class SchemaComparison {
     this.compareItems(a, b, pointer);
     this.compareSchemaMaps(a, b, pointer, 'patternProperties');
     for (const keyword of ['anyOf', 'oneOf', 'allOf'] as const) this.compareVariants(a, b, pointer, keyword);
-    for (const keyword of [...OTHER_VALIDATION_KEYWORDS, '$ref']) {
+    this.compareDependencies(a, b, pointer);
+    for (const keyword of OTHER_SCHEMA_KEYWORDS) {
+      const before = get(a, keyword);
+      const after = get(b, keyword);
+      if (before === undefined && after === undefined) continue;
+      if (before === undefined || after === undefined || !this.equivalent(before, after)) {
+        this.add({ kind: 'keyword-changed', pointer, keyword, effect: 'changed', before, after });
+      }
+    }
+    for (const keyword of OTHER_VALUE_KEYWORDS) {
       if (!isDeepStrictEqual(get(a, keyword), get(b, keyword))) {
         this.add({ kind: 'keyword-changed', pointer, keyword, effect: 'changed', before: get(a, keyword), after: get(b, keyword) });
       }
+    }
+  }
+
+  /** `dependencies` (draft-07) against `dependentRequired` and `dependentSchemas` (2020-12), by meaning, not spelling. */
+  private compareDependencies(a: SchemaNode, b: SchemaNode, pointer: string): void {
+    const before = dependencyForm(a);
+    const after = dependencyForm(b);
+    if (!isDeepStrictEqual(before.required, after.required)) {
+      const keyword = spelledAs(b, ['dependentRequired', 'dependencies']);
+      this.add({ kind: 'keyword-changed', pointer, keyword, effect: 'changed', before: before.required, after: after.required });
+    }
+    const names = [...new Set([...Object.keys(after.schemas), ...Object.keys(before.schemas)])];
+    const same = names.every((name) => has(before.schemas, name) && has(after.schemas, name) && this.equivalent(before.schemas[name], after.schemas[name]));
+    if (!same) {
+      const keyword = spelledAs(b, ['dependentSchemas', 'dependencies']);
+      this.add({ kind: 'keyword-changed', pointer, keyword, effect: 'changed', before: before.schemas, after: after.schemas });
     }
   }
 
@@ -300,17 +371,16 @@ class SchemaComparison {
     this.add({ kind: 'additional-properties-changed', pointer, keyword, effect, before, after });
   }
 
+  /** Tuple and rest items by meaning, so a draft-07 and a 2020-12 spelling of one array schema are no change. */
   private compareItems(a: SchemaNode, b: SchemaNode, pointer: string): void {
-    // `items` as an array is the draft-07 tuple form; `prefixItems` is 2020-12's.
-    for (const keyword of ['items', 'prefixItems'] as const) {
-      const before = get(a, keyword);
-      const after = get(b, keyword);
-      if (Array.isArray(before) || Array.isArray(after)) this.compareTuple(before, after, pointer, keyword);
-      else if (before !== undefined || after !== undefined) this.compare(before ?? true, after ?? true, `${pointer}/${keyword}`);
+    const before = arrayForm(a);
+    const after = arrayForm(b);
+    if (before.tuple !== undefined || after.tuple !== undefined) {
+      this.compareTuple(before.tuple, after.tuple, pointer, after.tuple !== undefined ? after.tupleKeyword : before.tupleKeyword);
     }
-    const before = get(a, 'additionalItems');
-    const after = get(b, 'additionalItems');
-    if (before !== undefined || after !== undefined) this.compare(before ?? true, after ?? true, `${pointer}/additionalItems`);
+    if (before.rest !== undefined || after.rest !== undefined) {
+      this.compare(before.rest ?? true, after.rest ?? true, `${pointer}/${after.rest !== undefined ? after.restKeyword : before.restKeyword}`);
+    }
   }
 
   private compareTuple(before: unknown, after: unknown, pointer: string, keyword: string): void {
@@ -337,14 +407,14 @@ class SchemaComparison {
     }
   }
 
-  /** Variants equal on both sides are matched first; the rest are paired in order, leftovers added or removed. */
+  /** Variants that accept the same values on both sides ($refs followed) are matched first; the rest are paired in order, leftovers added or removed. */
   private compareVariants(a: SchemaNode, b: SchemaNode, pointer: string, keyword: 'anyOf' | 'oneOf' | 'allOf'): void {
     const before = Array.isArray(a[keyword]) ? (a[keyword] as unknown[]) : [];
     const after = Array.isArray(b[keyword]) ? (b[keyword] as unknown[]) : [];
     const matchedBefore = new Set<number>();
     const unmatchedAfter: number[] = [];
     after.forEach((variant, index) => {
-      const match = before.findIndex((candidate, i) => !matchedBefore.has(i) && isDeepStrictEqual(candidate, variant));
+      const match = before.findIndex((candidate, i) => !matchedBefore.has(i) && this.equivalent(candidate, variant));
       if (match >= 0) matchedBefore.add(match);
       else unmatchedAfter.push(index);
     });
