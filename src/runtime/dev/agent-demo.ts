@@ -85,7 +85,7 @@ export async function runAgentDemo(argv: string[], io: DevIo, options: AgentDemo
       io.stdout('Done: every step of the agent path worked.');
       return 0;
     } catch (error) {
-      io.stderr(`agent-demo: ${errorText(error)}`);
+      io.stderr(`agent-demo: ${session.ended() ?? errorText(error)}`);
       return 1;
     } finally {
       await session.close();

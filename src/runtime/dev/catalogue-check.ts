@@ -129,9 +129,14 @@ export async function checkCatalogue(options: CatalogueCheckOptions & { mock: bo
     const session = await openClientSession(pkg, { apiUrl: api.serverUrl, env, clientName: 'catalogue-check' });
     try {
       report.results = await checkTools(pkg, session, report.problems);
+    } catch (error) {
+      if (session.ended() === null) throw error;
     } finally {
       await session.close();
     }
+    // A server that stopped part-way failed the tools after it one by one; this says why.
+    const ended = session.ended();
+    if (ended !== null) report.problems.push(ended);
     report.passed = report.results.filter((result) => result.ok).length;
     report.failed = report.results.length - report.passed;
     report.ok = report.failed === 0 && report.problems.length === 0;

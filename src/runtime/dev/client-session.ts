@@ -128,8 +128,13 @@ export interface ClientSession {
   client: Client;
   /** Everything the server wrote to stderr so far. */
   stderr(): string;
+  /** Null while the server runs; once it has stopped unasked, a sentence saying so with the end of its stderr. */
+  ended(): string | null;
   close(): Promise<void>;
 }
+
+/** How much of a stopped server's stderr its ended() sentence quotes: the end, where the reason is. */
+const QUOTED_STDERR_LINES = 10;
 
 /** Spawns the package's bin over real stdio and connects an SDK client to it. */
 export async function openClientSession(
@@ -153,7 +158,24 @@ export async function openClientSession(
     const said = stderrText.trim();
     throw new Error(`the server (node ${pkg.paths.bin}) did not start: ${errorText(error)}${said === '' ? '' : `. It wrote:\n${said}`}`);
   }
-  return { client, stderr: () => stderrText, close: () => client.close() };
+  let closing = false;
+  let ended = false;
+  client.onclose = () => {
+    if (!closing) ended = true;
+  };
+  return {
+    client,
+    stderr: () => stderrText,
+    ended: () => {
+      if (!ended) return null;
+      const tail = stderrText.trimEnd().split('\n').slice(-QUOTED_STDERR_LINES).join('\n');
+      return `the server (node ${pkg.paths.bin}) stopped${tail === '' ? '' : `. The end of what it wrote:\n${tail}`}`;
+    },
+    close: () => {
+      closing = true;
+      return client.close();
+    },
+  };
 }
 
 /** The payload of a tool result: its structuredContent, else its first text block parsed as JSON, else that text. */

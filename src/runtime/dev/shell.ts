@@ -78,6 +78,7 @@ export async function runShell(argv: string[], io: ShellIo, options: ShellOption
   const meta = pkg.names.metaToolName;
   io.stderr(`shell: connected to ${pkg.names.packageName} (API ${api.url}${api.mock ? ', mock' : ''}). Type help for commands.`);
   const lines = createInterface({ input: io.input, crlfDelay: Infinity, terminal: false });
+  let exitCode = 0;
   try {
     io.prompt?.('> ');
     for await (const raw of lines) {
@@ -87,6 +88,13 @@ export async function runShell(argv: string[], io: ShellIo, options: ShellOption
         try {
           for (const out of await execute(session, meta, line)) io.stdout(out);
         } catch (error) {
+          // Without its server the shell can do nothing more: say why once instead of "Not connected" per line.
+          const ended = session.ended();
+          if (ended !== null) {
+            io.stderr(`shell: ${ended}`);
+            exitCode = 1;
+            break;
+          }
           io.stdout(`error: ${errorText(error)}`);
         }
       }
@@ -97,7 +105,7 @@ export async function runShell(argv: string[], io: ShellIo, options: ShellOption
     await session.close();
     await api.close();
   }
-  return 0;
+  return exitCode;
 }
 
 /** Runs one command line and returns what to print. Throws on a protocol error (printed as `error: …`). */

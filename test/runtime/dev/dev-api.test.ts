@@ -157,32 +157,64 @@ describe('mock-api on a port where a mock already runs', () => {
   }
 });
 
-describe('developer scripts when the server does not start', () => {
-  let packageDir: string;
+describe('developer scripts when the server does not start, or stops', () => {
   let scratch: string;
+  /** Package folders whose dist/bin.js is replaced by `servers`' scripts. */
+  const packages = new Map<string, string>();
+  const servers = {
+    // Stops at start-up, saying why on stderr (as a bad setting or a stale dist/ would).
+    'does not start': 'process.stderr.write("boom: the catalogue is unreadable\\n");\nprocess.exit(3);\n',
+    // Answers initialize, then dies on the first request, saying why.
+    stops: [
+      "import { createInterface } from 'node:readline';",
+      'for await (const line of createInterface({ input: process.stdin })) {',
+      '  const message = JSON.parse(line);',
+      "  if (message.method === 'initialize') {",
+      "    process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'dying', version: '0' } } }) + '\\n');",
+      "  } else if (message.id !== undefined) {",
+      "    process.stderr.write('fatal: out of memory\\n');",
+      '    process.exit(5);',
+      '  }',
+      '}',
+      '',
+    ].join('\n'),
+  };
 
   before(async () => {
     const built = await builtExample();
     scratch = mkdtempSync(join(tmpdir(), 'nexusbloom-broken-server-'));
-    packageDir = join(scratch, 'package');
-    for (const part of ['package.json', 'data', 'dist']) cpSync(join(built, part), join(packageDir, part), { recursive: true });
-    // A server that stops at start-up, saying why on stderr (as a bad setting or a stale dist/ would).
-    writeFileSync(join(packageDir, 'dist', 'bin.js'), 'process.stderr.write("boom: the catalogue is unreadable\\n");\nprocess.exit(3);\n');
+    for (const [what, script] of Object.entries(servers)) {
+      const packageDir = join(scratch, what.replace(/ /g, '-'));
+      for (const part of ['package.json', 'data', 'dist']) cpSync(join(built, part), join(packageDir, part), { recursive: true });
+      writeFileSync(join(packageDir, 'dist', 'bin.js'), script);
+      packages.set(what, packageDir);
+    }
   });
   after(() => rmSync(scratch, { recursive: true, force: true }));
 
   const scripts = [
     ['agent-demo', (io: ReturnType<typeof capture>['io'], root: string) => runAgentDemo(['--mock'], io, { packageRoot: root, env: serverEnv() })],
     ['catalogue-check', (io: ReturnType<typeof capture>['io'], root: string) => runCatalogueCheck(['--mock'], io, { packageRoot: root, env: serverEnv() })],
-    ['shell', (io: ReturnType<typeof capture>['io'], root: string) => runShell(['--mock'], { ...io, input: Readable.from(['list\n']) }, { packageRoot: root, env: serverEnv() })],
+    ['shell', (io: ReturnType<typeof capture>['io'], root: string) => runShell(['--mock'], { ...io, input: Readable.from(['list\nlist\nlist\n']) }, { packageRoot: root, env: serverEnv() })],
   ] as const;
   for (const [script, run] of scripts) {
     it(`${script} says once that the server did not start, and what the server wrote`, async () => {
       const { io, out, err } = capture();
-      assert.equal(await run(io, packageDir), 1);
+      assert.equal(await run(io, packages.get('does not start')!), 1);
       const said = err.join('\n');
       assert.match(said, new RegExp(`^${script}: the server \\(node .*dist/bin\\.js\\) did not start: .*\\. It wrote:\\nboom: the catalogue is unreadable$`));
       assert.equal(out.filter((line) => line.includes('boom')).length, 0);
+    });
+
+    it(`${script} says once that the server stopped, and the end of what it wrote`, async () => {
+      const { io, out, err } = capture();
+      assert.equal(await run(io, packages.get('stops')!), 1);
+      const stopped = /the server \(node .*dist\/bin\.js\) stopped\. The end of what it wrote:\nfatal: out of memory$/;
+      // catalogue-check reports it as a failure line; the others on stderr, where the shell also greets.
+      const lines = script === 'catalogue-check' ? out.filter((line) => line.startsWith('FAIL  ')) : err.filter((line) => !line.startsWith('shell: connected'));
+      assert.equal(lines.length, 1, [...out, ...err].join('\n'));
+      assert.match(lines[0]!, stopped);
+      assert.ok(!out.some((line) => line.includes('Not connected')), out.join('\n'));
     });
   }
 });
