@@ -2,14 +2,33 @@
 
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { sourceFlags, sourceOptions } from '../cli/shared-flags.js';
+import { sourceFlags, sourceOptions, errorMessage } from '../cli/shared-flags.js';
 import { buildChangelog, type Changelog } from '../pipeline/changelog/changelog.js';
-import { loadSide } from '../pipeline/changelog/load-side.js';
+import { loadSide, type CatalogueSide, type LoadSideOptions } from '../pipeline/changelog/load-side.js';
 import { renderMarkdown } from '../pipeline/changelog/render-markdown.js';
+import { PipelineError } from '../pipeline/problems.js';
 
 export interface DiffReport extends Changelog {
   old: string;
   new: string;
+}
+
+/** The source stage's advice for `build`, which names a flag `diff` does not have. */
+const SOURCE_FLAG_ADVICE = / \(pass a bundle file or an API URL to --source\)/;
+
+/**
+ * One side of the diff; a failure names the side (OLD or NEW). When no tool is to blame (nothing usable was read), it
+ * also says what the side may be; a catalogue whose tools have problems already says what to fix in each.
+ */
+async function readSide(side: 'OLD' | 'NEW', source: string, options: LoadSideOptions): Promise<CatalogueSide> {
+  try {
+    return await loadSide(source, options);
+  } catch (error) {
+    const why = errorMessage(error).replace(SOURCE_FLAG_ADVICE, '');
+    const problems = error instanceof PipelineError ? error.problems : [];
+    const advice = problems.some((problem) => problem.slug !== null) ? '' : `\n${side} must be an API base URL, a bundle file or a generated package folder.`;
+    throw new PipelineError(`${side} (${source}): ${why}${advice}`, problems);
+  }
 }
 
 export default class Diff extends BaseCommand {
@@ -48,9 +67,9 @@ otherwise.`;
     const options = sourceOptions(flags, (line) => this.diagnostic(`nexusbloom-gen: ${line}`));
     let report: DiffReport;
     try {
-      const before = await loadSide(args.old, { sourceOptions: options });
+      const before = await readSide('OLD', args.old, { sourceOptions: options });
       // The new side is named with the old side's names, exactly as a build over OLD would name it.
-      const after = await loadSide(args.new, { sourceOptions: options, lock: before.lock });
+      const after = await readSide('NEW', args.new, { sourceOptions: options, lock: before.lock });
       report = { old: before.origin, new: after.origin, ...buildChangelog(before, after) };
     } catch (error) {
       this.failOn(error);

@@ -126,10 +126,28 @@ describe('nexusbloom-gen diff (real binary)', () => {
     }
   });
 
-  it('names a side it cannot read and exits 1', async () => {
+  it('names a side it cannot read (OLD or NEW) and what it may be, and exits 1', async () => {
     const missing = await runCli(['diff', join(work, 'nope.json'), newFile]);
     assert.equal(missing.code, 1);
-    assert.match(missing.stderr, /nope\.json/);
+    assert.match(missing.stderr, /^Error: OLD \(.*nope\.json\): cannot read bundle .*nope\.json: no such file$/m);
+    assert.match(missing.stderr, /^OLD must be an API base URL, a bundle file or a generated package folder\.$/m);
+    // diff has no --source flag to advise.
+    assert.doesNotMatch(missing.stderr, /--source/);
+
+    const notPackage = await runCli(['diff', oldFile, work, '--json']);
+    assert.equal(notPackage.code, 1);
+    const { error } = JSON.parse(notPackage.stdout) as { error: { message: string; exit: number } };
+    assert.equal(error.exit, 1);
+    assert.match(error.message, /^NEW \(.*\): .* is not a generated package/);
+
+    const broken = join(work, 'broken.json');
+    await writeFile(broken, JSON.stringify(bundle([tool('alpha', { input_schema: { type: 'object', properties: { a: { type: 'nonsense' } } } })])));
+    const withProblems = await runCli(['diff', oldFile, broken]);
+    assert.equal(withProblems.code, 1);
+    assert.match(withProblems.stderr, /^Error: NEW \(.*broken\.json\): catalogue .* has problems/m);
+    assert.match(withProblems.stderr, /tool "alpha" at \/input_schema/);
+    // The side was read; its tools say what to fix.
+    assert.doesNotMatch(withProblems.stderr, /NEW must be/);
   });
 
   it('build --changelog prepends an undated entry titled with the suggested version, same bytes every time', async () => {
