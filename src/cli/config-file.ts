@@ -2,11 +2,25 @@
 
 import { readFile } from 'node:fs/promises';
 import type { ConfigOverrides } from '../pipeline/config.js';
+import { withoutByteOrderMark } from '../runtime/json-text.js';
 
 const KNOWN_KEYS = new Set(['packageName', 'packageVersion', 'serverName', 'productName', 'metaToolName', 'uriScheme', 'envPrefix', 'defaultApiUrl', 'description', 'registryName']);
 
 export async function loadConfigFile(path: string): Promise<ConfigOverrides> {
-  const parsed = JSON.parse(await readFile(path, 'utf8')) as unknown;
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(`cannot read config ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    // As for a bundle: editors on Windows save JSON with a byte order mark.
+    parsed = JSON.parse(withoutByteOrderMark(text)) as unknown;
+  } catch (error) {
+    throw new Error(`config ${path} is not valid JSON: ${(error as Error).message}`);
+  }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`config ${path} must be a JSON object`);
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(parsed)) {
