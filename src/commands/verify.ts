@@ -3,7 +3,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Args, Command, Flags } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
+import { BaseCommand } from '../cli/base-command.js';
+import { SERVED_CATALOGUE_FILE } from '../pipeline/changelog/load-side.js';
 import type { CatalogueCheckReport } from '../runtime/dev/catalogue-check.js';
 
 export interface VerifyResult extends CatalogueCheckReport {
@@ -14,7 +16,7 @@ export interface VerifyResult extends CatalogueCheckReport {
 /** Where a compiled package keeps its catalogue-check script. */
 export const CATALOGUE_CHECK_SCRIPT = join('dist', 'runtime', 'dev', 'catalogue-check.js');
 
-export default class Verify extends Command {
+export default class Verify extends BaseCommand {
   static override description = `Walk every tool of a built package through its real MCP server.
 
 Runs DIR's own catalogue-check (node DIR/${CATALOGUE_CHECK_SCRIPT}): the server is started over stdio and, for each
@@ -29,8 +31,6 @@ failure. Build the package first (nexusbloom-gen build, compile on).`;
     'NEXUSBLOOM_API_URL=http://127.0.0.1:4010/api <%= config.bin %> verify generated',
   ];
 
-  static override enableJsonFlag = true;
-
   static override args = {
     // ignoreStdin: a missing argument is the default folder, never whatever a pipe on stdin holds (oclif would read it).
     dir: Args.string({ description: 'Folder of the built package.', default: 'generated', ignoreStdin: true }),
@@ -44,15 +44,20 @@ failure. Build the package first (nexusbloom-gen build, compile on).`;
     const { args, flags } = await this.parse(Verify);
     const dir = resolve(args.dir);
     const script = join(dir, CATALOGUE_CHECK_SCRIPT);
+    if (!existsSync(dir)) this.fail(`${args.dir} does not exist: build a package there first (nexusbloom-gen build --out ${args.dir}).`);
+    if (!existsSync(join(dir, SERVED_CATALOGUE_FILE))) {
+      this.fail(`${args.dir} is not a generated package (it has no ${SERVED_CATALOGUE_FILE}): pass the folder of a package nexusbloom-gen build wrote.`);
+    }
     if (!existsSync(script)) {
-      this.error(`${args.dir} has no ${CATALOGUE_CHECK_SCRIPT}: build and compile the package first (nexusbloom-gen build --out ${args.dir}).`, { exit: 1 });
+      this.fail(`${args.dir} has no ${CATALOGUE_CHECK_SCRIPT}: build and compile the package first (nexusbloom-gen build --out ${args.dir}, without --no-compile).`);
     }
     const checked = await runScript(script, dir, flags.mock ? ['--mock', '--json'] : ['--json']);
     let report: CatalogueCheckReport;
     try {
       report = JSON.parse(checked.stdout) as CatalogueCheckReport;
     } catch {
-      this.error(`catalogue-check in ${args.dir} did not report (exit code ${checked.code}):\n${checked.stderr.trim()}`, { exit: 1 });
+      const advice = /\bERR_MODULE_NOT_FOUND\b/.test(checked.stderr) ? `\nInstall the package's dependencies first (npm install in ${args.dir}).` : '';
+      this.fail(`catalogue-check in ${args.dir} did not report (exit code ${checked.code}):\n${checked.stderr.trim()}${advice}`);
     }
     const result: VerifyResult = { dir, ...report };
     if (!this.jsonEnabled()) for (const line of humanLines(result)) this.log(line);
@@ -62,7 +67,7 @@ failure. Build the package first (nexusbloom-gen build, compile on).`;
         process.exitCode = 1;
         return result;
       }
-      this.error(`${args.dir}: ${result.failed} of ${result.tools} tools failed${result.problems.length > 0 ? `; ${result.problems.join('; ')}` : ''}`, { exit: 1 });
+      this.fail(`${args.dir}: ${result.failed} of ${result.tools} tools failed${result.problems.length > 0 ? `; ${result.problems.join('; ')}` : ''}`);
     }
     return result;
   }

@@ -1,12 +1,12 @@
 // `nexusbloom-gen verify DIR` through the real binary, on the built example package.
 
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { VerifyResult } from '../../src/commands/verify.js';
-import { runCli } from '../helpers/cli.js';
+import { REPO_ROOT, runCli } from '../helpers/cli.js';
 import { builtExample } from '../helpers/mcp.js';
 
 describe('nexusbloom-gen verify', () => {
@@ -41,16 +41,52 @@ describe('nexusbloom-gen verify', () => {
     assert.equal(report.problems.length, 1);
   });
 
-  it('refuses a folder that is not a compiled package', async () => {
-    const empty = await mkdtemp(join(tmpdir(), 'nb-verify-'));
+  it('refuses a folder that does not exist, is not a package, or is not compiled, each with its own message', async () => {
+    const work = await mkdtemp(join(tmpdir(), 'nb-verify-'));
     try {
-      const result = await runCli(['verify', empty]);
-      assert.equal(result.code, 1);
-      // oclif wraps long error lines, so the message is matched in parts.
-      assert.match(result.stderr, /has no dist\/runtime\/dev\/catalogue-check\.js:/);
-      assert.match(result.stderr, /build and compile/);
+      const missing = await runCli(['verify', join(work, 'nowhere')]);
+      assert.equal(missing.code, 1);
+      assert.match(missing.stderr, /^Error: .*nowhere does not exist: build a package there first \(nexusbloom-gen build --out .*nowhere\)\.$/m);
+
+      const notPackage = await runCli(['verify', work]);
+      assert.equal(notPackage.code, 1);
+      assert.match(notPackage.stderr, /^Error: .* is not a generated package \(it has no data\/catalogue\.json\): pass the folder of a package nexusbloom-gen build wrote\.$/m);
+
+      const uncompiled = join(work, 'uncompiled');
+      await mkdir(join(uncompiled, 'data'), { recursive: true });
+      await writeFile(join(uncompiled, 'data', 'catalogue.json'), '{}');
+      const notCompiled = await runCli(['verify', uncompiled]);
+      assert.equal(notCompiled.code, 1);
+      // One line, as printed (no wrapping).
+      assert.match(notCompiled.stderr, /^Error: .*uncompiled has no dist\/runtime\/dev\/catalogue-check\.js: build and compile the package first \(nexusbloom-gen build --out .*uncompiled, without --no-compile\)\.$/m);
+
+      // --json: the failure as {"error":{"message","exit"}} on stdout, same exit code.
+      const json = await runCli(['verify', work, '--json']);
+      assert.equal(json.code, 1);
+      assert.deepEqual(JSON.parse(json.stdout), { error: { message: `${work} is not a generated package (it has no data/catalogue.json): pass the folder of a package nexusbloom-gen build wrote.`, exit: 1 } });
     } finally {
-      await rm(empty, { recursive: true, force: true });
+      await rm(work, { recursive: true, force: true });
+    }
+  });
+
+  it('a server that does not start: what it wrote, exit 1, and the same as JSON with --json', async () => {
+    // Inside the repo, so the copy resolves its dependencies as the original does.
+    const work = await mkdtemp(join(REPO_ROOT, '.tmp', 'verify-broken-'));
+    try {
+      await cp(packageDir, work, { recursive: true });
+      await writeFile(join(work, 'dist', 'bin.js'), 'throw new Error("no start today");\n');
+      const result = await runCli(['verify', work, '--mock']);
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, /^Error: catalogue-check in .* did not report \(exit code 1\):$/m);
+      assert.match(result.stderr, /^Error: no start today$/m);
+
+      const json = await runCli(['verify', work, '--mock', '--json']);
+      assert.equal(json.code, 1);
+      const { error } = JSON.parse(json.stdout) as { error: { message: string; exit: number } };
+      assert.equal(error.exit, 1);
+      assert.match(error.message, /did not start[\s\S]*no start today/);
+    } finally {
+      await rm(work, { recursive: true, force: true });
     }
   });
 });
