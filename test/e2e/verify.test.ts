@@ -69,6 +69,20 @@ describe('nexusbloom-gen verify', () => {
     }
   });
 
+  it('a package whose dependencies are not installed: says to install them', async () => {
+    // Outside the repo, where no node_modules above the copy holds the package's dependencies.
+    const work = await mkdtemp(join(tmpdir(), 'nb-verify-deps-'));
+    try {
+      await cp(packageDir, work, { recursive: true, filter: (source) => !source.includes('node_modules') });
+      const result = await runCli(['verify', work, '--mock']);
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, /ERR_MODULE_NOT_FOUND/);
+      assert.match(result.stderr, /^Install the package's dependencies first \(npm install in .*nb-verify-deps-.*\)\.$/m);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  });
+
   it('a server that does not start: what it wrote, exit 1, and the same as JSON with --json', async () => {
     // Inside the repo, so the copy resolves its dependencies as the original does.
     const work = await mkdtemp(join(REPO_ROOT, '.tmp', 'verify-broken-'));
