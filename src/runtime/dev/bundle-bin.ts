@@ -3,11 +3,12 @@
 // generator's compile stage calls bundleBin() with the same options. Everything else in `dist/` stays tsc's output
 // (the typed SDK, the dev scripts, and `runtime/sandbox-child.js`, which local runs start as its own process).
 //
-// Usage (from the package folder): node dist/runtime/dev/bundle-bin.js
+// Usage: node dist/runtime/dev/bundle-bin.js (from any folder; the package's `npm run build` runs it)
 
 import { realpathSync } from 'node:fs';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
 import { errorText, isEntryPoint } from './entry-point.js';
 
@@ -69,7 +70,8 @@ function realPath(path: string): string {
 }
 
 if (isEntryPoint(import.meta.url)) {
-  bundleBin(process.cwd()).catch((error: unknown) => {
+  // The package this file is compiled into (dist/runtime/dev/), wherever it is started from.
+  bundleBin(fileURLToPath(new URL('../../../', import.meta.url))).catch((error: unknown) => {
     process.stderr.write(`${errorText(error)}\n`);
     process.exitCode = 1;
   });

@@ -127,3 +127,24 @@ describe('the bin bundle with its dependencies under a non-ASCII folder', () => 
     }
   });
 });
+
+describe('the package\'s bundle-bin started from another folder', () => {
+  it('bundles the package it belongs to, as from the package folder', async () => {
+    const packageDir = await builtExample();
+    // Inside the repository, so the copy finds esbuild and the dependencies in its node_modules as the package would.
+    const copy = join(REPO_ROOT, '.tmp', `bundle-cwd-${process.pid}`, 'package');
+    try {
+      for (const part of ['package.json', 'tsconfig.json', 'src', 'data', 'dist']) cpSync(join(packageDir, part), join(copy, part), { recursive: true });
+      const script = join(copy, 'dist', 'runtime', 'dev', 'bundle-bin.js');
+      const inPackage = await runProcess(process.execPath, [script], { cwd: copy, env: serverEnv() });
+      assert.equal(inPackage.code, 0, inPackage.stderr);
+      const expected = readFileSync(join(copy, 'dist', 'bin.js'), 'utf8');
+      rmSync(join(copy, 'dist', 'bin.js'));
+      const elsewhere = await runProcess(process.execPath, [script], { cwd: tmpdir(), env: serverEnv() });
+      assert.equal(elsewhere.code, 0, elsewhere.stderr);
+      assert.ok(readFileSync(join(copy, 'dist', 'bin.js'), 'utf8') === expected, 'the same bundle');
+    } finally {
+      rmSync(join(copy, '..'), { recursive: true, force: true });
+    }
+  });
+});
