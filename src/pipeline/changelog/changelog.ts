@@ -96,16 +96,38 @@ function summarize(slug: string, status: ToolChangelog['status'], changes: Chang
   return { slug, status, sdk: highestImpact(changes.map((c) => c.sdk)), mcp: highestImpact(changes.map((c) => c.mcp)), changes };
 }
 
-/** The changelog from `before` to `after`; tools are matched by exact slug. */
+/**
+ * Removed tools whose SDK wrapper name an added tool now has, by the added tool's slug: one tool under a new slug
+ * (identifiers are unique on each side, so the pairing is unambiguous).
+ */
+function renamedTools(oldTools: Map<string, SideTool>, newTools: Map<string, SideTool>): Map<string, SideTool> {
+  const removedByIdentifier = new Map([...oldTools.values()].filter((t) => !newTools.has(t.slug)).map((t) => [t.identifier, t]));
+  const renamed = new Map<string, SideTool>();
+  for (const tool of newTools.values()) {
+    const old = oldTools.has(tool.slug) ? undefined : removedByIdentifier.get(tool.identifier);
+    if (old) renamed.set(tool.slug, old);
+  }
+  return renamed;
+}
+
+/**
+ * The changelog from `before` to `after`; tools are matched by exact slug, and a removed slug whose SDK wrapper an
+ * added slug took over is reported as that tool renamed (under its new slug), not as a removal and an addition.
+ */
 export function buildChangelog(before: CatalogueSide, after: CatalogueSide): Changelog {
   const oldTools = new Map(before.tools.map((t) => [t.slug, t]));
   const newTools = new Map(after.tools.map((t) => [t.slug, t]));
+  const renamed = renamedTools(oldTools, newTools);
+  const renamedAway = new Set([...renamed.values()].map((t) => t.slug));
   const slugs = [...new Set([...oldTools.keys(), ...newTools.keys()])].sort(byCodeUnit);
   const tools: ToolChangelog[] = [];
   for (const slug of slugs) {
     const old = oldTools.get(slug);
     const current = newTools.get(slug);
-    if (!old && current) tools.push(summarize(slug, 'added', [toolChange('tool-added', 'slug', undefined, { identifier: current.identifier, withheld: current.withheldReason })]));
+    const renamedFrom = renamed.get(slug);
+    if (renamedAway.has(slug)) continue;
+    if (renamedFrom && current) tools.push(summarize(slug, 'changed', [toolChange('tool-renamed', 'slug', renamedFrom.slug, slug), ...diffTool(renamedFrom, current)]));
+    else if (!old && current) tools.push(summarize(slug, 'added', [toolChange('tool-added', 'slug', undefined, { identifier: current.identifier, withheld: current.withheldReason })]));
     else if (old && !current) tools.push(summarize(slug, 'removed', [toolChange('tool-removed', 'slug', { identifier: old.identifier, withheld: old.withheldReason })]));
     else if (old && current) {
       const changes = diffTool(old, current);

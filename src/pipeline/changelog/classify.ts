@@ -19,6 +19,7 @@ export type ToolChangeKind =
   | 'tool-removed'
   | 'tool-withheld'
   | 'tool-advertised'
+  | 'tool-renamed'
   | 'identifier-changed'
   | 'file-changed'
   | 'tool-deprecated'
@@ -108,6 +109,8 @@ const TOOL_RULES: Readonly<Record<Exclude<ToolChangeKind, 'annotation-changed'>,
   // The typed wrapper still calls it; an MCP client no longer sees it in tools/list (only through the meta-tool).
   'tool-withheld': { sdk: 'none', mcp: 'breaking' },
   'tool-advertised': { sdk: 'none', mcp: 'minor' },
+  // A new slug under the same SDK wrapper: code keeps calling it; MCP clients lose the tool name (and the meta-tool slug).
+  'tool-renamed': { sdk: 'patch', mcp: 'breaking' },
   // The exported wrapper and its types are renamed: imports break. MCP names come from the slug, not this.
   'identifier-changed': { sdk: 'breaking', mcp: 'none' },
   // Module files are not exported from the package (only ./tools, ./types): an internal move.

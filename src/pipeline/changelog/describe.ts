@@ -52,6 +52,8 @@ export function describeWhat(change: Describable, quote: Quote = (text) => text)
       return `withheld from tools/list: ${printable(String(change.after))} (still callable through the meta-tool and the SDK)`;
     case 'tool-advertised':
       return 'now advertised in tools/list';
+    case 'tool-renamed':
+      return `slug renamed: ${quote(formatValue(change.before))} → ${quote(formatValue(change.after))} (the SDK wrapper keeps its name)`;
     case 'identifier-changed':
       return `SDK wrapper renamed: ${quote(String(change.before))} → ${quote(String(change.after))}`;
     case 'file-changed':

@@ -108,6 +108,24 @@ describe('changelog: tool-level changes', () => {
     assert.equal(buildChangelog(before, before).bump, 'none');
   });
 
+  it('a slug renamed under the same SDK wrapper is one tool renamed: breaking for MCP clients only', () => {
+    const before = side([sideTool(tool('old tool', { name: 'Old tool', description: 'Old.' }), { identifier: 'oldTool', withheldReason: 'contains white space' })]);
+    const after = side([sideTool(tool('old-tool', { name: 'Old tool', description: 'Old.', input_schema: { type: 'object', properties: { text: { type: 'string' }, n: { type: 'integer' } }, required: ['text'] } }), { identifier: 'oldTool', file: 'old tool' })]);
+    const changelog = buildChangelog(before, after);
+    assert.deepEqual(changelog.tools.map((t) => [t.slug, t.status, t.sdk, t.mcp]), [['old-tool', 'changed', 'minor', 'breaking']]);
+    assert.deepEqual(changelog.tools[0]!.changes.map((c) => [c.kind, c.sdk, c.mcp]), [
+      ['tool-renamed', 'patch', 'breaking'],
+      ['tool-advertised', 'none', 'minor'],
+      ['property-added', 'minor', 'minor'],
+    ]);
+    assert.equal(changelog.tools[0]!.changes[0]!.message, 'slug renamed: "old tool" → "old-tool" (the SDK wrapper keeps its name)');
+    assert.deepEqual(changelog.breaking, { sdk: false, mcp: true });
+    assert.deepEqual(changelog.counts, { added: 0, removed: 0, changed: 1, breakingForSdk: 0, breakingForMcp: 1 });
+    // A new slug with another wrapper name is a removal and an addition.
+    const other = buildChangelog(before, side([sideTool(tool('new-tool'))]));
+    assert.deepEqual(other.tools.map((t) => [t.slug, t.status]), [['new-tool', 'added'], ['old tool', 'removed']]);
+  });
+
   it('a widened output enum is breaking for SDK callers only', () => {
     const level = (values: string[]) => tool('log', { output_schema: { type: 'object', properties: { level: { enum: values } } } });
     const changelog = buildChangelog(side([sideTool(level(['info']))]), side([sideTool(level(['info', 'fatal']))]));
@@ -197,6 +215,10 @@ describe('changelog: loading a catalogue side', () => {
       const unlocked = await loadSide(join(dir, 'new.json'));
       assert.notEqual(unlocked.tools.find((t) => t.slug === 'env_validator')!.identifier, before.tools[0]!.identifier);
       assert.deepEqual(buildChangelog(before, unlocked).tools.find((t) => t.slug === 'env_validator')!.changes.map((c) => c.kind), ['identifier-changed', 'file-changed']);
+      // `env_validator` respelled `env-validator`: a build over the old side keeps the wrapper, so it is a rename.
+      await writeFile(join(dir, 'respelled.json'), JSON.stringify(bundle([tool('env-validator')])));
+      const respelled = await loadSide(join(dir, 'respelled.json'), { lock: before.lock });
+      assert.deepEqual(buildChangelog(before, respelled).tools.map((t) => [t.slug, t.status, t.changes[0]!.kind]), [['env-validator', 'changed', 'tool-renamed']]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
