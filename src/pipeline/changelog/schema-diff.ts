@@ -109,6 +109,26 @@ function typeSet(node: SchemaNode): Set<string> | null {
   return null;
 }
 
+/** The JSON Schema type of a value (`integer` for whole numbers). */
+function typeOfValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+/**
+ * The types a node can accept: its `type`, narrowed to the types of its `enum`/`const` values when it lists them, so
+ * `{type: "string", enum: ["a"]}` and `{enum: ["a"]}` accept the same type (null = any type).
+ */
+function acceptedTypes(node: SchemaNode): Set<string> | null {
+  const declared = typeSet(node);
+  const values = allowedValues(node);
+  if (values === null) return declared;
+  const valueTypes = new Set(values.values.map(typeOfValue));
+  return new Set([...valueTypes].filter((t) => coversTypes(declared, new Set([t]))));
+}
+
 /** Every type of `inner` is accepted by `outer` (null = any type; `number` accepts integers). */
 function coversTypes(outer: Set<string> | null, inner: Set<string> | null): boolean {
   if (outer === null) return true;
@@ -269,11 +289,13 @@ class SchemaComparison {
     }
   }
 
+  /** A change of `type` that changes the types accepted; one that only the enum values change is their change. */
   private compareTypes(a: SchemaNode, b: SchemaNode, pointer: string): void {
     const before = typeSet(a);
     const after = typeSet(b);
-    const widened = coversTypes(after, before);
-    const narrowed = coversTypes(before, after);
+    if (coversTypes(after, before) && coversTypes(before, after)) return;
+    const widened = coversTypes(acceptedTypes(b), acceptedTypes(a));
+    const narrowed = coversTypes(acceptedTypes(a), acceptedTypes(b));
     if (widened && narrowed) return;
     const effect: Effect = widened ? 'loosened' : narrowed ? 'tightened' : 'changed';
     this.add({ kind: 'type-changed', pointer, keyword: 'type', effect, before: before === null ? undefined : get(a, 'type') ?? [], after: after === null ? undefined : get(b, 'type') ?? [] });

@@ -367,6 +367,26 @@ const cases: Case[] = [
     want: [{ kind: 'keyword-changed', keyword: 'dependentRequired', effect: 'changed', before: { a: ['b'] }, after: { a: ['b', 'c'] } }],
   },
   {
+    name: 'an enum of strings with or without type: "string" accepts the same values: no change',
+    before: obj({ a: { type: 'string', enum: ['x', 'y'] }, n: { type: 'number', const: 3 } }),
+    after: obj({ a: { enum: ['x', 'y'] }, n: { type: 'integer', const: 3 } }),
+    want: [],
+  },
+  {
+    name: 'an enum gaining a value of another type is the enum change alone',
+    before: obj({ a: { enum: ['x'] } }),
+    after: obj({ a: { enum: ['x', 1] } }),
+    want: [{ kind: 'enum-values-added', pointer: '/properties/a', after: [1] }],
+    output: { sdk: 'breaking', mcp: 'minor' },
+  },
+  {
+    name: 'type dropped from an enum that allows null too: widened',
+    before: obj({ a: { type: 'string', enum: ['x', null] } }),
+    after: obj({ a: { type: ['string', 'null'], enum: ['x', null] } }),
+    want: [{ kind: 'type-changed', pointer: '/properties/a', effect: 'loosened' }],
+    output: both('breaking'),
+  },
+  {
     name: 'key order and examples/$comment do not count',
     before: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } }, required: ['a', 'b'], examples: [{}] },
     after: { required: ['b', 'a'], $comment: 'x', properties: { b: { type: 'integer' }, a: { type: 'string' } }, type: 'object' },
