@@ -152,6 +152,7 @@ export async function emitPackage(plan: PackagePlan, config: GeneratorConfig, ca
   files.set('tsconfig.json', tsconfigJson());
   files.set('server.json', serverJson(config));
   files.set('.gitignore', renderTemplate('gitignore', {}));
+  files.set('.gitattributes', renderTemplate('gitattributes', {}));
   files.set('README.md', renderTemplate('README.md', readmeView(plan, config)));
   const served = servedTools(plan);
   files.set('data/catalogue.json', servedCatalogueText(served));

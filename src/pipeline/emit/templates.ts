@@ -6,7 +6,7 @@ import { docComment, markdownCell } from './text.js';
 
 const TEMPLATE_DIR = new URL('../../../templates/', import.meta.url);
 
-export type TemplateName = 'tool.ts' | 'tools-index.ts' | 'types.ts' | 'names.ts' | 'client.ts' | 'bin.ts' | 'index.ts' | 'gitignore' | 'README.md';
+export type TemplateName = 'tool.ts' | 'tools-index.ts' | 'types.ts' | 'names.ts' | 'client.ts' | 'bin.ts' | 'index.ts' | 'gitignore' | 'gitattributes' | 'README.md';
 
 function createEnvironment(): typeof Handlebars {
   const env = Handlebars.create();
