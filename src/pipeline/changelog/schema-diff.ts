@@ -51,8 +51,13 @@ const ANNOTATION_KEYWORDS = new Set(['title', 'description']);
  * are compared through their $refs (the same schema spelled inline or through a ref is no change); the others as text. */
 const OTHER_SCHEMA_KEYWORDS = ['not', 'if', 'then', 'else', 'propertyNames', 'contains', 'unevaluatedItems', 'contentSchema'];
 const OTHER_VALUE_KEYWORDS = ['contentEncoding', 'contentMediaType', '$dynamicRef', '$recursiveRef', '$ref'];
-const LOWER_BOUNDS = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties', 'minContains'];
-const UPPER_BOUNDS = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties', 'maxContains'];
+const LOWER_BOUNDS = ['minLength', 'minItems', 'minProperties', 'minContains'];
+const UPPER_BOUNDS = ['maxLength', 'maxItems', 'maxProperties', 'maxContains'];
+/** A number's lower and upper bound, each spelled by an inclusive and an exclusive keyword that together make one bound. */
+const NUMERIC_BOUNDS = [
+  ['lower', 'minimum', 'exclusiveMinimum'],
+  ['upper', 'maximum', 'exclusiveMaximum'],
+] as const;
 const ALL_TYPES = ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'];
 
 const isObject = (value: unknown): value is SchemaNode => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -156,6 +161,40 @@ function extraPropertiesRule(value: unknown): 'open' | 'closed' | 'schema' {
 }
 
 const RULE_OPENNESS = { closed: 0, schema: 1, open: 2 } as const;
+
+interface NumericBound {
+  value: number;
+  exclusive: boolean;
+}
+
+/**
+ * The bound a node puts on numbers on one side: the stricter of its inclusive and exclusive keyword (null: none);
+ * undefined when a keyword is not a number (draft-04's boolean `exclusiveMinimum`), which is compared keyword by keyword.
+ */
+function numericBound(node: SchemaNode, side: 'lower' | 'upper', inclusive: string, exclusive: string): NumericBound | null | undefined {
+  const candidates: NumericBound[] = [];
+  for (const [keyword, isExclusive] of [[inclusive, false], [exclusive, true]] as const) {
+    const value = get(node, keyword);
+    if (value === undefined) continue;
+    if (typeof value !== 'number') return undefined;
+    candidates.push({ value, exclusive: isExclusive });
+  }
+  const stricter = (x: NumericBound, y: NumericBound): NumericBound => {
+    if (x.value !== y.value) return (side === 'lower') === x.value > y.value ? x : y;
+    return x.exclusive ? x : y;
+  };
+  return candidates.length === 0 ? null : candidates.reduce(stricter);
+}
+
+/** How a bound changed: null when it means the same, undefined when it cannot be told (compare the keywords instead). */
+function numericBoundEffect(side: 'lower' | 'upper', before: NumericBound | null | undefined, after: NumericBound | null | undefined): Effect | null | undefined {
+  if (before === undefined || after === undefined) return undefined;
+  if (before === null && after === null) return null;
+  if (before === null) return 'tightened';
+  if (after === null) return 'loosened';
+  if (before.value === after.value) return before.exclusive === after.exclusive ? null : after.exclusive ? 'tightened' : 'loosened';
+  return (side === 'lower') === after.value > before.value ? 'tightened' : 'loosened';
+}
 
 /**
  * An array schema's tuple and the schema for the items after it, whichever draft spells them: draft-07's `items`
@@ -340,6 +379,20 @@ class SchemaComparison {
       else effect = 'changed'; // draft-04 boolean exclusiveMinimum and the like
       this.add({ kind: 'constraint-changed', pointer, keyword, effect, before, after });
     };
+    for (const [side, inclusive, exclusive] of NUMERIC_BOUNDS) {
+      const effect = numericBoundEffect(side, numericBound(a, side, inclusive, exclusive), numericBound(b, side, inclusive, exclusive));
+      if (effect === undefined) {
+        for (const keyword of [inclusive, exclusive]) bound(keyword, (before, after) => (side === 'lower' ? after > before : after < before));
+        continue;
+      }
+      // The same bound respelled (`minimum` beside a weaker `exclusiveMinimum`, say) is no change.
+      if (effect === null) continue;
+      for (const keyword of [inclusive, exclusive]) {
+        const before = get(a, keyword);
+        const after = get(b, keyword);
+        if (!isDeepStrictEqual(before, after)) this.add({ kind: 'constraint-changed', pointer, keyword, effect, before, after });
+      }
+    }
     for (const keyword of LOWER_BOUNDS) bound(keyword, (before, after) => after > before);
     for (const keyword of UPPER_BOUNDS) bound(keyword, (before, after) => after < before);
     bound('multipleOf', (before, after) => Number.isInteger(after / before));

@@ -387,6 +387,32 @@ const cases: Case[] = [
     output: both('breaking'),
   },
   {
+    name: 'exclusiveMinimum 0 to minimum 0 lets 0 in: loosened, both keywords',
+    before: obj({ n: { type: 'number', exclusiveMinimum: 0 } }),
+    after: obj({ n: { type: 'number', minimum: 0 } }),
+    want: [
+      { kind: 'constraint-changed', pointer: '/properties/n', keyword: 'minimum', effect: 'loosened', before: undefined, after: 0 },
+      { kind: 'constraint-changed', pointer: '/properties/n', keyword: 'exclusiveMinimum', effect: 'loosened', before: 0, after: undefined },
+    ],
+    input: both('minor'),
+  },
+  {
+    name: 'maximum 10 to exclusiveMaximum 10 keeps 10 out: tightened',
+    before: obj({ n: { type: 'number', maximum: 10 } }),
+    after: obj({ n: { type: 'number', exclusiveMaximum: 10 } }),
+    want: [
+      { kind: 'constraint-changed', keyword: 'maximum', effect: 'tightened' },
+      { kind: 'constraint-changed', keyword: 'exclusiveMaximum', effect: 'tightened' },
+    ],
+    input: both('breaking'),
+  },
+  {
+    name: 'a weaker bound beside the stricter one dropped: no change',
+    before: obj({ n: { type: 'number', minimum: 5, exclusiveMinimum: 0 }, m: { type: 'number', minimum: 0, exclusiveMinimum: 0 } }),
+    after: obj({ n: { type: 'number', minimum: 5 }, m: { type: 'number', exclusiveMinimum: 0 } }),
+    want: [],
+  },
+  {
     name: 'key order and examples/$comment do not count',
     before: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } }, required: ['a', 'b'], examples: [{}] },
     after: { required: ['b', 'a'], $comment: 'x', properties: { b: { type: 'integer' }, a: { type: 'string' } }, type: 'object' },
