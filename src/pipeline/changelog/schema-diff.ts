@@ -368,12 +368,12 @@ class SchemaComparison {
   }
 
   private compareBounds(a: SchemaNode, b: SchemaNode, pointer: string): void {
-    const bound = (keyword: string, tighterWhen: (before: number, after: number) => boolean) => {
+    const bound = (keyword: string, effectOf: (before: number, after: number) => Effect) => {
       const before = get(a, keyword);
       const after = get(b, keyword);
       if (isDeepStrictEqual(before, after)) return;
       let effect: Effect;
-      if (typeof before === 'number' && typeof after === 'number') effect = tighterWhen(before, after) ? 'tightened' : 'loosened';
+      if (typeof before === 'number' && typeof after === 'number') effect = effectOf(before, after);
       else if (before === undefined && typeof after === 'number') effect = 'tightened';
       else if (typeof before === 'number' && after === undefined) effect = 'loosened';
       else effect = 'changed'; // draft-04 boolean exclusiveMinimum and the like
@@ -382,7 +382,7 @@ class SchemaComparison {
     for (const [side, inclusive, exclusive] of NUMERIC_BOUNDS) {
       const effect = numericBoundEffect(side, numericBound(a, side, inclusive, exclusive), numericBound(b, side, inclusive, exclusive));
       if (effect === undefined) {
-        for (const keyword of [inclusive, exclusive]) bound(keyword, (before, after) => (side === 'lower' ? after > before : after < before));
+        for (const keyword of [inclusive, exclusive]) bound(keyword, (before, after) => ((side === 'lower' ? after > before : after < before) ? 'tightened' : 'loosened'));
         continue;
       }
       // The same bound respelled (`minimum` beside a weaker `exclusiveMinimum`, say) is no change.
@@ -393,9 +393,11 @@ class SchemaComparison {
         if (!isDeepStrictEqual(before, after)) this.add({ kind: 'constraint-changed', pointer, keyword, effect, before, after });
       }
     }
-    for (const keyword of LOWER_BOUNDS) bound(keyword, (before, after) => after > before);
-    for (const keyword of UPPER_BOUNDS) bound(keyword, (before, after) => after < before);
-    bound('multipleOf', (before, after) => Number.isInteger(after / before));
+    for (const keyword of LOWER_BOUNDS) bound(keyword, (before, after) => (after > before ? 'tightened' : 'loosened'));
+    for (const keyword of UPPER_BOUNDS) bound(keyword, (before, after) => (after < before ? 'tightened' : 'loosened'));
+    // Multiples of 4 are multiples of 2 (tightened), multiples of 2 include those of 4 (loosened); 2 and 3 each let in
+    // numbers the other rejects.
+    bound('multipleOf', (before, after) => (Number.isInteger(after / before) ? 'tightened' : Number.isInteger(before / after) ? 'loosened' : 'changed'));
     const uniqueBefore = get(a, 'uniqueItems') === true;
     const uniqueAfter = get(b, 'uniqueItems') === true;
     if (uniqueBefore !== uniqueAfter) {

@@ -413,6 +413,23 @@ const cases: Case[] = [
     want: [],
   },
   {
+    name: 'multipleOf 2 to 3: neither accepts all the other does',
+    before: obj({ n: { type: 'integer', multipleOf: 2 } }),
+    after: obj({ n: { type: 'integer', multipleOf: 3 } }),
+    want: [{ kind: 'constraint-changed', keyword: 'multipleOf', effect: 'changed' }],
+    input: both('breaking'),
+    output: both('breaking'),
+  },
+  {
+    name: 'multipleOf 4 to 2 accepts more; 2 to 4 fewer',
+    before: obj({ n: { type: 'integer', multipleOf: 4 }, m: { type: 'integer', multipleOf: 2 } }),
+    after: obj({ n: { type: 'integer', multipleOf: 2 }, m: { type: 'integer', multipleOf: 4 } }),
+    want: [
+      { kind: 'constraint-changed', pointer: '/properties/n', effect: 'loosened' },
+      { kind: 'constraint-changed', pointer: '/properties/m', effect: 'tightened' },
+    ],
+  },
+  {
     name: 'key order and examples/$comment do not count',
     before: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } }, required: ['a', 'b'], examples: [{}] },
     after: { required: ['b', 'a'], $comment: 'x', properties: { b: { type: 'integer' }, a: { type: 'string' } }, type: 'object' },
