@@ -110,6 +110,12 @@ describe('nexusbloom-gen diff (real binary)', () => {
     assert.deepEqual(fromPackage.tools, fromBundle.tools);
     const unchanged = JSON.parse((await runCli(['diff', out, oldFile, '--json'])).stdout) as JsonReport;
     assert.deepEqual([unchanged.bump, unchanged.tools], ['none', []]);
+    // The package's data/catalogue.json passed instead of the folder: one line that names the folder, not an error
+    // for every field of every tool.
+    const served = await runCli(['diff', join(out, 'data', 'catalogue.json'), newFile]);
+    assert.equal(served.code, 1);
+    assert.match(served.stderr, /^Error: OLD \(.*\): .*catalogue\.json is the data\/catalogue\.json of a generated package, not a bundle: pass the package folder \(.*pkg\)$/m);
+    assert.doesNotMatch(served.stderr, /missing required field/);
   });
 
   it('reads an API URL as a side (mock API on 127.0.0.1)', async () => {

@@ -2,7 +2,7 @@
 // names a build gives them (SDK identifier, module file, advertised or withheld).
 
 import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Manifest, ServedCatalogueFile } from '../../runtime/contracts.js';
 import { namesLockOf, planPackage, type NamesLock } from '../plan/plan-package.js';
 import { PipelineError } from '../problems.js';
@@ -11,6 +11,7 @@ import { isApiSource, type SourceOptions } from '../source/read-source.js';
 import { readNamesLock } from '../write/write-package.js';
 
 export const SERVED_CATALOGUE_FILE = 'data/catalogue.json';
+const SERVED_CATALOGUE_FORMAT = 'nexusbloom-served-catalogue/1';
 
 export interface SideTool {
   slug: string;
@@ -59,8 +60,8 @@ export async function loadPackageSide(dir: string): Promise<CatalogueSide> {
   } catch (error) {
     throw new PipelineError(`${dir} is not a generated package: cannot read ${SERVED_CATALOGUE_FILE} (${(error as Error).message})`);
   }
-  if (!served || served.format !== 'nexusbloom-served-catalogue/1' || !Array.isArray(served.tools)) {
-    throw new PipelineError(`${cataloguePath} is not a served catalogue (format "nexusbloom-served-catalogue/1")`);
+  if (!served || served.format !== SERVED_CATALOGUE_FORMAT || !Array.isArray(served.tools)) {
+    throw new PipelineError(`${cataloguePath} is not a served catalogue (format "${SERVED_CATALOGUE_FORMAT}")`);
   }
   const lock = await readNamesLock(dir);
   const lockedFile = (slug: string): string | null => {
@@ -100,9 +101,23 @@ async function loadCatalogueSide(source: string, options: LoadSideOptions): Prom
   return { origin: raw.origin, kind: raw.kind, tools, lock: namesLockOf(plan), packageVersion: null };
 }
 
+/** Whether `path` is a package's served catalogue (its data/catalogue.json), which is no bundle. */
+async function isServedCatalogueFile(path: string): Promise<boolean> {
+  try {
+    return (JSON.parse(await readFile(path, 'utf8')) as { format?: unknown } | null)?.format === SERVED_CATALOGUE_FORMAT;
+  } catch {
+    return false;
+  }
+}
+
 /** `source` is an API base URL, a generated package folder (holding data/catalogue.json) or a bundle file. */
 export async function loadSide(source: string, options: LoadSideOptions = {}): Promise<CatalogueSide> {
-  if (!isApiSource(source) && (await isDirectory(source))) return loadPackageSide(source);
+  if (isApiSource(source)) return loadCatalogueSide(source, options);
+  if (await isDirectory(source)) return loadPackageSide(source);
+  // Read as a bundle, it would fail with an error for every field of every tool.
+  if (await isServedCatalogueFile(source)) {
+    throw new PipelineError(`${source} is the ${SERVED_CATALOGUE_FILE} of a generated package, not a bundle: pass the package folder (${dirname(dirname(source))})`);
+  }
   return loadCatalogueSide(source, options);
 }
 
