@@ -448,26 +448,24 @@ class SchemaComparison {
     this.add({ kind: 'additional-properties-changed', pointer, keyword, effect, before, after });
   }
 
-  /** Tuple and rest items by meaning, so a draft-07 and a 2020-12 spelling of one array schema are no change. */
+  /**
+   * Tuple and rest items by meaning, so a draft-07 and a 2020-12 spelling of one array schema are no change. A position
+   * only one side's tuple names is held by the other side's rest schema there: a tuple item added after open rest items
+   * narrows that position, one dropped widens it.
+   */
   private compareItems(a: SchemaNode, b: SchemaNode, pointer: string): void {
     const before = arrayForm(a);
     const after = arrayForm(b);
-    if (before.tuple !== undefined || after.tuple !== undefined) {
-      this.compareTuple(before.tuple, after.tuple, pointer, after.tuple !== undefined ? after.tupleKeyword : before.tupleKeyword);
+    const tupleBefore = before.tuple ?? [];
+    const tupleAfter = after.tuple ?? [];
+    for (let index = 0; index < Math.max(tupleBefore.length, tupleAfter.length); index++) {
+      const keyword = index < tupleAfter.length ? after.tupleKeyword : before.tupleKeyword;
+      const itemBefore = index < tupleBefore.length ? tupleBefore[index] : (before.rest ?? true);
+      const itemAfter = index < tupleAfter.length ? tupleAfter[index] : (after.rest ?? true);
+      this.compare(itemBefore, itemAfter, `${pointer}/${keyword}/${index}`);
     }
     if (before.rest !== undefined || after.rest !== undefined) {
       this.compare(before.rest ?? true, after.rest ?? true, `${pointer}/${after.rest !== undefined ? after.restKeyword : before.restKeyword}`);
-    }
-  }
-
-  private compareTuple(before: unknown, after: unknown, pointer: string, keyword: string): void {
-    const listBefore = Array.isArray(before) ? before : [];
-    const listAfter = Array.isArray(after) ? after : [];
-    if (!Array.isArray(before) || !Array.isArray(after) || listBefore.length !== listAfter.length) {
-      this.add({ kind: 'keyword-changed', pointer, keyword, effect: 'changed', before, after });
-    }
-    for (let index = 0; index < Math.min(listBefore.length, listAfter.length); index++) {
-      this.compare(listBefore[index], listAfter[index], `${pointer}/${keyword}/${index}`);
     }
   }
 

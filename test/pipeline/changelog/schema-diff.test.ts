@@ -430,6 +430,28 @@ const cases: Case[] = [
     ],
   },
   {
+    name: 'a tuple item dropped before open rest items: that position accepts anything now',
+    before: obj({ pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }] } }),
+    after: obj({ pair: { type: 'array', prefixItems: [{ type: 'string' }] } }),
+    want: [{ kind: 'type-changed', pointer: '/properties/pair/prefixItems/1', effect: 'loosened', before: 'integer', after: undefined }],
+    input: both('minor'),
+    output: both('breaking'),
+  },
+  {
+    name: 'a tuple item added after open rest items narrows that position',
+    before: obj({ pair: { type: 'array', items: [{ type: 'string' }] } }),
+    after: obj({ pair: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }] } }),
+    want: [{ kind: 'type-changed', pointer: '/properties/pair/items/1', effect: 'tightened' }],
+    input: both('breaking'),
+    output: both('patch'),
+  },
+  {
+    name: 'a tuple whose first item repeats the rest schema: no change',
+    before: { type: 'array', items: { type: 'string' } },
+    after: { type: 'array', prefixItems: [{ type: 'string' }], items: { type: 'string' } },
+    want: [],
+  },
+  {
     name: 'key order and examples/$comment do not count',
     before: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } }, required: ['a', 'b'], examples: [{}] },
     after: { required: ['b', 'a'], $comment: 'x', properties: { b: { type: 'integer' }, a: { type: 'string' } }, type: 'object' },
