@@ -153,7 +153,10 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
       return { ...base, written: [], removed: [], drift, compiled: false, timingsMs: timings };
     }
     const summary = await writePackage(options.outDir, files, { force: options.force });
-    await saveCache(options.outDir, cache);
+    // The cache only saves time: a folder that cannot hold it (node_modules read-only, or a file) still gets its package.
+    await saveCache(options.outDir, cache).catch((error: unknown) => {
+      log(`warning: the build cache was not saved (${error instanceof Error ? error.message : String(error)}); the package is written, and the next build redoes every tool`);
+    });
     timings.write = performance.now() - started;
     log(`wrote ${summary.written.length} changed files (${summary.unchanged} unchanged, ${summary.removed.length} removed) to ${options.outDir}`);
     let compiled = false;

@@ -95,6 +95,19 @@ describe('the output folder: never someone else\'s files, never a half-clear err
     assert.deepEqual(await readdir(folder), []);
     assert.deepEqual((await readdir(work)).filter((name) => name.endsWith('.tmp')), []);
   });
+
+  it('builds and compiles a package whose node_modules cannot hold the build cache, with a warning', async () => {
+    const out = join(work, 'no-cache');
+    const first = await runCli(['build', '--source', source, '--out', out, '--no-compile']);
+    assert.equal(first.code, 0, first.stderr);
+    await rm(join(out, 'node_modules'), { recursive: true, force: true });
+    await writeFile(join(out, 'node_modules'), 'not a folder\n');
+    const built = await runCli(['build', '--source', source, '--out', out]);
+    assert.equal(built.code, 0, built.stderr);
+    assert.match(built.stderr, /warning: the build cache was not saved \(ENOTDIR.*the package is written/);
+    assert.match(built.stdout, /compiled\./);
+    assert.ok((await readdir(join(out, 'dist'))).includes('bin.js'));
+  });
 });
 
 describe('--json failures: one short JSON error on stdout, the same exit code as without --json', () => {

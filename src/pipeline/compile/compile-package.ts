@@ -3,6 +3,7 @@
 // the bin into one file (dev/bundle-bin.ts). Imports that do not resolve from the package (its own `npm install` may
 // not have run yet) resolve from the generator's modules.
 
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getLibFiles } from '@ts-morph/common';
@@ -19,7 +20,7 @@ export interface CompileSummary {
   files: number;
 }
 
-function compilerOptions(root: string): ts.CompilerOptions {
+function compilerOptions(root: string, incremental: boolean): ts.CompilerOptions {
   const { options, errors } = ts.convertCompilerOptionsFromJson(TSCONFIG.compilerOptions, root);
   if (errors.length > 0) throw new PipelineError(ts.flattenDiagnosticMessageText(errors[0]!.messageText, '\n'));
   return {
@@ -27,9 +28,18 @@ function compilerOptions(root: string): ts.CompilerOptions {
     rootDir: join(root, 'src'),
     outDir: join(root, 'dist'),
     typeRoots: [join(root, 'node_modules', '@types'), join(GENERATOR_MODULES, '@types')],
-    incremental: true,
-    tsBuildInfoFile: join(cacheDir(root), 'tsbuildinfo.json'),
+    ...(incremental ? { incremental: true, tsBuildInfoFile: join(cacheDir(root), 'tsbuildinfo.json') } : {}),
   };
+}
+
+/** Whether the build cache's folder can be made: where it cannot (node_modules read-only, or a file), compile in full. */
+async function cacheFolderUsable(root: string): Promise<boolean> {
+  try {
+    await mkdir(cacheDir(root), { recursive: true });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 // ts-morph ships TypeScript's lib files in memory, not on disk: serve them from a folder that exists only here.
@@ -73,7 +83,7 @@ function describe(root: string, diagnostic: ts.Diagnostic): Problem {
 
 export async function compilePackage(outDir: string): Promise<CompileSummary> {
   const root = resolve(outDir);
-  const options = compilerOptions(root);
+  const options = compilerOptions(root, await cacheFolderUsable(root));
   const host = ts.createIncrementalCompilerHost(options);
   withLibFiles(host);
   withGeneratorFallback(host, options);
