@@ -1,6 +1,6 @@
 // Reads the server's settings from environment variables (all optional) and builds the stderr log.
 
-import type { DiagnosticLog, ServerNames } from './contracts.js';
+import type { DiagnosticLog, EnvironmentVariables, ServerNames } from './contracts.js';
 import { DEFAULT_TOOLS_THRESHOLD, TOOLS_MODES, type ToolsMode } from './advertise.js';
 import { HOST_PROFILE_NAMES, type HostProfileName } from './host-profiles.js';
 import { redactUrlCredentials } from './redact.js';
@@ -81,7 +81,7 @@ export function envVarNames(names: ServerNames): EnvVarNames {
 }
 
 /** Reads every setting; an invalid value is reported on `log` and replaced by its default. Never throws. */
-export function readSettings(names: ServerNames, env: NodeJS.ProcessEnv, log: DiagnosticLog): Settings {
+export function readSettings(names: ServerNames, env: EnvironmentVariables, log: DiagnosticLog): Settings {
   const vars = envVarNames(names);
   const read = (name: string): string | undefined => {
     const value = env[name]?.trim();
@@ -148,7 +148,7 @@ export function httpEnvVarNames(names: ServerNames): HttpEnvVarNames {
 }
 
 /** Reads the HTTP transport settings; an invalid port is reported on `log` and ignored. Never throws. */
-export function readHttpSettings(names: ServerNames, env: NodeJS.ProcessEnv, log: DiagnosticLog): HttpSettings {
+export function readHttpSettings(names: ServerNames, env: EnvironmentVariables, log: DiagnosticLog): HttpSettings {
   const vars = httpEnvVarNames(names);
   const read = (name: string): string | undefined => {
     const value = env[name]?.trim();

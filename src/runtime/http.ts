@@ -5,7 +5,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { DiagnosticLog, ServedCatalogueFile, ServerNames } from './contracts.js';
+import type { DiagnosticLog, EnvironmentVariables, ServedCatalogueFile, ServerNames } from './contracts.js';
 import { createStderrLog, readHttpSettings, type HttpSettings } from './config.js';
 import { createServerFactory, withoutTaskAugmentation, type ServerFactory } from './server.js';
 import { readRequestBody } from './request-body.js';
@@ -21,7 +21,7 @@ export interface ServeHttpOptions {
   names: ServerNames;
   catalogue: ServedCatalogueFile;
   /** Where settings are read from; process.env by default. */
-  env?: NodeJS.ProcessEnv;
+  env?: EnvironmentVariables;
   /** Diagnostics sink; stderr by default. */
   log?: DiagnosticLog;
   /** Overrides `<prefix>MCP_HTTP_PORT` (the bin's `--http PORT`); 0 picks a free port. */

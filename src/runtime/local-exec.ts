@@ -4,7 +4,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { DiagnosticLog, JsonObject, RunOutcome, ServedTool, ToolFailure } from './contracts.js';
+import type { DiagnosticLog, EnvironmentVariables, JsonObject, RunOutcome, ServedTool, ToolFailure } from './contracts.js';
 import { toolFailure } from './contracts.js';
 import { redactUrlCredentials } from './redact.js';
 import { SANDBOX_MARKER, type SandboxReply, type SandboxRequest } from './sandbox-child.js';
@@ -21,7 +21,7 @@ export interface LocalExecutorOptions {
   /** V8 old-space cap of each child, in MB. */
   heapMb?: number;
   /** The environment the child inherits, before credentials are stripped; process.env by default. */
-  env?: NodeJS.ProcessEnv;
+  env?: EnvironmentVariables;
   /** Name of the variable that chooses the execution mode, for error messages. */
   executionVar?: string;
   /**
@@ -45,8 +45,8 @@ const MAX_FORWARDED_LINES = 50;
  * The environment minus every variable whose name looks like a credential, and with the userinfo of `apiUrlVar` (the
  * API's credentials when no key is set) masked. Returns a new object.
  */
-export function stripCredentials(env: NodeJS.ProcessEnv, apiUrlVar?: string): NodeJS.ProcessEnv {
-  const kept: NodeJS.ProcessEnv = {};
+export function stripCredentials(env: EnvironmentVariables, apiUrlVar?: string): EnvironmentVariables {
+  const kept: EnvironmentVariables = {};
   for (const [name, value] of Object.entries(env)) {
     const upper = name.toUpperCase();
     if (CREDENTIAL_NAME_PARTS.some((part) => upper.includes(part))) continue;

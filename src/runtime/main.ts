@@ -5,7 +5,7 @@ import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { DiagnosticLog, ServerNames } from './contracts.js';
+import type { DiagnosticLog, EnvironmentVariables, ServerNames } from './contracts.js';
 import { loadServedCatalogue } from './catalogue-store.js';
 import { createStderrLog, DEFAULT_HTTP_PORT, parsePort, readHttpSettings, type Settings } from './config.js';
 import type { ServeHttpOptions } from './http.js';
@@ -15,7 +15,7 @@ export interface MainOptions {
   names: ServerNames;
   /** The package's `data/catalogue.json`. */
   catalogueUrl: URL;
-  env?: NodeJS.ProcessEnv;
+  env?: EnvironmentVariables;
   /** Command-line arguments after the script; process.argv.slice(2) by default. */
   argv?: readonly string[];
 }

@@ -4,7 +4,7 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import type { ErrorCode, InputValidator, JsonObject, ServedCatalogueFile, ServedTool, ServerNames, ToolFailure } from './contracts.js';
+import type { EnvironmentVariables, ErrorCode, InputValidator, JsonObject, ServedCatalogueFile, ServedTool, ServerNames, ToolFailure } from './contracts.js';
 import { toolFailure } from './contracts.js';
 import { createApiClient } from './api-client.js';
 import { loadServedCatalogue } from './catalogue-store.js';
@@ -28,7 +28,7 @@ export interface CallOptions {
   timeoutMs?: number | undefined;
   signal?: AbortSignal | undefined;
   /** Where the other settings are read from; process.env by default. */
-  env?: NodeJS.ProcessEnv | undefined;
+  env?: EnvironmentVariables | undefined;
 }
 
 /** A failed tool call: the stable code and retryable flag of the failure envelope, as an Error. */

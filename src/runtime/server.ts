@@ -27,7 +27,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/v4';
-import { ProtocolError, type DiagnosticLog, type ServedCatalogueFile, type ServerNames } from './contracts.js';
+import { type DiagnosticLog, type EnvironmentVariables, ProtocolError, type ServedCatalogueFile, type ServerNames } from './contracts.js';
 import { createToolAdvertiser, isAdvertised } from './advertise.js';
 import { createApiClient } from './api-client.js';
 import { createCatalogueStore, type CatalogueStore } from './catalogue-store.js';
@@ -42,7 +42,7 @@ export interface CreateServerOptions {
   names: ServerNames;
   catalogue: ServedCatalogueFile;
   /** Where settings are read from; process.env by default. */
-  env?: NodeJS.ProcessEnv;
+  env?: EnvironmentVariables;
   /** Diagnostics sink; stderr by default. */
   log?: DiagnosticLog;
   /** The transport this process answers on; over HTTP, history answers say runs may sit on another replica. */

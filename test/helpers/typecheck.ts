@@ -4,8 +4,11 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { REPO_ROOT } from './cli.js';
 
-/** The errors in `file` itself, as `line: message`; options in `extra` add to the strict NodeNext defaults. */
-export function typeErrors(file: string, extra: ts.CompilerOptions = {}): string[] {
+/**
+ * The errors in `file` itself, as `line: message`; options in `extra` add to the strict NodeNext defaults. With
+ * `everywhere`, errors in the declarations it reaches count too (as `path:line: message`), as with skipLibCheck off.
+ */
+export function typeErrors(file: string, extra: ts.CompilerOptions = {}, everywhere = false): string[] {
   const program = ts.createProgram([file], {
     strict: true,
     noEmit: true,
@@ -17,6 +20,6 @@ export function typeErrors(file: string, extra: ts.CompilerOptions = {}): string
     typeRoots: [join(REPO_ROOT, 'node_modules', '@types')],
     ...extra,
   });
-  return ts.getPreEmitDiagnostics(program).filter((d) => d.file?.fileName === file)
-    .map((d) => `${d.file ? d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1 : 0}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+  return ts.getPreEmitDiagnostics(program).filter((d) => everywhere || d.file?.fileName === file)
+    .map((d) => `${everywhere ? `${d.file?.fileName ?? ''}:` : ''}${d.file ? d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1 : 0}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
 }

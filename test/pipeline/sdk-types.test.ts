@@ -29,6 +29,17 @@ const catalogue = bundle([
   tool('no-params', { input_schema: null, output_schema: null, examples: [] }),
 ]);
 
+/** What a project that imports the compiled package sees: its declarations, not its sources. */
+const NO_NODE_TYPES_CONSUMER = `
+import { envValidator, noParams, type CallOptions } from '../dist/tools/index.js';
+import type { EnvValidatorInput } from '../dist/types.js';
+
+export async function uses(input: EnvValidatorInput, options: CallOptions): Promise<boolean> {
+  await noParams();
+  return (await envValidator(input, options)).valid;
+}
+`;
+
 const CONSUMER = `
 import { envValidator, envValidator_${'HASH'}, noParams, ToolCallError, type EnvValidatorOutput } from '../src/tools/index.js';
 import type { EnvValidatorInput } from '../src/types.js';
@@ -97,6 +108,13 @@ describe('typed SDK wrappers', () => {
     await writeFile(file, CONSUMER.replaceAll('HASH', hash));
     // Every @ts-expect-error above must meet an error (else TS2578), and nothing else may fail.
     assert.deepEqual(typeErrors(file), []);
+  });
+
+  it('compile in a project without @types/node that checks every declaration (skipLibCheck off)', async () => {
+    const file = join(OUT, 'consumer', 'no-node-types.ts');
+    await mkdir(join(OUT, 'consumer'), { recursive: true });
+    await writeFile(file, NO_NODE_TYPES_CONSUMER);
+    assert.deepEqual(typeErrors(file, { types: [], skipLibCheck: false }, true), []);
   });
 
   it('accept call options that may be undefined under exactOptionalPropertyTypes', async () => {
