@@ -7,7 +7,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { DiagnosticLog, EnvironmentVariables, ServerNames } from './contracts.js';
 import { loadServedCatalogue } from './catalogue-store.js';
-import { createStderrLog, DEFAULT_HTTP_PORT, parsePort, readHttpSettings, type Settings } from './config.js';
+import { createStderrLog, DEFAULT_HTTP_PORT, MAX_TIMEOUT_MS, parsePort, readHttpSettings, type Settings } from './config.js';
+import { MAX_BATCH_RUNS } from './guide.js';
 import type { ServeHttpOptions } from './http.js';
 import { createServer, withoutTaskAugmentation } from './server.js';
 
@@ -143,13 +144,23 @@ export async function main(options: MainOptions): Promise<void> {
     forceExit.unref();
     created.close().catch((error: unknown) => log(`Error while closing: ${describe(error)}`)).finally(() => process.exit(0));
   };
+  const transport = new LineStdioTransport(process.stdin, process.stdout, log);
+  // Requests already received are answered first (a host that will not wait sends SIGTERM, which ends it at once),
+  // for as long as the longest batch of runs may take.
+  let draining = false;
+  const afterAnswering = (why: string): void => {
+    if (closing || draining) return;
+    draining = true;
+    void transport.whenAnswered(Math.min(created.settings.timeoutMs * (MAX_BATCH_RUNS + 1), MAX_TIMEOUT_MS)).then((left) => {
+      shutdown(left === 0 ? why : `${why}; ${left} request(s) left unanswered`);
+    });
+  };
   process.once('exit', () => created.killLocalRuns());
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.stdin.once('end', () => shutdown('stdin closed'));
-  process.stdin.once('close', () => shutdown('stdin closed'));
+  process.stdin.once('end', () => afterAnswering('stdin closed'));
+  process.stdin.once('close', () => afterAnswering('stdin closed'));
 
-  const transport = new LineStdioTransport(process.stdin, process.stdout, log);
   // The transport closes itself when stdout breaks; a server that can no longer answer has no reason to stay up.
   created.server.onclose = () => shutdown('stdout closed');
   created.server.onerror = (error) => log(`stdio: ${error.message}`);
@@ -219,6 +230,9 @@ export class LineStdioTransport implements Transport {
   /** Set while the rest of an over-long line is being skipped: its first bytes. */
   private oversizedHead: Buffer | null = null;
   private closed = false;
+  /** Requests handed to the server and not answered yet, by `typeof id:id`; see whenAnswered. */
+  private readonly unanswered = new Set<string>();
+  private answeredWaiters: (() => void)[] = [];
 
   constructor(
     private readonly input: Readable,
@@ -234,9 +248,35 @@ export class LineStdioTransport implements Transport {
     this.output.on('error', this.onOutputError);
   }
 
+  /**
+   * Resolves when every request received so far has its answer on the way, or after `limitMs`: stdin's end is how a
+   * host (or `printf … | bin`) says it sends nothing more, not that it wants no answers to what it sent.
+   */
+  whenAnswered(limitMs: number): Promise<number> {
+    if (this.unanswered.size === 0) return Promise.resolve(0);
+    const waiting = this.unanswered.size;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(this.unanswered.size), limitMs);
+      this.answeredWaiters.push(() => {
+        clearTimeout(timer);
+        resolve(0);
+      });
+      this.log(`Answering ${waiting} request(s) already received before shutting down.`);
+    });
+  }
+
+  private settle(id: RequestId): void {
+    this.unanswered.delete(`${typeof id}:${String(id)}`);
+    if (this.unanswered.size > 0) return;
+    const waiters = this.answeredWaiters;
+    this.answeredWaiters = [];
+    for (const waiter of waiters) waiter();
+  }
+
   /** Resolves once the line is handed to the OS, so a slow reader holds back the sender instead of filling memory. */
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.reject(new Error('The stdio transport is closed.'));
+    if ('id' in message && !('method' in message) && message.id !== undefined) this.settle(message.id);
     return new Promise((resolve, reject) => {
       this.output.write(`${JSON.stringify(message)}\n`, (error) => {
         if (!error) return resolve();
@@ -308,7 +348,10 @@ export class LineStdioTransport implements Transport {
       return this.reject(ErrorCode.ParseError, 'Parse error: a line on stdin is not JSON; send one JSON-RPC message per line.');
     }
     const message = JSONRPCMessageSchema.safeParse(parsed);
-    if (message.success) return this.onmessage?.(withoutTaskAugmentation(message.data));
+    if (message.success) {
+      this.track(message.data);
+      return this.onmessage?.(withoutTaskAugmentation(message.data));
+    }
     if (Array.isArray(parsed)) {
       const ids = parsed.flatMap((item) => { const id = usableRequestId(item); return id === undefined ? [] : [id]; });
       const why = 'Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18 dropped them); send one message per line.';
@@ -316,6 +359,16 @@ export class LineStdioTransport implements Transport {
       return ids.forEach((id) => this.reject(ErrorCode.InvalidRequest, why, id));
     }
     this.reject(ErrorCode.InvalidRequest, `Invalid Request: ${invalidMessageProblem(parsed)}.`, usableRequestId(parsed));
+  }
+
+  /** Notes a request as unanswered; a cancelled one is never answered (MCP), so its cancellation settles it. */
+  private track(message: JSONRPCMessage): void {
+    if (!('method' in message)) return;
+    if ('id' in message) this.unanswered.add(`${typeof message.id}:${String(message.id)}`);
+    else if (message.method === 'notifications/cancelled') {
+      const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+      if (typeof id === 'string' || typeof id === 'number') this.settle(id);
+    }
   }
 
   /** Answers a line that is not a message: with its id when it has a usable one, else with none (MCP allows that). */

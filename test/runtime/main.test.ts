@@ -95,6 +95,36 @@ test('stdout carries only JSON-RPC; closing stdin ends the process cleanly', asy
   }
 });
 
+test('requests written before stdin closes are all answered before the process exits (printf … | bin)', async () => {
+  const dir = await fakePackage();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(dir, 'bin.mjs')], {
+    cwd: new URL(repoRoot).pathname, env: childEnv({ NEXUSBLOOM_MCP_EXECUTION: 'local' }), stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  try {
+    child.stdin.end([
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      // A local run takes a child process: it is still in flight when stdin ends.
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'noisy', arguments: {} } },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'nexusbloom', arguments: { command: 'run', slug: 'noisy', params: {} } } },
+    ].map((message) => `${JSON.stringify(message)}\n`).join(''));
+    const [code] = await once(child, 'exit');
+    assert.equal(code, 0, stderr);
+    const answers = stdout.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as { id: number; result?: { isError?: boolean } });
+    assert.deepEqual(answers.map((answer) => answer.id).sort(), [1, 2, 3], stdout);
+    for (const answer of answers.slice(1)) assert.notEqual(answer.result?.isError, true, JSON.stringify(answer));
+    assert.match(stderr, /Answering 2 request\(s\) already received before shutting down/);
+    assert.match(stderr, /Shutting down \(stdin closed\)/);
+  } finally {
+    child.kill();
+    await rm(dir, { recursive: true });
+  }
+});
+
 test('an API URL is shown without its credentials, and an unusable one keeps the server up with each call failing fast', async () => {
   const dir = await fakePackage();
   const run = async (apiUrl: string) => {
