@@ -165,7 +165,7 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
     if (status === 404) {
       // A 404 without the API's error body usually means the base URL points somewhere that is not the API.
       const urlHint = apiMessage === null ? ` If ${baseUrl} is not the API's base, set ${settings.vars.apiUrl}.` : '';
-      const subject = what.startsWith('listing') ? 'a tool list' : `the tool ${what.replace(/^(running|reading) /, '')}`;
+      const subject = what.startsWith('listing') ? 'tool list' : `tool ${what.replace(/^(running|reading) /, '')}`;
       return toolFailure('TOOL_NOT_FOUND', `The API at ${baseUrl} has no ${subject} (HTTP 404)${said}.${urlHint}`, details);
     }
     if (status === 408) return toolFailure('TIMEOUT', `The API timed out on ${what}${said}.`, details);

@@ -1,6 +1,6 @@
 // Reads the server's settings from environment variables (all optional) and builds the stderr log.
 
-import type { DiagnosticLog, ServerNames } from './contracts.js';
+import type { DiagnosticLog, EnvironmentVariables, ServerNames } from './contracts.js';
 import { DEFAULT_TOOLS_THRESHOLD, TOOLS_MODES, type ToolsMode } from './advertise.js';
 import { HOST_PROFILE_NAMES, type HostProfileName } from './host-profiles.js';
 import { redactUrlCredentials } from './redact.js';
@@ -60,6 +60,8 @@ export interface EnvVarNames {
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const DEFAULT_CACHE_TTL_MS = 60_000;
+/** The longest delay a Node.js timer takes: a longer one fires after 1 ms, which would time out every request at once. */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
 
 export function envVarNames(names: ServerNames): EnvVarNames {
   const p = names.envPrefix;
@@ -79,7 +81,7 @@ export function envVarNames(names: ServerNames): EnvVarNames {
 }
 
 /** Reads every setting; an invalid value is reported on `log` and replaced by its default. Never throws. */
-export function readSettings(names: ServerNames, env: NodeJS.ProcessEnv, log: DiagnosticLog): Settings {
+export function readSettings(names: ServerNames, env: EnvironmentVariables, log: DiagnosticLog): Settings {
   const vars = envVarNames(names);
   const read = (name: string): string | undefined => {
     const value = env[name]?.trim();
@@ -92,7 +94,7 @@ export function readSettings(names: ServerNames, env: NodeJS.ProcessEnv, log: Di
     ...apiKey,
     // Not `read`: a variable set to a blank value is a mistake to report, not the same as one left unset.
     ...readApiUrl(env[vars.apiUrl], names.defaultApiUrl, vars.apiUrl, log),
-    timeoutMs: readInteger(read(vars.timeoutMs), DEFAULT_TIMEOUT_MS, 1, vars.timeoutMs, log),
+    timeoutMs: readTimeout(read(vars.timeoutMs), vars.timeoutMs, log),
     cacheTtlMs: readInteger(read(vars.cacheTtlMs), DEFAULT_CACHE_TTL_MS, 0, vars.cacheTtlMs, log),
     debug: readFlag(read(vars.debug)),
     execution: readChoice(read(vars.execution), ['remote', 'local', 'auto'] as const, vars.execution, log,
@@ -146,7 +148,7 @@ export function httpEnvVarNames(names: ServerNames): HttpEnvVarNames {
 }
 
 /** Reads the HTTP transport settings; an invalid port is reported on `log` and ignored. Never throws. */
-export function readHttpSettings(names: ServerNames, env: NodeJS.ProcessEnv, log: DiagnosticLog): HttpSettings {
+export function readHttpSettings(names: ServerNames, env: EnvironmentVariables, log: DiagnosticLog): HttpSettings {
   const vars = httpEnvVarNames(names);
   const read = (name: string): string | undefined => {
     const value = env[name]?.trim();
@@ -285,6 +287,13 @@ function readInteger(raw: string | undefined, fallback: number, min: number, nam
     return fallback;
   }
   return value;
+}
+
+function readTimeout(raw: string | undefined, name: string, log: DiagnosticLog): number {
+  const value = readInteger(raw, DEFAULT_TIMEOUT_MS, 1, name, log);
+  if (value <= MAX_TIMEOUT_MS) return value;
+  log(`${name}=${JSON.stringify(raw)} is longer than the longest timeout Node.js can wait (${MAX_TIMEOUT_MS} ms, about 24 days); using ${MAX_TIMEOUT_MS}.`);
+  return MAX_TIMEOUT_MS;
 }
 
 function readFlag(raw: string | undefined): boolean {

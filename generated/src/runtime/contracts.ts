@@ -3,6 +3,12 @@
 
 export type JsonObject = { [key: string]: unknown };
 
+/**
+ * Environment variables as the runtime reads them. Not `NodeJS.ProcessEnv`: the shipped declarations would then need
+ * `@types/node` in every TypeScript project that imports the typed wrappers.
+ */
+export type EnvironmentVariables = Record<string, string | undefined>;
+
 /** MCP tool annotations as a manifest carries them. */
 export interface ToolAnnotations {
   readOnlyHint?: boolean;

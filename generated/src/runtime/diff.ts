@@ -99,6 +99,9 @@ export function diffRuns(from: RunRecord, to: RunRecord): RunDiff {
     toResult: to.output.truncated,
   };
   const anyTruncated = Object.values(truncated).some(Boolean);
+  // A side whose stored payloads were cut and look equal may still differ past the cut: it is never called identical.
+  const sameInputs = truncated.fromInput || truncated.toInput ? 'inputs not proven identical (truncated; no differences before the cut)' : 'inputs identical';
+  const sameResults = truncated.fromResult || truncated.toResult ? 'results not proven identical (truncated; no differences before the cut)' : 'results identical';
 
   const parts: string[] = [];
   if (!sameTool) parts.push(`different tools (${from.slug} vs ${to.slug})`);
@@ -106,9 +109,9 @@ export function diffRuns(from: RunRecord, to: RunRecord): RunDiff {
   if (!inputsDiffer && !resultsDiffer) {
     parts.push(anyTruncated ? 'no differences found in the stored payloads, but they are truncated, so the runs are not proven identical' : 'identical');
   } else if (resultsDiffer) {
-    parts.push(inputsDiffer ? 'results differ; inputs differ too' : 'results differ; inputs identical');
+    parts.push(inputsDiffer ? 'results differ; inputs differ too' : `results differ; ${sameInputs}`);
   } else {
-    parts.push('results identical; inputs differ');
+    parts.push(`${sameResults}; inputs differ`);
   }
   if (anyTruncated && (inputsDiffer || resultsDiffer)) {
     parts.push(`payloads truncated at ${MAX_PAYLOAD_CHARS.toLocaleString('en-US')} characters, so differences past the cut are not visible`);
@@ -144,6 +147,8 @@ export function formatRunDiff(diff: RunDiff): string {
   lines.push(...describeChanges('input', diff.input), ...describeChanges('result', diff.result));
   if (diff.inputsDiffer && diff.resultsDiffer) {
     lines.push('The inputs changed, so a changed result is not by itself a regression.');
+  } else if (diff.resultsDiffer && (diff.truncated.fromInput || diff.truncated.toInput)) {
+    lines.push('The inputs were truncated and may differ past the cut, so a changed result is not by itself a regression.');
   }
   const cut = Object.entries(diff.truncated).filter(([, value]) => value).map(([key]) => key);
   if (cut.length) lines.push(`Truncated payloads (${cut.join(', ')}): compared only up to the ${MAX_PAYLOAD_CHARS}-character cut.`);

@@ -4,9 +4,10 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { DiagnosticLog, ServedCatalogueFile, ServerNames } from './contracts.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { DiagnosticLog, EnvironmentVariables, ServedCatalogueFile, ServerNames } from './contracts.js';
 import { createStderrLog, readHttpSettings, type HttpSettings } from './config.js';
-import { createServerFactory, type ServerFactory } from './server.js';
+import { createServerFactory, withoutTaskAugmentation, type ServerFactory } from './server.js';
 import { readRequestBody } from './request-body.js';
 
 export const MCP_PATH = '/mcp';
@@ -20,7 +21,7 @@ export interface ServeHttpOptions {
   names: ServerNames;
   catalogue: ServedCatalogueFile;
   /** Where settings are read from; process.env by default. */
-  env?: NodeJS.ProcessEnv;
+  env?: EnvironmentVariables;
   /** Diagnostics sink; stderr by default. */
   log?: DiagnosticLog;
   /** Overrides `<prefix>MCP_HTTP_PORT` (the bin's `--http PORT`); 0 picks a free port. */
@@ -96,7 +97,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
       server.close().catch(() => undefined);
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res, parsed);
+    await transport.handleRequest(req, res, withoutTaskAugmentations(parsed));
   };
 
   const httpServer = createHttpServer((req, res) => {
@@ -167,6 +168,18 @@ export function rejectedOrigin(req: Pick<IncomingMessage, 'headers'>, allowed: r
 function hostAllowed(host: string, allowed: readonly string[]): boolean {
   const hostname = host.replace(/:\d+$/, '');
   return allowed.some((entry) => entry === host || (!/:\d+$/.test(entry) && entry === hostname));
+}
+
+/** The body with task augmentation dropped from each request in it (see withoutTaskAugmentation); anything else as is. */
+function withoutTaskAugmentations(body: unknown): unknown {
+  const strip = (item: unknown): unknown => (isRequestObject(item) ? withoutTaskAugmentation(item) : item);
+  return Array.isArray(body) ? body.map(strip) : strip(body);
+}
+
+/** Shaped enough like a request for withoutTaskAugmentation; the SDK transport validates it in full afterwards. */
+function isRequestObject(value: unknown): value is JSONRPCMessage {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && 'method' in value && 'id' in value
+    && typeof (value as { params?: unknown }).params === 'object' && (value as { params?: unknown }).params !== null;
 }
 
 function digest(text: string): Buffer {

@@ -4,8 +4,9 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { DiagnosticLog, JsonObject, RunOutcome, ServedTool, ToolFailure } from './contracts.js';
+import type { DiagnosticLog, EnvironmentVariables, JsonObject, RunOutcome, ServedTool, ToolFailure } from './contracts.js';
 import { toolFailure } from './contracts.js';
+import { redactUrlCredentials } from './redact.js';
 import { SANDBOX_MARKER, type SandboxReply, type SandboxRequest } from './sandbox-child.js';
 
 export interface LocalExecutor {
@@ -20,9 +21,14 @@ export interface LocalExecutorOptions {
   /** V8 old-space cap of each child, in MB. */
   heapMb?: number;
   /** The environment the child inherits, before credentials are stripped; process.env by default. */
-  env?: NodeJS.ProcessEnv;
+  env?: EnvironmentVariables;
   /** Name of the variable that chooses the execution mode, for error messages. */
   executionVar?: string;
+  /**
+   * Name of the variable holding the API URL, whose userinfo is sent as the API's credentials (see config.ts); the
+   * child gets it without them. Defaults to the `API_URL` variable of `executionVar`'s prefix.
+   */
+  apiUrlVar?: string;
 }
 
 export const DEFAULT_HEAP_MB = 128;
@@ -35,15 +41,25 @@ export const CREDENTIAL_NAME_PARTS: readonly string[] = [
 /** Lines of child output forwarded to stderr per run; beyond that a tool could flood the server's log. */
 const MAX_FORWARDED_LINES = 50;
 
-/** The environment minus every variable whose name looks like a credential. Returns a new object. */
-export function stripCredentials(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const kept: NodeJS.ProcessEnv = {};
+/**
+ * The environment minus every variable whose name looks like a credential, and with the userinfo of `apiUrlVar` (the
+ * API's credentials when no key is set) masked. Returns a new object.
+ */
+export function stripCredentials(env: EnvironmentVariables, apiUrlVar?: string): EnvironmentVariables {
+  const kept: EnvironmentVariables = {};
   for (const [name, value] of Object.entries(env)) {
     const upper = name.toUpperCase();
     if (CREDENTIAL_NAME_PARTS.some((part) => upper.includes(part))) continue;
-    kept[name] = value;
+    kept[name] = name === apiUrlVar && value !== undefined ? redactUrlCredentials(value) : value;
   }
   return kept;
+}
+
+/** The API URL variable shares the execution variable's prefix (config.ts names both from the same one). */
+function apiUrlVarFor(options: LocalExecutorOptions): string | undefined {
+  if (options.apiUrlVar !== undefined) return options.apiUrlVar;
+  const suffix = 'MCP_EXECUTION';
+  return options.executionVar?.endsWith(suffix) ? `${options.executionVar.slice(0, -suffix.length)}API_URL` : undefined;
 }
 
 export { localExecutionWarning } from './local-exec-gate.js';
@@ -63,6 +79,7 @@ function childEntry(): { path: string; execArgv: string[] } {
 
 export function createLocalExecutor(options: LocalExecutorOptions): LocalExecutor {
   const heapMb = options.heapMb ?? DEFAULT_HEAP_MB;
+  const apiUrlVar = apiUrlVarFor(options);
   const log = options.log;
   // A busy-looping child never notices its parent is gone, so the parent must kill what it started.
   const running = new Set<ChildProcess>();
@@ -91,7 +108,7 @@ export function createLocalExecutor(options: LocalExecutorOptions): LocalExecuto
 
       const child = fork(entry.path, [SANDBOX_MARKER], {
         execArgv: [...entry.execArgv, `--max-old-space-size=${heapMb}`],
-        env: stripCredentials(options.env ?? process.env),
+        env: stripCredentials(options.env ?? process.env, apiUrlVar),
         stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
         serialization: 'json',
       });

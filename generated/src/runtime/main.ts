@@ -1,19 +1,22 @@
 // Entry point of a generated server's bin: loads the pinned catalogue, serves MCP over stdio (or Streamable HTTP with
 // `--http [port]`), logs only to stderr. `--help` and `--version` answer on stdout and exit; any other argument is an error.
 
+import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { DiagnosticLog, ServerNames } from './contracts.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { DiagnosticLog, EnvironmentVariables, ServerNames } from './contracts.js';
 import { loadServedCatalogue } from './catalogue-store.js';
-import { createStderrLog, DEFAULT_HTTP_PORT, parsePort, readHttpSettings, type Settings } from './config.js';
+import { createStderrLog, DEFAULT_HTTP_PORT, MAX_TIMEOUT_MS, parsePort, readHttpSettings, type Settings } from './config.js';
+import { MAX_BATCH_RUNS } from './guide.js';
 import type { ServeHttpOptions } from './http.js';
-import { createServer } from './server.js';
+import { createServer, withoutTaskAugmentation } from './server.js';
 
 export interface MainOptions {
   names: ServerNames;
   /** The package's `data/catalogue.json`. */
   catalogueUrl: URL;
-  env?: NodeJS.ProcessEnv;
+  env?: EnvironmentVariables;
   /** Command-line arguments after the script; process.argv.slice(2) by default. */
   argv?: readonly string[];
 }
@@ -141,13 +144,26 @@ export async function main(options: MainOptions): Promise<void> {
     forceExit.unref();
     created.close().catch((error: unknown) => log(`Error while closing: ${describe(error)}`)).finally(() => process.exit(0));
   };
+  const transport = new LineStdioTransport(process.stdin, process.stdout, log);
+  // Requests already received are answered first (a host that will not wait sends SIGTERM, which ends it at once),
+  // for as long as the longest batch of runs may take.
+  let draining = false;
+  const afterAnswering = (why: string): void => {
+    if (closing || draining) return;
+    draining = true;
+    void transport.whenAnswered(Math.min(created.settings.timeoutMs * (MAX_BATCH_RUNS + 1), MAX_TIMEOUT_MS)).then((left) => {
+      shutdown(left === 0 ? why : `${why}; ${left} request(s) left unanswered`);
+    });
+  };
   process.once('exit', () => created.killLocalRuns());
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.stdin.once('end', () => shutdown('stdin closed'));
-  process.stdin.once('close', () => shutdown('stdin closed'));
+  process.stdin.once('end', () => afterAnswering('stdin closed'));
+  process.stdin.once('close', () => afterAnswering('stdin closed'));
 
-  const transport = new StdioServerTransport();
+  // The transport closes itself when stdout breaks; a server that can no longer answer has no reason to stay up.
+  created.server.onclose = () => shutdown('stdout closed');
+  created.server.onerror = (error) => log(`stdio: ${error.message}`);
   await created.server.connect(transport);
   const advertised = catalogue.tools.filter((tool) => tool.withheldReason === null).length;
   log(`${names.packageName} ${names.packageVersion} ready on stdio: ${advertised} of ${catalogue.tools.length} tools advertised, `
@@ -192,6 +208,202 @@ export function apiSummary(settings: Pick<Settings, 'apiUrl' | 'apiKeyProblem' |
   if (settings.apiUrl === null) return `API not configured (${settings.vars.apiUrl} is unusable; calls that need the API fail)`;
   if (settings.apiKeyProblem !== null) return `API not configured (${settings.vars.apiKey} is unusable; calls that need the API fail)`;
   return `API ${settings.apiUrl}`;
+}
+
+/** Longest stdin line read, the SDK stdio transport's own cap; a longer one is skipped and answered with an error. */
+export const MAX_STDIO_LINE_BYTES = 10 * 1024 * 1024;
+/** How much of an over-long line is kept to find its request id. */
+const OVERSIZED_HEAD_BYTES = 256;
+
+/**
+ * MCP over stdio, one JSON-RPC message per line. The SDK's StdioServerTransport drops a line that is not a JSON-RPC
+ * message without a word, so a host waits out its own timeout on that id, and on a line over its buffer cap it closes
+ * itself, after which the process exits with 0 and nothing on stderr. This one answers such a line with -32700 Parse
+ * error or -32600 Invalid Request (carrying the request's id when it can be read), logs why, and reads on.
+ */
+export class LineStdioTransport implements Transport {
+  onmessage?: (message: JSONRPCMessage) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** Set while the rest of an over-long line is being skipped: its first bytes. */
+  private oversizedHead: Buffer | null = null;
+  private closed = false;
+  /** Requests handed to the server and not answered yet, by `typeof id:id`; see whenAnswered. */
+  private readonly unanswered = new Set<string>();
+  private answeredWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly input: Readable,
+    private readonly output: Writable,
+    private readonly log: DiagnosticLog,
+    private readonly maxLineBytes = MAX_STDIO_LINE_BYTES,
+  ) {}
+
+  async start(): Promise<void> {
+    this.input.on('data', this.onData);
+    this.input.on('error', this.onInputError);
+    // Stays on after close: a write already queued can still fail, and an unhandled stream error would be thrown.
+    this.output.on('error', this.onOutputError);
+  }
+
+  /**
+   * Resolves when every request received so far has its answer on the way, or after `limitMs`: stdin's end is how a
+   * host (or `printf … | bin`) says it sends nothing more, not that it wants no answers to what it sent.
+   */
+  whenAnswered(limitMs: number): Promise<number> {
+    if (this.unanswered.size === 0) return Promise.resolve(0);
+    const waiting = this.unanswered.size;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(this.unanswered.size), limitMs);
+      this.answeredWaiters.push(() => {
+        clearTimeout(timer);
+        resolve(0);
+      });
+      this.log(`Answering ${waiting} request(s) already received before shutting down.`);
+    });
+  }
+
+  private settle(id: RequestId): void {
+    this.unanswered.delete(`${typeof id}:${String(id)}`);
+    if (this.unanswered.size > 0) return;
+    const waiters = this.answeredWaiters;
+    this.answeredWaiters = [];
+    for (const waiter of waiters) waiter();
+  }
+
+  /** Resolves once the line is handed to the OS, so a slow reader holds back the sender instead of filling memory. */
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('The stdio transport is closed.'));
+    if ('id' in message && !('method' in message) && message.id !== undefined) this.settle(message.id);
+    return new Promise((resolve, reject) => {
+      this.output.write(`${JSON.stringify(message)}\n`, (error) => {
+        if (!error) return resolve();
+        // A destroyed stream reports only here, with no 'error' event.
+        this.onOutputError(error);
+        reject(error);
+      });
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.input.off('data', this.onData);
+    this.input.off('error', this.onInputError);
+    this.input.pause();
+    this.pending = [];
+    this.onclose?.();
+  }
+
+  private readonly onInputError = (error: Error): void => this.onerror?.(error);
+
+  /** stdout broke (EPIPE: the host stopped reading): nothing can be answered any more, so the session is over. */
+  private readonly onOutputError = (error: Error): void => {
+    if (this.closed) return;
+    this.onerror?.(error);
+    void this.close();
+  };
+
+  private readonly onData = (chunk: Buffer | string): void => {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    let start = 0;
+    for (let newline = bytes.indexOf(10); newline !== -1; newline = bytes.indexOf(10, start)) {
+      this.take(bytes.subarray(start, newline));
+      this.endLine();
+      start = newline + 1;
+    }
+    this.take(bytes.subarray(start));
+  };
+
+  private take(part: Buffer): void {
+    if (part.length === 0 || this.oversizedHead !== null) return;
+    if (this.pendingBytes + part.length <= this.maxLineBytes) {
+      this.pending.push(part);
+      this.pendingBytes += part.length;
+      return;
+    }
+    // Holding the whole line to reject it would be the memory hazard the cap is there to avoid.
+    this.oversizedHead = Buffer.concat([...this.pending, part]).subarray(0, OVERSIZED_HEAD_BYTES);
+    this.pending = [];
+    this.pendingBytes = 0;
+  }
+
+  private endLine(): void {
+    const oversizedHead = this.oversizedHead;
+    const line = Buffer.concat(this.pending).toString('utf8').replace(/\r$/, '');
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.oversizedHead = null;
+    if (oversizedHead !== null) {
+      return this.reject(ErrorCode.InvalidRequest, `Invalid Request: a message longer than ${this.maxLineBytes} bytes was skipped; `
+        + 'send smaller inputs.', leadingRequestId(oversizedHead.toString('utf8')));
+    }
+    if (line.trim() === '') return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      return this.reject(ErrorCode.ParseError, 'Parse error: a line on stdin is not JSON; send one JSON-RPC message per line.');
+    }
+    const message = JSONRPCMessageSchema.safeParse(parsed);
+    if (message.success) {
+      this.track(message.data);
+      return this.onmessage?.(withoutTaskAugmentation(message.data));
+    }
+    if (Array.isArray(parsed)) {
+      const ids = parsed.flatMap((item) => { const id = usableRequestId(item); return id === undefined ? [] : [id]; });
+      const why = 'Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18 dropped them); send one message per line.';
+      if (ids.length === 0) return this.reject(ErrorCode.InvalidRequest, why);
+      return ids.forEach((id) => this.reject(ErrorCode.InvalidRequest, why, id));
+    }
+    this.reject(ErrorCode.InvalidRequest, `Invalid Request: ${invalidMessageProblem(parsed)}.`, usableRequestId(parsed));
+  }
+
+  /** Notes a request as unanswered; a cancelled one is never answered (MCP), so its cancellation settles it. */
+  private track(message: JSONRPCMessage): void {
+    if (!('method' in message)) return;
+    if ('id' in message) this.unanswered.add(`${typeof message.id}:${String(message.id)}`);
+    else if (message.method === 'notifications/cancelled') {
+      const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+      if (typeof id === 'string' || typeof id === 'number') this.settle(id);
+    }
+  }
+
+  /** Answers a line that is not a message: with its id when it has a usable one, else with none (MCP allows that). */
+  private reject(code: ErrorCode, message: string, id?: RequestId): void {
+    this.log(`Answered a stdin line with ${code}: ${message}`);
+    const response = { jsonrpc: '2.0' as const, ...(id === undefined ? {} : { id }), error: { code, message } };
+    this.send(response as JSONRPCMessage).catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
+  }
+}
+
+/** An id the answer can carry: MCP ids are strings or integers, never null. */
+function usableRequestId(value: unknown): RequestId | undefined {
+  if (value === null || typeof value !== 'object' || !('id' in value)) return undefined;
+  const id = (value as { id: unknown }).id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : undefined;
+}
+
+/**
+ * The id of a message from its first bytes, when it comes before anything large (as every SDK client writes it:
+ * jsonrpc, id, method, then params); undefined when it cannot be told without reading the whole line.
+ */
+export function leadingRequestId(head: string): RequestId | undefined {
+  const match = /^\s*\{\s*(?:"(?:jsonrpc|method)"\s*:\s*"[^"\\]*"\s*,\s*){0,2}"id"\s*:\s*(-?\d+|"[^"\\]*")\s*[,}]/.exec(head);
+  if (match?.[1] === undefined) return undefined;
+  const id: unknown = JSON.parse(match[1]);
+  return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : undefined;
+}
+
+function invalidMessageProblem(value: unknown): string {
+  if (value === null || typeof value !== 'object') return 'a JSON-RPC message is an object';
+  const message = value as Record<string, unknown>;
+  if (message.jsonrpc !== '2.0') return '"jsonrpc" must be "2.0"';
+  if ('id' in message && usableRequestId(message) === undefined) return '"id" must be a string or an integer';
+  if ('method' in message && typeof message.method !== 'string') return '"method" must be a string';
+  return 'it is neither a request, a notification nor a response';
 }
 
 /** Anything printed with console.* in this process goes to stderr: stdout carries only MCP messages. */

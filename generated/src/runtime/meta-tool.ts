@@ -294,9 +294,11 @@ async function batchCommand(ctx: SurfaceContext, args: JsonObject, extra: CallEx
       ? `runs[${entry.index}] ${entry.slug} (${entry.run_id}) succeeded: ${safeStringify(entry.result)}`
       : `runs[${entry.index}] ${entry.slug}${entry.run_id ? ` (${entry.run_id})` : ''} failed [${entry.code}, retryable: ${entry.retryable}]: ${entry.error}`;
   const text = [tally, ...failed.map(describe), ...succeeded.map(describe)].join('\n');
-  return textAndData(text, {
+  const result = textAndData(text, {
     total: entries.length, succeeded: succeeded.length, failed: failed.length - notSent, ...(notSent ? { not_sent: notSent } : {}), runs: entries,
   });
+  // Nothing worked: a host that reads only isError must not take the batch for a success. Any success keeps it false.
+  return succeeded.length === 0 ? { ...result, isError: true } : result;
 }
 
 function batchEntry(index: number, slug: string, outcome: RunOutcome, runId: string | undefined): BatchEntry {

@@ -56,13 +56,12 @@ export function redactSecrets(value: unknown, fingerprint?: (original: unknown) 
     const copy: Record<string, unknown> = {};
     for (const [key, child] of Object.entries(node as Record<string, unknown>)) {
       const childPointer = `${pointer}/${pointerToken(key)}`;
-      if (childLevel > MAX_REDACTION_DEPTH) {
-        copy[key] = mask(child, childPointer, DEEP_MASK);
-      } else if (isSecretKey(key)) {
-        copy[key] = mask(child, childPointer, REDACTED_MASK);
-      } else {
-        copy[key] = walk(child, childLevel, childPointer);
-      }
+      const value = childLevel > MAX_REDACTION_DEPTH ? mask(child, childPointer, DEEP_MASK)
+        : isSecretKey(key) ? mask(child, childPointer, REDACTED_MASK)
+          : walk(child, childLevel, childPointer);
+      // Defined, not assigned: JSON input can carry an own "__proto__" member, which assignment would turn into the
+      // copy's prototype, dropping it from what history shows and diffs.
+      Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
     }
     return copy;
   };

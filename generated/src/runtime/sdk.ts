@@ -4,11 +4,11 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import type { ErrorCode, InputValidator, JsonObject, ServedCatalogueFile, ServedTool, ServerNames, ToolFailure } from './contracts.js';
+import type { EnvironmentVariables, ErrorCode, InputValidator, JsonObject, ServedCatalogueFile, ServedTool, ServerNames, ToolFailure } from './contracts.js';
 import { toolFailure } from './contracts.js';
 import { createApiClient } from './api-client.js';
 import { loadServedCatalogue } from './catalogue-store.js';
-import { createStderrLog, onceLog, parseApiUrl, readApiKey, readSettings, type Settings } from './config.js';
+import { createStderrLog, MAX_TIMEOUT_MS, onceLog, parseApiUrl, readApiKey, readSettings, type Settings } from './config.js';
 import { withoutUndefinedMembers } from './json-arguments.js';
 import { createLocalExecutor, localExecutionWarning } from './local-exec.js';
 import { redactUrlCredentials } from './redact.js';
@@ -24,11 +24,11 @@ export interface CallOptions {
   apiUrl?: string | undefined;
   /** API key; overrides `<prefix>API_KEY`. Surrounding whitespace is trimmed; a blank one means no key. */
   apiKey?: string | undefined;
-  /** Per-request timeout; overrides `<prefix>MCP_TIMEOUT_MS`. */
+  /** Per-request timeout; overrides `<prefix>MCP_TIMEOUT_MS`. Past 2,147,483,647 ms (about 24 days), that many. */
   timeoutMs?: number | undefined;
   signal?: AbortSignal | undefined;
   /** Where the other settings are read from; process.env by default. */
-  env?: NodeJS.ProcessEnv | undefined;
+  env?: EnvironmentVariables | undefined;
 }
 
 /** A failed tool call: the stable code and retryable flag of the failure envelope, as an Error. */
@@ -103,7 +103,8 @@ export function bindSdk(options: BindSdkOptions): BoundSdk {
       if (!Number.isSafeInteger(callOptions.timeoutMs) || callOptions.timeoutMs < 1) {
         throw new ToolCallError(toolFailure('VALIDATION_ERROR', `options.timeoutMs must be a positive whole number of milliseconds, got ${String(callOptions.timeoutMs)}.`));
       }
-      overridden.timeoutMs = callOptions.timeoutMs;
+      // Longer than a Node.js timer can wait would fire at once: the longest wait stands for "as long as it takes".
+      overridden.timeoutMs = Math.min(callOptions.timeoutMs, MAX_TIMEOUT_MS);
     }
     return overridden;
   }
@@ -127,6 +128,7 @@ export function bindSdk(options: BindSdkOptions): BoundSdk {
     const apiClient = createApiClient(names, settings, stderrLog);
     const localExecutor = createLocalExecutor({
       timeoutMs: settings.timeoutMs, log: stderrLog, env: callOptions.env ?? process.env, executionVar: settings.vars.execution,
+      apiUrlVar: settings.vars.apiUrl,
     });
     const runner = createRunner(settings, apiClient, localExecutor, stderrLog);
     const outcome = await runner.run(tool, params as JsonObject, callOptions.signal);

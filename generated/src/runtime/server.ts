@@ -5,10 +5,13 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
+  ErrorCode,
   GetPromptRequestSchema,
+  type JSONRPCMessage,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
@@ -18,9 +21,13 @@ import {
   SetLevelRequestSchema,
   type LoggingLevel,
   type LoggingMessageNotification,
+  type ServerNotification,
+  type ServerRequest,
+  type ServerResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { DiagnosticLog, ServedCatalogueFile, ServerNames } from './contracts.js';
+import * as z from 'zod/v4';
+import { type DiagnosticLog, type EnvironmentVariables, ProtocolError, type ServedCatalogueFile, type ServerNames } from './contracts.js';
 import { createToolAdvertiser, isAdvertised } from './advertise.js';
 import { createApiClient } from './api-client.js';
 import { createCatalogueStore, type CatalogueStore } from './catalogue-store.js';
@@ -35,7 +42,7 @@ export interface CreateServerOptions {
   names: ServerNames;
   catalogue: ServedCatalogueFile;
   /** Where settings are read from; process.env by default. */
-  env?: NodeJS.ProcessEnv;
+  env?: EnvironmentVariables;
   /** Diagnostics sink; stderr by default. */
   log?: DiagnosticLog;
   /** The transport this process answers on; over HTTP, history answers say runs may sit on another replica. */
@@ -166,19 +173,20 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
     const mcp = new Server(
       { name: names.serverName, title: names.productName, version: names.packageVersion },
       {
-        capabilities: { tools: { listChanged: true }, resources: {}, prompts: {}, completions: {}, logging: {} },
+        capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, prompts: {}, completions: {}, logging: {} },
         instructions: serverInstructions(names),
         jsonSchemaValidator: sdkSchemaValidator,
       },
     );
 
-    mcp.setRequestHandler(ListToolsRequestSchema, async () => {
+    onRequest(mcp, ListToolsRequestSchema, async (request) => {
+      refuseCursor(request);
       await catalogueStore.ensureFresh();
       const tools: Tool[] = advertiser.list(catalogueStore.getTools(), surface.metaTool);
       return { tools };
     });
 
-    mcp.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    onRequest(mcp, CallToolRequestSchema, async (request, extra) => {
       const progressToken = request.params._meta?.progressToken;
       const callExtra: CallExtra = {
         signal: extra.signal,
@@ -196,6 +204,9 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
           }
         },
       };
+      // A live list is refreshed before any call that reads it, not only on tools/list: a host that never lists again
+      // still reaches new tools, and a TTL of 0 means every call sees the API's list.
+      await catalogueStore.ensureFresh();
       return requestLogSink.run(
         (notification) => extra.sendNotification(notification),
         // Keys the host profile advertised under aliases go back to the manifest's keys before validation.
@@ -203,12 +214,28 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
       );
     });
 
-    mcp.setRequestHandler(ListResourcesRequestSchema, () => surface.listResources());
-    mcp.setRequestHandler(ListResourceTemplatesRequestSchema, () => surface.listResourceTemplates());
-    mcp.setRequestHandler(ReadResourceRequestSchema, (request) => surface.readResource(request.params.uri));
-    mcp.setRequestHandler(ListPromptsRequestSchema, () => surface.listPrompts());
-    mcp.setRequestHandler(GetPromptRequestSchema, (request) => surface.getPrompt(request.params.name, request.params.arguments ?? {}));
-    mcp.setRequestHandler(CompleteRequestSchema, (request) => {
+    onRequest(mcp, ListResourcesRequestSchema, async (request) => {
+      refuseCursor(request);
+      await catalogueStore.ensureFresh();
+      return surface.listResources();
+    });
+    onRequest(mcp, ListResourceTemplatesRequestSchema, (request) => {
+      refuseCursor(request);
+      return surface.listResourceTemplates();
+    });
+    onRequest(mcp, ReadResourceRequestSchema, async (request) => {
+      await catalogueStore.ensureFresh();
+      return surface.readResource(request.params.uri);
+    });
+    onRequest(mcp, ListPromptsRequestSchema, (request) => {
+      refuseCursor(request);
+      return surface.listPrompts();
+    });
+    onRequest(mcp, GetPromptRequestSchema, async (request) => {
+      await catalogueStore.ensureFresh();
+      return surface.getPrompt(request.params.name, request.params.arguments ?? {});
+    });
+    onRequest(mcp, CompleteRequestSchema, (request) => {
       const ref = request.params.ref;
       const completed = surface.complete(
         { type: ref.type, ...('name' in ref ? { name: ref.name } : {}), ...('uri' in ref ? { uri: ref.uri } : {}) },
@@ -224,7 +251,7 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
         },
       };
     });
-    mcp.setRequestHandler(SetLevelRequestSchema, (request) => {
+    onRequest(mcp, SetLevelRequestSchema, (request) => {
       clientLogLevel = request.params.level;
       return {};
     });
@@ -237,14 +264,68 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
     catalogueStore,
     newServer,
     killLocalRuns: () => localExecutor.killAll(),
-    // A long-lived session (stdio) also gets log lines outside requests and tools/list_changed notifications.
+    // A long-lived session (stdio) also gets log lines outside requests and list_changed notifications: a changed tool
+    // list changes the per-tool resources too.
     attachSession(mcp) {
       sessionServer = mcp;
       catalogueStore.onListChanged(() => {
-        if (mcp.transport !== undefined) mcp.sendToolListChanged().catch(() => undefined);
+        if (mcp.transport === undefined) return;
+        mcp.sendToolListChanged().catch(() => undefined);
+        mcp.sendResourceListChanged().catch(() => undefined);
       });
     },
   };
+}
+
+/**
+ * A request without its task augmentation (`params.task`). MCP 2025-11-25: a receiver that declares no task capability
+ * for a request type MUST process such requests normally, ignoring the metadata. The SDK instead refuses them with
+ * -32603, before any handler runs, so each transport strips it from what it hands the SDK. Other messages are returned
+ * as they are.
+ */
+export function withoutTaskAugmentation(message: JSONRPCMessage): JSONRPCMessage {
+  if (!('method' in message) || !('id' in message) || message.params === undefined || !('task' in message.params)) return message;
+  const { task: _task, ...params } = message.params;
+  return { ...message, params };
+}
+
+/** A request schema of the SDK: an object whose `method` is one literal. */
+type RequestSchema = z.ZodObject<{ method: z.ZodLiteral<string> } & z.ZodRawShape>;
+type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/**
+ * Registers `handler` for the method of `schema`. The SDK parses a request before its handler runs and answers params
+ * that do not fit with -32603 Internal error and the validator's raw output, which tells a host the server broke; MCP
+ * wants -32602 Invalid params. So the SDK is given a schema that checks only the method, and the params are checked
+ * here, answering -32602 with a message that names each offending field. (tools/call is also checked by the SDK's
+ * Server itself, which already answers -32602.)
+ */
+function onRequest<T extends RequestSchema>(
+  mcp: Server,
+  schema: T,
+  handler: (request: z.output<T>, extra: RequestExtra) => ServerResult | Promise<ServerResult>,
+): void {
+  const methodOnly = z.object({ method: schema.shape.method }).loose();
+  mcp.setRequestHandler(methodOnly, (request, extra) => handler(parseRequest(schema, request), extra));
+}
+
+/**
+ * Every list is answered in one page and no nextCursor is ever issued, so any cursor a client sends is invalid, which
+ * MCP says to answer with -32602 rather than with the first page again (a client paging would loop or duplicate).
+ */
+function refuseCursor(request: { method: string; params?: { cursor?: string | undefined } | undefined }): void {
+  const cursor = request.params?.cursor;
+  if (cursor === undefined) return;
+  throw new ProtocolError(ErrorCode.InvalidParams, `Invalid cursor ${JSON.stringify(cursor)}: ${request.method} answers everything in one page `
+    + 'and issues no cursors; send it without one.');
+}
+
+function parseRequest<T extends RequestSchema>(schema: T, request: unknown): z.output<T> {
+  const parsed = schema.safeParse(request);
+  if (parsed.success) return parsed.data;
+  const method = schema.shape.method.value;
+  const problems = parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || 'the request'}: ${issue.message}`);
+  throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${problems.join('; ')}. Fix the params and send the request again.`);
 }
 
 function levelIndex(level: LoggingLevel): number {

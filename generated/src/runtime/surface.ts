@@ -10,6 +10,7 @@ import type {
 } from '@modelcontextprotocol/sdk/types.js';
 import { toolFailure, type DiagnosticLog, type InputValidator, type ServedTool, type ServerNames, type ToolRunner } from './contracts.js';
 import type { RunHistory } from './history.js';
+import { ERROR_CODES } from './guide.js';
 import { callMetaTool, metaToolDefinition } from './meta-tool.js';
 import { getPrompt, listPrompts, PROMPT_SLUG_ARGUMENTS } from './prompts.js';
 import { completeSlugs, listResources, listResourceTemplates, readResource, toolTemplateUri } from './resources.js';
@@ -98,7 +99,14 @@ export function createAgentSurface(ctx: SurfaceContext): AgentSurface {
       const slugArgument =
         (ref.type === 'ref/resource' && ref.uri === toolTemplateUri(ctx) && argument.name === 'slug') ||
         (ref.type === 'ref/prompt' && ref.name !== undefined && PROMPT_SLUG_ARGUMENTS[ref.name] === argument.name);
-      return slugArgument ? completeSlugs(ctx.getTools(), argument.value) : { values: [] };
+      if (slugArgument) return completeSlugs(ctx.getTools(), argument.value);
+      // recover's `error` takes the failure's text or just its code: the codes are what a host can offer.
+      if (ref.type === 'ref/prompt' && ref.name === 'recover' && argument.name === 'error') {
+        const prefix = argument.value.toUpperCase();
+        const values = ERROR_CODES.filter((code) => code.startsWith(prefix)).sort();
+        return { values, total: values.length, hasMore: false };
+      }
+      return { values: [] };
     },
   };
 }

@@ -10,10 +10,12 @@ import {
   isEntryPoint,
   loadPackage,
   openClientSession,
+  processLines,
   resultFailure,
   resultPayload,
   resultText,
   startDevApi,
+  startMockHint,
   type ClientSession,
   type DevIo,
 } from './client-session.js';
@@ -55,23 +57,35 @@ export async function runAgentDemo(argv: string[], io: DevIo, options: AgentDemo
     io.stderr(`agent-demo: ${errorText(error)}`);
     return 1;
   }
-  const api = await startDevApi(pkg, { mock: flags.mock, env });
+  let api;
+  try {
+    api = await startDevApi(pkg, { mock: flags.mock, env });
+  } catch (error) {
+    io.stderr(`agent-demo: ${errorText(error)}`);
+    return 1;
+  }
   try {
     // Checked first: without an API every step would fail with its own ECONNREFUSED and read as a broken server.
     const unreachable = await apiUnreachableReason(api.url);
     if (unreachable !== null) {
-      io.stderr(`agent-demo: the API at ${api.url} is not reachable (${unreachable}). Start it with \`npm run mock-api\`, `
+      io.stderr(`agent-demo: the API at ${api.url} is not reachable (${unreachable}). ${capitalised(startMockHint(api.url, pkg.names))}, `
         + `or run \`npm run agent-demo:mock\` to use a mock started for this demo.`);
       return 1;
     }
     io.stdout(`API: ${api.url}${api.mock ? ' (mock started for this demo)' : ''}`);
-    const session = await openClientSession(pkg, { apiUrl: api.url, env, clientName: 'agent-demo' });
+    let session;
+    try {
+      session = await openClientSession(pkg, { apiUrl: api.serverUrl, env, clientName: 'agent-demo' });
+    } catch (error) {
+      io.stderr(`agent-demo: ${errorText(error)}`);
+      return 1;
+    }
     try {
       await walk(session, pkg.names.metaToolName, flags.goal, io);
       io.stdout('Done: every step of the agent path worked.');
       return 0;
     } catch (error) {
-      io.stderr(`agent-demo: ${errorText(error)}`);
+      io.stderr(`agent-demo: ${session.ended() ?? errorText(error)}`);
       return 1;
     } finally {
       await session.close();
@@ -158,6 +172,10 @@ async function exampleCall(
   return schema.example;
 }
 
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** The slug with its second-to-last character dropped ("env-validator" → "env-validatr"): not a prefix, still close. */
 export function typoOf(slug: string): string {
   const chars = [...slug];
@@ -167,6 +185,5 @@ export function typoOf(slug: string): string {
 }
 
 if (isEntryPoint(import.meta.url)) {
-  const io: DevIo = { stdout: (line) => process.stdout.write(`${line}\n`), stderr: (line) => process.stderr.write(`${line}\n`) };
-  process.exitCode = await runAgentDemo(process.argv.slice(2), io);
+  process.exitCode = await runAgentDemo(process.argv.slice(2), processLines());
 }

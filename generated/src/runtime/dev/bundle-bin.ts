@@ -3,10 +3,12 @@
 // generator's compile stage calls bundleBin() with the same options. Everything else in `dist/` stays tsc's output
 // (the typed SDK, the dev scripts, and `runtime/sandbox-child.js`, which local runs start as its own process).
 //
-// Usage (from the package folder): node dist/runtime/dev/bundle-bin.js
+// Usage: node dist/runtime/dev/bundle-bin.js (from any folder; the package's `npm run build` runs it)
 
+import { realpathSync } from 'node:fs';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
 import { errorText, isEntryPoint } from './entry-point.js';
 
@@ -26,6 +28,9 @@ export function binBundleOptions(root: string): BuildOptions {
     // the folders modules came from; module names left in it are made relative to the package (see bundleBin).
     minifyWhitespace: true,
     minifySyntax: true,
+    // Text as written: escaped to ASCII, a module name under a folder such as /home/José/ would no longer match the
+    // folder name that bundleBin makes relative to the package.
+    charset: 'utf8',
     logLevel: 'silent',
   };
 }
@@ -36,15 +41,18 @@ export function binBundleOptions(root: string): BuildOptions {
  * modules found there as if they were in the package's own node_modules, so it is the same either way.
  */
 export async function bundleBin(root: string, nodePaths: readonly string[] = []): Promise<void> {
-  const options = binBundleOptions(resolve(root));
+  // Real paths, as esbuild names modules by them: through a symlinked folder the names would be relative to the
+  // real folder and the replacement below, relative to the link, would miss them.
+  const options = binBundleOptions(realPath(root));
+  const folders = nodePaths.map(realPath);
   let text: string;
   try {
-    const result = await build({ ...options, nodePaths: [...nodePaths], write: false });
+    const result = await build({ ...options, nodePaths: folders, write: false });
     text = result.outputFiles[0]!.text;
   } catch (error) {
     throw new Error(`bundling src/bin.ts into dist/bin.js failed: ${errorText(error)}`);
   }
-  for (const folder of nodePaths) {
+  for (const folder of folders) {
     const seen = `"${relative(options.absWorkingDir!, folder).split(sep).join('/')}/`;
     text = text.split(seen).join('"node_modules/');
   }
@@ -53,8 +61,17 @@ export async function bundleBin(root: string, nodePaths: readonly string[] = [])
   await chmod(options.outfile!, 0o755);
 }
 
+function realPath(path: string): string {
+  try {
+    return realpathSync(resolve(path));
+  } catch {
+    return resolve(path);
+  }
+}
+
 if (isEntryPoint(import.meta.url)) {
-  bundleBin(process.cwd()).catch((error: unknown) => {
+  // The package this file is compiled into (dist/runtime/dev/), wherever it is started from.
+  bundleBin(fileURLToPath(new URL('../../../', import.meta.url))).catch((error: unknown) => {
     process.stderr.write(`${errorText(error)}\n`);
     process.exitCode = 1;
   });

@@ -12,9 +12,11 @@ import {
   isEntryPoint,
   loadPackage,
   openClientSession,
+  processLines,
   resultFailure,
   resultPayload,
   startDevApi,
+  startMockHint,
   type ClientSession,
   type DevIo,
   type PackageContext,
@@ -121,15 +123,20 @@ export async function checkCatalogue(options: CatalogueCheckOptions & { mock: bo
     const unreachable = await apiUnreachableReason(api.url);
     if (unreachable !== null) {
       // One clear line instead of a failed run per tool that would read as a broken server.
-      report.problems.push(`the API at ${api.url} is not reachable (${unreachable}); start it (npm run mock-api) or pass --mock`);
+      report.problems.push(`the API at ${api.url} is not reachable (${unreachable}); ${startMockHint(api.url, pkg.names)}, or pass --mock`);
       return report;
     }
-    const session = await openClientSession(pkg, { apiUrl: api.url, env, clientName: 'catalogue-check' });
+    const session = await openClientSession(pkg, { apiUrl: api.serverUrl, env, clientName: 'catalogue-check' });
     try {
       report.results = await checkTools(pkg, session, report.problems);
+    } catch (error) {
+      if (session.ended() === null) throw error;
     } finally {
       await session.close();
     }
+    // A server that stopped part-way failed the tools after it one by one; this says why.
+    const ended = session.ended();
+    if (ended !== null) report.problems.push(ended);
     report.passed = report.results.filter((result) => result.ok).length;
     report.failed = report.results.length - report.passed;
     report.ok = report.failed === 0 && report.problems.length === 0;
@@ -270,6 +277,5 @@ function paramsOf(example: { name: string; arguments: Record<string, unknown> },
 }
 
 if (isEntryPoint(import.meta.url)) {
-  const io: DevIo = { stdout: (line) => process.stdout.write(`${line}\n`), stderr: (line) => process.stderr.write(`${line}\n`) };
-  process.exitCode = await runCatalogueCheck(process.argv.slice(2), io);
+  process.exitCode = await runCatalogueCheck(process.argv.slice(2), processLines());
 }

@@ -8,7 +8,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServedCatalogueFile, ServerNames, ToolFailure } from '../contracts.js';
 import { loadServedCatalogue } from '../catalogue-store.js';
 import { envVarNames, normalizeApiUrl } from '../config.js';
+import { errorText } from './entry-point.js';
 import { manifestsFromServedCatalogue, startMockApi } from './mock-api.js';
+import { DEFAULT_MOCK_API_PORT } from './mock-api-cli.js';
 
 /** Output of a developer script: lines for the person running it (stdout) and diagnostics (stderr). */
 export interface DevIo {
@@ -62,18 +64,31 @@ export async function loadPackage(root?: string): Promise<PackageContext> {
 
 /** The API a script talks to: a mock started for it, or the one the environment names. */
 export interface DevApi {
+  /** Its base URL, without credentials: what the script shows and probes. */
   url: string;
+  /** The API URL the server is started with in place of its environment's: the mock's, else none. */
+  serverUrl?: string;
   mock: boolean;
   close(): Promise<void>;
 }
 
+/**
+ * Reads the API URL variable as the server does (config.ts): unset means the package's default; any other value that
+ * is not an http(s) URL, blank included, is an error here too, never replaced by the default, which would send the
+ * runs (and the API key) to another host. The server itself gets the variable untouched, with any credentials in it.
+ */
 export async function startDevApi(pkg: PackageContext, options: { mock: boolean; env?: NodeJS.ProcessEnv }): Promise<DevApi> {
   if (options.mock) {
     const api = await startMockApi({ manifests: manifestsFromServedCatalogue(pkg.catalogue) });
-    return { url: api.url, mock: true, close: () => api.close() };
+    return { url: api.url, serverUrl: api.url, mock: true, close: () => api.close() };
   }
-  const raw = (options.env ?? process.env)[envVarNames(pkg.names).apiUrl]?.trim();
-  const url = normalizeApiUrl(raw === undefined || raw === '' ? pkg.names.defaultApiUrl : raw) ?? pkg.names.defaultApiUrl;
+  const name = envVarNames(pkg.names).apiUrl;
+  const raw = (options.env ?? process.env)[name];
+  const url = normalizeApiUrl(raw === undefined ? pkg.names.defaultApiUrl : raw.trim());
+  if (url === null) {
+    throw new Error(`${name} is set but is not an http:// or https:// URL, so there is no API to use: set it to the API's URL, `
+      + `unset it to use ${pkg.names.defaultApiUrl}, or pass --mock to use a mock API started for this script.`);
+  }
   return { url, mock: false, close: async () => undefined };
 }
 
@@ -95,17 +110,36 @@ export async function apiUnreachableReason(apiUrl: string, timeoutMs = 3000): Pr
   }
 }
 
+/**
+ * How to get a mock API where a script looks for its API, for the message that the API is unreachable: start the
+ * mock on the script's port when the script already points at this machine, else start it and point the script at it
+ * (advising `npm run mock-api` alone there would leave the script talking to the API it just failed to reach).
+ */
+export function startMockHint(apiUrl: string, names: ServerNames): string {
+  const url = new URL(apiUrl);
+  const port = url.port === '' ? 80 : Number(url.port);
+  const local = url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) && url.pathname === '/api';
+  if (local) return `start it with \`npm run mock-api${port === DEFAULT_MOCK_API_PORT ? '' : ` -- ${port}`}\``;
+  return `to use the mock API instead, start it with \`npm run mock-api\` and set `
+    + `${envVarNames(names).apiUrl}=http://127.0.0.1:${DEFAULT_MOCK_API_PORT}/api`;
+}
+
 export interface ClientSession {
   client: Client;
   /** Everything the server wrote to stderr so far. */
   stderr(): string;
+  /** Null while the server runs; once it has stopped unasked, a sentence saying so with the end of its stderr. */
+  ended(): string | null;
   close(): Promise<void>;
 }
+
+/** How much of a stopped server's stderr its ended() sentence quotes: the end, where the reason is. */
+const QUOTED_STDERR_LINES = 10;
 
 /** Spawns the package's bin over real stdio and connects an SDK client to it. */
 export async function openClientSession(
   pkg: PackageContext,
-  options: { apiUrl?: string; env?: NodeJS.ProcessEnv; clientName?: string } = {},
+  options: { apiUrl?: string | undefined; env?: NodeJS.ProcessEnv; clientName?: string } = {},
 ): Promise<ClientSession> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(options.env ?? process.env)) if (value !== undefined) env[key] = value;
@@ -116,8 +150,32 @@ export async function openClientSession(
     stderrText += chunk.toString();
   });
   const client = new Client({ name: options.clientName ?? `${pkg.names.serverName}-dev`, version: pkg.names.packageVersion });
-  await client.connect(transport);
-  return { client, stderr: () => stderrText, close: () => client.close() };
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    // The SDK only says the connection closed; why the server stopped is what it wrote to stderr before it did.
+    await transport.close().catch(() => undefined);
+    const said = stderrText.trim();
+    throw new Error(`the server (node ${pkg.paths.bin}) did not start: ${errorText(error)}${said === '' ? '' : `. It wrote:\n${said}`}`);
+  }
+  let closing = false;
+  let ended = false;
+  client.onclose = () => {
+    if (!closing) ended = true;
+  };
+  return {
+    client,
+    stderr: () => stderrText,
+    ended: () => {
+      if (!ended) return null;
+      const tail = stderrText.trimEnd().split('\n').slice(-QUOTED_STDERR_LINES).join('\n');
+      return `the server (node ${pkg.paths.bin}) stopped${tail === '' ? '' : `. The end of what it wrote:\n${tail}`}`;
+    },
+    close: () => {
+      closing = true;
+      return client.close();
+    },
+  };
 }
 
 /** The payload of a tool result: its structuredContent, else its first text block parsed as JSON, else that text. */
@@ -149,4 +207,4 @@ export async function callTool(session: ClientSession, name: string, args: Recor
   return (await session.client.callTool({ name, arguments: args })) as CallToolResult;
 }
 
-export { errorText, isEntryPoint } from './entry-point.js';
+export { errorText, isEntryPoint, processLines, processOutput } from './entry-point.js';

@@ -2,10 +2,11 @@
 // In this repository the default catalogue is examples/catalogue.json; inside a generated package (compiled to
 // dist/runtime/dev/mock-api-cli.js) it is the package's data/catalogue.json.
 
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Manifest, ServedCatalogueFile } from '../contracts.js';
+import { isEntryPoint, processLines } from './entry-point.js';
 import { manifestsFromBundle, manifestsFromServedCatalogue, MOCK_API_HEADER, startMockApi, type MockApi } from './mock-api.js';
 
 export const DEFAULT_MOCK_API_PORT = 4010;
@@ -69,7 +70,7 @@ async function explainPortInUse(host: string, port: number, io: MockApiCliIo): P
   const baseUrl = `http://${urlHost}:${port}/api`;
   const holder = await probe(`${baseUrl}/tools`);
   if (holder.isMockApi) {
-    io.stderr(`mock-api: reusing the mock API already on port ${port}`);
+    io.stderr(`mock-api: reusing the mock API already on port ${port}${holder.asksForKey ? ' (it was started with --api-key: requests need that key)' : ''}`);
     io.stdout(baseUrl);
     return { exitCode: 0 };
   }
@@ -83,22 +84,20 @@ async function explainPortInUse(host: string, port: number, io: MockApiCliIo): P
   return { exitCode: 1 };
 }
 
-async function probe(url: string): Promise<{ isMockApi: boolean; description: string }> {
+/**
+ * What answers on the port. The mock names itself in a header on every answer, so one that was started with --api-key
+ * (401 without the key) or has a fault injected into its tool list is still recognised as the mock.
+ */
+async function probe(url: string): Promise<{ isMockApi: boolean; asksForKey: boolean; description: string }> {
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
-    const text = await response.text();
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-    const listsTools = typeof body === 'object' && body !== null && Array.isArray((body as { tools?: unknown }).tools);
-    if (response.ok && listsTools && response.headers.get(MOCK_API_HEADER) === '1') return { isMockApi: true, description: 'mock API' };
+    await response.arrayBuffer();
+    const asksForKey = response.status === 401 || response.status === 403;
+    if (response.headers.get(MOCK_API_HEADER) === '1') return { isMockApi: true, asksForKey, description: 'mock API' };
     const server = response.headers.get('server');
-    return { isMockApi: false, description: `GET /api/tools answered HTTP ${response.status}${server ? ` from "${server}"` : ''}` };
+    return { isMockApi: false, asksForKey, description: `GET /api/tools answered HTTP ${response.status}${server ? ` from "${server}"` : ''}` };
   } catch (error) {
-    return { isMockApi: false, description: `it did not answer HTTP: ${(error as Error).message}` };
+    return { isMockApi: false, asksForKey: false, description: `it did not answer HTTP: ${(error as Error).message}` };
   }
 }
 
@@ -144,22 +143,8 @@ export function loadManifests(path: string): Manifest[] {
   return format === 'nexusbloom-served-catalogue/1' ? manifestsFromServedCatalogue(json as ServedCatalogueFile) : manifestsFromBundle(json);
 }
 
-function invokedDirectly(): boolean {
-  const entry = process.argv[1];
-  if (entry === undefined) return false;
-  try {
-    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (invokedDirectly()) {
-  const io: MockApiCliIo = {
-    stdout: (line) => process.stdout.write(`${line}\n`),
-    stderr: (line) => process.stderr.write(`${line}\n`),
-  };
-  const outcome = await runMockApiCli(process.argv.slice(2), io);
+if (isEntryPoint(import.meta.url)) {
+  const outcome = await runMockApiCli(process.argv.slice(2), processLines());
   const api = outcome.api;
   if (api === undefined) {
     process.exitCode = outcome.exitCode;

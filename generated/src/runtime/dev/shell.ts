@@ -9,6 +9,8 @@ import {
   isEntryPoint,
   loadPackage,
   openClientSession,
+  processLines,
+  processOutput,
   resultText,
   startDevApi,
   type ClientSession,
@@ -58,18 +60,25 @@ export async function runShell(argv: string[], io: ShellIo, options: ShellOption
     io.stderr(`shell: ${errorText(error)}`);
     return 1;
   }
-  const api = await startDevApi(pkg, { mock, env });
+  let api;
+  try {
+    api = await startDevApi(pkg, { mock, env });
+  } catch (error) {
+    io.stderr(`shell: ${errorText(error)}`);
+    return 1;
+  }
   let session: ClientSession;
   try {
-    session = await openClientSession(pkg, { apiUrl: api.url, env, clientName: 'shell' });
+    session = await openClientSession(pkg, { apiUrl: api.serverUrl, env, clientName: 'shell' });
   } catch (error) {
-    io.stderr(`shell: cannot start the server: ${errorText(error)}`);
+    io.stderr(`shell: ${errorText(error)}`);
     await api.close();
     return 1;
   }
   const meta = pkg.names.metaToolName;
   io.stderr(`shell: connected to ${pkg.names.packageName} (API ${api.url}${api.mock ? ', mock' : ''}). Type help for commands.`);
   const lines = createInterface({ input: io.input, crlfDelay: Infinity, terminal: false });
+  let exitCode = 0;
   try {
     io.prompt?.('> ');
     for await (const raw of lines) {
@@ -79,6 +88,13 @@ export async function runShell(argv: string[], io: ShellIo, options: ShellOption
         try {
           for (const out of await execute(session, meta, line)) io.stdout(out);
         } catch (error) {
+          // Without its server the shell can do nothing more: say why once instead of "Not connected" per line.
+          const ended = session.ended();
+          if (ended !== null) {
+            io.stderr(`shell: ${ended}`);
+            exitCode = 1;
+            break;
+          }
           io.stdout(`error: ${errorText(error)}`);
         }
       }
@@ -89,7 +105,7 @@ export async function runShell(argv: string[], io: ShellIo, options: ShellOption
     await session.close();
     await api.close();
   }
-  return 0;
+  return exitCode;
 }
 
 /** Runs one command line and returns what to print. Throws on a protocol error (printed as `error: …`). */
@@ -152,11 +168,7 @@ export async function execute(session: ClientSession, meta: string, line: string
 
 if (isEntryPoint(import.meta.url)) {
   const interactive = process.stdin.isTTY === true;
-  const io: ShellIo = {
-    input: process.stdin,
-    stdout: (line) => process.stdout.write(`${line}\n`),
-    stderr: (line) => process.stderr.write(`${line}\n`),
-    ...(interactive ? { prompt: (text: string) => process.stdout.write(text) } : {}),
-  };
+  const lines = processLines();
+  const io: ShellIo = { input: process.stdin, ...lines, ...(interactive ? { prompt: processOutput(process.stdout) } : {}) };
   process.exitCode = await runShell(process.argv.slice(2), io);
 }
