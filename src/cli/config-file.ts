@@ -2,6 +2,7 @@
 
 import { readFile } from 'node:fs/promises';
 import type { ConfigOverrides } from '../pipeline/config.js';
+import { unreadableReason } from '../pipeline/source/bundle-source.js';
 import { withoutByteOrderMark } from '../runtime/json-text.js';
 
 const KNOWN_KEYS = new Set(['packageName', 'packageVersion', 'serverName', 'productName', 'metaToolName', 'uriScheme', 'envPrefix', 'defaultApiUrl', 'description', 'registryName']);
@@ -11,8 +12,7 @@ export async function loadConfigFile(path: string): Promise<ConfigOverrides> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(`cannot read config ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message}`);
+    throw new Error(`cannot read config ${path}: ${unreadableReason(error)}`);
   }
   let parsed: unknown;
   try {

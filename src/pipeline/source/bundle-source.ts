@@ -6,13 +6,18 @@ import { PipelineError } from '../problems.js';
 
 export const BUNDLE_FORMAT = 'nexusbloom-catalogue/1';
 
+/** Why a file could not be read, in words: the common cases named, anything else as the system says it. */
+export function unreadableReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : String((error as Error).message);
+}
+
 export async function readBundleFile(path: string): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : String((error as Error).message);
+    const why = unreadableReason(error);
     throw new PipelineError(`cannot read bundle ${path}: ${why} (pass a bundle file or an API URL to --source)`, [
       { severity: 'error', slug: null, pointer: '', message: `cannot read ${path}: ${why}` },
     ]);
