@@ -224,7 +224,7 @@ type ApiUrlSettings = Pick<Settings, 'apiUrl' | 'apiUrlProblem' | 'apiBasicAuth'
  * to another host. The server stays up and each API call fails fast, saying what to fix. A blank value is one of those:
  * `${name}=` in a .env file or `${name}=$UNSET` in a shell usually means a self-hosted URL that went missing.
  */
-function readApiUrl(value: string | undefined, fallback: string, name: string, log: DiagnosticLog): ApiUrlSettings {
+export function readApiUrl(value: string | undefined, fallback: string, name: string, log: DiagnosticLog): ApiUrlSettings {
   const defaultUrl = normalizeApiUrl(fallback) ?? fallback;
   if (value === undefined) return { apiUrl: defaultUrl, apiUrlProblem: null, apiBasicAuth: parseApiUrl(fallback)?.basicAuth ?? null };
   const raw = value.trim();

@@ -379,11 +379,14 @@ export class LineStdioTransport implements Transport {
   }
 }
 
-/** An id the answer can carry: MCP ids are strings or integers, never null. */
+/** MCP ids are strings or integers, never null. */
+const isRequestId = (id: unknown): id is RequestId => typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id));
+
+/** An id the answer can carry. */
 function usableRequestId(value: unknown): RequestId | undefined {
   if (value === null || typeof value !== 'object' || !('id' in value)) return undefined;
   const id = (value as { id: unknown }).id;
-  return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : undefined;
+  return isRequestId(id) ? id : undefined;
 }
 
 /**
@@ -394,7 +397,7 @@ export function leadingRequestId(head: string): RequestId | undefined {
   const match = /^\s*\{\s*(?:"(?:jsonrpc|method)"\s*:\s*"[^"\\]*"\s*,\s*){0,2}"id"\s*:\s*(-?\d+|"[^"\\]*")\s*[,}]/.exec(head);
   if (match?.[1] === undefined) return undefined;
   const id: unknown = JSON.parse(match[1]);
-  return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : undefined;
+  return isRequestId(id) ? id : undefined;
 }
 
 function invalidMessageProblem(value: unknown): string {

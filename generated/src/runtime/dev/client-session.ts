@@ -7,7 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServedCatalogueFile, ServerNames, ToolFailure } from '../contracts.js';
 import { loadServedCatalogue } from '../catalogue-store.js';
-import { envVarNames, normalizeApiUrl } from '../config.js';
+import { envVarNames, readApiUrl } from '../config.js';
 import { errorText } from './entry-point.js';
 import { manifestsFromServedCatalogue, startMockApi } from './mock-api.js';
 import { DEFAULT_MOCK_API_PORT } from './mock-api-cli.js';
@@ -83,8 +83,8 @@ export async function startDevApi(pkg: PackageContext, options: { mock: boolean;
     return { url: api.url, serverUrl: api.url, mock: true, close: () => api.close() };
   }
   const name = envVarNames(pkg.names).apiUrl;
-  const raw = (options.env ?? process.env)[name];
-  const url = normalizeApiUrl(raw === undefined ? pkg.names.defaultApiUrl : raw.trim());
+  // The script says what is wrong itself, in its own words, so the server's log line is not wanted here.
+  const url = readApiUrl((options.env ?? process.env)[name], pkg.names.defaultApiUrl, name, () => {}).apiUrl;
   if (url === null) {
     throw new Error(`${name} is set but is not an http:// or https:// URL, so there is no API to use: set it to the API's URL, `
       + `unset it to use ${pkg.names.defaultApiUrl}, or pass --mock to use a mock API started for this script.`);
