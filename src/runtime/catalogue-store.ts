@@ -22,7 +22,8 @@ export interface CatalogueStore {
   /** In live mode, refreshes when the cached list is older than the TTL (always, when the TTL is 0). Never rejects. */
   ensureFresh(): Promise<void>;
   /** Called after the list changed. */
-  onListChanged(listener: () => void): void;
+  /** Calls `listener` after each change of the list; returns what stops that. */
+  onListChanged(listener: () => void): () => void;
 }
 
 export interface CatalogueStoreOptions {
@@ -151,7 +152,7 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
     if (fingerprint(sorted) !== fingerprint(tools)) {
       tools = sorted;
       offerIndex(tools);
-      for (const listener of listeners) {
+      for (const listener of [...listeners]) {
         try {
           listener();
         } catch (error) {
@@ -180,6 +181,10 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
     ensureFresh,
     onListChanged: (listener) => {
       listeners.push(listener);
+      return () => {
+        const index = listeners.indexOf(listener);
+        if (index !== -1) listeners.splice(index, 1);
+      };
     },
   };
 }

@@ -4,11 +4,13 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { LATEST_PROTOCOL_VERSION, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { DiagnosticLog, EnvironmentVariables, ServedCatalogueFile, ServerNames } from './contracts.js';
 import { createStderrLog, readHttpSettings, type HttpSettings } from './config.js';
 import { createServerFactory, withoutTaskAugmentation, type ServerFactory } from './server.js';
 import { readRequestBody } from './request-body.js';
+import { MODERN_METHODS } from './protocol/eras.js';
+import { isModernHttpRequest, modernHttpRefusal } from './protocol/http-envelope.js';
 
 export const MCP_PATH = '/mcp';
 export const HEALTH_PATH = '/healthz';
@@ -46,7 +48,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
   const env = options.env ?? process.env;
   const log = options.log ?? createStderrLog(names.serverName);
   const http = options.http ?? readHttpSettings(names, env, log);
-  const factory = createServerFactory({ names, catalogue, env, log, servedOver: 'http' });
+  const factory = createServerFactory({ names, catalogue, env, log, servedOver: 'http', privateResults: http.token !== null });
   const expectedAuthorization = http.token === null ? null : digest(`Bearer ${http.token}`);
   let closing = false;
   let port = 0;
@@ -88,6 +90,17 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
       parsed = JSON.parse(body);
     } catch {
       return sendRpcError(res, 400, 'Parse error: the request body is not JSON.', -32700);
+    }
+    if (isModernHttpRequest(parsed)) {
+      const refusal = modernHttpRefusal(req.headers, parsed, MODERN_METHODS);
+      if (refusal !== null) {
+        const id = typeof parsed.id === 'string' || typeof parsed.id === 'number' ? parsed.id : null;
+        const error = { code: refusal.code, message: refusal.message, ...(refusal.data === undefined ? {} : { data: refusal.data }) };
+        return sendJson(res, refusal.status, { jsonrpc: '2.0', id, error });
+      }
+      // The SDK's transport checks this header against the 2025-era revisions it knows. A 2026-07-28 POST is framed
+      // the same way (one request, answered with JSON or an SSE stream), so it is told the newest revision it knows.
+      setHeader(req, 'mcp-protocol-version', LATEST_PROTOCOL_VERSION);
     }
 
     const server = factory.newServer();
@@ -180,6 +193,14 @@ function withoutTaskAugmentations(body: unknown): unknown {
 function isRequestObject(value: unknown): value is JSONRPCMessage {
   return value !== null && typeof value === 'object' && !Array.isArray(value) && 'method' in value && 'id' in value
     && typeof (value as { params?: unknown }).params === 'object' && (value as { params?: unknown }).params !== null;
+}
+
+/** Replaces a request header in both forms Node keeps (the SDK's transport reads the raw one). */
+function setHeader(req: IncomingMessage, name: string, value: string): void {
+  req.headers[name] = value;
+  for (let index = 0; index < req.rawHeaders.length; index += 2) {
+    if (req.rawHeaders[index]?.toLowerCase() === name) req.rawHeaders[index + 1] = value;
+  }
 }
 
 function digest(text: string): Buffer {

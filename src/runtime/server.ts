@@ -17,6 +17,7 @@ import {
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   LoggingLevelSchema,
+  PingRequestSchema,
   ReadResourceRequestSchema,
   SetLevelRequestSchema,
   type LoggingLevel,
@@ -37,6 +38,8 @@ import { createDeferredLocalExecutor, localExecutionWarning } from './local-exec
 import { createRunner } from './runner.js';
 import { createAgentSurface, type AgentSurface, type CallExtra } from './surface.js';
 import { createValidator } from './validation.js';
+import { discoverResult, modernEnvelope, modernResult, REMOVED_IN_MODERN, type ModernEnvelope, type ResultDressing } from './protocol/eras.js';
+import { createSubscriptions, type NotificationFilter } from './protocol/subscriptions.js';
 
 export interface CreateServerOptions {
   names: ServerNames;
@@ -47,6 +50,8 @@ export interface CreateServerOptions {
   log?: DiagnosticLog;
   /** The transport this process answers on; over HTTP, history answers say runs may sit on another replica. */
   servedOver?: ServedOver;
+  /** Results are behind a bearer token: 2026-07-28 cacheable results say shared caches must not keep them. */
+  privateResults?: boolean;
 }
 
 export interface CreatedServer {
@@ -77,6 +82,16 @@ export interface ServerFactory {
 /** Where a log line goes as a notification while one request is being handled. */
 type RequestLogSink = (notification: LoggingMessageNotification) => Promise<void>;
 
+/**
+ * The request being handled, for the log lines it causes: where they go as notifications, and (for a 2026-07-28
+ * request) the level its `_meta` asked for, or null when it asked for none, which means no notifications at all.
+ * A 2025-era request follows the session's logging/setLevel instead.
+ */
+interface RequestContext {
+  sink?: RequestLogSink;
+  modernLogLevel?: string | null;
+}
+
 /** Completion values are capped by the MCP spec at 100 per response. */
 const MAX_COMPLETION_VALUES = 100;
 
@@ -101,6 +116,7 @@ export function createServer(options: CreateServerOptions): CreatedServer {
     catalogueStore: wiring.catalogueStore,
     close: async () => {
       wiring.killLocalRuns();
+      wiring.endSubscriptions();
       await mcp.close();
     },
     killLocalRuns: wiring.killLocalRuns,
@@ -113,24 +129,26 @@ export function createServerFactory(options: CreateServerOptions): ServerFactory
   return { surface, settings, catalogueStore, newServer, killLocalRuns };
 }
 
-function wireServer(options: CreateServerOptions): ServerFactory & { attachSession(server: Server): void } {
+function wireServer(options: CreateServerOptions): ServerFactory & { attachSession(server: Server): void; endSubscriptions(): void } {
   const { names, catalogue } = options;
   const env = options.env ?? process.env;
   const stderrLog = options.log ?? createStderrLog(names.serverName);
   // Shared by every Server this wiring builds: over stateless HTTP a level set in one request applies to later ones.
   let clientLogLevel: LoggingLevel | null = null;
   let sessionServer: Server | undefined;
-  const requestLogSink = new AsyncLocalStorage<RequestLogSink>();
+  const requestContext = new AsyncLocalStorage<RequestContext>();
 
-  // Diagnostics always go to stderr; a client that asked for logs via logging/setLevel also gets them as notifications:
-  // within the request being handled when there is one (the only way over stateless HTTP), else on the session.
+  // Diagnostics always go to stderr; a client that asked for logs (logging/setLevel in 2025, the request's _meta in
+  // 2026-07-28) also gets them as notifications: within the request being handled when there is one (the only way
+  // over stateless HTTP and in 2026-07-28), else on the 2025 session.
   const log: DiagnosticLog = (line) => {
     stderrLog(line);
-    if (clientLogLevel === null || levelIndex('info') < levelIndex(clientLogLevel)) return;
+    const context = requestContext.getStore();
+    const level = context?.modernLogLevel !== undefined ? context.modernLogLevel : clientLogLevel;
+    if (level === null || !isLoggingLevel(level) || levelIndex('info') < levelIndex(level)) return;
     const params = { level: 'info' as const, logger: names.serverName, data: line };
-    const sink = requestLogSink.getStore();
-    if (sink !== undefined) sink({ method: 'notifications/message', params }).catch(() => undefined);
-    else if (sessionServer !== undefined) sessionServer.sendLoggingMessage(params).catch(() => undefined);
+    if (context?.sink !== undefined) context.sink({ method: 'notifications/message', params }).catch(() => undefined);
+    else if (sessionServer !== undefined && context?.modernLogLevel === undefined) sessionServer.sendLoggingMessage(params).catch(() => undefined);
   };
 
   const settings = readSettings(names, env, log);
@@ -169,24 +187,33 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
     getValidator: (schema) => (sdkAjv ??= new AjvJsonSchemaValidator()).getValidator(schema),
   };
 
-  const newServer = (): Server => {
-    const mcp = new Server(
-      { name: names.serverName, title: names.productName, version: names.packageVersion },
-      {
-        capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, prompts: {}, completions: {}, logging: {} },
-        instructions: serverInstructions(names),
-        jsonSchemaValidator: sdkSchemaValidator,
-      },
-    );
+  const serverInfo = { name: names.serverName, title: names.productName, version: names.packageVersion };
+  const capabilities = { tools: { listChanged: true }, resources: { listChanged: true }, prompts: {}, completions: {}, logging: {} };
+  const instructions = serverInstructions(names);
+  // 2026-07-28 results say how long a client may keep them: as long as this server keeps its own tool list.
+  const dressing: ResultDressing = { serverInfo, ttlMs: settings.cacheTtlMs, cacheScope: options.privateResults === true ? 'private' : 'public' };
+  const subscriptions = createSubscriptions((listener) => catalogueStore.onListChanged(listener));
+  /** Runs a handler for the era its request names: a 2026-07-28 request gets its own log level and a dressed result. */
+  const inEra: EraRunner = async (method, envelope, extra, handle) => {
+    if (envelope === null) return handle();
+    const sink: RequestLogSink = (notification) => extra.sendNotification(notification);
+    const result = await requestContext.run({ sink, modernLogLevel: envelope.logLevel }, handle);
+    return modernResult(method, result as Record<string, unknown>, dressing) as ServerResult;
+  };
 
-    onRequest(mcp, ListToolsRequestSchema, async (request) => {
+  const newServer = (): Server => {
+    const mcp = new Server(serverInfo, { capabilities, instructions, jsonSchemaValidator: sdkSchemaValidator });
+    const onRequest = <T extends RequestSchema>(schema: T, handler: (request: z.output<T>, extra: RequestExtra) => ServerResult | Promise<ServerResult>): void =>
+      onEraRequest(mcp, schema, handler, inEra);
+
+    onRequest(ListToolsRequestSchema, async (request) => {
       refuseCursor(request);
       await catalogueStore.ensureFresh();
       const tools: Tool[] = advertiser.list(catalogueStore.getTools(), surface.metaTool);
       return { tools };
     });
 
-    onRequest(mcp, CallToolRequestSchema, async (request, extra) => {
+    onRequest(CallToolRequestSchema, async (request, extra) => {
       const progressToken = request.params._meta?.progressToken;
       const callExtra: CallExtra = {
         signal: extra.signal,
@@ -207,35 +234,35 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
       // A live list is refreshed before any call that reads it, not only on tools/list: a host that never lists again
       // still reaches new tools, and a TTL of 0 means every call sees the API's list.
       await catalogueStore.ensureFresh();
-      return requestLogSink.run(
-        (notification) => extra.sendNotification(notification),
+      return requestContext.run(
+        { ...requestContext.getStore(), sink: (notification) => extra.sendNotification(notification) },
         // Keys the host profile advertised under aliases go back to the manifest's keys before validation.
         () => surface.callTool(request.params.name, advertiser.argumentsFor(catalogueStore.getTools(), request.params.name, request.params.arguments), callExtra),
       );
     });
 
-    onRequest(mcp, ListResourcesRequestSchema, async (request) => {
+    onRequest(ListResourcesRequestSchema, async (request) => {
       refuseCursor(request);
       await catalogueStore.ensureFresh();
       return surface.listResources();
     });
-    onRequest(mcp, ListResourceTemplatesRequestSchema, (request) => {
+    onRequest(ListResourceTemplatesRequestSchema, (request) => {
       refuseCursor(request);
       return surface.listResourceTemplates();
     });
-    onRequest(mcp, ReadResourceRequestSchema, async (request) => {
+    onRequest(ReadResourceRequestSchema, async (request) => {
       await catalogueStore.ensureFresh();
       return surface.readResource(request.params.uri);
     });
-    onRequest(mcp, ListPromptsRequestSchema, (request) => {
+    onRequest(ListPromptsRequestSchema, (request) => {
       refuseCursor(request);
       return surface.listPrompts();
     });
-    onRequest(mcp, GetPromptRequestSchema, async (request) => {
+    onRequest(GetPromptRequestSchema, async (request) => {
       await catalogueStore.ensureFresh();
       return surface.getPrompt(request.params.name, request.params.arguments ?? {});
     });
-    onRequest(mcp, CompleteRequestSchema, (request) => {
+    onRequest(CompleteRequestSchema, (request) => {
       const ref = request.params.ref;
       const completed = surface.complete(
         { type: ref.type, ...('name' in ref ? { name: ref.name } : {}), ...('uri' in ref ? { uri: ref.uri } : {}) },
@@ -251,9 +278,21 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
         },
       };
     });
-    onRequest(mcp, SetLevelRequestSchema, (request) => {
+    // Replaces the SDK's own ping handler, so that a 2026-07-28 ping is told the method is gone.
+    onRequest(PingRequestSchema, () => ({}));
+    onRequest(SetLevelRequestSchema, (request) => {
       clientLogLevel = request.params.level;
       return {};
+    });
+    // 2026-07-28: discovery instead of the handshake, and one stream for list changes instead of session notifications.
+    onRequest(DiscoverRequestSchema, () => discoverResult(capabilities, instructions) as ServerResult);
+    onRequest(ListenRequestSchema, (request, extra) => {
+      const filter = (request.params?.notifications ?? {}) as NotificationFilter;
+      return subscriptions.listen(filter, {
+        requestId: extra.requestId,
+        signal: extra.signal,
+        sendNotification: (notification) => extra.sendNotification(notification as ServerNotification),
+      }) as Promise<ServerResult>;
     });
     return mcp;
   };
@@ -264,6 +303,7 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
     catalogueStore,
     newServer,
     killLocalRuns: () => localExecutor.killAll(),
+    endSubscriptions: () => subscriptions.endAll(),
     // A long-lived session (stdio) also gets log lines outside requests and list_changed notifications: a changed tool
     // list changes the per-tool resources too.
     attachSession(mcp) {
@@ -293,20 +333,36 @@ export function withoutTaskAugmentation(message: JSONRPCMessage): JSONRPCMessage
 type RequestSchema = z.ZodObject<{ method: z.ZodLiteral<string> } & z.ZodRawShape>;
 type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
+/** Runs one request's handler in the era its `_meta` names (null: a 2025-era request) and dresses its result. */
+type EraRunner = (
+  method: string,
+  envelope: ModernEnvelope | null,
+  extra: RequestExtra,
+  handle: () => ServerResult | Promise<ServerResult>,
+) => Promise<ServerResult>;
+
 /**
- * Registers `handler` for the method of `schema`. The SDK parses a request before its handler runs and answers params
- * that do not fit with -32603 Internal error and the validator's raw output, which tells a host the server broke; MCP
- * wants -32602 Invalid params. So the SDK is given a schema that checks only the method, and the params are checked
- * here, answering -32602 with a message that names each offending field. (tools/call is also checked by the SDK's
- * Server itself, which already answers -32602.)
+ * Registers `handler` for the method of `schema`, for both eras. The SDK parses a request before its handler runs and
+ * answers params that do not fit with -32603 Internal error and the validator's raw output, which tells a host the
+ * server broke; MCP wants -32602 Invalid params. So the SDK is given a schema that checks only the method, and the
+ * params are checked here, answering -32602 with a message that names each offending field. (tools/call is also
+ * checked by the SDK's Server itself, which already answers -32602.) A 2026-07-28 request naming an unserved revision
+ * is answered -32022 before anything else, and one for a method that revision removed, -32601 with its replacement.
  */
-function onRequest<T extends RequestSchema>(
+function onEraRequest<T extends RequestSchema>(
   mcp: Server,
   schema: T,
   handler: (request: z.output<T>, extra: RequestExtra) => ServerResult | Promise<ServerResult>,
+  inEra: EraRunner,
 ): void {
+  const method = schema.shape.method.value;
   const methodOnly = z.object({ method: schema.shape.method }).loose();
-  mcp.setRequestHandler(methodOnly, (request, extra) => handler(parseRequest(schema, request), extra));
+  mcp.setRequestHandler(methodOnly, (request, extra) => {
+    const envelope = modernEnvelope((request as { params?: unknown }).params);
+    const removed = REMOVED_IN_MODERN[method];
+    if (envelope !== null && removed !== undefined) throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}; ${removed}.`);
+    return inEra(method, envelope, extra, () => handler(parseRequest(schema, request), extra));
+  });
 }
 
 /**
@@ -331,3 +387,23 @@ function parseRequest<T extends RequestSchema>(schema: T, request: unknown): z.o
 function levelIndex(level: LoggingLevel): number {
   return LoggingLevelSchema.options.indexOf(level);
 }
+
+function isLoggingLevel(level: string): level is LoggingLevel {
+  return (LoggingLevelSchema.options as readonly string[]).includes(level);
+}
+
+/** server/discover (2026-07-28): no params beyond `_meta`. */
+const DiscoverRequestSchema = z.object({ method: z.literal('server/discover'), params: z.object({}).loose().optional() });
+
+/** subscriptions/listen (2026-07-28): which change notifications the client wants. */
+const ListenRequestSchema = z.object({
+  method: z.literal('subscriptions/listen'),
+  params: z.object({
+    notifications: z.object({
+      toolsListChanged: z.boolean().optional(),
+      promptsListChanged: z.boolean().optional(),
+      resourcesListChanged: z.boolean().optional(),
+      resourceSubscriptions: z.array(z.string()).optional(),
+    }).loose().optional(),
+  }).loose().optional(),
+});
