@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject, ServedTool } from './contracts.js';
-import { argumentsFromHost, DEFAULT_HOST_PROFILE, hostInputSchema, type HostProfileName } from './host-profiles.js';
+import { argumentsFromHost, DEFAULT_HOST_PROFILE, HOST_RULES, hostInputSchema, type HostProfileName } from './host-profiles.js';
 import { isManifestPending } from './catalogue-index.js';
-import { namedBooleanSubschemasAsObjects, inlineRefs } from './schema-transform.js';
+import { namedBooleanSubschemasAsObjects, inlineRefs, inlineRefsExactly } from './schema-transform.js';
 import { toolBySlug } from './slug-index.js';
 
 /** The tool-name grammar strict hosts enforce; a slug outside it is withheld from tools/list. */
@@ -57,8 +57,9 @@ export function advertisedForm(tool: ServedTool, profile: HostProfileName = DEFA
   const output = manifest.output_schema;
   if (output !== null && output !== undefined && output.type === 'object') {
     // Hosts that reject `$ref` or boolean property schemas in inputSchema tend to reject them here too; both are
-    // rewritten for every profile.
-    advertised.outputSchema = outputSchemaOf(namedBooleanSubschemasAsObjects(inlineRefs(output).schema));
+    // rewritten as the profile's input schemas are.
+    const outputRefs = HOST_RULES[profile].keepsRecursiveRefs ? inlineRefsExactly(output) : inlineRefs(output).schema;
+    advertised.outputSchema = outputSchemaOf(namedBooleanSubschemasAsObjects(outputRefs));
   }
   if (manifest.annotations !== undefined && manifest.annotations !== null) advertised.annotations = { ...manifest.annotations };
   return { tool: advertised, aliases: input.aliases };
