@@ -1,4 +1,6 @@
-// The MCP conformance suite's server scenarios, run against the generated package's bin over HTTP on 127.0.0.1.
+// The MCP conformance suite's server scenarios, run against the generated package's bin over HTTP on 127.0.0.1: the
+// release pinned for Node 20 (0.1.13) and the current one (0.1.16, which needs Node 22) for revision 2025-11-25. The
+// current suite has no 2026-07-28 scenarios yet; test/e2e/protocol-eras.test.ts covers that revision.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -9,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { manifestsFromBundle, startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
 import { builtExample, EXAMPLE_CATALOGUE, serverEnv } from '../helpers/mcp.js';
+import { nodeBinary } from '../helpers/node-binary.js';
 
 /** Scenarios that apply to any server; they must run and pass, whatever the baseline says. */
 const REQUIRED_PASSING = [
@@ -60,15 +63,27 @@ after(async () => {
   await api?.close();
 });
 
-/** The conformance CLI, run from the installed package (never through npx, which could reach the registry). */
-function conformanceCli(): string {
+/** A conformance CLI, run from an installed package (never through npx, which could reach the registry). */
+function conformanceCli(packageName: string): string {
   const require = createRequire(import.meta.url);
-  return join(dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
+  return join(dirname(require.resolve(`${packageName}/package.json`)), 'dist', 'index.js');
 }
 
-function run(args: string[], cwd: string): Promise<{ code: number | null; output: string }> {
+interface Suite {
+  label: string;
+  packageName: string;
+  node: () => Promise<string>;
+  args: string[];
+}
+
+const SUITES: Suite[] = [
+  { label: '0.1.13 on this Node.js', packageName: '@modelcontextprotocol/conformance', node: async () => process.execPath, args: [] },
+  { label: '0.1.16 on Node 22, revision 2025-11-25', packageName: 'conformance-current', node: () => nodeBinary(22), args: ['--spec-version', '2025-11-25'] },
+];
+
+function run(suite: Suite, node: string, args: string[], cwd: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [conformanceCli(), ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(node, [conformanceCli(suite.packageName), ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
     child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
@@ -88,11 +103,11 @@ async function readResults(dir: string): Promise<Map<string, Check[]>> {
   return results;
 }
 
-test('every conformance scenario passes except the fixture-only ones in the baseline', { timeout: 300_000 }, async () => {
+for (const suite of SUITES) test(`conformance ${suite.label}: every scenario passes except the fixture-only ones in the baseline`, { timeout: 300_000 }, async () => {
   const baseline = JSON.parse(await readFile(new URL('./conformance-baseline.json', import.meta.url), 'utf8')) as Baseline;
   const work = await mkdtemp(join(tmpdir(), 'nb-conformance-'));
   try {
-    const { output } = await run(['server', '--url', url, '--output-dir', join(work, 'results')], work);
+    const { output } = await run(suite, await suite.node(), ['server', '--url', url, ...suite.args, '--output-dir', join(work, 'results')], work);
     assert.match(output, /=== SUMMARY ===/, output);
     const results = await readResults(join(work, 'results'));
     for (const scenario of REQUIRED_PASSING) assert.ok(results.has(scenario), `scenario ${scenario} ran\n${output}`);

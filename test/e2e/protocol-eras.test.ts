@@ -121,7 +121,7 @@ describe('both protocol eras from one server', { timeout: 300_000 }, () => {
       assert.deepEqual((discover.supportedVersions as string[]).slice(0, 2), [MODERN, '2025-11-25']);
       assert.equal(typeof discover.ttlMs, 'number');
       assert.equal(discover.cacheScope, 'public');
-      assert.equal(((discover._meta as Record<string, { name: string }>)['io.modelcontextprotocol/serverInfo']).name, 'nexusbloom');
+      assert.equal((discover._meta as Record<string, { name: string } | undefined>)['io.modelcontextprotocol/serverInfo']?.name, 'nexusbloom');
 
       server.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: meta() } });
       const list = (await server.response(2)).result as { tools: Array<{ name: string }>; resultType: string; ttlMs: number; cacheScope: string };
