@@ -2,6 +2,7 @@
 import { ERROR_RETRYABLE, type ErrorCode, type ServerNames } from './contracts.js';
 import { HISTORY_CAPACITY } from './history.js';
 import { MAX_PAYLOAD_CHARS, MAX_REDACTION_DEPTH, SECRET_KEY_PARTS } from './redact.js';
+import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from './protocol/eras.js';
 
 /** Runs one batch may hold: anonymous use allows 30 requests a minute and one turn should not spend it all. */
 export const MAX_BATCH_RUNS = 10;
@@ -80,6 +81,8 @@ The \`${meta}\` meta-tool finds, describes and runs tools when you do not know t
   that, runs are independent: failures are listed first and successes are kept.
 - Tools withheld from the tool list (slugs that strict hosts reject: spaces, slashes, non-ASCII, over 64 characters)
   are still reachable with \`{"command":"run"}\` and the resources.
+- Protocol revisions: MCP ${MODERN_PROTOCOL_VERSIONS.join(', ')} (per request, by \`_meta\`) and ${LEGACY_PROTOCOL_VERSIONS.join(', ')} (after
+  \`initialize\`); everything in this guide works the same in each.
 
 ## Limits
 
