@@ -228,6 +228,23 @@ describe('both protocol eras from one server', { timeout: 300_000 }, () => {
 
       const badOrigin = await post(call, { ...headersFor('tools/call', 'env-validator'), origin: 'https://evil.example' });
       assert.equal(badOrigin.status, 403);
+
+      // subscriptions/listen: an SSE response that opens with the acknowledgement and stays open until the client goes.
+      const closed = new AbortController();
+      const listen = await fetch(http.url, {
+        method: 'POST',
+        signal: closed.signal,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headersFor('subscriptions/listen') },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 'l1', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: meta() } }),
+      });
+      assert.equal(listen.status, 200);
+      assert.match(listen.headers.get('content-type') ?? '', /text\/event-stream/);
+      const reader = listen.body!.getReader();
+      let streamed = '';
+      while (!streamed.includes('subscriptions/acknowledged')) streamed += new TextDecoder().decode((await reader.read()).value);
+      const ack = JSON.parse(/^data: (.*)$/m.exec(streamed)![1]!) as { params: { _meta: Record<string, unknown> } };
+      assert.equal(ack.params._meta['io.modelcontextprotocol/subscriptionId'], 'l1');
+      closed.abort();
     } finally {
       await http.stop();
     }
