@@ -34,6 +34,14 @@ describe('emit stage', () => {
     assert.deepEqual([...three], [...one]);
   });
 
+  it('marks the runtime and the data files as generated for code review, and leaves the tool modules open', async () => {
+    const files = await emit(bundle([tool('env-validator')]));
+    const attributes = (files.get('.gitattributes') ?? '').split('\n').filter((line) => line !== '' && !line.startsWith('#'));
+    assert.ok(attributes.includes('data/** linguist-generated'));
+    assert.ok(attributes.includes('src/runtime/** linguist-generated'));
+    assert.equal(attributes.some((line) => line.startsWith('src/tools') || line.startsWith('src/**')), false);
+  });
+
   it('writes LF line ends and one final newline in every file, and no absolute paths or dates', async () => {
     const files = await emit(bundle([tool('env-validator'), tool('data-generator')]));
     for (const [path, text] of files) {
