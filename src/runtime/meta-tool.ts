@@ -9,7 +9,6 @@ import { safeStringify } from './redact.js';
 import { agentResolveOptions, resolveSlug } from './resolve.js';
 import { failureResult, outcomeResult } from './results.js';
 import { checkParams, executeRun, validateAndRun } from './runs.js';
-import { searchTools } from './search.js';
 import type { CallExtra, SurfaceContext } from './surface.js';
 
 export const META_COMMANDS = ['search', 'list', 'schema', 'run', 'batch', 'history', 'diff'] as const;
@@ -138,7 +137,7 @@ function searchCommand(ctx: SurfaceContext, args: JsonObject): CallToolResult {
     }
     limit = args.limit;
   }
-  const hits = searchTools(ctx.getTools(), query, limit);
+  const hits = ctx.search.search(query, limit);
   const results = hits.map((hit, position) => ({
     rank: position + 1,
     slug: hit.slug,

@@ -18,11 +18,14 @@ import { agentResolveOptions, notFoundFailure, resolveSlug, closestSlugs } from 
 import { failureResult, outcomeResult } from './results.js';
 import { validateAndRun } from './runs.js';
 import { advertisedSubset, toolBySlug } from './slug-index.js';
+import type { ToolSearch } from './search/index.js';
 
 export interface SurfaceContext {
   names: ServerNames;
   /** Every tool, advertised and withheld, sorted by slug; may change between calls (live refresh). */
   getTools(): readonly ServedTool[];
+  /** Search over getTools(), one index per list: meta-tool search, prompts, completions and not-found hints rank alike. */
+  search: ToolSearch;
   runner: ToolRunner;
   validator: InputValidator;
   history: RunHistory;

@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import MiniSearch from 'minisearch';
 import type { Manifest, ServedTool } from '../../src/runtime/contracts.js';
-import { searchTools } from '../../src/runtime/search.js';
+import { packagedSearchIndex } from '../../src/pipeline/emit/search-index-file.js';
+import { createToolSearch } from '../../src/runtime/search/index.js';
 
 const FIXTURES = new URL('../fixtures/search-eval/', import.meta.url);
 export const EVAL_APIS = ['stripe', 'jira'] as const;
@@ -47,8 +48,11 @@ export function loadEvalSet(api: string): EvalSet {
 /** A ranker: the slugs it returns for a query, best first. */
 export type Ranker = (query: string, limit: number) => string[];
 
+/** Our search as a generated server runs it: from the index data the generator ships, WordNet synonyms included. */
 export function oursFor(tools: readonly ServedTool[]): Ranker {
-  return (query, limit) => searchTools(tools, query, limit).map((hit) => hit.slug);
+  const data = packagedSearchIndex(tools);
+  const search = createToolSearch(() => tools, () => data);
+  return (query, limit) => search.search(query, limit).map((hit) => hit.slug);
 }
 
 /** BM25 as a plain full-text engine does it: MiniSearch over slug, name, description, tags and parameter names. */
