@@ -2,7 +2,7 @@
 // tool that search reads, with the kind of action its name says it performs.
 import { stemmer } from 'stemmer';
 import type { JsonObject, ServedTool } from '../contracts.js';
-import { ACTION_WORDS, CANONICAL_WORDS, PHRASES, STOP_WORDS, SYNONYM_GROUPS, type ActionKind } from './vocabulary.js';
+import { ACTION_WORDS, AGENT_NOUNS, CANONICAL_WORDS, PHRASES, STOP_WORDS, SYNONYM_GROUPS, type ActionKind } from './vocabulary.js';
 
 /** Lower-case words of a text, camelCase and snake/kebab-case split; ".env" gives "env". */
 export function words(text: string): string[] {
@@ -14,10 +14,10 @@ export function words(text: string): string[] {
     .filter((word) => word !== '');
 }
 
-/** Porter stem of a lower-case word; words that are not plain ASCII letters, or are short, stay as they are. */
+/** Porter stem of a lower-case word; words that are not plain ASCII letters, or have two letters or fewer, stay as they are. */
 export function stem(word: string): string {
-  if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
-  return stemmer(word);
+  if (word.length <= 2 || !/^[a-z]+$/.test(word)) return word;
+  return stemmer(Object.hasOwn(AGENT_NOUNS, word) ? (AGENT_NOUNS[word] as string) : word);
 }
 
 const termCache = new Map<string, string>();

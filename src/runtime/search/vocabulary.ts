@@ -32,6 +32,21 @@ export const CANONICAL_WORDS: Readonly<Record<string, string>> = {
   cancelled: 'canceled', cancelling: 'canceling', analyse: 'analyze', sanitise: 'sanitize', licence: 'license',
 };
 
+/**
+ * Tool nouns that name what they do ("a parser parses"), which the Porter stemmer leaves apart from their verb, and
+ * nouns of action it stems differently from the verb ("minification"); mapped to the verb before stemming.
+ */
+export const AGENT_NOUNS: Readonly<Record<string, string>> = {
+  parser: 'parse', parsers: 'parse', formatter: 'format', formatters: 'format', minifier: 'minify', minifiers: 'minify',
+  minification: 'minify', tester: 'test', testers: 'test', scanner: 'scan', scanners: 'scan', checker: 'check',
+  checkers: 'check', linter: 'lint', linters: 'lint', beautifier: 'beautify', prettifier: 'prettify', analyzer: 'analyze',
+  analyser: 'analyze', builder: 'build', builders: 'build', viewer: 'view', writer: 'write', uploader: 'upload',
+  downloader: 'download', importer: 'import', exporter: 'export', loader: 'load', runner: 'run', encoder: 'encode',
+  encoders: 'encode', resolver: 'resolve', previewer: 'preview', renderer: 'render', counter: 'count', counters: 'count',
+  sorter: 'sort', splitter: 'split', merger: 'merge', extractor: 'extract', finder: 'find', inspector: 'inspect',
+  identification: 'identify', verification: 'verify', modification: 'modify', notification: 'notify',
+};
+
 /** Two-word expressions that mean one thing; the query uses the phrase alone, documents keep both words too. */
 export const PHRASES: Readonly<Record<string, string>> = {
   'pretty print': 'prettify', 'pretty printing': 'prettify', 'pretty printer': 'prettify',
