@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { term } from '../../runtime/search/index.js';
 
 /** Senses of a catalogue word that count, most frequent first: the rarer ones bring noise ("bill" as a beak). */
-const LEADING_SENSES = 2;
+const LEADING_SENSES = 1;
 /** A synonym counts only when the shared sense is among its own leading senses too. */
-const SYNONYM_LEADING_SENSES = 3;
+const SYNONYM_LEADING_SENSES = 2;
 const PARTS_OF_SPEECH = ['noun', 'verb'] as const;
 
 interface WordNetPart {

@@ -108,6 +108,9 @@ function leadingAction(list: readonly string[]): ActionKind | null {
   return kind ?? null;
 }
 
+/** Whether a term is a verb of action ("remove", "show"): the action factor speaks for it, not its synonyms. */
+export const isActionTerm = (indexed: string): boolean => ACTION_OF_TERM.has(indexed);
+
 /** What a tool does, from the verb of its name (or, for POST/PUT-style names, of its description's first words). */
 export function toolAction(name: string, slug: string, description: string): ActionKind | null {
   const nameWords = words(name || slug);
@@ -160,7 +163,9 @@ export function searchableTexts(tool: ServedTool): string[] {
   collectFields(manifest.input_schema, fieldNames, fieldDescriptions, 0);
   const description = String(manifest.description ?? '');
   const lead = leadSentence(description);
-  const name = String(manifest.name ?? '');
+  // A name that only spells the slug out ("Post Customers Customer" for PostCustomersCustomer) says nothing twice.
+  const spelled = String(manifest.name ?? '');
+  const name = words(spelled).join(' ') === words(tool.slug).join(' ') ? '' : spelled;
   const texts: Record<FieldName, string> = {
     slug: tool.slug,
     name,

@@ -2,7 +2,7 @@
 // pairs), coverage of the query's words, agreement of the query's verb with the tool's action, and deprecation.
 import { parameterCounts, requiredFields } from '../call-shape.js';
 import type { ServedTool } from '../contracts.js';
-import { bigram, FIELDS, HAND_SYNONYMS, mergePhrases, queryAction, term, toolAction, words, type FieldName } from './analysis.js';
+import { bigram, fieldTerms, FIELDS, HAND_SYNONYMS, isActionTerm, mergePhrases, queryAction, term, toolAction, words, type FieldName } from './analysis.js';
 import type { SearchIndexData, SearchTermData } from './index-data.js';
 import { STOP_WORDS, type ActionKind } from './vocabulary.js';
 
@@ -32,9 +32,9 @@ export interface SearchHit {
 
 /** Field weights: what a tool is called outranks the sentence that says what it does, which outranks its prose. */
 const FIELD_WEIGHTS: Readonly<Record<FieldName, number>> = {
-  slug: 3,
+  slug: 2,
   name: 4,
-  lead: 2.5,
+  lead: 4,
   tags: 1.5,
   fieldNames: 1,
   description: 0.6,
@@ -62,6 +62,12 @@ const DEPRECATED_FACTOR = 0.8;
 /** Multipliers for a tool whose action agrees with the query's verb, and for one that does something else. */
 const ACTION_AGREES = 1.35;
 const ACTION_DIFFERS = 0.8;
+/** The factor for a tool none of whose name the query accounts for; a fully accounted name has 1. */
+const NAME_COVERAGE_FLOOR = 0.4;
+/** Weight of a query's action verb as a plain term: the action factor carries its meaning. */
+const ACTION_TERM_WEIGHT = 0.5;
+const NAME_FIELD = FIELDS.indexOf('name');
+const SLUG_FIELD = FIELDS.indexOf('slug');
 /** Two hits whose scores differ by less than this share of the higher one are a near tie. */
 const NEAR_TIE_SHARE = 0.05;
 
@@ -71,6 +77,8 @@ interface TermPostings {
   tools: Int32Array;
   scores: Float64Array;
   bestFields: Uint8Array;
+  /** 1 where the term is in the tool's name (or slug). */
+  inName: Uint8Array;
 }
 
 /** An index decoded for queries: each term's per-tool scores precomputed, the vocabulary sorted for prefix search. */
@@ -80,6 +88,8 @@ export interface SearchIndex {
   postings: ReadonlyMap<string, TermPostings>;
   synonyms: ReadonlyMap<string, readonly string[]>;
   actions: readonly (ActionKind | null)[];
+  /** Per tool, the number of distinct terms of its name (of its slug, when it has no name). */
+  nameTerms: Uint16Array;
 }
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -105,7 +115,8 @@ export function decodeSearchIndex(data: SearchIndexData, tools: readonly ServedT
   }
   const synonyms = new Map(Object.keys(data.synonyms).map((key) => [key, data.synonyms[key] as string[]]));
   const actions = tools.map((tool) => toolAction(String(tool.manifest.name ?? ''), tool.slug, String(tool.manifest.description ?? '')));
-  return { toolCount, vocabulary: [...postings.keys()].filter((name) => !name.includes('_')).sort(byCodeUnit), postings, synonyms, actions };
+  const nameTerms = Uint16Array.from(tools, (tool) => new Set(fieldTerms('name', String(tool.manifest.name ?? '') || tool.slug)).size);
+  return { toolCount, vocabulary: [...postings.keys()].filter((name) => !name.includes('_')).sort(byCodeUnit), postings, synonyms, actions, nameTerms };
 }
 
 /**
@@ -119,6 +130,7 @@ function decodePostings(termData: SearchTermData, toolCount: number, normalizers
   const tools = new Int32Array(df);
   const weightedFrequencies = new Float64Array(df);
   const bestFields = new Uint8Array(df);
+  const inName = new Uint8Array(df);
   let slot = -1;
   let bestContribution = 0;
   for (let i = 0; i < raw.length; i += 3) {
@@ -131,7 +143,9 @@ function decodePostings(termData: SearchTermData, toolCount: number, normalizers
       weightedFrequencies[slot] = contribution;
       bestFields[slot] = field;
       bestContribution = contribution;
+      if (field === NAME_FIELD || field === SLUG_FIELD) inName[slot] = 1;
     } else {
+      if (field === NAME_FIELD || field === SLUG_FIELD) inName[slot] = 1;
       weightedFrequencies[slot] = (weightedFrequencies[slot] as number) + contribution;
       if (contribution > bestContribution) {
         bestContribution = contribution;
@@ -141,7 +155,7 @@ function decodePostings(termData: SearchTermData, toolCount: number, normalizers
   }
   const idf = Math.log(1 + (toolCount - df + 0.5) / (df + 0.5));
   const scores = weightedFrequencies.map((wf) => (idf * wf * (BM25_K1 + 1)) / (BM25_K1 + wf));
-  return { surface: termData.surface, tools, scores, bestFields };
+  return { surface: termData.surface, tools, scores, bestFields, inName };
 }
 
 interface Expansion {
@@ -152,6 +166,7 @@ interface Expansion {
 
 /** The index terms one query term may match: itself, its synonyms, and longer terms it is a prefix of. */
 function expand(queryTerm: string, index: SearchIndex): Expansion[] {
+  if (isActionTerm(queryTerm)) return [{ term: queryTerm, weight: ACTION_TERM_WEIGHT, via: 'exact' }];
   const expansions: Expansion[] = [{ term: queryTerm, weight: 1, via: 'exact' }];
   const seen = new Set([queryTerm]);
   const add = (candidate: string, weight: number, via: Expansion['via']): void => {
@@ -210,12 +225,16 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
   const toolCount = index.toolCount;
   const totals = new Float64Array(toolCount);
   const matchedWords = new Float64Array(toolCount);
+  const nameMatched = new Uint16Array(toolCount);
   const bestScores = new Float64Array(toolCount);
   const bestOptions = new Int32Array(toolCount);
   const bestFieldIndexes = new Uint8Array(toolCount);
+  const bestInName = new Uint8Array(toolCount);
   const matchedTools: number[] = [];
   const perWord: WordMatches[] = [];
+  const intentWords = chosen.filter((word) => !isActionTerm(term(word))).length;
   for (const word of chosen) {
+    const actionWord = isActionTerm(term(word));
     const options = expand(term(word), index);
     const touched: number[] = [];
     // Per tool, the best-scoring option wins; on a tie the earlier option (exact, then synonym, then prefix) stays.
@@ -230,6 +249,7 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
           bestScores[tool] = weighted;
           bestOptions[tool] = optionIndex;
           bestFieldIndexes[tool] = postings.bestFields[i] as number;
+          bestInName[tool] = postings.inName[i] as number;
         }
       }
     });
@@ -238,8 +258,10 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
     for (const tool of touched) {
       if (totals[tool] === 0) matchedTools.push(tool);
       totals[tool] = (totals[tool] as number) + (bestScores[tool] as number);
-      // A word matched only through a synonym or a prefix covers the query less than one matched as written.
-      matchedWords[tool] = (matchedWords[tool] as number) + (bestOptions[tool] === 0 ? 1 : 0.75);
+      // A word matched only through a synonym or a prefix covers the query less than one matched as written; the
+      // action verb counts through the action factor instead, unless the query has no other word.
+      if (!actionWord || intentWords === 0) matchedWords[tool] = (matchedWords[tool] as number) + (bestOptions[tool] === 0 ? 1 : 0.75);
+      if (bestInName[tool] === 1 && !actionWord) nameMatched[tool] = (nameMatched[tool] as number) + 1;
       option[tool] = bestOptions[tool] as number;
       field[tool] = bestFieldIndexes[tool] as number;
       bestScores[tool] = 0;
@@ -260,10 +282,15 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
 
   const wanted = queryAction(words(query));
   const candidates: Candidate[] = matchedTools.map((tool) => {
-    const coverage = Math.min(1, (matchedWords[tool] as number) / chosen.length);
+    const coverage = Math.min(1, (matchedWords[tool] as number) / (intentWords || chosen.length));
     let score = (totals[tool] as number) * (0.25 + 0.75 * coverage * coverage);
     const action = index.actions[tool];
+    const agrees = wanted !== null && action !== null && action !== undefined && actionFactor(wanted, action) >= 1;
     if (wanted !== null && action !== null && action !== undefined) score *= actionFactor(wanted, action);
+    // How much of the tool's name the query accounts for ("create a screen": createScreen over createScreenScheme);
+    // the name's verb counts when the query asks for the same action.
+    const nameCoverage = Math.min(1, ((nameMatched[tool] as number) + (agrees ? 1 : 0)) / Math.max(1, index.nameTerms[tool] as number));
+    score *= NAME_COVERAGE_FLOOR + (1 - NAME_COVERAGE_FLOOR) * nameCoverage;
     if (typeof (tools[tool] as ServedTool).manifest.deprecated === 'string') score *= DEPRECATED_FACTOR;
     return { tool, score: Math.round(score * 1000) / 1000 };
   });
