@@ -50,34 +50,44 @@ export function searchIndexKey(tools: readonly ServedTool[]): string {
  */
 export function buildSearchIndex(tools: readonly ServedTool[], synonyms: Readonly<Record<string, readonly string[]>> = {}): SearchIndexData {
   const textsPerTool = tools.map(searchableTexts);
-  const postingsOf = new Map<string, number[]>();
-  const surfaces = new Map<string, string>();
+  // Terms are numbered as first seen: catalogues repeat their words a lot, and flat arrays keep garbage low.
+  const idOfTerm = new Map<string, number>();
+  const names: string[] = [];
+  const surfaces: string[] = [];
+  const postings: number[][] = [];
+  const counts: number[] = [];
   const lengths = textsPerTool.map((texts, toolIndex) =>
     texts.map((text, fieldIndex) => {
       const field = FIELDS[fieldIndex] as (typeof FIELDS)[number];
-      const terms = fieldTerms(field, text);
-      if (field !== 'bigrams') {
-        for (const word of withPhrases(words(text))) {
-          const indexed = term(word);
-          if (!surfaces.has(indexed)) surfaces.set(indexed, word);
+      const surfaceWords = field === 'bigrams' ? undefined : withPhrases(words(text));
+      const terms = surfaceWords === undefined ? fieldTerms(field, text) : surfaceWords.map(term);
+      const inField: number[] = [];
+      terms.forEach((indexed, position) => {
+        let id = idOfTerm.get(indexed);
+        if (id === undefined) {
+          id = names.length;
+          idOfTerm.set(indexed, id);
+          names.push(indexed);
+          surfaces.push(surfaceWords?.[position] ?? indexed.replace('_', ' '));
+          postings.push([]);
+          counts.push(0);
         }
-      }
-      const counts = new Map<string, number>();
-      for (const indexed of terms) counts.set(indexed, (counts.get(indexed) ?? 0) + 1);
-      for (const [indexed, count] of counts) {
-        let postings = postingsOf.get(indexed);
-        if (postings === undefined) postingsOf.set(indexed, (postings = []));
-        postings.push(toolIndex, fieldIndex, count);
+        if (counts[id] === 0) inField.push(id);
+        counts[id] = (counts[id] as number) + 1;
+      });
+      for (const id of inField) {
+        (postings[id] as number[]).push(toolIndex, fieldIndex, counts[id] as number);
+        counts[id] = 0;
       }
       return terms.length;
     }),
   );
-  const names = [...postingsOf.keys()].sort(byCodeUnit);
+  const order = names.map((_, id) => id).sort((a, b) => byCodeUnit(names[a] as string, names[b] as string));
   const terms: Record<string, SearchTermData> = {};
-  for (const name of names) terms[name] = { surface: surfaces.get(name) ?? name.replace('_', ' '), postings: postingsOf.get(name) as number[] };
+  for (const id of order) terms[names[id] as string] = { surface: surfaces[id] as string, postings: postings[id] as number[] };
   const kept: Record<string, string[]> = {};
   for (const key of Object.keys(synonyms).sort(byCodeUnit)) {
-    const targets = [...new Set((synonyms[key] ?? []).filter((target) => target !== key && postingsOf.has(target)))].sort(byCodeUnit);
+    const targets = [...new Set((synonyms[key] ?? []).filter((target) => target !== key && idOfTerm.has(target)))].sort(byCodeUnit);
     if (targets.length) kept[key] = targets;
   }
   return { format: SEARCH_INDEX_FORMAT, key: keyOfTexts(textsPerTool), fields: [...FIELDS], lengths, terms, synonyms: kept };

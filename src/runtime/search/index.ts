@@ -2,6 +2,7 @@
 // the package's prebuilt index data (made by the generator) is read through readSearchIndexFileSync.
 export { createToolSearch, DEFAULT_LIMIT, packageToolSearch, searchTools, type ToolSearch } from './tool-search.js';
 export type { SearchHit } from './ranking.js';
+export { GOOD_MATCH_COVERAGE, largestCategories, searchAnswer, type SearchAnswer } from './answer.js';
 export {
   buildSearchIndex, parseSearchIndex, readSearchIndexFile, readSearchIndexFileSync, SEARCH_INDEX_FORMAT, searchIndexKey,
   type SearchIndexData, type SearchTermData,

@@ -17,6 +17,8 @@ export interface SearchHit {
   reason: string;
   /** The query words that matched, each as the word of the tool it matched. */
   matched: string[];
+  /** Share of the query's words (its action verb aside) that this tool matched, 0 to 1. */
+  coverage: number;
   requiredParams: number;
   totalParams: number;
   /** Names of the required input fields. */
@@ -201,6 +203,7 @@ export function queryWords(query: string): string[] {
 interface Candidate {
   tool: number;
   score: number;
+  coverage: number;
 }
 
 /** One query word's contribution, per tool: the best expansion's score, which expansion, and in which field. */
@@ -292,13 +295,13 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
     const nameCoverage = Math.min(1, ((nameMatched[tool] as number) + (agrees ? 1 : 0)) / Math.max(1, index.nameTerms[tool] as number));
     score *= NAME_COVERAGE_FLOOR + (1 - NAME_COVERAGE_FLOOR) * nameCoverage;
     if (typeof (tools[tool] as ServedTool).manifest.deprecated === 'string') score *= DEPRECATED_FACTOR;
-    return { tool, score: Math.round(score * 1000) / 1000 };
+    return { tool, score: Math.round(score * 1000) / 1000, coverage: Math.round(coverage * 100) / 100 };
   });
   const ranksBefore = (a: Candidate, b: Candidate): number =>
     b.score - a.score || byCodeUnit((tools[a.tool] as ServedTool).slug, (tools[b.tool] as ServedTool).slug) || a.tool - b.tool;
   // One past the limit, so the last hit shown knows whether the next one ties with it.
   const top = topRanked(candidates, limit + 1, ranksBefore);
-  return top.slice(0, limit).map(({ tool: toolIndex, score }, position) => {
+  return top.slice(0, limit).map(({ tool: toolIndex, score, coverage }, position) => {
     const tool = tools[toolIndex] as ServedTool;
     const reasons: string[] = [];
     const matched: string[] = [];
@@ -321,6 +324,7 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
       score,
       reason: `matched: ${reasons.join(', ')}`,
       matched,
+      coverage,
       requiredParams: counts.required,
       totalParams: counts.total,
       required: requiredFields(tool),
