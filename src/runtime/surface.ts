@@ -102,7 +102,7 @@ export function createAgentSurface(ctx: SurfaceContext): AgentSurface {
       const slugArgument =
         (ref.type === 'ref/resource' && ref.uri === toolTemplateUri(ctx) && argument.name === 'slug') ||
         (ref.type === 'ref/prompt' && ref.name !== undefined && PROMPT_SLUG_ARGUMENTS[ref.name] === argument.name);
-      if (slugArgument) return completeSlugs(ctx.getTools(), argument.value);
+      if (slugArgument) return completeSlugs(ctx.getTools(), argument.value, ctx.search);
       // recover's `error` takes the failure's text or just its code: the codes are what a host can offer.
       if (ref.type === 'ref/prompt' && ref.name === 'recover' && argument.name === 'error') {
         const prefix = argument.value.toUpperCase();

@@ -73,3 +73,17 @@ describe('search hits an agent can act on', () => {
     assert.deepEqual(largestCategories(TOOLS, 2), ['issues', 'legacy']);
   });
 });
+
+describe('find-tool and completion rank as search does', () => {
+  it('lists the search hits in search order', async () => {
+    const { harness } = await import('./surface-fixtures.js');
+    const h = harness();
+    const goal = 'check my env file';
+    const prompt = h.surface.getPrompt('find-tool', { goal });
+    const text = prompt.messages.map((message) => (message.content.type === 'text' ? message.content.text : '')).join('\n');
+    const listed = [...text.matchAll(/^\d+\. (\S+?):/gm)].map((match) => match[1]);
+    const ranked = h.ctx.search.search(goal, 10).map((hit) => hit.slug);
+    assert.ok(listed.length > 0);
+    assert.deepEqual(listed, ranked.slice(0, listed.length));
+  });
+});
