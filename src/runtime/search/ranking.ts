@@ -55,7 +55,7 @@ const FIELD_LABELS: Readonly<Record<FieldName, string>> = {
 };
 const BM25_K1 = 1.2;
 const BM25_B = 0.75;
-const HAND_SYNONYM_WEIGHT = 0.6;
+const HAND_SYNONYM_WEIGHT = 0.8;
 const WORDNET_SYNONYM_WEIGHT = 0.5;
 const PREFIX_WEIGHT = 0.35;
 /** Weight of an adjacent query-word pair found as a pair in a tool's name or summary. */
