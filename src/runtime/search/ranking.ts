@@ -286,7 +286,7 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
   const wanted = queryAction(words(query));
   const candidates: Candidate[] = matchedTools.map((tool) => {
     const coverage = Math.min(1, (matchedWords[tool] as number) / (intentWords || chosen.length));
-    let score = (totals[tool] as number) * (0.25 + 0.75 * coverage * coverage);
+    let score = (totals[tool] as number) * (0.1 + 0.9 * coverage * coverage);
     const action = index.actions[tool];
     const agrees = wanted !== null && action !== null && action !== undefined && actionFactor(wanted, action) >= 1;
     if (wanted !== null && action !== null && action !== undefined) score *= actionFactor(wanted, action);
