@@ -266,7 +266,8 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
       if (!actionWord || intentWords === 0) matchedWords[tool] = (matchedWords[tool] as number) + (bestOptions[tool] === 0 ? 1 : 0.75);
       if (bestInName[tool] === 1 && !actionWord) nameMatched[tool] = (nameMatched[tool] as number) + 1;
       option[tool] = bestOptions[tool] as number;
-      field[tool] = bestFieldIndexes[tool] as number;
+      // A word in the tool's name is reported there: what the tool is called says more than where it scored most.
+      field[tool] = bestInName[tool] === 1 ? NAME_FIELD : (bestFieldIndexes[tool] as number);
       bestScores[tool] = 0;
     }
     perWord.push({ word, options, option, field });
