@@ -2,7 +2,8 @@
 // that data was built from exactly this list, else built in memory (keeping the prebuilt synonym table).
 import type { ServedTool } from '../contracts.js';
 import { buildSearchIndex, readSearchIndexFileSync, searchIndexKey, type SearchIndexData } from './index-data.js';
-import { decodeSearchIndex, rankTools, type SearchHit, type SearchIndex } from './ranking.js';
+import { rankTools, type SearchHit } from './ranking.js';
+import { decodeSearchIndex, type SearchIndex } from './scoring-index.js';
 
 export interface ToolSearch {
   /** The current tools ranked for a query, best first, at most `limit`. */
