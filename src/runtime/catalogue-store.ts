@@ -9,7 +9,6 @@ import type { Settings } from './config.js';
 import { offerAdvertisedForms, readAdvertisedListFileSync, withheldReasonFor } from './advertise.js';
 import { lazyServedTools, readCatalogueIndexSync } from './catalogue-index.js';
 import { mapLimited } from './map-limited.js';
-import { offerSearchIndex, readSearchIndexFileSync } from './search.js';
 
 export const SERVED_CATALOGUE_FORMAT = 'nexusbloom-served-catalogue/1';
 
@@ -95,14 +94,8 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
   const now = options.now ?? Date.now;
   const pinnedBySlug = new Map(options.catalogue.tools.map((tool) => [tool.slug, tool]));
   let tools: readonly ServedTool[] = sortBySlug(options.catalogue.tools);
-  const searchIndexUrl = options.catalogue.searchIndexUrl;
   const advertisedListUrl = options.catalogue.advertisedListUrl;
   if (advertisedListUrl) offerAdvertisedForms(options.catalogue.tools, () => readAdvertisedListFileSync(new URL(advertisedListUrl)));
-  // The prebuilt index serves the pinned list; a refreshed list with other text gets an index built in memory.
-  const offerIndex = (list: readonly ServedTool[]): void => {
-    if (searchIndexUrl) offerSearchIndex(list, () => readSearchIndexFileSync(new URL(searchIndexUrl)));
-  };
-  offerIndex(tools);
   let refreshedAt: number | null = null;
   let inFlight: Promise<void> | null = null;
   let lastFailure: string | null = null;
@@ -151,7 +144,6 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
     const sorted = sortBySlug(next);
     if (fingerprint(sorted) !== fingerprint(tools)) {
       tools = sorted;
-      offerIndex(tools);
       for (const listener of [...listeners]) {
         try {
           listener();

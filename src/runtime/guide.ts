@@ -54,7 +54,7 @@ The \`${meta}\` meta-tool finds, describes and runs tools when you do not know t
 
 | call | does |
 |---|---|
-| \`{"command":"search","query":"validate env file"}\` | Ranks tools by intent (optional \`limit\`, default ${DEFAULT_SEARCH_LIMIT}, max ${MAX_SEARCH_LIMIT}). |
+| \`{"command":"search","query":"validate env file"}\` | Ranks tools by intent (optional \`limit\`, default ${DEFAULT_SEARCH_LIMIT}, max ${MAX_SEARCH_LIMIT}): each hit with its purpose, matched words, required parameters and effect (read-only, writes, destructive); near ties are flagged; with no good match it says so and suggests \`list\` and categories. |
 | \`{"command":"list"}\` | Every published tool, one line each. |
 | \`{"command":"schema","slug":"<slug>"}\` | Exact input and output schema, plus a ready-to-send example call. |
 | \`{"command":"run","slug":"<slug>","params":{}}\` | Runs a tool, including tools withheld from the tool list. |

@@ -1,6 +1,7 @@
 // The meta-tool: search, list, schema, run, batch, history and diff, behind one flat strict-host-safe input schema.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { toolFailure, type JsonObject, type RunOutcome, type ServedTool, type ToolFailure } from './contracts.js';
+import { searchAnswer } from './search/index.js';
 import { parameterCounts, validExampleArguments, callFor } from './call-shape.js';
 import { diffRuns, formatRunDiff } from './diff.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_BATCH_RUNS, MAX_SEARCH_LIMIT } from './guide.js';
@@ -9,7 +10,6 @@ import { safeStringify } from './redact.js';
 import { agentResolveOptions, resolveSlug } from './resolve.js';
 import { failureResult, outcomeResult } from './results.js';
 import { checkParams, executeRun, validateAndRun } from './runs.js';
-import { searchTools } from './search.js';
 import type { CallExtra, SurfaceContext } from './surface.js';
 
 export const META_COMMANDS = ['search', 'list', 'schema', 'run', 'batch', 'history', 'diff'] as const;
@@ -138,27 +138,9 @@ function searchCommand(ctx: SurfaceContext, args: JsonObject): CallToolResult {
     }
     limit = args.limit;
   }
-  const hits = searchTools(ctx.getTools(), query, limit);
-  const results = hits.map((hit, position) => ({
-    rank: position + 1,
-    slug: hit.slug,
-    name: hit.name,
-    description: shortDescription(hit.description),
-    score: hit.score,
-    reason: hit.reason,
-    parameters: { required: hit.requiredParams, total: hit.totalParams },
-    withheld: hit.withheld,
-    uri: toolUri(ctx, hit.slug),
-  }));
-  const meta = ctx.names.metaToolName;
-  const lines = hits.length
-    ? [
-        `${hits.length} tools match ${JSON.stringify(query)}, best first (parameters: required/total):`,
-        ...results.map((hit) => `${hit.rank}. ${hit.slug}: ${hit.description} [${hit.parameters.required}/${hit.parameters.total} params]${hit.withheld ? ' [not in tool list: call with {"command":"run"}]' : ''} (${hit.reason})`),
-        `Next: {"command":"schema","slug":${JSON.stringify(hits[0]?.slug)}} on ${meta} gives exact parameters and a ready-to-send call.`,
-      ]
-    : [`No tool matches ${JSON.stringify(query)}. Try other words, or {"command":"list"} for every tool.`];
-  return textAndData(lines.join('\n'), { query, count: results.length, results });
+  const hits = ctx.search.search(query, limit);
+  const answer = searchAnswer(query, hits, { metaToolName: ctx.names.metaToolName, tools: ctx.getTools(), uriOf: (slug) => toolUri(ctx, slug) });
+  return textAndData(answer.text, answer.data);
 }
 
 function listCommand(ctx: SurfaceContext): CallToolResult {

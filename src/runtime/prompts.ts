@@ -6,7 +6,7 @@ import { ERROR_ADVICE, ERROR_CODES, errorCodeTable, MAX_BATCH_RUNS } from './gui
 import { toolUri } from './meta-tool.js';
 import { safeStringify } from './redact.js';
 import { agentResolveOptions, closestSlugs, resolveSlug } from './resolve.js';
-import { searchTools, type SearchHit } from './search.js';
+import type { SearchHit } from './search/index.js';
 import type { SurfaceContext } from './surface.js';
 
 /** Tools a find-tool or plan-batch prompt offers. */
@@ -17,7 +17,7 @@ const MIN_SHARE_OF_BEST = 0.25;
 /** Search hits worth putting in front of a model: close enough to the best, optionally without deprecated tools. */
 function promptCandidates(ctx: SurfaceContext, text: string, skipDeprecated: boolean): SearchHit[] {
   const deprecated = new Set(ctx.getTools().filter((tool) => typeof tool.manifest.deprecated === 'string').map((tool) => tool.slug));
-  const hits = searchTools(ctx.getTools(), text, PROMPT_CANDIDATES * 2).filter((hit) => !skipDeprecated || !deprecated.has(hit.slug));
+  const hits = ctx.search.search(text, PROMPT_CANDIDATES * 2).filter((hit) => !skipDeprecated || !deprecated.has(hit.slug));
   const best = hits[0]?.score ?? 0;
   return hits.filter((hit) => hit.score >= best * MIN_SHARE_OF_BEST).slice(0, PROMPT_CANDIDATES);
 }

@@ -36,6 +36,7 @@ import { createStderrLog, readSettings, type Settings } from './config.js';
 import { createRunHistory, type ServedOver } from './history.js';
 import { createDeferredLocalExecutor, localExecutionWarning } from './local-exec-gate.js';
 import { createRunner } from './runner.js';
+import { packageToolSearch } from './search/index.js';
 import { createAgentSurface, type AgentSurface, type CallExtra } from './surface.js';
 import { createValidator } from './validation.js';
 import { discoverResult, modernEnvelope, modernResult, REMOVED_IN_MODERN, type ModernEnvelope, type ResultDressing } from './protocol/eras.js';
@@ -175,7 +176,7 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
     pinned: settings.pinnedTools, metaToolName: names.metaToolName,
   });
   const surface = createAgentSurface({
-    names, getTools: catalogueStore.getTools, runner, validator,
+    names, getTools: catalogueStore.getTools, search: packageToolSearch(catalogueStore.getTools, catalogue.searchIndexUrl), runner, validator,
     history: createRunHistory(undefined, options.servedOver ?? 'stdio'), startedAt: new Date(), log,
     ...(settings.catalogue === 'pinned' ? { pinnedCatalogueVar: settings.vars.catalogue } : {}),
   });

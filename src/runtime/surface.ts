@@ -18,11 +18,14 @@ import { agentResolveOptions, notFoundFailure, resolveSlug, closestSlugs } from 
 import { failureResult, outcomeResult } from './results.js';
 import { validateAndRun } from './runs.js';
 import { advertisedSubset, toolBySlug } from './slug-index.js';
+import type { ToolSearch } from './search/index.js';
 
 export interface SurfaceContext {
   names: ServerNames;
   /** Every tool, advertised and withheld, sorted by slug; may change between calls (live refresh). */
   getTools(): readonly ServedTool[];
+  /** Search over getTools(), one index per list: meta-tool search, prompts, completions and not-found hints rank alike. */
+  search: ToolSearch;
   runner: ToolRunner;
   validator: InputValidator;
   history: RunHistory;
@@ -99,7 +102,7 @@ export function createAgentSurface(ctx: SurfaceContext): AgentSurface {
       const slugArgument =
         (ref.type === 'ref/resource' && ref.uri === toolTemplateUri(ctx) && argument.name === 'slug') ||
         (ref.type === 'ref/prompt' && ref.name !== undefined && PROMPT_SLUG_ARGUMENTS[ref.name] === argument.name);
-      if (slugArgument) return completeSlugs(ctx.getTools(), argument.value);
+      if (slugArgument) return completeSlugs(ctx.getTools(), argument.value, ctx.search);
       // recover's `error` takes the failure's text or just its code: the codes are what a host can offer.
       if (ref.type === 'ref/prompt' && ref.name === 'recover' && argument.name === 'error') {
         const prefix = argument.value.toUpperCase();

@@ -21,6 +21,7 @@ import { catalogueToOpenApi } from './openapi.js';
 import { installPeers, measurePeer, PEERS, type PeerStat } from './peers.js';
 import { summarizeCpuProfile, type ProfileSummary } from './profile.js';
 import { measureSearch, type SearchStat } from './search-latency.js';
+import { measureQuality, qualityTable, type QualityRow } from './search-quality.js';
 import { measureServersInTurns, SDK_STDIO_MAX_BUFFER, type ServerCommand, type ServerStat } from './servers.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -286,6 +287,14 @@ async function main(): Promise<void> {
     search = { error: (error as Error).message };
   }
 
+  progress('search quality on the real-API evaluation sets (Stripe, Jira)');
+  let quality: QualityRow[] | { error: string };
+  try {
+    quality = measureQuality().rows;
+  } catch (error) {
+    quality = { error: (error as Error).message };
+  }
+
   let peerInstallError: string | null = null;
   if (settings.peers) {
     progress(`installing peers into ${PEERS_DIR}`);
@@ -346,7 +355,8 @@ async function main(): Promise<void> {
   const header = `nexusbloom-gen bench: node ${process.version}, ${cpus().length} CPUs, load ${loadAtStart.map((l) => l.toFixed(1)).join(' ')} at start; ` +
     `peak RSS via ${HAS_GNU_TIME ? '/usr/bin/time -f %M' : 'the child\'s process.resourceUsage().maxRSS'}; ` +
     `runs stop early past ${seconds(settings.budgetMs)} per measure${settings.quick ? '; --quick' : ''}; took ${seconds(totalMs)}`;
-  const lines = [header, '', printed];
+  const lines = [header, '', printed, '', 'Search quality (tuning half tuned on, held-out half never):', '',
+    'error' in quality ? `failed: ${quality.error}` : qualityTable(quality)];
   if (notes.length > 0) lines.push('', ...notes.map((text, i) => `[${i + 1}] ${text}`));
   if (profile) {
     lines.push('');
@@ -358,7 +368,7 @@ async function main(): Promise<void> {
     }
   }
   process.stdout.write(`${lines.join('\n')}\n`);
-  await writeFile(RESULT_FILE, `${JSON.stringify({ node: process.version, cpus: cpus().length, loadAtStart, settings, totalMs, results, search, profile }, null, 2)}\n`);
+  await writeFile(RESULT_FILE, `${JSON.stringify({ node: process.version, cpus: cpus().length, loadAtStart, settings, totalMs, results, search, quality, profile }, null, 2)}\n`);
   progress(`wrote ${RESULT_FILE}`);
 }
 

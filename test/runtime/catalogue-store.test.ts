@@ -188,7 +188,7 @@ test('a catalogue that does not match its index fails on first use, naming the f
 });
 
 test('the first search loads the package\'s prebuilt index, and only when it was built from these tools', async () => {
-  const { buildSearchIndex, searchTools, SEARCH_INDEX_FORMAT } = await import('../../src/runtime/search.js');
+  const { buildSearchIndex, packageToolSearch, SEARCH_INDEX_FORMAT } = await import('../../src/runtime/search/index.js');
   const dir = await mkdtemp(join(tmpdir(), 'nb-search-index-'));
   const file: ServedCatalogueFile = {
     format: 'nexusbloom-served-catalogue/1',
@@ -206,14 +206,15 @@ test('the first search loads the package\'s prebuilt index, and only when it was
     await writeFile(join(folder, 'catalogue.json'), JSON.stringify(file));
     if (index !== undefined) await writeFile(join(folder, 'search-index.json'), JSON.stringify(index));
     const catalogue = await loadServedCatalogue(pathToFileURL(join(folder, 'catalogue.json')));
-    return createCatalogueStore({ catalogue, settings, apiClient: createApiClient(testNames, settings, () => {}), log: () => {} }).getTools();
+    const store = createCatalogueStore({ catalogue, settings, apiClient: createApiClient(testNames, settings, () => {}), log: () => {} });
+    return packageToolSearch(store.getTools, catalogue.searchIndexUrl);
   };
   // A prefix match reports the indexed word it expanded to: "val (as validates) in description".
   const withIndex = await load(marked);
-  assert.match(searchTools(withIndex, 'val')[0]!.reason, /as PREBUILT/);
+  assert.match(withIndex.search('val')[0]!.reason, /as PREBUILT/);
   const stale = await load({ ...marked, key: 'not-these-tools' });
-  assert.doesNotMatch(searchTools(stale, 'val')[0]!.reason, /PREBUILT/);
-  assert.equal(searchTools(stale, 'val')[0]!.slug, 'env-validator');
+  assert.doesNotMatch(stale.search('val')[0]!.reason, /PREBUILT/);
+  assert.equal(stale.search('val')[0]!.slug, 'env-validator');
   const missing = await load(undefined);
-  assert.equal(searchTools(missing, 'val')[0]!.slug, 'env-validator');
+  assert.equal(missing.search('val')[0]!.slug, 'env-validator');
 });

@@ -121,6 +121,15 @@ describe('completion', () => {
     assert.equal(all.values[0], 'Env Validator');
     assert.equal(all.total, h.tools.length);
   });
+  it('ranks slugs by the words typed when no slug starts with them, as search ranks them', () => {
+    const h = harness();
+    const typed = 'validate env file';
+    const values = h.surface.complete(ref, { name: 'slug', value: typed }).values;
+    assert.equal(values[0], 'env-validator');
+    assert.deepEqual(values, h.ctx.search.search(typed, 100).map((hit) => hit.slug));
+    assert.deepEqual(h.surface.complete({ type: 'ref/prompt', name: 'use-tool' }, { name: 'slug', value: typed }).values, values);
+    assert.deepEqual(h.surface.complete(ref, { name: 'slug', value: 'zzqx' }).values, []);
+  });
   it('caps at 100 values and says there are more', () => {
     const many = servedTools(Array.from({ length: 130 }, (_unused, index) => ({ slug: `tool-${String(index).padStart(3, '0')}`, name: 'T', description: 'd', category: 'c', tags: [], version: '1', input_schema: null })));
     const result = harness({ tools: many }).surface.complete(ref, { name: 'slug', value: 'tool-' });

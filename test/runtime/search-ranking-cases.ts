@@ -1,7 +1,7 @@
 // The catalogues and queries whose search results are pinned in `search-ranking.fixture.json`, and how a result is recorded.
 import { readFileSync } from 'node:fs';
 import type { Manifest, ServedTool } from '../../src/runtime/contracts.js';
-import type { SearchHit } from '../../src/runtime/search.js';
+import type { SearchHit } from '../../src/runtime/search/index.js';
 import { syntheticCatalogue } from '../bench/catalogue.js';
 import { SEARCH_QUERIES, servedToolsOf } from '../bench/search-latency.js';
 import { HELD_OUT_MANIFESTS, HELD_OUT_QUERIES } from './search-heldout.js';

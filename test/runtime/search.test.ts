@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { searchTools, stem, term, words } from '../../src/runtime/search.js';
+import { searchTools, stem, term, words } from '../../src/runtime/search/index.js';
 import { HELD_OUT_MANIFESTS, HELD_OUT_QUERIES } from './search-heldout.js';
 import { MANIFESTS, servedTools } from './surface-fixtures.js';
 

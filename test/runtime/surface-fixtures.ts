@@ -14,6 +14,7 @@ import {
 } from '../../src/runtime/contracts.js';
 import { createRunHistory } from '../../src/runtime/history.js';
 import { createAgentSurface, type AgentSurface, type CallExtra, type SurfaceContext } from '../../src/runtime/surface.js';
+import { createToolSearch } from '../../src/runtime/search/index.js';
 
 export const NAMES: ServerNames = {
   packageName: '@nexusbloom/mcp-server',
@@ -345,6 +346,7 @@ export function harness(options: { tools?: ServedTool[]; runner?: RecordingRunne
   const ctx: SurfaceContext = {
     names: NAMES,
     getTools: () => tools,
+    search: createToolSearch(() => tools),
     runner,
     validator: ajvValidator(),
     history: createRunHistory(),

@@ -4,6 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServedTool } from '../../src/runtime/contracts.js';
 import { createRunHistory } from '../../src/runtime/history.js';
 import { createAgentSurface } from '../../src/runtime/surface.js';
+import { createToolSearch } from '../../src/runtime/search/index.js';
 import { ajvValidator, callExtra, functionRunner, harness, MANIFESTS, NAMES, servedTools } from './surface-fixtures.js';
 
 const data = (result: CallToolResult): Record<string, any> => result.structuredContent as Record<string, any>;
@@ -52,7 +53,7 @@ describe('direct tool calls', () => {
     let tools: readonly ServedTool[] = servedTools(MANIFESTS.filter((m) => m.slug !== 'word-counter'));
     const runner = functionRunner();
     const surface = createAgentSurface({
-      names: NAMES, getTools: () => tools, runner, validator: ajvValidator(), history: createRunHistory(), startedAt: new Date(), log: () => undefined,
+      names: NAMES, getTools: () => tools, search: createToolSearch(() => tools), runner, validator: ajvValidator(), history: createRunHistory(), startedAt: new Date(), log: () => undefined,
     });
     assert.equal(data(await surface.callTool('word-counter', { text: 'a' }, callExtra())).code, 'TOOL_NOT_FOUND');
     tools = servedTools();
@@ -98,7 +99,7 @@ describe('unexpected failures', () => {
       throw new Error('schema failed to compile');
     };
     const surface = createAgentSurface({
-      names: NAMES, getTools: () => servedTools(), runner: functionRunner(), validator, history: createRunHistory(), startedAt: new Date(), log: (line) => void logs.push(line),
+      names: NAMES, getTools: () => servedTools(), search: createToolSearch(() => servedTools()), runner: functionRunner(), validator, history: createRunHistory(), startedAt: new Date(), log: (line) => void logs.push(line),
     });
     const result = await surface.callTool('word-counter', { text: 'a' }, callExtra());
     assert.equal(result.isError, true);

