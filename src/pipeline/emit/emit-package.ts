@@ -72,7 +72,7 @@ export function moduleCacheKey(tool: PlannedTool): string {
 
 function computeModuleKey(tool: PlannedTool): string {
   const { manifest } = tool;
-  return contentKey(tool.slug, tool.identifier, tool.inputTypeName, tool.outputTypeName, tool.withheldReason, manifest.name, manifest.description, manifest.deprecated ?? null, manifest.input_schema, manifest.output_schema ?? null);
+  return contentKey(tool.slug, tool.identifier, tool.typeNames, tool.withheldReason, manifest.name, manifest.description, manifest.deprecated ?? null, manifest.input_schema, manifest.output_schema ?? null);
 }
 
 export async function toolModule(tool: PlannedTool, cache?: BuildCache): Promise<string> {
@@ -85,8 +85,8 @@ export async function toolModule(tool: PlannedTool, cache?: BuildCache): Promise
 }
 
 export async function renderToolModule(tool: PlannedTool): Promise<string> {
-  const inputTypes = await schemaTypes(tool.manifest.input_schema, tool.inputTypeName, '{ [key: string]: unknown }', 'input_schema');
-  const outputTypes = await schemaTypes(tool.manifest.output_schema, tool.outputTypeName, 'unknown', 'output_schema');
+  const inputTypes = await schemaTypes(tool.manifest.input_schema, tool.typeNames, '{ [key: string]: unknown }', 'input_schema');
+  const outputTypes = await schemaTypes(tool.manifest.output_schema, tool.typeNames, 'unknown', 'output_schema');
   return renderTemplate('tool.ts', {
     types: `${inputTypes}\n${outputTypes}`,
     inputOptional: acceptsEmptyInput(tool.manifest.input_schema),
