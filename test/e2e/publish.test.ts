@@ -46,7 +46,7 @@ describe('publishing the example server to a private registry', { timeout: 600_0
     if (mock.status === 'fulfilled') api = mock.value;
     for (const part of [built, seeded, mock]) if (part.status === 'rejected') throw part.reason;
     if (built.status !== 'fulfilled') return;
-    // A private copy inside the repo: `npm publish` runs the package's `prepare` (tsc), which finds its compiler and
+    // A private copy inside the repo: `npm publish` runs the package's `prepack` (tsc), which finds its compiler and
     // the dependencies' types in the repo's node_modules, and must not rewrite the shared e2e build.
     packageDir = join(REPO_ROOT, '.tmp', 'publish-example', String(process.pid));
     await rm(packageDir, { recursive: true, force: true });

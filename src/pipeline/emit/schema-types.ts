@@ -138,11 +138,24 @@ function cleanNode(node: unknown, mapKeyword: string | null, oldPointer: string,
       Object.defineProperty(defs, outKey, { value, enumerable: true, writable: true, configurable: true });
     }
   }
+  const constraints = constraintLines(record);
+  if (constraints.length > 0) out.description = [...(typeof out.description === 'string' ? [out.description] : []), ...constraints].join('\n');
   saySchemaMeaning(out, oldPointer === '' ? (rewrites.rootAnyValue ? 'any-value root' : 'object root') : 'subschema');
   // Set after the rewrite above, so that the name stays on this schema rather than move into an allOf member.
   const planned = oldPointer === '' ? undefined : rewrites.typeNames.get(oldPointer);
   if (planned !== undefined) out.title = planned;
   return out;
+}
+
+/** Validation keywords the types cannot say, shown in the field's doc comment instead. */
+const CONSTRAINT_KEYWORDS = ['minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties'];
+
+/** `@minimum 1`, `@pattern "^[a-z]+$"`, …: each value as JSON, escaped for a comment, so no catalogue text is code. */
+function constraintLines(record: Record<string, unknown>): string[] {
+  return CONSTRAINT_KEYWORDS.filter((keyword) => {
+    const value = record[keyword];
+    return typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean';
+  }).map((keyword) => commentText(`@${keyword} ${JSON.stringify(record[keyword])}`.replace(/[\u2028\u2029\u0085]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)));
 }
 
 /** Keywords that give an object schema a shape of its own, beyond "any object". */
