@@ -91,6 +91,9 @@ export class ToolCallError<C extends ErrorCode = ErrorCode> extends Error {
   }
 }
 
+/** A ToolCallError as a union by `code`, for a `switch (error.code)` that narrows the error in each case. */
+export type AnyToolCallError = { [K in ErrorCode]: ToolCallError<K> }[ErrorCode];
+
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export interface BoundSdk {

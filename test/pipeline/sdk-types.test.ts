@@ -109,7 +109,7 @@ export async function uses(signal?: AbortSignal): Promise<void> {
 
 /** Clients, errors and named branch types: every marked line must fail to compile, and nothing else may. */
 const CLIENT_CONSUMER = `
-import { createClient, envValidator, pricing, ToolCallError, type Client, type ClientOptions, type RetryOptions } from '../src/tools/index.js';
+import { createClient, envValidator, pricing, ToolCallError, type AnyToolCallError, type Client, type ClientOptions, type RetryOptions } from '../src/tools/index.js';
 import type { PricingInputPercentDiscount, PricingInputFixedDiscount, PricingInput } from '../src/types.js';
 
 export async function uses(signal: AbortSignal): Promise<void> {
@@ -149,6 +149,20 @@ export async function uses(signal: AbortSignal): Promise<void> {
       // @ts-expect-error narrowed: the code cannot be another one
       if (error.code === 'TIMEOUT') void 0;
       void code, pointer, status, slug, attempts;
+    }
+    const failed = error as AnyToolCallError;
+    switch (failed.code) {
+      case 'RATE_LIMITED': {
+        const limited: ToolCallError<'RATE_LIMITED'> = failed;
+        void limited;
+        break;
+      }
+      case 'TIMEOUT': {
+        // @ts-expect-error narrowed by the switch: a timeout is not a validation failure
+        const wrong: ToolCallError<'VALIDATION_ERROR'> = failed;
+        void wrong;
+        break;
+      }
     }
   }
   void valid, wrongBranch;
