@@ -83,6 +83,7 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
       if (result.ok || retry === undefined) return result;
       const delayMs = retryDelay(retry.policy, attempt, failure, retry.random);
       if (delayMs === null) return attempt === 1 ? result : afterAttempts(result.failure, attempt);
+      if (settings.debug) log(`↻ ${method} ${baseUrl}${path}: ${result.failure.code}, retry ${attempt} in ${delayMs} ms`);
       retry.onRetry?.({ retry: attempt, delayMs, failure: result.failure });
       if (!(await waited(delayMs, signal))) {
         return fail('CANCELLED', `${what} was cancelled by the client while waiting to retry (${attempt} attempt${attempt === 1 ? '' : 's'} made).`, { cancelled: true, attempts: attempt });
