@@ -41,7 +41,7 @@ case "$mode" in
     ;;
   update)
     step "build $server from $catalogue"
-    # `npm install` below compiles the package (its `prepare` runs tsc), so the generator only writes it here.
+    # The install step below compiles the package (`npm run build`), so the generator only writes it here.
     "${gen[@]}" build --no-compile --source "$catalogue" --out "$server"
     if [ -n "$(git status --porcelain -- "$catalogue" "$server")" ]; then
       git add -A -- "$catalogue" "$server"
@@ -59,8 +59,8 @@ case "$mode" in
 esac
 
 if [ "$verify" != none ] || [ "$publish" = 1 ]; then
-  step "install $server (its prepare step compiles dist/; no lockfile, so the committed folder stays as generated)"
-  (cd "$server" && npm install --no-audit --no-fund --no-package-lock)
+  step "install and compile $server (no lockfile, so the committed folder stays as generated)"
+  (cd "$server" && npm install --no-audit --no-fund --no-package-lock && npm run build)
 fi
 
 case "$verify" in
@@ -77,7 +77,7 @@ if [ "$publish" = 1 ]; then
     step "$name@$version is already published: bump packageVersion (build --config) to publish this build"
   else
     step "publish $name@$version"
-    # dist/ was compiled by the install step above, so its `prepare` need not run a second time.
+    # dist/ was compiled by the install step above, so its `prepack` need not run a second time.
     (cd "$server" && npm publish --ignore-scripts)
   fi
 fi

@@ -12,7 +12,14 @@ export interface ApiExchange {
   /** Limit on the whole exchange, body included. */
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Sends the exchange through this fetch instead of node:http (an SDK caller's own, for proxies, tracing or tests). */
+  fetch?: FetchLike;
 }
+
+/** The part of the WHATWG fetch this client uses; the global `fetch`, undici's and node-fetch's all fit. */
+export type FetchLike = (url: string, init: {
+  method: string; headers: Record<string, string>; body?: string; signal: AbortSignal; redirect: 'follow';
+}) => Promise<{ status: number; headers: { get(name: string): string | null }; text(): Promise<string> }>;
 
 export interface ApiAnswer {
   status: number;
@@ -63,6 +70,7 @@ async function senderFor(protocol: string): Promise<SendRequest | undefined> {
 
 /** Sends one request; resolves to the full answer, or rejects with an ExchangeError. */
 export async function exchangeWithApi(exchange: ApiExchange): Promise<ApiAnswer> {
+  if (exchange.fetch !== undefined) return exchangeByFetch(exchange, exchange.fetch);
   let target: URL;
   try {
     target = new URL(exchange.url);
@@ -237,11 +245,35 @@ function redirected(exchange: ApiExchange, status: number, location: string): Ap
   return { ...rest, method: 'GET', url: next.href, headers };
 }
 
-/** The same exchange through fetch, which follows redirects; the caller's deadline and signal abort it through `signal`. */
-async function answerByFetch(exchange: ApiExchange, signal: AbortSignal): Promise<ApiAnswer> {
-  let response: Response;
+/** The exchange through a caller's fetch, with the same deadline and cancellation as the node:http path. */
+async function exchangeByFetch(exchange: ApiExchange, send: FetchLike): Promise<ApiAnswer> {
+  if (exchange.signal?.aborted) throw new ExchangeError({ kind: 'cancelled' });
+  const controller = new AbortController();
+  let why: ExchangeFailure | null = null;
+  const stop = (failure: ExchangeFailure): void => {
+    why ??= failure;
+    controller.abort();
+  };
+  const deadline = setTimeout(() => stop({ kind: 'timeout' }), exchange.timeoutMs);
+  const onAbort = (): void => stop({ kind: 'cancelled' });
+  exchange.signal?.addEventListener('abort', onAbort, { once: true });
+  // The answer races the deadline and the signal: a fetch that ignores its signal still cannot hold the call.
+  const stopped = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(new ExchangeError(why ?? { kind: 'cancelled' })), { once: true }));
   try {
-    response = await fetch(exchange.url, {
+    return await Promise.race([answerByFetch(exchange, controller.signal, send), stopped]);
+  } catch (error) {
+    throw why !== null ? new ExchangeError(why) : error;
+  } finally {
+    clearTimeout(deadline);
+    exchange.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** The same exchange through fetch, which follows redirects; the caller's deadline and signal abort it through `signal`. */
+async function answerByFetch(exchange: ApiExchange, signal: AbortSignal, send: FetchLike = fetch): Promise<ApiAnswer> {
+  let response: Awaited<ReturnType<FetchLike>>;
+  try {
+    response = await send(exchange.url, {
       method: exchange.method, headers: exchange.headers, signal, redirect: 'follow',
       ...(exchange.body === undefined ? {} : { body: exchange.body }),
     });

@@ -46,7 +46,7 @@ describe('publishing the example server to a private registry', { timeout: 600_0
     if (mock.status === 'fulfilled') api = mock.value;
     for (const part of [built, seeded, mock]) if (part.status === 'rejected') throw part.reason;
     if (built.status !== 'fulfilled') return;
-    // A private copy inside the repo: `npm publish` runs the package's `prepare` (tsc), which finds its compiler and
+    // A private copy inside the repo: `npm publish` runs the package's `prepack` (tsc), which finds its compiler and
     // the dependencies' types in the repo's node_modules, and must not rewrite the shared e2e build.
     packageDir = join(REPO_ROOT, '.tmp', 'publish-example', String(process.pid));
     await rm(packageDir, { recursive: true, force: true });
@@ -172,11 +172,22 @@ describe('publishing the example server to a private registry', { timeout: 600_0
     },
   );
 
+  it('installs in its own folder with --omit=dev, without a compiler: nothing is built on install', async () => {
+    const copy = await mkdtemp(join(scratch, 'omit-dev-'));
+    await cp(packageDir, copy, { recursive: true, filter: (source) => !source.includes(`${packageDir}/node_modules`) });
+    const installed = await runProcess('npm', ['install', '--omit=dev', '--no-package-lock', '--no-audit', '--no-fund'], { cwd: copy, env: npmEnv });
+    assert.equal(installed.code, 0, installed.stdout + installed.stderr);
+    assert.equal(existsSync(join(copy, 'node_modules', 'typescript')), false);
+    assert.equal(existsSync(join(copy, 'node_modules', 'ajv')), true);
+  });
+
   it('installs into a TypeScript project whose typed call of envValidator compiles and runs against the API', async () => {
     const project = await mkdtemp(join(scratch, 'consumer-'));
     await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
     const installed = await runProcess('npm', ['install', `${PACKAGE_NAME}@${version}`], { cwd: project, env: npmEnv });
     assert.equal(installed.code, 0, installed.stderr);
+    // The package has no install scripts, so npm has none to warn about or run.
+    assert.doesNotMatch(installed.stdout + installed.stderr, /install script|prepare/i);
     const installedPackage = join(project, 'node_modules', '@nexusbloom', 'mcp-server');
     assert.equal(existsSync(join(installedPackage, 'dist', 'tools', 'index.d.ts')), true);
     assert.equal(existsSync(join(installedPackage, 'src')), false, 'sources are not published');

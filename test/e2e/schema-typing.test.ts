@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { manifestsFromBundle, startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
+import { slugHash, typeNameOf } from '../../src/pipeline/plan/naming.js';
 import { bundle, tool } from '../fixtures/catalogues.js';
 import { runCli } from '../helpers/cli.js';
 import { builtPackage, call, connectServer, dataOf, textOf, type ServerSession } from '../helpers/mcp.js';
@@ -56,10 +57,13 @@ describe('schemas beyond json-schema-to-typescript, built and served', () => {
     assert.match(moduleText('anchor-ref'), /\ba: AnchorRefInputX\b/);
     assert.match(moduleText('anchor-ref'), /export type AnchorRefInputX = string/);
     const both = moduleText('both-definitions');
-    assert.match(both, /export type BothDefinitionsInputDDefinitions = string/);
-    assert.match(both, /export type BothDefinitionsInputD = number/);
-    assert.match(both, /a\?: BothDefinitionsInputDDefinitions\b/);
-    assert.match(both, /b\?: BothDefinitionsInputD\b/);
+    // `d` in both keywords: each name carries the hash of its own pointer (type-names.ts), whichever comes first.
+    const fromDefinitions = typeNameOf(`BothDefinitionsInputD_${slugHash('both-definitions\u0000/input_schema/definitions/d')}`);
+    const fromDefs = typeNameOf(`BothDefinitionsInputD_${slugHash('both-definitions\u0000/input_schema/$defs/d')}`);
+    assert.match(both, new RegExp(`export type ${fromDefinitions} = string`));
+    assert.match(both, new RegExp(`export type ${fromDefs} = number`));
+    assert.match(both, new RegExp(`a\\?: ${fromDefinitions}\\b`));
+    assert.match(both, new RegExp(`b\\?: ${fromDefs}\\b`));
     assert.match(both, /c\?: BothDefinitionsInputOnly\b/);
     const own = moduleText('has-own-property');
     assert.match(own, /\bhasOwnProperty: number\b/);

@@ -128,5 +128,10 @@ describe('typed wrappers say what the schemas mean', () => {
     // Inside the package, its own name resolves to itself (through package.json "exports" and the compiled dist/).
     await writeFile(file, `${snippet}void result;\n`);
     assert.deepEqual(typeErrors(file), []);
+    const clientSnippet = /```ts\n(import \{ createClient[\s\S]*?)```/.exec(readme)?.[1];
+    assert.ok(clientSnippet, 'the README has the client example');
+    const clientFile = join(OUT, 'consumer', 'readme-client.ts');
+    await writeFile(clientFile, clientSnippet);
+    assert.deepEqual(typeErrors(clientFile), []);
   });
 });

@@ -15,7 +15,7 @@ const SEED_ROOT = join(REPO_ROOT, '.tmp', 'registry-seed');
 /** Bump when the way a seed is made changes, so old seeds are not reused. */
 const SEED_FORMAT = 'verdaccio-storage/1';
 
-/** The dependencies of a generated package: runtime ones, and the dev ones its `prepare` (tsc) needs. */
+/** The dependencies of a generated package: runtime ones, and the dev ones its `prepack` (tsc) needs. */
 export const GENERATED_PACKAGE_DEPENDENCIES = ['@modelcontextprotocol/sdk', 'ajv', 'ajv-formats', 'fastest-levenshtein', 'stemmer', 'zod', 'esbuild', 'typescript', '@types/node'];
 
 export interface InstalledPackage {

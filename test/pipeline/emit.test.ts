@@ -101,7 +101,7 @@ describe('emit stage', () => {
   });
 
   it('strips json-schema-to-typescript instructions (tsType, titles) and keeps property names', () => {
-    const cleaned = cleanSchema(JSON.parse('{"title":"X","tsType":"any","properties":{"__proto__":{"type":"string","tsType":"never"},"title":{"type":"string"}}}'), 'Root') as Record<string, unknown>;
+    const cleaned = cleanSchema(JSON.parse('{"title":"X","tsType":"any","properties":{"__proto__":{"type":"string","tsType":"never"},"title":{"type":"string"}}}')) as Record<string, unknown>;
     assert.equal('title' in cleaned, false);
     assert.equal('tsType' in cleaned, false);
     const properties = cleaned.properties as Record<string, Record<string, unknown>>;
@@ -117,7 +117,8 @@ describe('emit stage', () => {
       properties: { p: { $ref: '#/definitions/a%20b' }, q: { $ref: '#/definitions/x~1y' }, r: { $ref: '#deep' }, s: { $ref: '#/$defs/a b' } },
     };
     const before = JSON.stringify(schema);
-    const cleaned = cleanSchema(schema, 'Root') as { $defs: Record<string, { title: string }>; properties: Record<string, { $ref: string }> };
+    const names = new Map([['/$defs/a b', 'RootAB'], ['/definitions/a b', 'RootABDefinitions'], ['/definitions/x~1y', 'RootXY']]);
+    const cleaned = cleanSchema(schema, names) as { $defs: Record<string, { title: string }>; properties: Record<string, { $ref: string }> };
     assert.equal(JSON.stringify(schema), before);
     assert.deepEqual(Object.keys(cleaned.$defs), ['a b', 'a b_definitions', 'x/y']);
     assert.equal('definitions' in cleaned, false);

@@ -16,6 +16,7 @@ import { cachedListParts } from './advertised-list.js';
 import { catalogueIndexFileText } from '../../runtime/catalogue-index.js';
 import { searchIndexFileText } from './search-index-file.js';
 import { docComment, endingInOneNewline, firstSentence } from './text.js';
+import { toolDoc } from './tool-doc.js';
 
 export type PackageFiles = ReadonlyMap<string, string>;
 
@@ -49,13 +50,6 @@ function servedCatalogueText(tools: ServedTool[]): string {
   return `${JSON.stringify(file, null, 2)}\n`;
 }
 
-function toolDoc(tool: PlannedTool): string {
-  const parts = [tool.manifest.name.trim() === '' ? tool.slug : tool.manifest.name, '', tool.manifest.description];
-  if (tool.manifest.deprecated !== undefined) parts.push('', `@deprecated ${tool.manifest.deprecated}`);
-  if (tool.withheldReason !== null) parts.push('', `Not advertised in tools/list (slug ${tool.withheldReason}); the meta-tool's run command reaches it.`);
-  return parts.join('\n');
-}
-
 export const MODULE_CACHE_KIND = 'module';
 
 const moduleKeys = new WeakMap<PlannedTool, string>();
@@ -72,7 +66,7 @@ export function moduleCacheKey(tool: PlannedTool): string {
 
 function computeModuleKey(tool: PlannedTool): string {
   const { manifest } = tool;
-  return contentKey(tool.slug, tool.identifier, tool.inputTypeName, tool.outputTypeName, tool.withheldReason, manifest.name, manifest.description, manifest.deprecated ?? null, manifest.input_schema, manifest.output_schema ?? null);
+  return contentKey(tool.slug, tool.identifier, tool.typeNames, tool.withheldReason, manifest.name, manifest.description, manifest.deprecated ?? null, manifest.annotations ?? null, manifest.examples?.[0] ?? null, manifest.input_schema, manifest.output_schema ?? null);
 }
 
 export async function toolModule(tool: PlannedTool, cache?: BuildCache): Promise<string> {
@@ -85,17 +79,30 @@ export async function toolModule(tool: PlannedTool, cache?: BuildCache): Promise
 }
 
 export async function renderToolModule(tool: PlannedTool): Promise<string> {
-  const inputTypes = await schemaTypes(tool.manifest.input_schema, tool.inputTypeName, '{ [key: string]: unknown }', 'input_schema');
-  const outputTypes = await schemaTypes(tool.manifest.output_schema, tool.outputTypeName, 'unknown', 'output_schema');
+  const inputTypes = await schemaTypes(tool.manifest.input_schema, tool.typeNames, '{ [key: string]: unknown }', 'input_schema');
+  const outputTypes = await schemaTypes(tool.manifest.output_schema, tool.typeNames, 'unknown', 'output_schema');
   return renderTemplate('tool.ts', {
     types: `${inputTypes}\n${outputTypes}`,
     inputOptional: acceptsEmptyInput(tool.manifest.input_schema),
-    docBlock: docComment(toolDoc(tool)),
+    docBlock: docComment(toolDoc(tool, tool.identifier)),
     identifier: tool.identifier,
     inputTypeName: tool.inputTypeName,
     outputTypeName: tool.outputTypeName,
     slug: tool.slug,
   });
+}
+
+/** What the tools index needs of a tool: its exports, and its method on a client with that method's doc. */
+function clientMethodView(tool: PlannedTool): object {
+  return {
+    identifier: tool.identifier,
+    fileName: tool.fileName,
+    slug: tool.slug,
+    inputTypeName: tool.inputTypeName,
+    outputTypeName: tool.outputTypeName,
+    inputOptional: acceptsEmptyInput(tool.manifest.input_schema),
+    methodDoc: docComment(toolDoc(tool, `client.${tool.identifier}`), '  '),
+  };
 }
 
 /** A warning for each schema whose static type fell back to a permissive one (see schemaTypes). */
@@ -166,7 +173,7 @@ export async function emitPackage(plan: PackagePlan, config: GeneratorConfig, ca
   files.set('src/client.ts', renderTemplate('client.ts', {}));
   files.set('src/bin.ts', renderTemplate('bin.ts', {}));
   files.set('src/index.ts', renderTemplate('index.ts', {}));
-  files.set('src/tools/index.ts', renderTemplate('tools-index.ts', { tools: plan.tools }));
+  files.set('src/tools/index.ts', renderTemplate('tools-index.ts', { tools: plan.tools.map((tool) => clientMethodView(tool)) }));
   files.set('src/types.ts', renderTemplate('types.ts', { tools: plan.tools }));
   const modules = await Promise.all(plan.tools.map(async (tool) => [`src/tools/${tool.fileName}.ts`, await toolModule(tool, cache)] as const));
   for (const [path, text] of modules) files.set(path, text);

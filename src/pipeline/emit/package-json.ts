@@ -34,9 +34,11 @@ const DEV_SCRIPTS: Array<[string, string, string]> = [
 export function packageJson(config: GeneratorConfig, runtimePaths: ReadonlySet<string>): string {
   const { names } = config;
   const binName = names.packageName.replace(/^@[^/]+\//, '');
-  // tsc emits the typed SDK and the scripts; the bin is then bundled into one file for start-up speed.
+  // tsc emits the typed SDK and the scripts; the bin is then bundled into one file for start-up speed. The build runs
+  // before packing (`prepack`), never on install: `prepare` would make npm warn every consumer about install scripts,
+  // and fail `npm install --omit=dev` in the package, where tsc is not installed.
   const build = 'tsc -p tsconfig.json && node dist/runtime/dev/bundle-bin.js';
-  const scripts: Record<string, string> = { build, prepare: build, start: 'node dist/bin.js' };
+  const scripts: Record<string, string> = { build, prepack: build, start: 'node dist/bin.js' };
   for (const [script, file, command] of DEV_SCRIPTS) if (runtimePaths.has(file)) scripts[script] = command;
   const manifest = {
     name: names.packageName,
@@ -55,6 +57,8 @@ export function packageJson(config: GeneratorConfig, runtimePaths: ReadonlySet<s
       './types': { types: './dist/types.d.ts', default: './dist/types.js' },
       './package.json': './package.json',
     },
+    // For TypeScript's node10 resolution ("moduleResolution": "node"), which does not read `exports`.
+    typesVersions: { '*': { tools: ['dist/tools/index.d.ts'], types: ['dist/types.d.ts'] } },
     files: ['dist', 'data', 'README.md'],
     scripts,
     dependencies: pinned(RUNTIME_DEPENDENCIES, generatorManifest.dependencies),

@@ -20,12 +20,6 @@ const J2TS_OPTIONS: Partial<Options> = {
 const CODE_KEYWORDS = new Set(['tsType', 'tsEnumNames', 'title', '$id', 'id', 'x-tsType', '$comment', 'examples', 'default', 'deprecated']);
 const SCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 
-const pascal = (key: string): string => {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[^A-Za-z0-9]+/).filter(Boolean);
-  const joined = words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
-  return joined === '' ? 'Def' : /^[0-9]/.test(joined) ? `N${joined}` : joined;
-};
-
 /**
  * Map keys json-schema-to-typescript cannot hold: it calls `node.hasOwnProperty(...)` on every object it walks, so a
  * property or definition of that name would stand where the method should. Such a key travels under a placeholder.
@@ -45,6 +39,8 @@ interface Rewrites {
   source: unknown;
   /** Whether the root schema may hold any JSON value (an output), not only an object (an input). */
   rootAnyValue: boolean;
+  /** The plan's type names, by JSON pointer from the schema's own root (`/$defs/item-x`). */
+  typeNames: ReadonlyMap<string, string>;
 }
 
 const escapePointerSegment = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -52,15 +48,18 @@ const escapePointerSegment = (key: string): string => key.replace(/~/g, '~0').re
 /** A JSON pointer as a URI fragment: characters a fragment cannot hold raw are percent-encoded. */
 const pointerFragment = (pointer: string): string => `#${pointer.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/gu, (c) => encodeURIComponent(c))}`;
 
-/** A deep copy fit for json-schema-to-typescript. `$defs` get titles derived from the root type name and key. */
-export function cleanSchema(node: unknown, rootName: string, rootAnyValue = false): unknown {
-  return cleanForTypes(node, rootName, rootAnyValue).schema;
+/**
+ * A deep copy fit for json-schema-to-typescript. Every schema the plan named (`$defs`, titled `oneOf`/`anyOf` branches)
+ * carries its planned name as its title, the only title left: json-schema-to-typescript declares a type by that name.
+ */
+export function cleanSchema(node: unknown, typeNames: ReadonlyMap<string, string> = new Map(), rootAnyValue = false): unknown {
+  return cleanForTypes(node, typeNames, rootAnyValue).schema;
 }
 
 /** The cleaned copy, with the placeholders that stand for keys json-schema-to-typescript cannot hold. */
-function cleanForTypes(node: unknown, rootName: string, rootAnyValue: boolean): { schema: unknown; keys: Map<string, string>; placeholderPrefix: string | null } {
-  const rewrites: Rewrites = { pointers: new Map(), anchors: new Map(), keys: new Map(), placeholderPrefix: null, source: node, rootAnyValue };
-  const cleaned = cleanNode(node, rootName, null, '', '', rewrites);
+function cleanForTypes(node: unknown, typeNames: ReadonlyMap<string, string>, rootAnyValue: boolean): { schema: unknown; keys: Map<string, string>; placeholderPrefix: string | null } {
+  const rewrites: Rewrites = { pointers: new Map(), anchors: new Map(), keys: new Map(), placeholderPrefix: null, source: node, rootAnyValue, typeNames };
+  const cleaned = cleanNode(node, null, '', '', rewrites);
   const schema = rewrites.pointers.size + rewrites.anchors.size === 0 ? cleaned : rewriteRefs(cleaned, rewrites);
   return { schema, keys: rewrites.keys, placeholderPrefix: rewrites.placeholderPrefix };
 }
@@ -83,8 +82,8 @@ function placeholderFor(key: string, rewrites: Rewrites): string {
  * `oldPointer`/`newPointer` locate `node` in the catalogue's schema and in the copy (they differ under moved or renamed
  * definitions).
  */
-function cleanNode(node: unknown, rootName: string, mapKeyword: string | null, oldPointer: string, newPointer: string, rewrites: Rewrites): unknown {
-  if (Array.isArray(node)) return node.map((item, index) => cleanNode(item, rootName, null, `${oldPointer}/${index}`, `${newPointer}/${index}`, rewrites));
+function cleanNode(node: unknown, mapKeyword: string | null, oldPointer: string, newPointer: string, rewrites: Rewrites): unknown {
+  if (Array.isArray(node)) return node.map((item, index) => cleanNode(item, null, `${oldPointer}/${index}`, `${newPointer}/${index}`, rewrites));
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   if (mapKeyword !== null) {
@@ -95,8 +94,10 @@ function cleanNode(node: unknown, rootName: string, mapKeyword: string | null, o
       const from = `${oldPointer}/${escapePointerSegment(key)}`;
       const to = `${newPointer}/${escapePointerSegment(outKey)}`;
       if (from !== to) rewrites.pointers.set(from, to);
-      const cleaned = cleanNode(value, rootName, null, from, to, rewrites) as Record<string, unknown>;
-      if (isDefinition && cleaned && typeof cleaned === 'object' && !Array.isArray(cleaned)) cleaned.title = `${rootName}${pascal(key)}`;
+      const cleaned = cleanNode(value, null, from, to, rewrites);
+      if (isDefinition && isPlainObject(cleaned) && cleaned.title === undefined) {
+        throw new Error(`the plan has no type name for the definition at ${from}`);
+      }
       Object.defineProperty(out, outKey, { value: cleaned, enumerable: true, writable: true, configurable: true });
     }
     return out;
@@ -122,24 +123,39 @@ function cleanNode(node: unknown, rootName: string, mapKeyword: string | null, o
     if (bothDefinitionKinds && key === 'definitions') continue;
     const here = `${oldPointer}/${escapePointerSegment(key)}`;
     const there = `${newPointer}/${escapePointerSegment(key)}`;
-    out[key] = cleanNode(value, rootName, SCHEMA_MAP_KEYWORDS.has(key) ? key : null, here, there, rewrites);
+    out[key] = cleanNode(value, SCHEMA_MAP_KEYWORDS.has(key) ? key : null, here, there, rewrites);
   }
   if (bothDefinitionKinds) {
     const defs = out.$defs as Record<string, unknown>;
-    const moved = cleanNode(record.definitions, rootName, 'definitions', `${oldPointer}/definitions`, `${newPointer}/$defs`, rewrites) as Record<string, unknown>;
+    const moved = cleanNode(record.definitions, 'definitions', `${oldPointer}/definitions`, `${newPointer}/$defs`, rewrites) as Record<string, unknown>;
     for (const [key, value] of Object.entries(moved)) {
       let outKey = key;
       for (let n = 2; Object.hasOwn(defs, outKey); n++) outKey = `${key}_definitions${n === 2 ? '' : n}`;
       if (outKey !== key) {
         const original = rewrites.keys.get(key) ?? key;
         rewrites.pointers.set(`${oldPointer}/definitions/${escapePointerSegment(original)}`, `${newPointer}/$defs/${escapePointerSegment(outKey)}`);
-        if (isPlainObject(value)) value.title = `${rootName}${pascal(outKey)}`;
       }
       Object.defineProperty(defs, outKey, { value, enumerable: true, writable: true, configurable: true });
     }
   }
+  const constraints = constraintLines(record);
+  if (constraints.length > 0) out.description = [...(typeof out.description === 'string' ? [out.description] : []), ...constraints].join('\n');
   saySchemaMeaning(out, oldPointer === '' ? (rewrites.rootAnyValue ? 'any-value root' : 'object root') : 'subschema');
+  // Set after the rewrite above, so that the name stays on this schema rather than move into an allOf member.
+  const planned = oldPointer === '' ? undefined : rewrites.typeNames.get(oldPointer);
+  if (planned !== undefined) out.title = planned;
   return out;
+}
+
+/** Validation keywords the types cannot say, shown in the field's doc comment instead. */
+const CONSTRAINT_KEYWORDS = ['minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties'];
+
+/** `@minimum 1`, `@pattern "^[a-z]+$"`, …: each value as JSON, escaped for a comment, so no catalogue text is code. */
+function constraintLines(record: Record<string, unknown>): string[] {
+  return CONSTRAINT_KEYWORDS.filter((keyword) => {
+    const value = record[keyword];
+    return typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean';
+  }).map((keyword) => commentText(`@${keyword} ${JSON.stringify(record[keyword])}`.replace(/[\u2028\u2029\u0085]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)));
 }
 
 /** Keywords that give an object schema a shape of its own, beyond "any object". */
@@ -244,10 +260,18 @@ function rewrittenRef(ref: string, rewrites: Rewrites): string {
 export const LOOSE_TYPE_MARK = '// loose type for ';
 
 /** Declarations for `rootName` (and its named `$defs`). A null schema gives the permissive type the server accepts. */
-export async function schemaTypes(schema: Record<string, unknown> | null | undefined, rootName: string, fallback: string, field = 'schema'): Promise<string> {
+/**
+ * `typeNames` are the plan's names of the tool (JSON pointer from the manifest → name): the root's is at `/<field>`,
+ * every named schema's below it.
+ */
+export async function schemaTypes(schema: Record<string, unknown> | null | undefined, typeNames: Readonly<Record<string, string>>, fallback: string, field: 'input_schema' | 'output_schema'): Promise<string> {
+  const rootName = typeNames[`/${field}`];
+  if (rootName === undefined) throw new Error(`the plan has no type name for /${field}`);
   if (!schema) return `export type ${rootName} = ${fallback};\n`;
   const isOutput = field === 'output_schema';
-  const { schema: cleaned, keys, placeholderPrefix } = cleanForTypes(schema, rootName, isOutput);
+  const own = new Map<string, string>();
+  for (const [pointer, name] of Object.entries(typeNames)) if (pointer.startsWith(`/${field}/`)) own.set(pointer.slice(field.length + 1), name);
+  const { schema: cleaned, keys, placeholderPrefix } = cleanForTypes(schema, own, isOutput);
   // Loaded on first use: a rebuild whose tool modules all come from the cache never needs it.
   const { compile } = await import('json-schema-to-typescript');
   let code: string;

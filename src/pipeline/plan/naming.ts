@@ -11,6 +11,8 @@ const RESERVED_IDENTIFIERS = new Set(
     'as implements interface let package private protected public static yield any boolean constructor declare get ' +
     'module require number set string symbol type from of async await undefined arguments eval prototype ' +
     'names sdk server client tools index runtime ' +
+    // Exported by the tools index beside the wrappers.
+    'createClient ' +
     // A module that exports `then` is a thenable: `await import()` of the tools index would call it.
     'then'
   ).split(' '),

@@ -4,6 +4,7 @@ import type { Manifest } from '../../runtime/contracts.js';
 import type { CheckedTool } from '../check/check-catalogue.js';
 import { PipelineError } from '../problems.js';
 import { baseNames, isCanonicalSpelling, isReservedIdentifier, typeNameOf, withHashSuffix, type BaseNames } from './naming.js';
+import { planTypeNames, type TypeNames } from './type-names.js';
 
 export interface PlannedTool extends BaseNames {
   slug: string;
@@ -11,6 +12,8 @@ export interface PlannedTool extends BaseNames {
   withheldReason: string | null;
   inputTypeName: string;
   outputTypeName: string;
+  /** Every exported type of the tool's module, by the JSON pointer of its schema (see type-names.ts). */
+  typeNames: TypeNames;
 }
 
 export interface PackagePlan {
@@ -74,22 +77,15 @@ export function planPackage(tools: readonly CheckedTool[], lock: NamesLock | nul
       if (isCanonicalSpelling(tool.manifest.slug)) canonicalClaims.set(key, (canonicalClaims.get(key) ?? 0) + 1);
     }
   }
-  const planned = base.map(({ tool, names, locked }): PlannedTool => {
+  const named = base.map(({ tool, names, locked }) => {
     const slug = tool.manifest.slug;
     const clashes = keyOf(names).some((key) => (claims.get(key) ?? 0) > 1 || lockedKeys.has(key));
     const keepsPlain = isCanonicalSpelling(slug) && keyOf(names).every((key) => canonicalClaims.get(key) === 1 && !lockedKeys.has(key));
     const chosen = locked ?? (clashes && !keepsPlain ? withHashSuffix(names, slug) : names);
-    return {
-      slug,
-      manifest: tool.manifest,
-      withheldReason: tool.withheldReason,
-      ...chosen,
-      inputTypeName: `${chosen.typeName}Input`,
-      outputTypeName: `${chosen.typeName}Output`,
-    };
+    return { slug, manifest: tool.manifest, withheldReason: tool.withheldReason, ...chosen };
   });
   const taken = new Map<string, string>();
-  for (const tool of planned) {
+  for (const tool of named) {
     for (const key of keyOf(tool)) {
       const other = taken.get(key);
       if (other !== undefined) {
@@ -100,5 +96,10 @@ export function planPackage(tools: readonly CheckedTool[], lock: NamesLock | nul
       taken.set(key, tool.slug);
     }
   }
+  const typeNames = planTypeNames(named);
+  const planned = named.map((tool): PlannedTool => {
+    const own = typeNames.get(tool.slug) ?? {};
+    return { ...tool, inputTypeName: own['/input_schema'] ?? `${tool.typeName}Input`, outputTypeName: own['/output_schema'] ?? `${tool.typeName}Output`, typeNames: own };
+  });
   return { tools: planned };
 }

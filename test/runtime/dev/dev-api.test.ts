@@ -109,8 +109,8 @@ describe('what the developer scripts say when their API is not there', () => {
   it('the package README names every npm run entry and how to point the scripts at the mock', () => {
     const readme = readFileSync(join(packageDir, 'README.md'), 'utf8');
     const scripts = (JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-    // `prepare` and `start` are npm's own hooks; every other entry is a developer script, so the README names it.
-    for (const name of Object.keys(scripts).filter((name) => name !== 'prepare' && name !== 'start')) {
+    // `prepack` and `start` are npm's own hooks; every other entry is a developer script, so the README names it.
+    for (const name of Object.keys(scripts).filter((name) => name !== 'prepack' && name !== 'start')) {
       assert.ok(readme.includes(`\`${name}\``) || readme.includes(`\`npm run ${name}`), `README names ${name}`);
     }
     assert.match(readme, /`npm run catalogue-check`[^\n]*`-- --mock`/);
