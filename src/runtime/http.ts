@@ -9,6 +9,8 @@ import type { DiagnosticLog, EnvironmentVariables, ServedCatalogueFile, ServerNa
 import { createStderrLog, readHttpSettings, type HttpSettings } from './config.js';
 import { createServerFactory, withoutTaskAugmentation, type ServerFactory } from './server.js';
 import { readRequestBody } from './request-body.js';
+import { answerAsCaller, callerIdForToken } from './callers/caller-history.js';
+import { unauthenticatedExposure } from './callers/exposure.js';
 
 export const MCP_PATH = '/mcp';
 export const HEALTH_PATH = '/healthz';
@@ -46,8 +48,11 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
   const env = options.env ?? process.env;
   const log = options.log ?? createStderrLog(names.serverName);
   const http = options.http ?? readHttpSettings(names, env, log);
+  const exposure = unauthenticatedExposure(http);
+  if (exposure !== null) throw new Error(exposure);
   const factory = createServerFactory({ names, catalogue, env, log, servedOver: 'http' });
-  const expectedAuthorization = http.token === null ? null : digest(`Bearer ${http.token}`);
+  // Each accepted token is a caller of its own (see callers/caller-history.ts); without tokens every caller is anonymous.
+  const callers = http.tokens.map((token) => ({ authorization: digest(`Bearer ${token}`), caller: callerIdForToken(token) }));
   let closing = false;
   let port = 0;
 
@@ -68,7 +73,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
       log(`Refused ${req.method ?? '?'} ${MCP_PATH}: ${rejection}.`);
       return sendRpcError(res, 403, rejection);
     }
-    if (expectedAuthorization !== null && !sameDigest(digest(req.headers.authorization ?? ''), expectedAuthorization)) {
+    const caller = callerOf(req.headers.authorization, callers);
+    if (callers.length > 0 && caller === null) {
       res.setHeader('www-authenticate', 'Bearer');
       return sendRpcError(res, 401, `Missing or wrong bearer token (${http.vars.token} is set on the server).`);
     }
@@ -97,7 +103,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
       server.close().catch(() => undefined);
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res, withoutTaskAugmentations(parsed));
+    await answerAsCaller(caller, () => transport.handleRequest(req, res, withoutTaskAugmentations(parsed)));
   };
 
   const httpServer = createHttpServer((req, res) => {
@@ -180,6 +186,14 @@ function withoutTaskAugmentations(body: unknown): unknown {
 function isRequestObject(value: unknown): value is JSONRPCMessage {
   return value !== null && typeof value === 'object' && !Array.isArray(value) && 'method' in value && 'id' in value
     && typeof (value as { params?: unknown }).params === 'object' && (value as { params?: unknown }).params !== null;
+}
+
+/** The caller whose token the Authorization header carries, or null; every token is compared, in constant time. */
+function callerOf(authorization: string | undefined, callers: readonly { authorization: Buffer; caller: string }[]): string | null {
+  const presented = digest(authorization ?? '');
+  let found: string | null = null;
+  for (const entry of callers) if (sameDigest(presented, entry.authorization)) found = entry.caller;
+  return found;
 }
 
 function digest(text: string): Buffer {

@@ -31,8 +31,9 @@ import { type DiagnosticLog, type EnvironmentVariables, ProtocolError, type Serv
 import { createToolAdvertiser, isAdvertised } from './advertise.js';
 import { createApiClient } from './api-client.js';
 import { createCatalogueStore, type CatalogueStore } from './catalogue-store.js';
-import { createStderrLog, readSettings, type Settings } from './config.js';
+import { createStderrLog, httpEnvVarNames, readSettings, type Settings } from './config.js';
 import { createRunHistory, type ServedOver } from './history.js';
+import { createCallerHistory } from './callers/caller-history.js';
 import { createDeferredLocalExecutor, localExecutionWarning } from './local-exec-gate.js';
 import { createRunner } from './runner.js';
 import { createAgentSurface, type AgentSurface, type CallExtra } from './surface.js';
@@ -158,7 +159,9 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
   });
   const surface = createAgentSurface({
     names, getTools: catalogueStore.getTools, runner, validator,
-    history: createRunHistory(undefined, options.servedOver ?? 'stdio'), startedAt: new Date(), log,
+    // Over HTTP, each caller (bearer token) has a history of its own; a stdio process has one client.
+    history: options.servedOver === 'http' ? createCallerHistory({ tokenVar: httpEnvVarNames(names).token }) : createRunHistory(),
+    startedAt: new Date(), log,
     ...(settings.catalogue === 'pinned' ? { pinnedCatalogueVar: settings.vars.catalogue } : {}),
   });
 
