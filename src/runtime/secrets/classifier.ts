@@ -74,7 +74,7 @@ const MIGHT_HOLD_SECRET = /[@=:_-]|earer|asic/i;
 
 function isBasicCredential(encoded: string): boolean {
   try {
-    return Buffer.from(encoded, 'base64').toString('latin1').includes(':');
+    return atob(encoded.replace(/=+$/, '')).includes(':');
   } catch {
     return false;
   }
