@@ -34,6 +34,7 @@ import { createCatalogueStore, type CatalogueStore } from './catalogue-store.js'
 import { createStderrLog, httpEnvVarNames, readSettings, type Settings } from './config.js';
 import { createRunHistory, type ServedOver } from './history.js';
 import { createCallerHistory } from './callers/caller-history.js';
+import { readLocalLimits } from './execution/local-limits.js';
 import { createDeferredLocalExecutor, localExecutionWarning } from './local-exec-gate.js';
 import { createRunner } from './runner.js';
 import { createAgentSurface, type AgentSurface, type CallExtra } from './surface.js';
@@ -148,7 +149,9 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
   }
 
   const apiClient = createApiClient(names, settings, log);
-  const localExecutor = createDeferredLocalExecutor({ timeoutMs: settings.timeoutMs, log, env, executionVar: settings.vars.execution });
+  const localExecutor = createDeferredLocalExecutor({
+    timeoutMs: settings.timeoutMs, log, env, executionVar: settings.vars.execution, limits: readLocalLimits(names, env, log),
+  });
   const runner = createRunner(settings, apiClient, localExecutor, log);
   const validator = createValidator(log);
   const catalogueStore = createCatalogueStore({ catalogue, settings, apiClient, log });

@@ -110,5 +110,8 @@ export function holdsSecretValue(value: string): boolean {
  * `CONNECTION_STRING`) or by its value (`DATABASE_URL=postgres://u:pw@h`, a proxy URL with userinfo, a JWT).
  */
 export function isCredentialVariable(name: string, value: string | undefined): boolean {
-  return isSecretName(name) || (value !== undefined && holdsSecretValue(value));
+  return (isSecretName(name) && !SHELL_DIRECTORY_VARIABLES.has(name)) || (value !== undefined && holdsSecretValue(value));
 }
+
+/** The shell's working-directory variables: named like a password (`pwd`), holding a path. */
+const SHELL_DIRECTORY_VARIABLES = new Set(['PWD', 'OLDPWD']);
