@@ -38,7 +38,7 @@ exports.run = () => {
   return tried;
 };`;
 
-describe('a hostile tool under a real stdio server', () => {
+describe('a hostile tool under a real stdio server whose stdin and stdout are POSIX pipes', () => {
   let session: SourceSession;
   const secret = 'sk-live-nexusbloom-do-not-leak-0123456789';
   after(async () => session?.close());
@@ -46,7 +46,7 @@ describe('a hostile tool under a real stdio server', () => {
   it('cannot forge protocol messages on the server\'s stdout nor read its environment', async (t) => {
     session = await connectSourceServer([toolWithCode('hostile', HOSTILE), toolWithCode('spin', 'exports.run = () => { for (;;) {} };')], {
       NEXUSBLOOM_MCP_EXECUTION: 'local', NEXUSBLOOM_API_KEY: secret, NEXUSBLOOM_MCP_TIMEOUT_MS: '1500',
-    });
+    }, { realPipes: true });
     const result = await session.client.callTool({ name: 'hostile', arguments: {} }) as CallToolResult;
     assert.notEqual(result.isError, true, JSON.stringify(result));
     const text = result.content[0]?.type === 'text' ? result.content[0].text : '';

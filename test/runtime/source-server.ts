@@ -40,10 +40,19 @@ export interface SourceSession {
   close(): Promise<void>;
 }
 
-/** The server from source over real stdio pipes, with an SDK client connected. */
-export async function connectSourceServer(tools: readonly ServedTool[], env: Record<string, string> = {}): Promise<SourceSession> {
+/**
+ * The server from source with an SDK client connected. Node gives a child sockets for stdio; with `realPipes` the
+ * server's stdin and stdout are POSIX pipes instead (`cat | server | cat`), as Python hosts and shells give it, which
+ * another process can open through /proc/<pid>/fd/1.
+ */
+export async function connectSourceServer(
+  tools: readonly ServedTool[], env: Record<string, string> = {}, options: { realPipes?: boolean } = {},
+): Promise<SourceSession> {
   const server = await sourceServer(tools);
-  const transport = new StdioClientTransport({ command: process.execPath, args: server.args, cwd: server.cwd, env: serverEnv(env), stderr: 'pipe' });
+  const [command, args] = options.realPipes
+    ? ['/bin/sh', ['-c', 'cat | "$@" | cat', 'sh', process.execPath, ...server.args]]
+    : [process.execPath, server.args];
+  const transport = new StdioClientTransport({ command, args, cwd: server.cwd, env: serverEnv(env), stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'source-server-test', version: '1.0.0' }, { capabilities: {} });
