@@ -77,7 +77,9 @@ function childEntry(): Promise<string> {
     const source = readFileSync(fileURLToPath(new URL('./sandbox-child.ts', import.meta.url)), 'utf8');
     const target = join(tmpdir(), `nexusbloom-sandbox-child-${createHash('sha256').update(source).digest('hex').slice(0, 16)}.mjs`);
     if (!existsSync(target)) {
-      const { transform } = await import('esbuild');
+      // A specifier esbuild cannot follow: the bundled bin must not carry esbuild, which a built package never needs here.
+      const transpiler = 'esbuild';
+      const { transform } = (await import(transpiler)) as typeof import('esbuild');
       const { code } = await transform(source, { loader: 'ts', format: 'esm', target: 'node20' });
       const partial = `${target}.${process.pid}.tmp`;
       writeFileSync(partial, code);

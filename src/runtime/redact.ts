@@ -32,6 +32,14 @@ function pointerToken(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
+/**
+ * Defined, not assigned: JSON input can carry an own "__proto__" member, which assignment would turn into the copy's
+ * prototype, dropping it from what history shows and diffs.
+ */
+function defineMember(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** Members that name the header (or field) an entry of a header list is for: `[{name: "Authorization", value: …}]`. */
 const ENTRY_NAME_MEMBERS = ['name', 'Name', 'key', 'Key', 'header', 'Header', 'field'];
 const ENTRY_VALUE_MEMBERS = new Set(['value', 'Value', 'values']);
@@ -48,18 +56,24 @@ function isSecretEntry(node: Record<string, unknown>): boolean {
  * Copies `value` with every secret masked: members whose key is a secret name, the value of a header-list entry that
  * names one (`{name: "Authorization", value}`, `["Cookie", value]`), and secrets inside strings by their shape (URL
  * userinfo, `Password=…`, bearer tokens; see maskSecretsInText). The top-level object's own members are level 1;
- * members at level 7 or deeper become "[deep]". The caller's value is never mutated.
+ * members at level 7 or deeper become "[deep]". The caller's value is never mutated; parts with nothing to mask are
+ * shared with it rather than copied.
  */
 export function redactSecrets(value: unknown): RedactedValue {
   const masked: string[] = [];
-  const mask = (pointer: string, replacement: string): string => {
-    masked.push(pointer);
+  // The keys from the root to the node being walked; a pointer is spelled only for what is masked.
+  const path: string[] = [];
+  const pointerHere = (): string => path.map((key) => `/${pointerToken(key)}`).join('');
+  const mask = (replacement: string): string => {
+    masked.push(pointerHere());
     return replacement;
   };
-  const walk = (node: unknown, level: number, pointer: string): unknown => {
+  // A node with nothing to mask is returned as it is (not copied): most results hold no secret, and copying each one
+  // would make every recorded run pay for the few that do.
+  const walk = (node: unknown, level: number): unknown => {
     if (typeof node === 'string') {
       const shown = maskSecretsInText(node);
-      if (shown !== node) masked.push(pointer);
+      if (shown !== node) masked.push(pointerHere());
       return shown;
     }
     if (node === null || typeof node !== 'object') return node;
@@ -67,28 +81,40 @@ export function redactSecrets(value: unknown): RedactedValue {
     if (Array.isArray(node)) {
       // `["Authorization", "Bearer …"]`: a name/value pair as some clients list headers.
       const secretPair = node.length === 2 && typeof node[0] === 'string' && isSecretName(node[0]);
-      return node.map((item, index) => {
-        const childPointer = `${pointer}/${index}`;
-        if (childLevel > MAX_REDACTION_DEPTH) return mask(childPointer, DEEP_MASK);
-        if (secretPair && index === 1) return mask(childPointer, REDACTED_MASK);
-        return walk(item, childLevel, childPointer);
-      });
+      let copy: unknown[] | undefined;
+      for (let index = 0; index < node.length; index += 1) {
+        const item: unknown = node[index];
+        path.push(String(index));
+        const value = childLevel > MAX_REDACTION_DEPTH ? mask(DEEP_MASK)
+          : secretPair && index === 1 ? mask(REDACTED_MASK)
+            : walk(item, childLevel);
+        path.pop();
+        if (value !== item && copy === undefined) copy = node.slice(0, index);
+        copy?.push(value);
+      }
+      return copy ?? node;
     }
     const record = node as Record<string, unknown>;
     const secretEntry = isSecretEntry(record);
-    const copy: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(record)) {
-      const childPointer = `${pointer}/${pointerToken(key)}`;
-      const value = childLevel > MAX_REDACTION_DEPTH ? mask(childPointer, DEEP_MASK)
-        : isSecretName(key) || (secretEntry && ENTRY_VALUE_MEMBERS.has(key)) ? mask(childPointer, REDACTED_MASK)
-          : walk(child, childLevel, childPointer);
-      // Defined, not assigned: JSON input can carry an own "__proto__" member, which assignment would turn into the
-      // copy's prototype, dropping it from what history shows and diffs.
-      Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+    const keys = Object.keys(record);
+    let copy: Record<string, unknown> | undefined;
+    for (let index = 0; index < keys.length; index += 1) {
+      const key = keys[index] as string;
+      const child = record[key];
+      path.push(key);
+      const value = childLevel > MAX_REDACTION_DEPTH ? mask(DEEP_MASK)
+        : isSecretName(key) || (secretEntry && ENTRY_VALUE_MEMBERS.has(key)) ? mask(REDACTED_MASK)
+          : walk(child, childLevel);
+      path.pop();
+      if (value !== child && copy === undefined) {
+        copy = {};
+        for (const earlier of keys.slice(0, index)) defineMember(copy, earlier, record[earlier]);
+      }
+      if (copy !== undefined) defineMember(copy, key, value);
     }
-    return copy;
+    return copy ?? node;
   };
-  return { value: walk(value, 0, ''), masked };
+  return { value: walk(value, 0), masked };
 }
 
 /** A payload as history stores it. */

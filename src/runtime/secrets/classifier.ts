@@ -62,6 +62,9 @@ const NAME_VALUE = /(^|[\s;,&?{("'])([A-Za-z_][A-Za-z0-9_.-]{0,63})([ \t]{0,3}=[
 const JSON_MEMBER = /("([A-Za-z_][A-Za-z0-9_.\- ]{0,63})"[ \t]{0,3}:[ \t]{0,3})"((?:[^"\\\n]|\\.){0,4096})"/g;
 /** `Name: value` header lines (`Authorization: …`, `Cookie: …`); masked when the name is a secret one. */
 const HEADER_LINE = /(^|\n)([A-Za-z][A-Za-z0-9-]{0,63})([ \t]{0,3}:[ \t]{0,3})([^\r\n]{1,8192})/g;
+const HEADER_START = /^[A-Za-z][A-Za-z0-9-]{0,63}[ \t]{0,3}:/;
+/** Some word of a secret name appears somewhere in the text (case-insensitively); built from the two lists above. */
+const SECRET_NAME_HINT = new RegExp([...SECRET_NAME_WORDS, ...SECRET_NAME_FRAGMENTS].join('|'), 'i');
 /** Credentials of the HTTP `Bearer` scheme, and `Basic` ones whose base64 decodes to `user:password`. */
 const AUTH_SCHEME = /\b(Bearer|Basic)([ \t]{1,3})([A-Za-z0-9\-._~+/]{8,4096}=*)/gi;
 /** JSON Web Tokens and the prefixed token formats of common services (GitHub, GitLab, Stripe, Slack, AWS access keys). */
@@ -69,8 +72,8 @@ const TOKEN_SHAPES = /\b(?:eyJ[A-Za-z0-9_-]{4,4096}\.eyJ[A-Za-z0-9_-]{4,8192}\.[
 /** A PEM private key block. */
 const PRIVATE_KEY_BLOCK = /-----BEGIN ([A-Z ]{0,40})PRIVATE KEY-----[\s\S]{0,16384}?-----END \1PRIVATE KEY-----/g;
 
-/** A cheap first look: text with none of these characters holds none of the shapes above. */
-const MIGHT_HOLD_SECRET = /[@=:_-]|earer|asic/i;
+/** Prefixes of the token shapes above, for a cheap first look before the full pattern runs. */
+const TOKEN_PREFIXES = /eyJ|gh[pousr]_|github_pat_|glpat-|k_(?:live|test)_|xox[abposr]-|AKIA/;
 
 function isBasicCredential(encoded: string): boolean {
   try {
@@ -83,21 +86,36 @@ function isBasicCredential(encoded: string): boolean {
 /**
  * `text` with every secret found by shape masked: URL userinfo (`postgres://***@host`), secret-named `name=value` pairs
  * (`Password=[redacted];`), JSON members and header lines, bearer and basic credentials, JWTs, prefixed service tokens
- * and private keys. Text without any returns unchanged (the same string).
+ * and private keys. Text without any returns unchanged (the same string). Each pattern runs only on text that has the
+ * character it needs, so ordinary text costs a few `includes`.
  */
 export function maskSecretsInText(text: string): string {
-  if (text.length < 8 || !MIGHT_HOLD_SECRET.test(text)) return text;
-  return text
-    .replace(PRIVATE_KEY_BLOCK, VALUE_MASK)
-    .replace(URL_USERINFO, (_match, scheme: string) => `${scheme}${URL_USERINFO_MASK}@`)
-    .replace(AUTH_SCHEME, (match, scheme: string, space: string, credential: string) =>
-      scheme.toLowerCase() === 'basic' && !isBasicCredential(credential) ? match : `${scheme}${space}${VALUE_MASK}`)
-    .replace(TOKEN_SHAPES, VALUE_MASK)
-    .replace(JSON_MEMBER, (match, head: string, name: string) => (isSecretName(name) ? `${head}"${VALUE_MASK}"` : match))
-    .replace(NAME_VALUE, (match, before: string, name: string, equals: string, value: string) =>
-      isSecretName(name) && value !== VALUE_MASK ? `${before}${name}${equals}${VALUE_MASK}` : match)
-    .replace(HEADER_LINE, (match, before: string, name: string, colon: string) =>
+  if (text.length < 8) return text;
+  let shown = text;
+  if (shown.includes('PRIVATE KEY-----')) shown = shown.replace(PRIVATE_KEY_BLOCK, VALUE_MASK);
+  if (shown.includes('@') && shown.includes('://')) {
+    shown = shown.replace(URL_USERINFO, (_match, scheme: string) => `${scheme}${URL_USERINFO_MASK}@`);
+  }
+  if (/earer|asic/i.test(shown)) {
+    shown = shown.replace(AUTH_SCHEME, (match, scheme: string, space: string, credential: string) =>
+      scheme.toLowerCase() === 'basic' && !isBasicCredential(credential) ? match : `${scheme}${space}${VALUE_MASK}`);
+  }
+  if (TOKEN_PREFIXES.test(shown)) shown = shown.replace(TOKEN_SHAPES, VALUE_MASK);
+  // The three patterns below mask only under a secret name, so text that holds none of their words is skipped.
+  if (!SECRET_NAME_HINT.test(shown)) return shown;
+  if (shown.includes('":')) {
+    shown = shown.replace(JSON_MEMBER, (match, head: string, name: string) => (isSecretName(name) ? `${head}"${VALUE_MASK}"` : match));
+  }
+  if (shown.includes('=')) {
+    shown = shown.replace(NAME_VALUE, (match, before: string, name: string, equals: string, value: string) =>
+      isSecretName(name) && value !== VALUE_MASK ? `${before}${name}${equals}${VALUE_MASK}` : match);
+  }
+  // One line can be a header line only from its start: an anchored look instead of a scan.
+  if (shown.includes('\n') ? shown.includes(':') : HEADER_START.test(shown)) {
+    shown = shown.replace(HEADER_LINE, (match, before: string, name: string, colon: string) =>
       isSecretName(name) ? `${before}${name}${colon}${VALUE_MASK}` : match);
+  }
+  return shown;
 }
 
 /** Whether a value holds a secret by its shape alone (see maskSecretsInText). */
