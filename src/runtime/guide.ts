@@ -85,7 +85,7 @@ The \`${meta}\` meta-tool finds, describes and runs tools when you do not know t
 
 - Batch: at most ${MAX_BATCH_RUNS} runs.
 - History: in memory only, scoped to this server process over stdio (it spans every conversation the process served
-  and is not reset between them), and to the caller (bearer token) over HTTP, where it is off without a token; every
+  and is not reset between them), and per caller (bearer token) over HTTP, where it is off without a token; every
   history answer names its scope. The last ${HISTORY_CAPACITY} runs; each payload capped at ${MAX_PAYLOAD_CHARS.toLocaleString('en-US')} characters of JSON, truncation
   recorded. A run the client cancelled while it ran is recorded as CANCELLED; the runs of a cancelled batch that were
   never sent did not happen and are not recorded. Inputs and results are redacted before storage: keys with a word
