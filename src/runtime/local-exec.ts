@@ -43,6 +43,8 @@ export const DEFAULT_HEAP_MB = 128;
 
 /** Lines of child output forwarded to stderr per run; beyond that a tool could flood the server's log. */
 const MAX_FORWARDED_LINES = 50;
+/** How long past the deadline a child stops a busy loop itself, for when the parent that kills it is gone. */
+const SELF_DEADLINE_GRACE_MS = 1000;
 /** How long after the child exits its stderr may still be read (to tell an out-of-memory death); a grandchild holding the pipe does not hold the answer longer. */
 const EXIT_GRACE_MS = 200;
 
@@ -229,7 +231,7 @@ export function createLocalExecutor(options: LocalExecutorOptions): LocalExecuto
         exitGrace = setTimeout(() => exited(code, exitSignal), EXIT_GRACE_MS);
       });
 
-      const request: SandboxRequest = { kind: 'run', slug: tool.slug, code, params };
+      const request: SandboxRequest = { kind: 'run', slug: tool.slug, code, params, selfDeadlineMs: Math.min(options.timeoutMs + SELF_DEADLINE_GRACE_MS, 2_147_483_647) };
       child.send(request, (error) => {
         if (error !== null && error !== undefined && !settled) log(`Could not hand ${label} its input: ${error.message}`);
       });

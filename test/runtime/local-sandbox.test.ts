@@ -2,7 +2,7 @@
 // real stdio server), deadlines end the whole process tree and answer on time, and runs are queued and memory-capped.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RunOutcome } from '../../src/runtime/contracts.js';
@@ -104,6 +104,48 @@ describe('deadlines end the whole process tree', () => {
       const state = existsSync(`/proc/${pid}/stat`) ? /\) (\S)/.exec(await import('node:fs').then((fs) => fs.readFileSync(`/proc/${pid}/stat`, 'utf8')))?.[1] : 'gone';
       assert.ok(state === 'gone' || state === 'Z', `grandchild ${pid} is ${state}`);
     }
+  });
+});
+
+/** Pids of processes whose environment carries `marker` and whose command line is a sandbox child. */
+function sandboxChildrenMarked(marker: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!readFileSync(`/proc/${entry}/cmdline`, 'latin1').includes('--nexusbloom-sandbox')) continue;
+      if (readFileSync(`/proc/${entry}/environ`, 'latin1').includes(marker)) pids.push(Number(entry));
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return pids;
+}
+
+describe('a busy tool does not outlive a server killed outright', () => {
+  it('stops itself shortly past its deadline when no parent is left to kill it', async () => {
+    const marker = `NEXUSBLOOM_TEST_MARK_${process.pid}_${Date.now()}`;
+    const session = await connectSourceServer([toolWithCode('spin', 'exports.run = () => { for (;;) {} };')], {
+      NEXUSBLOOM_MCP_EXECUTION: 'local', NEXUSBLOOM_MCP_TIMEOUT_MS: '1500', [marker]: '1',
+    });
+    const pending = session.client.callTool({ name: 'spin', arguments: {} }).catch(() => undefined);
+    let children: number[] = [];
+    for (let waited = 0; children.length === 0 && waited < 10_000; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      children = sandboxChildrenMarked(marker);
+    }
+    assert.equal(children.length, 1, 'the sandbox child started');
+    // Killed once the tool is spinning: a child still waiting for its input ends on its own when the channel closes.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    process.kill(session.pid ?? 0, 'SIGKILL');
+    const killedAt = Date.now();
+    while (sandboxChildrenMarked(marker).length > 0 && Date.now() - killedAt < 8000) await new Promise((resolve) => setTimeout(resolve, 100));
+    const left = sandboxChildrenMarked(marker);
+    for (const pid of left) process.kill(pid, 'SIGKILL');
+    assert.deepEqual(left, [], 'the child outlived its server');
+    assert.ok(Date.now() - killedAt < 4000, `gone ${Date.now() - killedAt} ms after the server`);
+    await pending;
+    await session.close().catch(() => undefined);
   });
 });
 
