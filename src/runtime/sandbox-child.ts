@@ -50,7 +50,7 @@ export function runSandboxChild(): void {
 
 /** The global a guarded call goes through; V8 can interrupt a script it runs, not a function called directly. */
 const GUARDED_CALL = '__nexusbloomGuardedCall';
-const guardedScript = new Script(`globalThis.${GUARDED_CALL}()`);
+let guardedScript: Script | undefined;
 
 /** Runs `body` and stops it (throwing ERR_SCRIPT_EXECUTION_TIMEOUT) if its synchronous part outlasts `timeoutMs`. */
 function guarded<T>(body: () => T, timeoutMs: number | undefined): T {
@@ -58,6 +58,7 @@ function guarded<T>(body: () => T, timeoutMs: number | undefined): T {
   const slot = globalThis as unknown as Record<string, unknown>;
   slot[GUARDED_CALL] = body;
   try {
+    guardedScript ??= new Script(`globalThis.${GUARDED_CALL}()`);
     return guardedScript.runInThisContext({ timeout: timeoutMs }) as T;
   } finally {
     delete slot[GUARDED_CALL];
