@@ -237,12 +237,30 @@ function redirected(exchange: ApiExchange, status: number, location: string): Ap
     return { ...exchange, url: location };
   }
   const headers = { ...exchange.headers };
-  if (next.origin !== new URL(exchange.url).origin) delete headers.authorization;
+  const from = new URL(exchange.url);
+  if (next.origin !== from.origin) delete headers.authorization;
+  // fetch refuses a URL with credentials in it, and a relative location inherits ours: they go as Basic auth instead,
+  // as node:http sent them on the first hop, and only to the same origin.
+  if (next.username !== '' || next.password !== '') {
+    if (next.origin === from.origin && headers.authorization === undefined) {
+      headers.authorization = `Basic ${Buffer.from(`${decodedUserinfo(next.username)}:${decodedUserinfo(next.password)}`).toString('base64')}`;
+    }
+    next.username = '';
+    next.password = '';
+  }
   const toGet = ((status === 301 || status === 302) && exchange.method === 'POST') || (status === 303 && exchange.method !== 'GET');
   if (!toGet) return { ...exchange, url: next.href, headers };
   for (const name of BODY_HEADERS) delete headers[name];
   const { body: _droppedBody, ...rest } = exchange;
   return { ...rest, method: 'GET', url: next.href, headers };
+}
+
+function decodedUserinfo(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
 }
 
 /** The exchange through a caller's fetch, with the same deadline and cancellation as the node:http path. */

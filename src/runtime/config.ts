@@ -127,8 +127,12 @@ export interface HttpSettings {
   host: string;
   /** Extra Host header values accepted besides localhost, 127.0.0.1 and [::1] (DNS-rebinding protection), lowercased. */
   allowedHosts: string[];
-  /** Bearer token every /mcp request must carry, or null for none. */
+  /** Bearer token every /mcp request must carry (the first of `tokens`), or null for none. */
   token: string | null;
+  /** Every accepted bearer token (`<prefix>MCP_HTTP_TOKEN`, comma-separated): one per caller, each with its own history. */
+  tokens: string[];
+  /** `<prefix>MCP_HTTP_ALLOW_NO_TOKEN`: serving a non-loopback interface without a token is intended. */
+  allowNoToken: boolean;
   vars: HttpEnvVarNames;
 }
 
@@ -137,6 +141,7 @@ export interface HttpEnvVarNames {
   host: string;
   allowedHosts: string;
   token: string;
+  allowNoToken: string;
 }
 
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
@@ -144,7 +149,10 @@ export const DEFAULT_HTTP_PORT = 3000;
 
 export function httpEnvVarNames(names: ServerNames): HttpEnvVarNames {
   const p = names.envPrefix;
-  return { port: `${p}MCP_HTTP_PORT`, host: `${p}MCP_HTTP_HOST`, allowedHosts: `${p}MCP_HTTP_ALLOWED_HOSTS`, token: `${p}MCP_HTTP_TOKEN` };
+  return {
+    port: `${p}MCP_HTTP_PORT`, host: `${p}MCP_HTTP_HOST`, allowedHosts: `${p}MCP_HTTP_ALLOWED_HOSTS`, token: `${p}MCP_HTTP_TOKEN`,
+    allowNoToken: `${p}MCP_HTTP_ALLOW_NO_TOKEN`,
+  };
 }
 
 /** Reads the HTTP transport settings; an invalid port is reported on `log` and ignored. Never throws. */
@@ -160,11 +168,15 @@ export function readHttpSettings(names: ServerNames, env: EnvironmentVariables, 
     port = parsePort(rawPort);
     if (port === null) log(`${vars.port}=${JSON.stringify(rawPort)} is not a port number (0-65535); ignoring it.`);
   }
+  // A bearer token (RFC 6750 b64token) has no comma, so a comma can only separate tokens.
+  const tokens = (read(vars.token) ?? '').split(',').map((token) => token.trim()).filter((token) => token !== '');
   return {
     port,
     host: read(vars.host) ?? DEFAULT_HTTP_HOST,
     allowedHosts: (read(vars.allowedHosts) ?? '').split(',').map((host) => host.trim().toLowerCase()).filter((host) => host !== ''),
-    token: read(vars.token) ?? null,
+    token: tokens[0] ?? null,
+    tokens,
+    allowNoToken: readFlag(read(vars.allowNoToken)),
     vars,
   };
 }

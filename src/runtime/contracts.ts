@@ -1,6 +1,8 @@
 // The shapes every runtime module shares: the served catalogue, the names a server is built with, and
 // the outcome of running a tool. This file is shipped verbatim inside every generated package.
 
+import { maskSecretsInText } from './secrets/classifier.js';
+
 export type JsonObject = { [key: string]: unknown };
 
 /**
@@ -131,7 +133,9 @@ export interface ToolFailure {
   details?: JsonObject;
 }
 
-export function toolFailure(code: ErrorCode, error: string, details?: JsonObject): ToolFailure {
+/** A failure envelope; credentials in its message (a URL's userinfo, a token an error echoed) are masked. */
+export function toolFailure(code: ErrorCode, message: string, details?: JsonObject): ToolFailure {
+  const error = maskSecretsInText(message);
   return details === undefined
     ? { success: false, error, code, retryable: ERROR_RETRYABLE[code] }
     : { success: false, error, code, retryable: ERROR_RETRYABLE[code], details };

@@ -87,11 +87,14 @@ The \`${meta}\` meta-tool finds, describes and runs tools when you do not know t
 ## Limits
 
 - Batch: at most ${MAX_BATCH_RUNS} runs.
-- History: in memory only, scoped to this server process (it spans every conversation the process served and is not
-  reset between them); the last ${HISTORY_CAPACITY} runs; each payload capped at ${MAX_PAYLOAD_CHARS.toLocaleString('en-US')} characters of JSON, truncation
+- History: in memory only, scoped to this server process over stdio (it spans every conversation the process served
+  and is not reset between them), and per caller (bearer token) over HTTP, where it is off without a token; every
+  history answer names its scope. The last ${HISTORY_CAPACITY} runs; each payload capped at ${MAX_PAYLOAD_CHARS.toLocaleString('en-US')} characters of JSON, truncation
   recorded. A run the client cancelled while it ran is recorded as CANCELLED; the runs of a cancelled batch that were
-  never sent did not happen and are not recorded. Inputs are redacted before storage: keys containing ${SECRET_KEY_PARTS.join(', ')} are masked, up to
-  ${MAX_REDACTION_DEPTH} levels deep; anything deeper is stored as "[deep]".
+  never sent did not happen and are not recorded. Inputs and results are redacted before storage: keys with a word
+  among ${SECRET_KEY_PARTS.join(', ')} are masked, and so are secrets inside values (URL userinfo, \`Password=\` pairs,
+  bearer tokens, JWTs, the value of a \`{name: "Authorization", value}\` entry), up to ${MAX_REDACTION_DEPTH} levels deep; anything deeper is
+  stored as "[deep]". A diff compares masked values as their masks: it cannot tell one secret from another.
 
 ## Recovering from errors
 

@@ -11,6 +11,8 @@ import { createServerFactory, withoutTaskAugmentation, type ServerFactory } from
 import { readRequestBody } from './request-body.js';
 import { MODERN_METHODS } from './protocol/eras.js';
 import { isModernHttpRequest, modernHttpRefusal } from './protocol/http-envelope.js';
+import { answerAsCaller, callerIdForToken } from './callers/caller-history.js';
+import { unauthenticatedExposure } from './callers/exposure.js';
 
 export const MCP_PATH = '/mcp';
 export const HEALTH_PATH = '/healthz';
@@ -48,8 +50,11 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
   const env = options.env ?? process.env;
   const log = options.log ?? createStderrLog(names.serverName);
   const http = options.http ?? readHttpSettings(names, env, log);
-  const factory = createServerFactory({ names, catalogue, env, log, servedOver: 'http', privateResults: http.token !== null });
-  const expectedAuthorization = http.token === null ? null : digest(`Bearer ${http.token}`);
+  const exposure = unauthenticatedExposure(http);
+  if (exposure !== null) throw new Error(exposure);
+  const factory = createServerFactory({ names, catalogue, env, log, servedOver: 'http', privateResults: http.tokens.length > 0 });
+  // Each accepted token is a caller of its own (see callers/caller-history.ts); without tokens every caller is anonymous.
+  const callers = http.tokens.map((token) => ({ authorization: digest(`Bearer ${token}`), caller: callerIdForToken(token) }));
   let closing = false;
   let port = 0;
 
@@ -70,7 +75,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
       log(`Refused ${req.method ?? '?'} ${MCP_PATH}: ${rejection}.`);
       return sendRpcError(res, 403, rejection);
     }
-    if (expectedAuthorization !== null && !sameDigest(digest(req.headers.authorization ?? ''), expectedAuthorization)) {
+    const caller = callerOf(req.headers.authorization, callers);
+    if (callers.length > 0 && caller === null) {
       res.setHeader('www-authenticate', 'Bearer');
       return sendRpcError(res, 401, `Missing or wrong bearer token (${http.vars.token} is set on the server).`);
     }
@@ -110,7 +116,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
       server.close().catch(() => undefined);
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res, withoutTaskAugmentations(parsed));
+    await answerAsCaller(caller, () => transport.handleRequest(req, res, withoutTaskAugmentations(parsed)));
   };
 
   const httpServer = createHttpServer((req, res) => {
@@ -201,6 +207,14 @@ function setHeader(req: IncomingMessage, name: string, value: string): void {
   for (let index = 0; index < req.rawHeaders.length; index += 2) {
     if (req.rawHeaders[index]?.toLowerCase() === name) req.rawHeaders[index + 1] = value;
   }
+}
+
+/** The caller whose token the Authorization header carries, or null; every token is compared, in constant time. */
+function callerOf(authorization: string | undefined, callers: readonly { authorization: Buffer; caller: string }[]): string | null {
+  const presented = digest(authorization ?? '');
+  let found: string | null = null;
+  for (const entry of callers) if (sameDigest(presented, entry.authorization)) found = entry.caller;
+  return found;
 }
 
 function digest(text: string): Buffer {

@@ -9,6 +9,7 @@ import type { DiagnosticLog, EnvironmentVariables, ServerNames } from './contrac
 import { loadServedCatalogue } from './catalogue-store.js';
 import { createStderrLog, DEFAULT_HTTP_PORT, MAX_TIMEOUT_MS, parsePort, readHttpSettings, type Settings } from './config.js';
 import { MAX_BATCH_RUNS } from './guide.js';
+import { unauthenticatedExposure } from './callers/exposure.js';
 import type { ServeHttpOptions } from './http.js';
 import { createServer, withoutTaskAugmentation } from './server.js';
 
@@ -173,6 +174,12 @@ export async function main(options: MainOptions): Promise<void> {
 /** Serves stateless Streamable HTTP until SIGTERM/SIGINT, then lets in-flight requests finish and exits. */
 async function mainHttp(options: ServeHttpOptions & { port: number; log: DiagnosticLog }): Promise<void> {
   const { names, catalogue, log, port } = options;
+  const exposure = options.http === undefined ? null : unauthenticatedExposure(options.http);
+  if (exposure !== null) {
+    log(`Cannot start: ${exposure}`);
+    process.exitCode = 1;
+    return;
+  }
   // The HTTP transport (and the web framework under it) is loaded only when asked for: stdio start-up skips it.
   const { serveHttp } = await import('./http.js');
   let running;
@@ -199,7 +206,7 @@ async function mainHttp(options: ServeHttpOptions & { port: number; log: Diagnos
   const settings = server.factory.settings;
   log(`${names.packageName} ${names.packageVersion} ready over stateless Streamable HTTP: ${advertised} of ${catalogue.tools.length} `
     + `tools advertised, ${apiSummary(settings)}, execution ${settings.execution}, catalogue ${settings.catalogue}, `
-    + `bearer token ${server.http.token === null ? 'not required' : 'required'}.`);
+    + `bearer token ${server.http.tokens.length === 0 ? 'not required' : `required (${server.http.tokens.length} caller(s), history per caller)`}.`);
   log(`listening on ${server.url}`);
 }
 

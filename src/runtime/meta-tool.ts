@@ -5,7 +5,7 @@ import { searchAnswer } from './search/index.js';
 import { parameterCounts, validExampleArguments, callFor } from './call-shape.js';
 import { diffRuns, formatRunDiff } from './diff.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_BATCH_RUNS, MAX_SEARCH_LIMIT } from './guide.js';
-import { formatHistoryIndex, historyIndex, historyScopeNote, runDetail, runIndexEntry, type RunRecord } from './history.js';
+import { formatHistoryIndex, historyIndex, historyScopeNote, runDetail, runIndexEntry, scopeName, type RunRecord } from './history.js';
 import { safeStringify } from './redact.js';
 import { agentResolveOptions, resolveSlug } from './resolve.js';
 import { failureResult, outcomeResult } from './results.js';
@@ -296,7 +296,7 @@ function runNotFound(ctx: SurfaceContext, field: string, ref: string): CommandFa
   const oldest = runs[runs.length - 1];
   const holds = newest && oldest ? `it holds ${oldest.id} to ${newest.id}` : 'it holds no runs yet';
   return new CommandFailure(
-    toolFailure('RUN_NOT_FOUND', `No run ${JSON.stringify(ref)} (field "${field}") in this process's history: ${holds}. ${historyScopeNote(ctx.startedAt, ctx.history.servedOver)} Use {"command":"history"} to see the ids.`, { field, ref }),
+    toolFailure('RUN_NOT_FOUND', `No run ${JSON.stringify(ref)} (field "${field}") in this process's history: ${holds}. ${historyScopeNote(ctx.startedAt, ctx.history.scope())} Use {"command":"history"} to see the ids.`, { field, ref }),
   );
 }
 
@@ -307,7 +307,7 @@ function historyCommand(ctx: SurfaceContext, args: JsonObject): CallToolResult {
   const record = ctx.history.find(show);
   if (!record) throw runNotFound(ctx, 'show', show);
   const detail = runDetail(record);
-  const text = `${historyScopeNote(ctx.startedAt, ctx.history.servedOver)}\n${safeStringify(detail, 2)}`;
+  const text = `${historyScopeNote(ctx.startedAt, ctx.history.scope())}\n${safeStringify(detail, 2)}`;
   return textAndData(text, { ...index, runs: [detail] });
 }
 
@@ -331,11 +331,12 @@ function diffCommand(ctx: SurfaceContext, args: JsonObject): CallToolResult {
     result: diff.result,
     truncated: diff.truncated,
     masked_input_fields: diff.maskedInputFields,
-    scope: 'process',
+    masked_result_fields: diff.maskedResultFields,
+    scope: scopeName(ctx.history.scope()),
     process_started_at: ctx.startedAt.toISOString(),
-    note: historyScopeNote(ctx.startedAt, ctx.history.servedOver),
+    note: historyScopeNote(ctx.startedAt, ctx.history.scope()),
   };
-  return textAndData(`${formatRunDiff(diff)}\n${historyScopeNote(ctx.startedAt, ctx.history.servedOver)}`, data);
+  return textAndData(`${formatRunDiff(diff)}\n${historyScopeNote(ctx.startedAt, ctx.history.scope())}`, data);
 }
 
 /** Executes one meta-tool call. Every failure, including a malformed call, is an isError result, never a throw. */

@@ -32,8 +32,10 @@ import { type DiagnosticLog, type EnvironmentVariables, ProtocolError, type Serv
 import { createToolAdvertiser, isAdvertised } from './advertise.js';
 import { createApiClient } from './api-client.js';
 import { createCatalogueStore, type CatalogueStore } from './catalogue-store.js';
-import { createStderrLog, readSettings, type Settings } from './config.js';
+import { createStderrLog, httpEnvVarNames, readSettings, type Settings } from './config.js';
 import { createRunHistory, type ServedOver } from './history.js';
+import { createCallerHistory } from './callers/caller-history.js';
+import { readLocalLimits } from './execution/local-limits.js';
 import { createDeferredLocalExecutor, localExecutionWarning } from './local-exec-gate.js';
 import { createRunner } from './runner.js';
 import { packageToolSearch } from './search/index.js';
@@ -166,7 +168,9 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
   }
 
   const apiClient = createApiClient(names, settings, log);
-  const localExecutor = createDeferredLocalExecutor({ timeoutMs: settings.timeoutMs, log, env, executionVar: settings.vars.execution });
+  const localExecutor = createDeferredLocalExecutor({
+    timeoutMs: settings.timeoutMs, log, env, executionVar: settings.vars.execution, limits: readLocalLimits(names, env, log),
+  });
   const runner = createRunner(settings, apiClient, localExecutor, log);
   const validator = createValidator(log);
   const catalogueStore = createCatalogueStore({ catalogue, settings, apiClient, log });
@@ -177,7 +181,9 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
   });
   const surface = createAgentSurface({
     names, getTools: catalogueStore.getTools, search: packageToolSearch(catalogueStore.getTools, catalogue.searchIndexUrl), runner, validator,
-    history: createRunHistory(undefined, options.servedOver ?? 'stdio'), startedAt: new Date(), log,
+    // Over HTTP, each caller (bearer token) has a history of its own; a stdio process has one client.
+    history: options.servedOver === 'http' ? createCallerHistory({ tokenVar: httpEnvVarNames(names).token }) : createRunHistory(),
+    startedAt: new Date(), log,
     ...(settings.catalogue === 'pinned' ? { pinnedCatalogueVar: settings.vars.catalogue } : {}),
   });
 

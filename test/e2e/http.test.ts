@@ -107,7 +107,7 @@ function rawStatus(url: string, options: { method?: string; path?: string; heade
   });
 }
 
-test('the generated bin serves MCP over HTTP: tools, prompts, calls, progress, logs, history, SIGTERM', async () => {
+test('the generated bin serves MCP over HTTP: tools, prompts, calls, progress, logs, history off without a token, SIGTERM', async () => {
   const bin = await startBin({ NEXUSBLOOM_MCP_DEBUG: '1' });
   const { client, received } = await connect(bin.url);
   try {
@@ -138,9 +138,11 @@ test('the generated bin serves MCP over HTTP: tools, prompts, calls, progress, l
     assert.ok(logged.some((line) => typeof line === 'string' && line.includes('/tools/word-counter/run')), JSON.stringify(logged));
 
     const history = await client.callTool({ name: 'nexusbloom', arguments: { command: 'history' } }) as CallToolResult;
-    const index = history.structuredContent as { runs: { slug: string }[]; note: string };
-    assert.deepEqual(index.runs.map((r) => r.slug), ['word-counter', 'data-generator', 'word-counter', 'env-validator']);
-    assert.match(index.note, /another replica/);
+    // Without a bearer token callers cannot be told apart, so no caller's runs are kept for another to read.
+    const index = history.structuredContent as { runs: { slug: string }[]; note: string; scope: string };
+    assert.deepEqual(index.runs, []);
+    assert.equal(index.scope, 'off');
+    assert.match(index.note, /History is off/);
   } finally {
     await client.close();
   }
@@ -168,4 +170,17 @@ test('the generated bin refuses foreign Host/Origin (403), needs its token (401)
     assert.equal(await stopBin(bin), 0);
   }
   assert.ok(!bin.stderr().includes('e2e-token'), 'the token never reaches stderr');
+});
+
+test('the generated bin refuses to serve 0.0.0.0 without a token, saying what to set', async () => {
+  const child = spawn(process.execPath, [join(packageDir, 'dist', 'bin.js'), '--http', '0'], {
+    cwd: packageDir, env: serverEnv({ NEXUSBLOOM_MCP_HTTP_HOST: '0.0.0.0' }), stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  const [code] = await once(child, 'exit') as [number | null];
+  assert.equal(code, 1);
+  assert.match(stderr, /Cannot start: NEXUSBLOOM_MCP_HTTP_HOST="0\.0\.0\.0" serves beyond this machine/);
+  assert.match(stderr, /NEXUSBLOOM_MCP_HTTP_ALLOW_NO_TOKEN=1/);
+  assert.doesNotMatch(stderr, /listening on/);
 });

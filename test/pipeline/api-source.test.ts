@@ -280,6 +280,41 @@ describe('API source: bodies, redirects, URLs and the key', () => {
     }
   });
 
+  it('masks credentials in every URL of every message: a same-origin relative redirect, a redirect to a URL with its own', async () => {
+    let origin = '';
+    const api = await startHttp((req, res) => {
+      const path = new URL(req.url, 'http://x').pathname;
+      if (path === '/api/tools') return void res.writeHead(302, { location: '/moved/api/tools' }).end();
+      if (path === '/moved/api/tools') return void res.writeHead(302, { location: `${origin.replace('http://', 'http://other:pw-elsewhere@')}/gone` }).end();
+      res.writeHead(404).end();
+    });
+    origin = api.url.replace(/\/api$/, '');
+    try {
+      const error = await sourceError(readSource(api.url.replace('http://', 'http://user:s3cret-pw@'), options()));
+      const shown = `${error.message} ${error.url} ${JSON.stringify(error.problems)}`;
+      assert.doesNotMatch(shown, /s3cret-pw|pw-elsewhere/);
+      assert.match(error.message, /^GET http:\/\/\*\*\*@127\.0\.0\.1:\d+\/api\/tools failed/);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('follows a same-origin relative redirect with the URL\'s credentials as Basic auth', async () => {
+    const api = await startHttp((req, res) => {
+      const path = new URL(req.url, 'http://x').pathname;
+      if (!path.startsWith('/v2/')) return void res.writeHead(301, { location: `/v2${req.url}` }).end();
+      if (req.headers.authorization !== `Basic ${Buffer.from('user:s3cret-pw').toString('base64')}`) return sendJson(res, 401, { error: 'no' });
+      if (path === '/v2/api/tools') return sendJson(res, 200, { tools: [entry('alpha')], next_cursor: null });
+      return sendJson(res, 200, manifest({ slug: 'alpha' }));
+    });
+    try {
+      const raw = await readSource(api.url.replace('http://', 'http://user:s3cret-pw@'), options());
+      assert.deepEqual(slugsOf(raw.document), ['alpha']);
+    } finally {
+      await api.close();
+    }
+  });
+
   it('trims the API key, sends none when only whitespace is left, and rejects one a header cannot carry before any request', async () => {
     const api = await fakeApi([['alpha']]);
     try {

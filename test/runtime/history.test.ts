@@ -36,27 +36,47 @@ describe('createRunHistory', () => {
     for (const [ref, slug] of table) assert.equal(history.find(ref)?.slug, slug, ref);
   });
 
-  it('redacts inputs before storing them and keeps results as they were', () => {
+  it('redacts inputs and results alike before storing them', () => {
     const history = createRunHistory();
-    const record = history.record('login', { user: 'ann', password: 'hunter2', nested: { authToken: 'abc' } }, ok({ token: 'result-token' }));
+    const record = history.record('login', { user: 'ann', password: 'hunter2', nested: { authToken: 'abc' } }, ok({ token: 'result-token', user: 'ann' }));
     assert.deepEqual(record.input.value, { user: 'ann', password: REDACTED_MASK, nested: { authToken: REDACTED_MASK } });
-    assert.deepEqual(record.output.value, { token: 'result-token' });
+    assert.deepEqual(record.output.value, { token: REDACTED_MASK, user: 'ann' });
     assert.deepEqual(record.maskedInput, ['/password', '/nested/authToken']);
+    assert.deepEqual(record.maskedOutput, ['/token']);
   });
 
-  it('keeps a keyed digest of each masked value, never the value, and never shows the digest', () => {
+  it('masks what a result echoes back: secret headers, header lists, credentials inside values, a failure message', () => {
     const history = createRunHistory();
-    const a = history.record('login', { password: 'hunter2', deep: [[[[[[{ x: 'nested-secret' }]]]]]] }, ok(1));
-    const b = history.record('login', { password: 'hunter2', deep: [[[[[[{ x: 'nested-secret' }]]]]]] }, ok(1));
-    const c = history.record('login', { password: 'hunter3', deep: [[[[[[{ x: 'other' }]]]]]] }, ok(1));
-    assert.deepEqual(Object.keys(a.maskedInputDigests), a.maskedInput);
-    assert.deepEqual(a.maskedInputDigests, b.maskedInputDigests);
-    for (const pointer of a.maskedInput) assert.notEqual(a.maskedInputDigests[pointer], c.maskedInputDigests[pointer], pointer);
-    // Keyed per history: the same secret in another process's history has another digest, so a digest is no plain hash.
-    const elsewhere = createRunHistory().record('login', { password: 'hunter2' }, ok(1));
-    assert.notEqual(elsewhere.maskedInputDigests['/password'], a.maskedInputDigests['/password']);
-    const shown = JSON.stringify([runDetail(a), historyIndex(history, new Date())]);
-    for (const hidden of ['hunter2', 'nested-secret', ...Object.values(a.maskedInputDigests)]) assert.ok(!shown.includes(hidden), hidden);
+    const echoed = {
+      headers: { 'x-api-key': 'k-123456789', Authorization: 'Bearer abc.def.ghi', accept: 'application/json' },
+      list: [{ name: 'Authorization', value: 'Basic dXNlcjpodW50ZXIy' }, { name: 'Accept', value: 'text/plain' }],
+      pairs: [['Cookie', 'sid=abcdef123456'], ['Accept', '*/*']],
+      db: 'postgres://admin:hunter2@db.internal:5432/app',
+      conn: 'Server=db;Database=app;User Id=sa;Password=hunter2;',
+      note: 'called with Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl',
+    };
+    const record = history.record('echo', {}, ok(echoed));
+    const shown = JSON.stringify(runDetail(record));
+    for (const secret of ['k-123456789', 'abc.def.ghi', 'dXNlcjpodW50ZXIy', 'sid=abcdef', 'hunter2', 'eyJhbGci']) {
+      assert.ok(!shown.includes(secret), `${secret} is shown: ${shown}`);
+    }
+    const value = record.output.value as typeof echoed;
+    assert.equal(value.headers.accept, 'application/json');
+    assert.deepEqual(value.list[1], { name: 'Accept', value: 'text/plain' });
+    assert.deepEqual(value.pairs[1], ['Accept', '*/*']);
+    assert.equal(value.db, 'postgres://***@db.internal:5432/app');
+    assert.equal(value.conn, 'Server=db;Database=app;User Id=sa;Password=[redacted];');
+    assert.deepEqual(record.maskedOutput.sort(), ['/conn', '/db', '/headers/Authorization', '/headers/x-api-key', '/list/0/value', '/note', '/pairs/0/1']);
+    const failed = history.record('echo', {}, { ok: false, failure: toolFailure('UPSTREAM_ERROR', 'GET https://bob:pw-secret@api.test/x failed'), durationMs: 1 });
+    assert.ok(!JSON.stringify(runDetail(failed)).includes('pw-secret'));
+  });
+
+  it('keeps nothing derived from a masked value', () => {
+    const history = createRunHistory();
+    const a = history.record('login', { password: 'hunter2' }, ok(1));
+    const b = history.record('login', { password: 'hunter3' }, ok(1));
+    assert.deepEqual(a.input, b.input);
+    assert.ok(!JSON.stringify(a).includes('hunter2'));
   });
 
   it('caps input and result at 8,000 characters and records truncation', () => {

@@ -100,19 +100,62 @@ test('initialize, tools/list and tools/call over Streamable HTTP reach the API',
   }
 });
 
-test('history is shared by requests of one process and says it may miss runs on other replicas', async () => {
+interface HistoryData { scope: string; caller?: string; runs: { slug: string; id: string }[]; note: string }
+const historyOf = async (client: Client, args: Record<string, unknown> = {}): Promise<CallToolResult> =>
+  client.callTool({ name: 'nexusbloom', arguments: { command: 'history', ...args } }) as Promise<CallToolResult>;
+
+test('history over HTTP is per caller: each bearer token sees its own runs, and every answer says so', async () => {
+  const served = await start({ NEXUSBLOOM_MCP_HTTP_TOKEN: 'tok-alice, tok-bob' });
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const { client: alice } = await connect(served.http.url, bearer('tok-alice'));
+  const { client: aliceAgain } = await connect(served.http.url, bearer('tok-alice'));
+  const { client: bob } = await connect(served.http.url, bearer('tok-bob'));
+  try {
+    await alice.callTool({ name: 'word-counter', arguments: { text: 'alice private words' } });
+    const own = (await historyOf(aliceAgain)).structuredContent as unknown as HistoryData;
+    assert.deepEqual(own.runs.map((run) => run.slug), ['word-counter']);
+    assert.equal(own.scope, 'caller');
+    assert.match(own.note, /scoped to your caller identity/);
+    assert.match(own.note, /another replica/);
+    const shown = await historyOf(aliceAgain, { show: 'r1' });
+    assert.match(JSON.stringify(shown.structuredContent), /alice private words/);
+
+    const others = (await historyOf(bob)).structuredContent as unknown as HistoryData;
+    assert.deepEqual(others.runs, []);
+    assert.equal(others.scope, 'caller');
+    assert.notEqual(others.caller, own.caller);
+    const peek = await historyOf(bob, { show: 'r1' });
+    assert.equal(peek.isError, true);
+    assert.doesNotMatch(JSON.stringify(peek), /alice private words/);
+    const diff = await bob.callTool({ name: 'nexusbloom', arguments: { command: 'diff', from: 'r1', to: 'r1' } }) as CallToolResult;
+    assert.equal(diff.isError, true);
+    const resource = await bob.readResource({ uri: 'nexusbloom://history' });
+    assert.doesNotMatch(JSON.stringify(resource), /word-counter/);
+  } finally {
+    for (const client of [alice, aliceAgain, bob]) await client.close();
+    await served.close();
+  }
+});
+
+test('history over HTTP without a token is off: no caller reads another\'s runs, and every answer says why', async () => {
   const served = await start();
   const { client: first } = await connect(served.http.url);
   const { client: second } = await connect(served.http.url);
   try {
     await first.callTool({ name: 'word-counter', arguments: { text: 'one two' } });
-    const history = await second.callTool({ name: 'nexusbloom', arguments: { command: 'history' } }) as CallToolResult;
-    const data = history.structuredContent as { runs: { slug: string }[]; note: string };
-    assert.deepEqual(data.runs.map((run) => run.slug), ['word-counter']);
-    assert.match(data.note, /stateless HTTP/);
-    assert.match(data.note, /another replica/);
-    const text = history.content[0];
-    assert.ok(text?.type === 'text' && /another replica/.test(text.text));
+    for (const client of [first, second]) {
+      const history = await historyOf(client);
+      const data = history.structuredContent as unknown as HistoryData;
+      assert.deepEqual(data.runs, []);
+      assert.equal(data.scope, 'off');
+      assert.match(data.note, /History is off/);
+      assert.match(data.note, /NEXUSBLOOM_MCP_HTTP_TOKEN/);
+      const text = history.content[0];
+      assert.ok(text?.type === 'text' && /History is off/.test(text.text));
+    }
+    const shown = await historyOf(second, { show: '-1' });
+    assert.equal(shown.isError, true);
+    assert.match(JSON.stringify(shown.content), /History is off/);
   } finally {
     await first.close();
     await second.close();
@@ -268,13 +311,15 @@ test('close() lets an in-flight call finish, then stops listening', async () => 
 test('HTTP settings and the --http flag', () => {
   const { log, lines } = captureLog();
   const defaults = readHttpSettings(testNames, {}, log);
-  assert.deepEqual({ ...defaults, vars: undefined }, { port: null, host: '127.0.0.1', allowedHosts: [], token: null, vars: undefined });
+  assert.deepEqual({ ...defaults, vars: undefined }, {
+    port: null, host: '127.0.0.1', allowedHosts: [], token: null, tokens: [], allowNoToken: false, vars: undefined,
+  });
   assert.equal(defaults.vars.port, 'NEXUSBLOOM_MCP_HTTP_PORT');
   const set = readHttpSettings(testNames, {
     NEXUSBLOOM_MCP_HTTP_PORT: '8080', NEXUSBLOOM_MCP_HTTP_HOST: '0.0.0.0', NEXUSBLOOM_MCP_HTTP_ALLOWED_HOSTS: ' A.test ,,b.test:9 ',
     NEXUSBLOOM_MCP_HTTP_TOKEN: 't',
   }, log);
-  assert.deepEqual([set.port, set.host, set.allowedHosts, set.token], [8080, '0.0.0.0', ['a.test', 'b.test:9'], 't']);
+  assert.deepEqual([set.port, set.host, set.allowedHosts, set.token, set.tokens], [8080, '0.0.0.0', ['a.test', 'b.test:9'], 't', ['t']]);
   assert.deepEqual(lines, []);
   assert.equal(readHttpSettings(testNames, { NEXUSBLOOM_MCP_HTTP_PORT: '70000' }, log).port, null);
   assert.match(lines[0] ?? '', /NEXUSBLOOM_MCP_HTTP_PORT="70000" is not a port/);

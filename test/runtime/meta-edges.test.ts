@@ -76,22 +76,25 @@ describe('history keeps every input member, "__proto__" included ("one run with 
     assert.deepEqual(from.maskedInput, ['/data/__proto__/password']);
   });
 
-  it('sees a changed field inside it', () => {
-    assert.deepEqual(diffRuns(from, to).input.changed, ['/data/__proto__/password', '/data/__proto__/plain']);
+  it('sees a changed field inside it (the masked one compares as its mask)', () => {
+    assert.deepEqual(diffRuns(from, to).input.changed, ['/data/__proto__/plain']);
   });
 });
 
 describe('local execution strips the API credentials carried in the API URL ("Credentials are stripped from the child")', () => {
-  it('a tool reading the API URL variable gets it without its userinfo, other variables untouched', async () => {
+  it('a variable whose value carries credentials does not reach the tool; other variables do', async () => {
     const executor = createLocalExecutor({
       timeoutMs: 20_000,
       log: () => {},
       executionVar: 'NEXUSBLOOM_MCP_EXECUTION',
-      env: { PATH: process.env.PATH ?? '', NEXUSBLOOM_API_URL: 'https://alice:s3cr3t@api.example.test/api', SITE_URL: 'https://u:p@example.test/' },
+      env: {
+        PATH: process.env.PATH ?? '', NEXUSBLOOM_API_URL: 'https://alice:s3cr3t@api.example.test/api', SITE_URL: 'https://u:p@example.test/',
+        HOME_PAGE: 'https://example.test/',
+      },
     });
-    const tool = servedTool(manifest({ slug: 'env-reader', source: { runtime: 'node', code: 'exports.run = () => ({ api: process.env.NEXUSBLOOM_API_URL, site: process.env.SITE_URL });' } }));
+    const tool = servedTool(manifest({ slug: 'env-reader', source: { runtime: 'node', code: 'exports.run = () => ({ api: process.env.NEXUSBLOOM_API_URL ?? null, site: process.env.SITE_URL ?? null, home: process.env.HOME_PAGE });' } }));
     const outcome = await executor.run(tool, {});
-    assert.deepEqual(outcome.ok && outcome.result, { api: 'https://***@api.example.test/api', site: 'https://u:p@example.test/' });
+    assert.deepEqual(outcome.ok && outcome.result, { api: null, site: null, home: 'https://example.test/' });
   });
 });
 

@@ -4,7 +4,7 @@ import { parseRetryAfter } from '../../runtime/api-client.js';
 import { exchangeWithApi, ExchangeError, type ApiAnswer, type ExchangeFailure } from '../../runtime/api-transport.js';
 import { unsendableHeaderCharacter } from '../../runtime/config.js';
 import { withoutByteOrderMark } from '../../runtime/json-text.js';
-import { redactUrlCredentials } from '../../runtime/redact.js';
+import { maskSecretsInText, redactUrlCredentials } from '../../runtime/redact.js';
 import { PipelineError } from '../problems.js';
 import { DEFAULT_RETRY_POLICY, retryWaitMs, type RetryPolicy } from './retry.js';
 
@@ -19,14 +19,21 @@ export interface HttpOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * A failure to read the API. Its message is masked as a whole, not only the URL it was built with: an error from
+ * below (fetch refusing a redirect, say) can quote another URL with the credentials in it.
+ */
 export class SourceError extends PipelineError {
+  readonly url: string;
   constructor(
     message: string,
-    readonly url: string,
+    url: string,
     readonly slug: string | null = null,
     pointer = '',
   ) {
-    super(message, [{ severity: 'error', slug, pointer, message }]);
+    const shown = maskSecretsInText(message);
+    super(shown, [{ severity: 'error', slug, pointer, message: shown }]);
+    this.url = redactUrlCredentials(url);
     this.name = 'SourceError';
   }
 }
