@@ -34,6 +34,7 @@ import { createCatalogueStore, type CatalogueStore } from './catalogue-store.js'
 import { createStderrLog, readSettings, type Settings } from './config.js';
 import { createRunHistory, type ServedOver } from './history.js';
 import { createDeferredLocalExecutor, localExecutionWarning } from './local-exec-gate.js';
+import { createOperationCaller } from './execution/openapi-call.js';
 import { createRunner } from './runner.js';
 import { createAgentSurface, type AgentSurface, type CallExtra } from './surface.js';
 import { createValidator } from './validation.js';
@@ -148,7 +149,8 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
 
   const apiClient = createApiClient(names, settings, log);
   const localExecutor = createDeferredLocalExecutor({ timeoutMs: settings.timeoutMs, log, env, executionVar: settings.vars.execution });
-  const runner = createRunner(settings, apiClient, localExecutor, log);
+  const operations = createOperationCaller({ names, env, timeoutMs: settings.timeoutMs, debug: settings.debug, log });
+  const runner = createRunner(settings, apiClient, localExecutor, log, operations);
   const validator = createValidator(log);
   const catalogueStore = createCatalogueStore({ catalogue, settings, apiClient, log });
   // Host profile and tools mode (MCP_HOST_PROFILE, MCP_TOOLS, …): advertised forms are computed once per served tool.
