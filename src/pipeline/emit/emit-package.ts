@@ -40,6 +40,7 @@ function servedTools(plan: PackagePlan): ServedTool[] {
     manifest: canonicalManifest(tool.manifest),
     identifier: tool.identifier,
     withheldReason: tool.withheldReason,
+    ...(tool.toolName === undefined ? {} : { toolName: tool.toolName }),
   }));
   return tools;
 }
