@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import type { JsonObject, Manifest } from '../../src/runtime/contracts.js';
 import { operationOf, type OperationCall } from '../../src/runtime/execution/operation.js';
+import { splitFixedQuery } from '../../src/runtime/execution/operation-request.js';
 
 const require = createRequire(import.meta.url);
 const sampler = require('openapi-sampler') as { sample(schema: unknown, options?: JsonObject, spec?: unknown): unknown };
@@ -52,10 +53,12 @@ function templateRegex(path: string): RegExp {
 export async function startSpecMock(tools: readonly Manifest[], overrides: Record<string, { status: number; body?: unknown; headers?: Record<string, string> }> = {}): Promise<SpecMock> {
   const routes = tools.flatMap((tool) => {
     const call = operationOf(tool);
-    return call === null ? [] : [{ tool, call, pattern: templateRegex(call.path), literal: !call.path.includes('{') }];
+    if (call === null) return [];
+    const [template, fixed] = splitFixedQuery(call.path);
+    return [{ tool, call, pattern: templateRegex(template), fixed, literal: !template.includes('{') }];
   });
-  // Literal paths before templated ones, as routers match (`/pets/mine` before `/pets/{id}`).
-  routes.sort((a, b) => Number(b.literal) - Number(a.literal));
+  // Literal paths before templated ones, as routers match (`/pets/mine` before `/pets/{id}`); a fixed query first.
+  routes.sort((a, b) => Number(b.literal) - Number(a.literal) || b.fixed.length - a.fixed.length);
   const answers = new Map<string, unknown>();
   const answerOf = (slug: string): unknown => {
     if (!answers.has(slug)) answers.set(slug, sampleOf(tools.find((t) => t.slug === slug)?.output_schema ?? null) ?? null);
@@ -68,7 +71,8 @@ export async function startSpecMock(tools: readonly Manifest[], overrides: Recor
     request.on('end', () => {
       const target = request.url ?? '/';
       const path = target.split('?')[0]!;
-      const route = routes.find((r) => r.call.method === request.method && r.pattern.test(path)) as { tool: Manifest; call: OperationCall } | undefined;
+      const pairs = (target.split('?')[1] ?? '').split('&');
+      const route = routes.find((r) => r.call.method === request.method && r.pattern.test(path) && r.fixed.every((pair) => pairs.includes(pair))) as { tool: Manifest; call: OperationCall } | undefined;
       requests.push({ slug: route?.tool.slug ?? null, method: request.method ?? '', target, headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
       if (route === undefined) {
         response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ message: `no operation ${request.method} ${path}` }));

@@ -96,12 +96,22 @@ function formBody(value: unknown): string {
   return pairs.join('&');
 }
 
+/** A path template and the fixed query pairs after its `?` or `#`. */
+export function splitFixedQuery(path: string): [string, string[]] {
+  const at = path.search(/[?#]/);
+  if (at === -1) return [path, []];
+  return [path.slice(0, at), path.slice(at + 1).split('&').filter((pair) => pair !== '')];
+}
+
 /** The request for `call` with `params` (already valid against the tool's input schema). */
 export function buildOperationRequest(call: OperationCall, params: JsonObject): OperationRequest {
   const headers: Record<string, string> = {};
-  const query: string[] = [];
+  // A template that carries a fixed query (`/files/{path}?op=APPEND`, or `#op=APPEND` as some converted Azure
+  // descriptions spell it, to tell operations on one path apart) sends it as query pairs.
+  const [template, fixed] = splitFixedQuery(call.path);
+  const query: string[] = fixed;
   const cookies: string[] = [];
-  let path = call.path;
+  let path = template;
   for (const parameter of call.parameters) {
     const value = params[parameter.key];
     if (parameter.in === 'path') {

@@ -12,8 +12,11 @@ export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 
 /** The argument key a JSON (or form) request body is passed under: `{"petId": 1, "body": {...}}`. */
 export const BODY_KEY = 'body';
 
-/** Header parameters OpenAPI says to ignore: the call sets them itself. */
-const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+/**
+ * Header parameters the call sets itself: the three OpenAPI says to ignore, and the framing headers HTTP gives the
+ * transport (a `Transfer-Encoding: chunked` beside the body's length is a malformed request).
+ */
+export const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization', 'transfer-encoding', 'content-length', 'host', 'connection']);
 
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -96,7 +99,7 @@ function buildInput(context: DocumentContext, pathItem: JsonObject, operation: J
   let body: OperationCall['body'] = null;
 
   const located = declared.filter((p) => ['path', 'query', 'header', 'cookie'].includes(p.in as string)
-    && !(p.in === 'header' && context.major === 3 && IGNORED_HEADERS.has((p.name as string).toLowerCase())));
+    && !(p.in === 'header' && IGNORED_HEADERS.has((p.name as string).toLowerCase())));
   // A name declared in two locations (`id` in the path and the query) is keyed `<in>_<name>` outside the path.
   const counts = new Map<string, number>();
   for (const p of located) counts.set(p.name as string, (counts.get(p.name as string) ?? 0) + 1);
