@@ -55,10 +55,10 @@ export async function startSpecMock(tools: readonly Manifest[], overrides: Recor
     const call = operationOf(tool);
     if (call === null) return [];
     const [template, fixed] = splitFixedQuery(call.path);
-    return [{ tool, call, pattern: templateRegex(template), fixed, literal: !template.includes('{') }];
+    return [{ tool, call, pattern: templateRegex(template), fixed, templated: template.split('{').length - 1 }];
   });
-  // Literal paths before templated ones, as routers match (`/pets/mine` before `/pets/{id}`); a fixed query first.
-  routes.sort((a, b) => Number(b.literal) - Number(a.literal) || b.fixed.length - a.fixed.length);
+  // The most literal path first, as routers match (`/syncs/list` before `/syncs/{id}`); a fixed query first.
+  routes.sort((a, b) => a.templated - b.templated || b.fixed.length - a.fixed.length);
   const answers = new Map<string, unknown>();
   const answerOf = (slug: string): unknown => {
     if (!answers.has(slug)) answers.set(slug, sampleOf(tools.find((t) => t.slug === slug)?.output_schema ?? null) ?? null);
