@@ -47,8 +47,10 @@ export interface CorpusOptions {
 /** A failure message reduced to its cause: names, numbers and quoted text replaced, so alike failures group together. */
 export function causeOf(stage: Stage, message: string): string {
   const first = message.split('\n').find((line) => line.trim() !== '') ?? message;
-  const ts = /error (TS\d+)/.exec(message) ?? /\b(TS\d+)\b/.exec(message);
-  if (stage === 'compile' && ts) return `compile: ${ts[1]}${ts[1] === 'TS2308' ? ' (a type name exported by two tool modules)' : ''}`;
+  // The compile stage names the diagnostic by its text; the one the plan's type naming is to rule out is told apart.
+  if (stage === 'compile' && /has already exported a member named/.test(message)) return 'compile: TS2308 (one type name exported by two tool modules, re-exported by src/types.ts)';
+  const ts = /\b(TS\d+)\b/.exec(message);
+  if (stage === 'compile' && ts) return `compile: ${ts[1]}`;
   return `${stage}: ${first.replace(/"[^"]*"/g, '"…"').replace(/'[^']*'/g, "'…'").replace(/`[^`]*`/g, '`…`').replace(/\d+/g, 'N').replace(/\/[^\s:]+/g, '/…').slice(0, 160)}`;
 }
 
