@@ -36,6 +36,8 @@ describe('OpenAPI 3.0 schema dialect → JSON Schema 2020-12', () => {
     { rule: 'Swagger file type', given: { type: 'file' }, want: { type: 'string', format: 'binary' } },
     { rule: 'tuple items become prefixItems', given: { type: 'array', items: [{ type: 'string' }], additionalItems: false }, want: { type: 'array', prefixItems: [{ type: 'string' }], items: false } },
     { rule: 'nested positions are converted', given: { type: 'object', properties: { a: { type: 'string', nullable: true } }, additionalProperties: { example: 1 } }, want: { type: 'object', properties: { a: { type: ['string', 'null'] } }, additionalProperties: { examples: [1] } } },
+    { rule: 'a pattern with identity escapes becomes a Unicode regular expression', given: { type: 'string', pattern: '[A-Za-z0-9]([A-Za-z0-9\\:\\-\\_\\.\\@]{0,62})?' }, want: { type: 'string', pattern: '[A-Za-z0-9]([A-Za-z0-9:\\-_\\.@]{0,62})?' } },
+    { rule: 'a pattern no Unicode regular expression can spell is dropped', given: { type: 'string', pattern: '^{x}$' }, want: { type: 'string' } },
     { rule: 'a property named like a keyword is left alone', given: { type: 'object', properties: { nullable: { type: 'boolean' }, example: { type: 'string' } } }, want: { type: 'object', properties: { nullable: { type: 'boolean' }, example: { type: 'string' } } } },
   ];
   for (const { rule, given, want } of cases) {

@@ -20,6 +20,41 @@ const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', 'dependentSchema
 /** OpenAPI-only keywords with no meaning for validation or typing; dropped so the schemas stay small and plain. */
 const DROPPED_KEYWORDS = new Set(['discriminator', 'xml', 'externalDocs', 'x-nullable']);
 
+function compiles(pattern: string, flags: string): boolean {
+  try {
+    new RegExp(pattern, flags);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `pattern` as a Unicode regular expression, which 2020-12 (and ajv) use, or null when it cannot be one. OpenAPI 3.0
+ * patterns are plain ECMA-262, where `\:` or `\_` are harmless identity escapes; with the `u` flag they are errors,
+ * so a backslash before a character that needs none is dropped (`\-` inside a class is kept).
+ */
+export function unicodePattern(pattern: string): string | null {
+  if (compiles(pattern, 'u')) return pattern;
+  if (!compiles(pattern, '')) return null;
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i += 1) {
+    const c = pattern[i]!;
+    if (c === '\\' && i + 1 < pattern.length) {
+      const next = pattern[i + 1]!;
+      const needed = /[A-Za-z0-9]/.test(next) || '^$\\.*+?()[]{}|/'.includes(next) || (inClass && next === '-');
+      out += needed ? c + next : next;
+      i += 1;
+      continue;
+    }
+    if (c === '[' && !inClass) inClass = true;
+    else if (c === ']' && inClass) inClass = false;
+    out += c;
+  }
+  return compiles(out, 'u') ? out : null;
+}
+
 /** One rewrite of a schema object's own keywords (its subschemas are converted already). In/out examples in the tests. */
 type Rule = (schema: JsonObject, dialect: SchemaDialect) => JsonObject;
 
@@ -55,6 +90,30 @@ export const DIALECT_RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
     if (Array.isArray(rest.type)) return rest.type.includes('null') ? rest : { ...rest, type: [...rest.type, 'null'] };
     if (Array.isArray(rest.enum)) return rest;
     return { anyOf: [rest, { type: 'null' }] };
+  }],
+  // A pattern that is no Unicode regular expression is respelled as one, or dropped when it cannot be (the API still
+  // checks its own input); so is a patternProperties key.
+  ['patterns become Unicode regular expressions', (schema) => {
+    let out = schema;
+    if (typeof schema.pattern === 'string') {
+      const pattern = unicodePattern(schema.pattern);
+      if (pattern !== schema.pattern) {
+        const { pattern: _dropped, ...rest } = schema;
+        out = pattern === null ? rest : { ...rest, pattern };
+      }
+    }
+    if (isObject(out.patternProperties)) {
+      const entries = Object.entries(out.patternProperties);
+      if (entries.some(([key]) => unicodePattern(key) !== key)) {
+        const map: JsonObject = {};
+        for (const [key, value] of entries) {
+          const pattern = unicodePattern(key);
+          if (pattern !== null) Object.defineProperty(map, pattern, { value, enumerable: true, writable: true, configurable: true });
+        }
+        out = { ...out, patternProperties: map };
+      }
+    }
+    return out;
   }],
   // Extensions and OpenAPI-only keywords say nothing a validator or a type can use.
   ['OpenAPI-only keywords are dropped', (schema) => {
