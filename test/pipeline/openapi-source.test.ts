@@ -3,6 +3,8 @@
 
 import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -214,6 +216,28 @@ describe('the source stage tells documents apart by content', () => {
     const broken = join(dir, 'c.json');
     await writeFile(broken, '{"format": ');
     await assert.rejects(readSource(broken), /is not valid JSON/);
+  });
+});
+
+describe('an API description at a URL', () => {
+  it('is read once, told apart by content (YAML here), its relative server resolved against the URL', async () => {
+    const text = 'openapi: 3.0.0\ninfo: {title: T, version: "1"}\nservers: [{url: /v1}]\npaths:\n  /ping:\n    get:\n      operationId: ping\n      responses: {"200": {description: ok}}\n';
+    const requests: string[] = [];
+    const server = createServer((request, response) => {
+      requests.push(request.url ?? '');
+      response.writeHead(200, { 'content-type': 'application/yaml' }).end(text);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/specs/openapi.yaml`;
+      const raw = await readSource(url);
+      assert.equal(raw.kind, 'openapi');
+      const [ping] = (raw.document as { tools: Manifest[] }).tools;
+      assert.deepEqual((ping![OPERATION_FIELD] as OperationCall).servers, [`${new URL(url).origin}/v1`]);
+      assert.deepEqual(requests, ['/specs/openapi.yaml']);
+    } finally {
+      server.close();
+    }
   });
 });
 
