@@ -46,7 +46,9 @@ export interface CorpusOptions {
 
 /** A failure message reduced to its cause: names, numbers and quoted text replaced, so alike failures group together. */
 export function causeOf(stage: Stage, message: string): string {
-  const first = message.split('\n').find((line) => line.trim() !== '') ?? message;
+  const lines = message.split('\n').filter((line) => line.trim() !== '');
+  // A catalogue's problems are listed under a count line: the first problem is the cause.
+  const first = (/has problems: \d+ error/.test(lines[0] ?? '') ? lines[1] : lines[0]) ?? message;
   // The compile stage names the diagnostic by its text; the one the plan's type naming is to rule out is told apart.
   if (stage === 'compile' && /has already exported a member named/.test(message)) return 'compile: TS2308 (one type name exported by two tool modules, re-exported by src/types.ts)';
   const ts = /\b(TS\d+)\b/.exec(message);
