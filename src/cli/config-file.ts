@@ -5,7 +5,8 @@ import type { ConfigOverrides } from '../pipeline/config.js';
 import { unreadableReason } from '../pipeline/source/bundle-source.js';
 import { withoutByteOrderMark } from '../runtime/json-text.js';
 
-const KNOWN_KEYS = new Set(['packageName', 'packageVersion', 'serverName', 'productName', 'metaToolName', 'uriScheme', 'envPrefix', 'defaultApiUrl', 'description', 'registryName']);
+const KNOWN_KEYS = new Set(['packageName', 'packageVersion', 'serverName', 'productName', 'metaToolName', 'uriScheme', 'envPrefix', 'defaultApiUrl', 'description', 'registryName', 'toolNames']);
+const TOOL_NAMES_MODES = ['withheld', 'sanitize'];
 
 export async function loadConfigFile(path: string): Promise<ConfigOverrides> {
   let text: string;
@@ -26,6 +27,9 @@ export async function loadConfigFile(path: string): Promise<ConfigOverrides> {
   for (const [key, value] of Object.entries(parsed)) {
     if (!KNOWN_KEYS.has(key)) throw new Error(`config ${path}: unknown option ${JSON.stringify(key)} (known: ${[...KNOWN_KEYS].join(', ')})`);
     if (typeof value !== 'string' || value === '') throw new Error(`config ${path}: ${key} must be a non-empty string`);
+    if (key === 'toolNames' && !TOOL_NAMES_MODES.includes(value)) {
+      throw new Error(`config ${path}: toolNames must be "withheld" (slugs outside the tool-name grammar stay out of tools/list) or "sanitize" (listed under a valid name), not ${JSON.stringify(value)}`);
+    }
     out[key] = value;
   }
   return out;

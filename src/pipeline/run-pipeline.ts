@@ -83,6 +83,18 @@ function metaToolNameClashes(plan: PackagePlan, config: GeneratorConfig): Proble
   );
 }
 
+/** A check warning that a slug is withheld, for a slug the plan mapped to a valid tool name instead. */
+function hasMappedName(plan: PackagePlan, problem: Problem): boolean {
+  return problem.pointer === '/slug' && plan.tools.some((tool) => tool.slug === problem.slug && tool.toolName !== undefined);
+}
+
+/** One line per slug listed under a mapped name (`toolNames: "sanitize"`), in place of its withheld warning. */
+function mappedNameNotes(plan: PackagePlan): Problem[] {
+  return plan.tools.flatMap((tool): Problem[] => tool.toolName === undefined ? [] : [
+    { severity: 'warning', slug: tool.slug, pointer: '/slug', message: `listed in tools/list as ${JSON.stringify(tool.toolName)} (toolNames: "sanitize"; recorded in names.lock.json)` },
+  ]);
+}
+
 /** Progress lines for large catalogues: every 500 tools and at the end. */
 function progressEvery(log: (line: string) => void, what: string): (done: number, total: number) => void {
   return (done, total) => {
@@ -118,7 +130,7 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
       timings.check = performance.now() - started;
       failOnErrors(check.problems, `catalogue ${raw.origin} has problems`);
       started = performance.now();
-      plan = planPackage(check.tools, await readNamesLock(options.outDir));
+      plan = planPackage(check.tools, await readNamesLock(options.outDir), { toolNames: options.config.toolNames });
       parallelJobs += await pool.warm(cache, plan.tools.map((tool): ToolJob => ({ kind: 'module', key: moduleCacheKey(tool), tool })), progressEvery(log, 'typed'));
     } finally {
       await pool.close();
@@ -128,7 +140,7 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
     log(`emitted ${files.size} files for ${plan.tools.length} tools`);
     // budget: the tokens of tools/list as the built server answers it; over --max-tokens fails before anything is written.
     collectGarbage();
-    const servedTools = plan.tools.map((t) => ({ slug: t.slug, manifest: t.manifest, identifier: t.identifier, withheldReason: t.withheldReason }));
+    const servedTools = plan.tools.map((t) => ({ slug: t.slug, manifest: t.manifest, identifier: t.identifier, withheldReason: t.withheldReason, ...(t.toolName === undefined ? {} : { toolName: t.toolName }) }));
     const budget = await contextBudget(servedTools, options.config.names, { cache, entryJsonOf: (tool) => cachedListParts(tool, cache).tool, ...(counting && { counter: counting.counter }) });
     // Its tables are not needed past this point.
     await counting?.close();
@@ -140,7 +152,7 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
       tools: plan.tools.length,
       advertised: plan.tools.filter((t) => isListable(t, options.config.names.metaToolName)).length,
       withheld: plan.tools.flatMap((t) => (t.withheldReason === null ? [] : [{ slug: t.slug, reason: t.withheldReason }])),
-      warnings: [...check.problems.filter((p) => p.severity === 'warning'), ...metaToolNameClashes(plan, options.config), ...looseTypeWarnings(plan, files)],
+      warnings: [...check.problems.filter((p) => p.severity === 'warning' && !hasMappedName(plan, p)), ...mappedNameNotes(plan), ...metaToolNameClashes(plan, options.config), ...looseTypeWarnings(plan, files)],
       files: files.size,
       cache: { ...cache.stats },
       parallelJobs,

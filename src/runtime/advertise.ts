@@ -21,6 +21,11 @@ export function withheldReasonFor(slug: string): string | null {
   return `contains characters outside [A-Za-z0-9_-]: ${bad}`;
 }
 
+/** The name a tool has in tools/list: its slug, or the valid name the generator mapped a foreign slug to. */
+export function advertisedName(tool: ServedTool): string {
+  return tool.toolName ?? tool.slug;
+}
+
 export function isAdvertised(tool: ServedTool): boolean {
   return tool.withheldReason === null;
 }
@@ -49,7 +54,7 @@ export function advertisedForm(tool: ServedTool, profile: HostProfileName = DEFA
   const manifest = tool.manifest;
   const input = hostInputSchema(manifest.input_schema, profile);
   const advertised: Tool = {
-    name: tool.slug,
+    name: advertisedName(tool),
     title: manifest.name,
     description: advertisedDescription(manifest),
     inputSchema: input.schema as Tool['inputSchema'],
@@ -88,7 +93,7 @@ export interface ListingOptions {
 
 /** Whether a tool can have its own entry in tools/list: a grammar-valid slug that is not the meta-tool's name. */
 export function isListable(tool: ServedTool, metaToolName: string): boolean {
-  return isAdvertised(tool) && tool.slug !== metaToolName;
+  return isAdvertised(tool) && advertisedName(tool) !== metaToolName;
 }
 
 /**
@@ -100,7 +105,7 @@ export function listedCatalogueTools(tools: readonly ServedTool[], options: List
   const metaOnly = options.mode === 'meta' || (options.mode === 'auto' && candidates.length + 1 > options.threshold);
   if (!metaOnly) return candidates;
   const pinned = new Set(options.pinned);
-  return candidates.filter((tool) => pinned.has(tool.slug));
+  return candidates.filter((tool) => pinned.has(tool.slug) || pinned.has(advertisedName(tool)));
 }
 
 export interface ToolAdvertiser {
@@ -181,7 +186,7 @@ export function advertisedListLine(tool: ServedTool): string {
 /** Everything advertisedListParts reads of a tool, for a cache key. */
 export function advertisedListLineInputs(tool: ServedTool): unknown[] {
   const { manifest } = tool;
-  return [ADVERTISED_LIST_FORMAT, DEFAULT_HOST_PROFILE, tool.slug, manifest.name, advertisedDescription(manifest), manifest.input_schema, manifest.output_schema ?? null, manifest.annotations ?? null];
+  return [ADVERTISED_LIST_FORMAT, DEFAULT_HOST_PROFILE, tool.slug, tool.toolName ?? null, manifest.name, advertisedDescription(manifest), manifest.input_schema, manifest.output_schema ?? null, manifest.annotations ?? null];
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -5,7 +5,8 @@
 import type { ClientRequest, IncomingMessage, request as httpRequest } from 'node:http';
 
 export interface ApiExchange {
-  method: 'GET' | 'POST';
+  /** An HTTP method; the catalogue API uses GET and POST, an OpenAPI operation any. */
+  method: string;
   url: string;
   headers: Record<string, string>;
   body?: string;

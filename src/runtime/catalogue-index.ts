@@ -11,14 +11,14 @@ export type IndexedTool = Omit<ServedTool, 'manifest'>;
 
 /** The index of `tools`, one tool a line, in their order (the served catalogue's). */
 export function catalogueIndexFileText(tools: readonly ServedTool[]): string {
-  const lines = tools.map(({ slug, identifier, withheldReason }) => JSON.stringify({ slug, identifier, withheldReason }));
+  const lines = tools.map(({ slug, identifier, withheldReason, toolName }) => JSON.stringify(toolName === undefined ? { slug, identifier, withheldReason } : { slug, identifier, withheldReason, toolName }));
   return `{"format":${JSON.stringify(CATALOGUE_INDEX_FORMAT)},"tools":[\n${lines.join(',\n')}\n]}\n`;
 }
 
 const isIndexedTool = (value: unknown): value is IndexedTool => {
   const tool = value as Partial<IndexedTool> | null;
   return typeof tool === 'object' && tool !== null && typeof tool.slug === 'string' && typeof tool.identifier === 'string'
-    && (tool.withheldReason === null || typeof tool.withheldReason === 'string');
+    && (tool.withheldReason === null || typeof tool.withheldReason === 'string') && (tool.toolName === undefined || typeof tool.toolName === 'string');
 };
 
 /** The index beside a catalogue, or null when there is none or it is not one (the catalogue is then read at once). */
@@ -47,10 +47,10 @@ export function isManifestPending(tool: ServedTool): boolean {
  */
 export function lazyServedTools(index: readonly IndexedTool[], load: () => readonly ServedTool[], origin: string): ServedTool[] {
   let failure: Error | null = null;
-  const tools = index.map(({ slug, identifier, withheldReason }) => {
+  const tools = index.map(({ slug, identifier, withheldReason, toolName }) => {
     const tool = { slug } as ServedTool;
     Object.defineProperty(tool, 'manifest', { get: () => materialize(tool), enumerable: true, configurable: true });
-    return Object.assign(tool, { identifier, withheldReason });
+    return Object.assign(tool, { identifier, withheldReason }, toolName === undefined ? {} : { toolName });
   });
 
   function mismatch(full: readonly ServedTool[]): string | null {

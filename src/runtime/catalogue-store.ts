@@ -202,6 +202,7 @@ function servedFromManifest(manifest: Manifest, pinned: ServedTool | undefined, 
     manifest: kept,
     identifier: pinned?.identifier ?? identifierFor(manifest.slug),
     withheldReason: pinned?.withheldReason ?? withheldReasonFor(manifest.slug),
+    ...(pinned?.toolName === undefined ? {} : { toolName: pinned.toolName }),
   };
 }
 

@@ -50,6 +50,11 @@ export interface ServedTool {
   identifier: string;
   /** Why the slug is not advertised in tools/list (MCP tool-name grammar), or null when it is advertised. */
   withheldReason: string | null;
+  /**
+   * The name tools/list shows when it is not the slug: a slug outside the tool-name grammar mapped to a valid name by
+   * the generator (`toolNames: "sanitize"`). A direct call by this name reaches the tool; `run` takes either.
+   */
+  toolName?: string;
 }
 
 /** The data file a generated package ships (`data/catalogue.json`). Tools sorted by slug, by code unit. */

@@ -12,6 +12,7 @@ import { createStderrLog, MAX_TIMEOUT_MS, onceLog, parseApiUrl, readApiKey, read
 import { withoutUndefinedMembers } from './json-arguments.js';
 import { createLocalExecutor, localExecutionWarning } from './local-exec.js';
 import { redactUrlCredentials } from './redact.js';
+import { createOperationCaller } from './execution/openapi-call.js';
 import { createRunner } from './runner.js';
 import { createValidator } from './validation.js';
 import type { FetchLike } from './api-transport.js';
@@ -190,7 +191,8 @@ export function bindSdk(options: BindSdkOptions): BoundSdk {
       timeoutMs: settings.timeoutMs, log: stderrLog, env: callOptions.env ?? process.env, executionVar: settings.vars.execution,
       apiUrlVar: settings.vars.apiUrl,
     });
-    const runner = createRunner(settings, retryingClient, localExecutor, stderrLog);
+    const operations = createOperationCaller({ names, env: callOptions.env ?? process.env, timeoutMs: settings.timeoutMs, debug: settings.debug, log: stderrLog });
+    const runner = createRunner(settings, retryingClient, localExecutor, stderrLog, operations);
     const outcome = await runner.run(tool, params as JsonObject, callOptions.signal);
     if (!outcome.ok) throw new ToolCallError(outcome.failure, slug);
     const mismatch = validator.validateOutput(tool, outcome.result);

@@ -37,6 +37,7 @@ import { createRunHistory, type ServedOver } from './history.js';
 import { createCallerHistory } from './callers/caller-history.js';
 import { readLocalLimits } from './execution/local-limits.js';
 import { createDeferredLocalExecutor, localExecutionWarning } from './local-exec-gate.js';
+import { createOperationCaller } from './execution/openapi-call.js';
 import { createRunner } from './runner.js';
 import { packageToolSearch } from './search/index.js';
 import { createAgentSurface, type AgentSurface, type CallExtra } from './surface.js';
@@ -171,7 +172,8 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
   const localExecutor = createDeferredLocalExecutor({
     timeoutMs: settings.timeoutMs, log, env, executionVar: settings.vars.execution, limits: readLocalLimits(names, env, log),
   });
-  const runner = createRunner(settings, apiClient, localExecutor, log);
+  const operations = createOperationCaller({ names, env, timeoutMs: settings.timeoutMs, debug: settings.debug, log });
+  const runner = createRunner(settings, apiClient, localExecutor, log, operations);
   const validator = createValidator(log);
   const catalogueStore = createCatalogueStore({ catalogue, settings, apiClient, log });
   // Host profile and tools mode (MCP_HOST_PROFILE, MCP_TOOLS, …): advertised forms are computed once per served tool.

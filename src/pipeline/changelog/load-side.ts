@@ -26,7 +26,7 @@ export interface SideTool {
 export interface CatalogueSide {
   /** What was read, for reports: a URL, a bundle file or a package folder. */
   origin: string;
-  kind: 'api' | 'bundle' | 'package';
+  kind: 'api' | 'bundle' | 'openapi' | 'package';
   /** Sorted by slug, by code unit. */
   tools: SideTool[];
   /** The names this side holds, which a build of the other side would keep (null: a package without a lock). */

@@ -1,6 +1,8 @@
 // The emit stage: from the plan, every file of the generated package as text, keyed by its path in the package.
 // Pure: no disk writes. Output depends only on the plan and the config, so the same catalogue gives the same bytes.
 
+import { operationOf } from '../../runtime/execution/operation.js';
+import { schemeVariables } from '../../runtime/execution/credentials.js';
 import type { Manifest, ServedCatalogueFile, ServedTool } from '../../runtime/contracts.js';
 import { contentKey, type BuildCache } from '../cache/build-cache.js';
 import type { GeneratorConfig } from '../config.js';
@@ -41,6 +43,7 @@ function servedTools(plan: PackagePlan): ServedTool[] {
     manifest: canonicalManifest(tool.manifest),
     identifier: tool.identifier,
     withheldReason: tool.withheldReason,
+    ...(tool.toolName === undefined ? {} : { toolName: tool.toolName }),
   }));
   return tools;
 }
@@ -123,6 +126,25 @@ export function looseTypeWarnings(plan: PackagePlan, files: PackageFiles): Probl
   });
 }
 
+/** The variables the security schemes of converted OpenAPI operations read, one row each, sorted by variable. */
+function apiCredentialRows(plan: PackagePlan, prefix: string): Array<{ variable: string; scheme: string; sentAs: string }> {
+  const rows = new Map<string, { variable: string; scheme: string; sentAs: string }>();
+  for (const tool of plan.tools) {
+    const call = operationOf(tool.manifest);
+    if (call === null) continue;
+    for (const [name, scheme] of Object.entries(call.securitySchemes)) {
+      const variables = schemeVariables(prefix, name, scheme);
+      variables.forEach((variable, index) => {
+        const sentAs = scheme.type === 'apiKey' ? `API key in the ${scheme.in} \`${scheme.name}\``
+          : scheme.type === 'http' ? (scheme.scheme === 'basic' ? `HTTP Basic ${index === 0 ? 'user name' : 'password'}` : `\`Authorization: ${scheme.scheme === 'bearer' ? 'Bearer' : scheme.scheme} <token>\``)
+            : scheme.type === 'oauth2' ? (index === 0 ? 'OAuth2 access token (`Authorization: Bearer`)' : `OAuth2 client ${index === 1 ? 'id' : 'secret'} for the client-credentials token at ${scheme.tokenUrl ?? 'its token URL'}`) : 'unsupported';
+        rows.set(variable, { variable, scheme: name, sentAs });
+      });
+    }
+  }
+  return [...rows.values()].sort((a, b) => (a.variable < b.variable ? -1 : a.variable > b.variable ? 1 : 0));
+}
+
 function readmeView(plan: PackagePlan, config: GeneratorConfig): object {
   const { names } = config;
   // The README's example call compiles as written: a tool whose example input is certain, an advertised one first.
@@ -133,6 +155,7 @@ function readmeView(plan: PackagePlan, config: GeneratorConfig): object {
   return {
     names,
     description: config.description,
+    apiCredentials: apiCredentialRows(plan, names.envPrefix),
     toolCount: plan.tools.length,
     withheldCount: plan.tools.filter((t) => t.withheldReason !== null).length,
     mcpServersSnippet: { mcpServers: { [names.serverName]: serverEntry } },

@@ -3,6 +3,8 @@
 import type { Manifest } from '../../runtime/contracts.js';
 import type { CheckedTool } from '../check/check-catalogue.js';
 import { PipelineError } from '../problems.js';
+import { TOOL_NAME_GRAMMAR } from '../../runtime/advertise.js';
+import { sanitizedToolName, withToolNameHash } from './tool-names.js';
 import { baseNames, isCanonicalSpelling, isReservedIdentifier, typeNameOf, withHashSuffix, type BaseNames } from './naming.js';
 import { planTypeNames, type TypeNames } from './type-names.js';
 
@@ -10,6 +12,8 @@ export interface PlannedTool extends BaseNames {
   slug: string;
   manifest: Manifest;
   withheldReason: string | null;
+  /** The valid name tools/list shows for a foreign slug (`toolNames: "sanitize"`); absent when listed by slug, or withheld. */
+  toolName?: string;
   inputTypeName: string;
   outputTypeName: string;
   /** Every exported type of the tool's module, by the JSON pointer of its schema (see type-names.ts). */
@@ -46,7 +50,7 @@ export function namesLockOf(plan: PackagePlan): NamesLock {
   const tools: NamesLock['tools'] = {};
   for (const tool of plan.tools) {
     Object.defineProperty(tools, tool.slug, {
-      value: { tool: tool.withheldReason === null ? tool.slug : null, identifier: tool.identifier, file: tool.fileName },
+      value: { tool: tool.withheldReason === null ? tool.toolName ?? tool.slug : null, identifier: tool.identifier, file: tool.fileName },
       enumerable: true,
       writable: true,
       configurable: true,
@@ -61,7 +65,54 @@ const keyOf = (names: BaseNames): string[] => [`id:${names.identifier.toLowerCas
  * Slugs whose base names clash (case-insensitively, since file systems and some hosts fold case) are told apart by
  * a hash of each slug; the one canonical spelling among them (lower-case words joined by `-`) keeps the plain name.
  */
-export function planPackage(tools: readonly CheckedTool[], lock: NamesLock | null = null): PackagePlan {
+/** How slugs outside the tool-name grammar are treated: `withheld` (the reference behaviour) or mapped to valid names. */
+export type ToolNamesMode = 'withheld' | 'sanitize';
+
+export interface PlanOptions {
+  toolNames?: ToolNamesMode;
+}
+
+/**
+ * With `sanitize`, each withheld slug gets a valid tool name (`issues/create` → `issues_create`): the one the lock
+ * recorded when it still fits, else its sanitized spelling, with a hash of the slug when that is taken by a listed
+ * slug or another mapped name (compared case-insensitively, as some hosts fold case).
+ */
+function mappedToolNames(tools: readonly CheckedTool[], lock: NamesLock | null, mode: ToolNamesMode): Map<string, string> {
+  const mapped = new Map<string, string>();
+  if (mode !== 'sanitize') return mapped;
+  const taken = new Set(tools.filter((t) => t.withheldReason === null).map((t) => t.manifest.slug.toLowerCase()));
+  const foreign = tools.filter((t) => t.withheldReason !== null).map((t) => t.manifest.slug);
+  const lockedName = (slug: string): string | null => {
+    const entry = lock?.tools && Object.prototype.hasOwnProperty.call(lock.tools, slug) ? lock.tools[slug] : undefined;
+    return typeof entry?.tool === 'string' && entry.tool !== slug && TOOL_NAME_GRAMMAR.test(entry.tool) ? entry.tool : null;
+  };
+  // Locked names first, so a new slug never takes a name an earlier build gave another.
+  for (const slug of foreign) {
+    const name = lockedName(slug);
+    if (name !== null && !taken.has(name.toLowerCase())) {
+      mapped.set(slug, name);
+      taken.add(name.toLowerCase());
+    }
+  }
+  const wanted = new Map<string, number>();
+  for (const slug of foreign) if (!mapped.has(slug)) wanted.set(sanitizedToolName(slug).toLowerCase(), (wanted.get(sanitizedToolName(slug).toLowerCase()) ?? 0) + 1);
+  for (const slug of foreign) {
+    if (mapped.has(slug)) continue;
+    const plain = sanitizedToolName(slug);
+    const name = taken.has(plain.toLowerCase()) || (wanted.get(plain.toLowerCase()) ?? 0) > 1 ? withToolNameHash(plain, slug) : plain;
+    if (taken.has(name.toLowerCase())) {
+      throw new PipelineError(`tool name ${JSON.stringify(name)} for ${JSON.stringify(slug)} is taken`, [
+        { severity: 'error', slug, pointer: '/slug', message: `its mapped tool name ${JSON.stringify(name)} is taken by another tool`, hint: 'rename one of the slugs' },
+      ]);
+    }
+    mapped.set(slug, name);
+    taken.add(name.toLowerCase());
+  }
+  return mapped;
+}
+
+export function planPackage(tools: readonly CheckedTool[], lock: NamesLock | null = null, options: PlanOptions = {}): PackagePlan {
+  const toolNames = mappedToolNames(tools, lock, options.toolNames ?? 'withheld');
   // Names already in the lock are kept; only new slugs get names, and never one a locked slug holds.
   const base = tools.map((tool) => {
     const locked = lockedNames(lock, tool.manifest.slug);
@@ -82,7 +133,14 @@ export function planPackage(tools: readonly CheckedTool[], lock: NamesLock | nul
     const clashes = keyOf(names).some((key) => (claims.get(key) ?? 0) > 1 || lockedKeys.has(key));
     const keepsPlain = isCanonicalSpelling(slug) && keyOf(names).every((key) => canonicalClaims.get(key) === 1 && !lockedKeys.has(key));
     const chosen = locked ?? (clashes && !keepsPlain ? withHashSuffix(names, slug) : names);
-    return { slug, manifest: tool.manifest, withheldReason: tool.withheldReason, ...chosen };
+    const toolName = toolNames.get(slug);
+    return {
+      slug,
+      manifest: tool.manifest,
+      withheldReason: toolName === undefined ? tool.withheldReason : null,
+      ...(toolName === undefined ? {} : { toolName }),
+      ...chosen,
+    };
   });
   const taken = new Map<string, string>();
   for (const tool of named) {

@@ -13,15 +13,22 @@ export function unreadableReason(error: unknown): string {
 }
 
 export async function readBundleFile(path: string): Promise<unknown> {
-  let text: string;
+  return parseBundleText(path, await readSourceFile(path));
+}
+
+/** The text of a source file (a bundle or an API description). */
+export async function readSourceFile(path: string): Promise<string> {
   try {
-    text = await readFile(path, 'utf8');
+    return await readFile(path, 'utf8');
   } catch (error) {
     const why = unreadableReason(error);
-    throw new PipelineError(`cannot read bundle ${path}: ${why} (pass a bundle file or an API URL to --source)`, [
+    throw new PipelineError(`cannot read bundle ${path}: ${why} (pass a bundle file, an OpenAPI document or an API URL to --source)`, [
       { severity: 'error', slug: null, pointer: '', message: `cannot read ${path}: ${why}` },
     ]);
   }
+}
+
+export function parseBundleText(path: string, text: string): unknown {
   try {
     return JSON.parse(withoutByteOrderMark(text)) as unknown;
   } catch (error) {

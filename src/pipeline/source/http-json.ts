@@ -97,12 +97,17 @@ interface RetryableFailure {
   retryAfterSeconds: number | null;
 }
 
-/** GETs `url` and returns its parsed JSON body; every failure names the URL (and the slug when given). */
-export async function getJson(url: string, options: HttpOptions, slug: string | null = null): Promise<unknown> {
+/** Reads a body's text as a value; throws when it cannot (the body then counts as not JSON). */
+export type BodyParser = (text: string) => unknown;
+
+const parseJson: BodyParser = (text) => JSON.parse(withoutByteOrderMark(text)) as unknown;
+
+/** GETs `url` and returns its parsed JSON body (or what `parse` makes of it); every failure names the URL (and the slug when given). */
+export async function getJson(url: string, options: HttpOptions, slug: string | null = null, parse: BodyParser = parseJson): Promise<unknown> {
   const about = slug === null ? shownUrl(url) : `${shownUrl(url)} (tool ${JSON.stringify(slug)})`;
   const policy = options.retry ?? DEFAULT_RETRY_POLICY;
   for (let attempt = 1; ; attempt += 1) {
-    const outcome = await getOnce(url, about, options, slug);
+    const outcome = await getOnce(url, about, options, slug, parse);
     if ('body' in outcome) return outcome.body;
     const { message, retryAfterSeconds } = outcome.retryable;
     const attempts = `${attempt} attempt${attempt === 1 ? '' : 's'}`;
@@ -122,7 +127,7 @@ export async function getJson(url: string, options: HttpOptions, slug: string | 
 }
 
 /** One attempt: the body, a retryable failure, or (thrown) a SourceError that another attempt would not change. */
-async function getOnce(url: string, about: string, options: HttpOptions, slug: string | null): Promise<{ body: unknown } | { retryable: RetryableFailure }> {
+async function getOnce(url: string, about: string, options: HttpOptions, slug: string | null, parse: BodyParser): Promise<{ body: unknown } | { retryable: RetryableFailure }> {
   const fail = (message: string): SourceError => new SourceError(message, shownUrl(url), slug);
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': options.userAgent };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
@@ -151,7 +156,7 @@ async function getOnce(url: string, about: string, options: HttpOptions, slug: s
   let body: { value: unknown } | null;
   try {
     // A byte order mark is not part of the JSON (RFC 8259 §8.1 lets a parser skip it), as for a bundle file.
-    body = { value: JSON.parse(withoutByteOrderMark(text)) as unknown };
+    body = { value: parse(text) };
   } catch {
     body = null;
   }

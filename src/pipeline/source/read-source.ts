@@ -2,8 +2,9 @@
 
 import { fileURLToPath } from 'node:url';
 import { readApiCatalogue } from './api-source.js';
-import { BUNDLE_FORMAT, readBundleFile } from './bundle-source.js';
-import { shownUrl } from './http-json.js';
+import { BUNDLE_FORMAT, parseBundleText, readSourceFile } from './bundle-source.js';
+import { getJson, shownUrl } from './http-json.js';
+import { openApiBundle, openApiVersionOf, parseDocumentText } from './openapi/openapi-source.js';
 import type { RetryPolicy } from './retry.js';
 
 export interface SourceOptions {
@@ -19,7 +20,7 @@ export interface SourceOptions {
 export interface RawCatalogue {
   /** What was read, for reports: a URL (credentials masked) or a file path. */
   origin: string;
-  kind: 'api' | 'bundle';
+  kind: 'api' | 'bundle' | 'openapi';
   /** The bundle document, exactly as read (API catalogues are wrapped into the bundle form). */
   document: unknown;
 }
@@ -41,7 +42,35 @@ export function defaultSource(env: NodeJS.ProcessEnv): string {
   return env.NEXUSBLOOM_API_URL && env.NEXUSBLOOM_API_URL.trim() !== '' ? env.NEXUSBLOOM_API_URL.trim() : EXAMPLE_BUNDLE;
 }
 
+/**
+ * A URL that names a document rather than a NexusBloom API base: a `.json`/`.yaml`/`.yml` file, or a path ending in
+ * `openapi`, `swagger` or `api-docs` (springdoc's `/v3/api-docs`). Such a URL is read once and told apart by content.
+ */
+export function isDocumentUrl(source: string): boolean {
+  try {
+    const path = new URL(source).pathname.toLowerCase();
+    return /\.(json|ya?ml)$/.test(path) || /(^|\/)(openapi|swagger|api-docs)$/.test(path);
+  } catch {
+    return false;
+  }
+}
+
+function parseDocument(text: string): unknown {
+  const parsed = parseDocumentText(text);
+  if ('error' in parsed) throw new SyntaxError(parsed.error);
+  return parsed.value;
+}
+
 export async function readSource(source: string, options: SourceOptions = {}): Promise<RawCatalogue> {
+  if (isApiSource(source) && isDocumentUrl(source)) {
+    const origin = shownSource(source);
+    const document = await getJson(source, {
+      apiKey: options.apiKey, timeoutMs: options.timeoutMs ?? 15_000, userAgent: options.userAgent ?? 'nexusbloom-gen',
+      ...(options.retry === undefined ? {} : { retry: options.retry }),
+    }, null, parseDocument);
+    if (openApiVersionOf(document) !== null) return { origin, kind: 'openapi', document: await openApiBundle(document as Record<string, unknown>, origin, source) };
+    return { origin, kind: 'bundle', document };
+  }
   if (isApiSource(source)) {
     const tools = await readApiCatalogue(source, {
       apiKey: options.apiKey,
@@ -53,5 +82,11 @@ export async function readSource(source: string, options: SourceOptions = {}): P
     });
     return { origin: shownSource(source), kind: 'api', document: { format: BUNDLE_FORMAT, tools } };
   }
-  return { origin: source, kind: 'bundle', document: await readBundleFile(source) };
+  const text = await readSourceFile(source);
+  // Told apart by content: an API description (JSON or YAML) is converted, anything else is read as a bundle.
+  const parsed = parseDocumentText(text);
+  if ('value' in parsed && openApiVersionOf(parsed.value) !== null) {
+    return { origin: source, kind: 'openapi', document: await openApiBundle(parsed.value as Record<string, unknown>, source, null) };
+  }
+  return { origin: source, kind: 'bundle', document: parseBundleText(source, text) };
 }

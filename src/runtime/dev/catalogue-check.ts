@@ -159,7 +159,7 @@ async function checkTools(pkg: PackageContext, session: ClientSession, problems:
   const listed = (await session.client.listTools()).tools;
   const listedByName = new Map(listed.map((tool) => [tool.name, tool]));
   if (!listedByName.has(meta)) problems.push(`tools/list does not include the meta-tool "${meta}"`);
-  const catalogueSlugs = new Set(pkg.catalogue.tools.map((tool) => tool.slug));
+  const catalogueSlugs = new Set(pkg.catalogue.tools.map((tool) => tool.toolName ?? tool.slug));
   for (const name of listedByName.keys()) {
     if (name !== meta && !catalogueSlugs.has(name)) problems.push(`tools/list advertises "${name}", which is not in the catalogue`);
   }
@@ -173,12 +173,14 @@ async function checkTools(pkg: PackageContext, session: ClientSession, problems:
 
   for (const state of states) {
     const { tool } = state;
-    const advertised = tool.withheldReason === null && tool.slug !== meta;
-    const grammarOk = TOOL_NAME_GRAMMAR.test(tool.slug);
-    const listedTool = listedByName.get(tool.slug);
+    // A foreign slug the generator mapped (toolNames: "sanitize") is listed under its mapped name.
+    const name = tool.toolName ?? tool.slug;
+    const advertised = tool.withheldReason === null && name !== meta;
+    const grammarOk = TOOL_NAME_GRAMMAR.test(name);
+    const listedTool = listedByName.get(name);
     if (advertised && !grammarOk) fail(state, 'listing', `marked advertised but the slug is outside the MCP tool-name grammar ${TOOL_NAME_GRAMMAR.source}`);
     else if (advertised && listedTool === undefined) fail(state, 'listing', 'not in tools/list although its slug is grammar-valid');
-    else if (!advertised && tool.slug !== meta && listedTool !== undefined) fail(state, 'listing', `in tools/list although withheld (${tool.withheldReason})`);
+    else if (!advertised && name !== meta && listedTool !== undefined) fail(state, 'listing', `in tools/list although withheld (${tool.withheldReason})`);
     else if (tool.withheldReason !== null && !session.stderr().includes(JSON.stringify(tool.slug))) {
       fail(state, 'listing', 'withheld, but the server did not report it on stderr');
     } else pass(state, 'listing');

@@ -1,0 +1,101 @@
+// Reads an OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML) into the catalogue bundle: the parser validates it
+// and resolves its local refs; operations.ts makes one tool per operation.
+
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { parse as parseYaml } from 'yaml';
+import type { JsonObject, Manifest } from '../../../runtime/contracts.js';
+import { withoutByteOrderMark } from '../../../runtime/json-text.js';
+import { PipelineError, type Problem } from '../../problems.js';
+import { BUNDLE_FORMAT } from '../bundle-source.js';
+import { documentManifests, type DocumentContext } from './operations.js';
+
+type ParserDocument = Parameters<typeof SwaggerParser.validate>[0] & object;
+type ParserOptions = SwaggerParser.Options;
+
+const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Which kind of API description a parsed document is, by its content alone. */
+export function openApiVersionOf(document: unknown): { major: 2 | 3; minor: number; version: string } | null {
+  if (!isObject(document)) return null;
+  if (typeof document.swagger === 'string' && /^2\./.test(document.swagger)) return { major: 2, minor: 0, version: document.swagger };
+  const match = typeof document.openapi === 'string' ? /^3\.(\d+)/.exec(document.openapi) : null;
+  return match ? { major: 3, minor: Number(match[1]), version: document.openapi as string } : null;
+}
+
+/** A document's text as JSON, else as YAML; null when it is neither (YAML errors are kept for the message). */
+export function parseDocumentText(text: string): { value: unknown; syntax: 'json' | 'yaml' } | { error: string } {
+  const clean = withoutByteOrderMark(text);
+  try {
+    return { value: JSON.parse(clean) as unknown, syntax: 'json' };
+  } catch (jsonError) {
+    try {
+      // Catalogue text is data: no custom tags, aliases bounded by the parser's own limit.
+      return { value: parseYaml(clean, { prettyErrors: false, uniqueKeys: false }) as unknown, syntax: 'yaml' };
+    } catch (yamlError) {
+      return { error: `${(jsonError as Error).message}; as YAML: ${(yamlError as Error).message.split('\n')[0]}` };
+    }
+  }
+}
+
+function problem(origin: string, pointer: string, message: string, hint?: string): Problem {
+  return { severity: 'error', slug: null, pointer, message: `${origin}: ${message}`, ...(hint === undefined ? {} : { hint }) };
+}
+
+const escapePointer = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Every `$ref` that leaves the document (another file or a URL): refused, as for catalogue schemas. */
+export function externalRefs(value: unknown, pointer = ''): Array<{ ref: string; pointer: string }> {
+  if (Array.isArray(value)) return value.flatMap((item, index) => externalRefs(item, `${pointer}/${index}`));
+  if (!isObject(value)) return [];
+  const found: Array<{ ref: string; pointer: string }> = [];
+  for (const [key, child] of Object.entries(value)) {
+    if (key === '$ref' && typeof child === 'string' && !child.startsWith('#')) found.push({ ref: child, pointer: `${pointer}/$ref` });
+    else found.push(...externalRefs(child, `${pointer}/${escapePointer(key)}`));
+  }
+  return found;
+}
+
+/** The tools of an API description, as a bundle's `tools`; throws a PipelineError naming every problem found. */
+export async function openApiManifests(document: JsonObject, origin: string, baseUrl: string | null): Promise<Manifest[]> {
+  const version = openApiVersionOf(document);
+  if (version === null) throw new PipelineError(`${origin} is not an OpenAPI 3.x or Swagger 2.0 document`);
+  const external = externalRefs(document);
+  if (external.length > 0) {
+    const problems = external.slice(0, 20).map(({ ref, pointer }) =>
+      problem(origin, pointer, `external $ref ${JSON.stringify(ref)} is not allowed`, 'bundle the API description into one file first (e.g. redocly bundle, swagger-cli bundle)'));
+    throw new PipelineError(`${origin} has ${external.length} external $ref(s):\n${problems.map((p) => `  ${p.pointer}: ${p.message}`).join('\n')}`, problems);
+  }
+  try {
+    // validate() dereferences what it is given in place: it gets a copy, and the tools keep their refs as $defs.
+    await SwaggerParser.validate(structuredClone(document) as ParserDocument, { resolve: { external: false }, validate: { spec: true, schema: true } } as ParserOptions);
+  } catch (error) {
+    const message = (error as Error).message.trim();
+    throw new PipelineError(`${origin} is not a valid ${version.major === 2 ? 'Swagger' : 'OpenAPI'} ${version.version} document: ${message}`,
+      [problem(origin, '', `not a valid ${version.major === 2 ? 'Swagger' : 'OpenAPI'} ${version.version} document: ${message}`, 'fix the API description (the parser names the place)')]);
+  }
+  const refs = await SwaggerParser.resolve(structuredClone(document) as ParserDocument, { resolve: { external: false } } as ParserOptions);
+  const context: DocumentContext = {
+    document,
+    major: version.major,
+    dialect: version.major === 3 && version.minor >= 1 ? 'oas31' : 'oas30',
+    read: (ref) => {
+      try {
+        return refs.get(ref);
+      } catch (error) {
+        throw new PipelineError(`${origin}: $ref ${JSON.stringify(ref)} points nowhere in the document (${(error as Error).message})`);
+      }
+    },
+    baseUrl,
+  };
+  try {
+    return documentManifests(context);
+  } catch (error) {
+    if (error instanceof PipelineError) throw error;
+    throw new PipelineError(`${origin}: cannot convert the API description: ${(error as Error).message}`);
+  }
+}
+
+/** The catalogue bundle of an API description. */
+export async function openApiBundle(document: JsonObject, origin: string, baseUrl: string | null): Promise<{ format: string; tools: Manifest[] }> {
+  return { format: BUNDLE_FORMAT, tools: await openApiManifests(document, origin, baseUrl) };
+}
