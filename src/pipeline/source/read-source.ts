@@ -5,6 +5,7 @@ import { readApiCatalogue } from './api-source.js';
 import { BUNDLE_FORMAT, readBundleFile } from './bundle-source.js';
 import { shownUrl } from './http-json.js';
 import type { RetryPolicy } from './retry.js';
+import type { SourceLimits } from './source-limits.js';
 
 export interface SourceOptions {
   apiKey?: string;
@@ -13,6 +14,8 @@ export interface SourceOptions {
   userAgent?: string;
   /** Default: DEFAULT_RETRY_POLICY (see retry.ts). */
   retry?: RetryPolicy;
+  /** Caps on bodies, pages, tools and time (defaults: DEFAULT_SOURCE_LIMITS). */
+  limits?: Partial<SourceLimits>;
   onManifest?: (done: number, total: number) => void;
 }
 
@@ -49,6 +52,7 @@ export async function readSource(source: string, options: SourceOptions = {}): P
       concurrency: options.concurrency ?? 8,
       userAgent: options.userAgent ?? 'nexusbloom-gen',
       ...(options.retry === undefined ? {} : { retry: options.retry }),
+      ...(options.limits === undefined ? {} : { limits: options.limits }),
       onManifest: options.onManifest,
     });
     return { origin: shownSource(source), kind: 'api', document: { format: BUNDLE_FORMAT, tools } };
