@@ -6,6 +6,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { Manifest } from '../../runtime/contracts.js';
 import { contentKey, type BuildCache } from '../cache/build-cache.js';
 import { joinPointer, type Problem } from '../problems.js';
+import { schemaLimitProblems } from './schema-limits.js';
 import { collectRefs, createSchemaCompiler, describeAjvError, type SchemaCompiler } from './schema-compiler.js';
 import { hasLoneSurrogate, withheldReason } from './slug-grammar.js';
 
@@ -52,6 +53,12 @@ function checkShape(document: unknown): Problem[] {
 }
 
 function checkSchema(slug: string, field: 'input_schema' | 'output_schema', schema: Record<string, unknown>, compiler: SchemaCompiler, problems: Problem[]) {
+  // Too deep a schema would overflow the compilers, an unusable pattern fails the compile without saying where.
+  const limits = schemaLimitProblems(slug, field, schema);
+  if (limits.length > 0) {
+    problems.push(...limits);
+    return undefined;
+  }
   for (const { ref, pointer } of collectRefs(schema)) {
     if (!ref.startsWith('#')) {
       problems.push({ severity: 'error', slug, pointer: `/${field}${pointer}`, message: `external $ref ${JSON.stringify(ref)} is not allowed`, hint: 'inline it under $defs and point to #/$defs/...' });
