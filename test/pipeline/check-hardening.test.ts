@@ -90,3 +90,31 @@ describe('schema size and depth', () => {
     assert.deepEqual(problems.map((p) => [p.slug, p.pointer]), [['wide', '/examples/0/params/p2999']]);
   });
 });
+
+describe('$ref cycles', () => {
+  it('a $ref cycle with no base case is a problem naming the cycle', () => {
+    const problems = errorsOf(bundle([tool('loop', {
+      input_schema: { type: 'object', properties: { x: { $ref: '#/$defs/a' } }, $defs: { a: { allOf: [{ $ref: '#/$defs/a' }] } } },
+      examples: [],
+    })]));
+    assert.deepEqual(problems.map((p) => [p.slug, p.pointer]), [['loop', '/input_schema/$defs/a/allOf/0/$ref']]);
+    assert.match(problems[0]?.message ?? '', /cycle with no base case: \/input_schema\/\$defs\/a\/allOf\/0\/\$ref → \/input_schema\/\$defs\/a/);
+  });
+
+  it('names every step of a longer cycle', () => {
+    const problems = errorsOf(bundle([tool('loop2', {
+      input_schema: { type: 'object', $defs: { a: { anyOf: [{ $ref: '#/$defs/b' }] }, b: { oneOf: [{ $ref: '#/$defs/a' }] } }, allOf: [{ $ref: '#/$defs/a' }] },
+      examples: [],
+    })]));
+    assert.equal(problems.length, 1);
+    assert.match(problems[0]?.message ?? '', /\/\$defs\/a\/anyOf\/0\/\$ref → \/input_schema\/\$defs\/b, \/input_schema\/\$defs\/b\/oneOf\/0\/\$ref → \/input_schema\/\$defs\/a/);
+  });
+
+  it('recursion through properties or items has its base case and passes', () => {
+    const problems = errorsOf(bundle([tool('tree', {
+      input_schema: { type: 'object', properties: { node: { $ref: '#/$defs/node' } }, $defs: { node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/$defs/node' } }, parent: { $ref: '#' } } } } },
+      examples: [{ params: { node: { children: [{ children: [] }] } } }],
+    })]));
+    assert.deepEqual(problems, []);
+  });
+});

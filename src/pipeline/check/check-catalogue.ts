@@ -6,6 +6,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { Manifest } from '../../runtime/contracts.js';
 import { contentKey, type BuildCache } from '../cache/build-cache.js';
 import { joinPointer, type Problem } from '../problems.js';
+import { refCycleWithoutBase } from './ref-cycles.js';
 import { schemaLimitProblems } from './schema-limits.js';
 import { collectRefs, createSchemaCompiler, describeAjvError, type SchemaCompiler } from './schema-compiler.js';
 import { hasLoneSurrogate, withheldReason } from './slug-grammar.js';
@@ -58,6 +59,15 @@ function checkSchema(slug: string, field: 'input_schema' | 'output_schema', sche
   if (limits.length > 0) {
     problems.push(...limits);
     return undefined;
+  }
+  const cycle = refCycleWithoutBase(schema);
+  if (cycle !== null) {
+    const chain = cycle.map((edge) => `/${field}${edge.at} → /${field}${edge.target}`).join(', ');
+    problems.push({
+      severity: 'error', slug, pointer: `/${field}${(cycle[0] as { at: string }).at}`,
+      message: `$ref cycle with no base case: ${chain}; such a schema is only itself, and no value or type can be written for it`,
+      hint: 'break the cycle: put the recursive $ref under properties or items, or drop it',
+    });
   }
   for (const { ref, pointer } of collectRefs(schema)) {
     if (!ref.startsWith('#')) {
