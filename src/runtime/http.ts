@@ -9,6 +9,7 @@ import type { DiagnosticLog, EnvironmentVariables, ServedCatalogueFile, ServerNa
 import { createStderrLog, readHttpSettings, type HttpSettings } from './config.js';
 import { createServerFactory, withoutTaskAugmentation, type ServerFactory } from './server.js';
 import { readRequestBody } from './request-body.js';
+import { refusedBeforeServing } from './protocol/refused-bodies.js';
 
 export const MCP_PATH = '/mcp';
 export const HEALTH_PATH = '/healthz';
@@ -88,6 +89,11 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
       parsed = JSON.parse(body);
     } catch {
       return sendRpcError(res, 400, 'Parse error: the request body is not JSON.', -32700);
+    }
+    const refused = refusedBeforeServing(parsed);
+    if (refused !== null) {
+      log(`Refused ${MCP_PATH} POST: ${refused.why}`);
+      return sendJson(res, refused.status, refused.body);
     }
 
     const server = factory.newServer();

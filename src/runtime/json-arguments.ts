@@ -21,9 +21,7 @@ export const MAX_ARGUMENT_DEPTH = 256;
  * `__proto__` (a JSON-RPC layer parsing the request may drop or mishandle it, so it is refused, never silently lost).
  */
 export function withoutUndefinedMembers(value: unknown, slug: string): JsonArguments {
-  if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) {
-    return { ok: false, failure: invalid(slug, '/__proto__', 'is a member named `__proto__`, which this server does not accept: rename it', 'additionalProperties') };
-  }
+  if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) return { ok: false, failure: protoMemberFailure(slug) };
   const walk: Walk = { slug, ancestors: new Set(), failure: null };
   const cleaned = walkValue(walk, value, '');
   return walk.failure === null ? { ok: true, value: cleaned } : { ok: false, failure: walk.failure };
@@ -85,6 +83,11 @@ function walkArray(walk: Walk, node: readonly unknown[], pointer: string): reado
     if (copy !== null) copy.push(walked);
   }
   return copy ?? node;
+}
+
+/** The answer to arguments with a top-level member named `__proto__`, for the tool (or tool name) `slug`. */
+export function protoMemberFailure(slug: string): ToolFailure {
+  return invalid(slug, '/__proto__', 'is a member named `__proto__`, which this server does not accept (JSON-RPC layers drop it): rename it', 'additionalProperties');
 }
 
 function invalid(slug: string, pointer: string, problem: string, keyword: string): ToolFailure {

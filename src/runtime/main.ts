@@ -11,6 +11,7 @@ import { createStderrLog, DEFAULT_HTTP_PORT, MAX_TIMEOUT_MS, parsePort, readHttp
 import { MAX_BATCH_RUNS } from './guide.js';
 import type { ServeHttpOptions } from './http.js';
 import { createServer, withoutTaskAugmentation } from './server.js';
+import { protoArgumentAnswer } from './protocol/raw-requests.js';
 
 export interface MainOptions {
   names: ServerNames;
@@ -363,6 +364,12 @@ export class LineStdioTransport implements Transport {
       parsed = JSON.parse(line);
     } catch {
       return this.reject(ErrorCode.ParseError, 'Parse error: a line on stdin is not JSON; send one JSON-RPC message per line.');
+    }
+    // Answered here: the SDK's parse below would drop the member, and the tool would run without it.
+    const refused = protoArgumentAnswer(parsed);
+    if (refused !== null) {
+      this.log('Answered a tools/call with VALIDATION_ERROR: it has an argument named __proto__.');
+      return void this.send(refused).catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
     }
     const message = JSONRPCMessageSchema.safeParse(parsed);
     if (message.success) {
