@@ -6,6 +6,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { Manifest } from '../../runtime/contracts.js';
 import { contentKey, type BuildCache } from '../cache/build-cache.js';
 import { joinPointer, type Problem } from '../problems.js';
+import { ANNOTATION_TYPES, specAnnotations } from '../../runtime/protocol/tool-annotations.js';
 import { refCycleWithoutBase } from './ref-cycles.js';
 import { schemaLimitProblems } from './schema-limits.js';
 import { collectRefs, createSchemaCompiler, describeAjvError, type SchemaCompiler } from './schema-compiler.js';
@@ -154,6 +155,23 @@ function compileAndValidate(manifest: Manifest, compiler: SchemaCompiler, proble
   if (output) compiler.release(output);
 }
 
+/**
+ * The manifest with only the annotations MCP defines (a wrong type for one of those is a shape error already): any
+ * other key is dropped with a warning, so the package advertises nothing a client could refuse.
+ */
+function withSpecAnnotations(manifest: Manifest, problems: Problem[]): Manifest {
+  const annotations = manifest.annotations as Record<string, unknown> | undefined;
+  if (annotations === undefined || annotations === null) return manifest;
+  const unknown = Object.keys(annotations).filter((key) => !Object.hasOwn(ANNOTATION_TYPES, key));
+  if (unknown.length === 0) return manifest;
+  for (const key of unknown) {
+    problems.push({ severity: 'warning', slug: manifest.slug, pointer: joinPointer('annotations', key), message: `annotation ${JSON.stringify(key)} is not an MCP tool annotation: dropped`, hint: `MCP defines ${Object.keys(ANNOTATION_TYPES).join(', ')}` });
+  }
+  const kept = specAnnotations(annotations);
+  const { annotations: _dropped, ...rest } = manifest;
+  return kept === undefined ? (rest as Manifest) : { ...rest, annotations: kept };
+}
+
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export function checkCatalogue(document: unknown, cache?: BuildCache): CheckResult {
@@ -186,7 +204,7 @@ export function checkCatalogue(document: unknown, cache?: BuildCache): CheckResu
     if (reason !== null) {
       problems.push({ severity: 'warning', slug: manifest.slug, pointer: '/slug', message: `withheld from tools/list: ${reason}`, hint: 'still reachable through the meta-tool run command and resources; rename the slug to advertise it' });
     }
-    tools.push({ manifest, withheldReason: reason });
+    tools.push({ manifest: withSpecAnnotations(manifest, problems), withheldReason: reason });
   });
   tools.sort((a, b) => byCodeUnit(a.manifest.slug, b.manifest.slug));
   problems.sort((a, b) => byCodeUnit(a.slug ?? '', b.slug ?? '') || byCodeUnit(a.pointer, b.pointer) || byCodeUnit(a.message, b.message));
