@@ -67,8 +67,14 @@ describe('ReDoS: patterns run in linear time', () => {
   }
 
   it('only simple anchored patterns take the native engine; both engines agree on them', () => {
-    for (const pattern of ['^[a-z0-9-]+$', '^\\d{4}-\\d{2}-\\d{2}$', '^https?://']) assert.equal(isProvablyLinear(pattern), true, pattern);
-    for (const pattern of [EVIL, 'a+b', '^a?a?a?a?aaaa$', '^[a-z]+-[a-z]+$', '^(ab)*$', '^a|b$']) assert.equal(isProvablyLinear(pattern), false, pattern);
+    const linear = ['^[a-z0-9-]+$', '^\\d{4}-\\d{2}-\\d{2}$', '^https?://', '^[a-z]+-[a-z]+$', '^v?(\\d+)\\.(\\d+)\\.(\\d+)$', '^[^@]+@x$'];
+    for (const pattern of linear) assert.equal(isProvablyLinear(pattern), true, pattern);
+    const backtracking = [EVIL, 'a+b', '^a?a?a?a?aaaa$', '^(ab)*$', '^a|b$', '^\\w+\\d+$', '^.*.*$', '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$', '^(a)\\1$'];
+    for (const pattern of backtracking) assert.equal(isProvablyLinear(pattern), false, pattern);
+    const inputs = ['abc-1', 'ABC', '', 'ab-cd', 'v1.2.3', '1.22.333', 'x@x', '@x', '2024-01-31', 'https://a', 'aaaa!', 'ab\n-cd'];
+    for (const pattern of [...linear, ...backtracking.filter((p) => !p.includes('\\1'))]) {
+      for (const input of inputs) assert.equal(linearRegExp(pattern, 'u').test(input), new RegExp(pattern, 'u').test(input), `${pattern} ${input}`);
+    }
     for (const [pattern, inputs] of [['^[a-z0-9-]+$', ['abc-1', 'ABC', '']], ['^\\d{4}-\\d{2}$', ['2024-01', '2024-1']]] as const) {
       for (const input of inputs) assert.equal(linearRegExp(pattern, 'u').test(input), new RegExp(pattern, 'u').test(input), `${pattern} ${input}`);
     }
