@@ -124,3 +124,11 @@ describe('$ref cycles', () => {
     assert.deepEqual(problems, []);
   });
 });
+
+describe('__proto__ parameters', () => {
+  it('a top-level input property named __proto__ is a warning: the server refuses such an argument', () => {
+    const input = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"},"text":{"type":"string"}}}') as Record<string, unknown>;
+    const problems = checkCatalogue(bundle([tool('proto', { input_schema: input, examples: [] })])).problems;
+    assert.deepEqual(problems.map((p) => [p.severity, p.slug, p.pointer]), [['warning', 'proto', '/input_schema/properties/__proto__']]);
+  });
+});

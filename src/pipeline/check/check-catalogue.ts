@@ -61,6 +61,10 @@ function checkSchema(slug: string, field: 'input_schema' | 'output_schema', sche
     problems.push(...limits);
     return undefined;
   }
+  const properties = schema.properties;
+  if (field === 'input_schema' && properties !== null && typeof properties === 'object' && Object.hasOwn(properties, '__proto__')) {
+    problems.push({ severity: 'warning', slug, pointer: `/${field}/properties/__proto__`, message: 'a top-level argument named "__proto__" is refused by the server (JSON-RPC layers drop it), so callers cannot pass it', hint: 'rename the parameter' });
+  }
   const cycle = refCycleWithoutBase(schema);
   if (cycle !== null) {
     const chain = cycle.map((edge) => `/${field}${edge.at} → /${field}${edge.target}`).join(', ');
