@@ -24,21 +24,41 @@ export class UnsupportedPatternError extends Error {
  * is run by re2js, whose time is linear in the input whatever the pattern.
  */
 export function linearRegExp(pattern: string, flags: string): LinearPattern {
+  const key = `/${pattern}/${flags}`;
+  const known = compiledPatterns.get(key);
+  if (known !== undefined) return known;
+  const compiled = compilePattern(pattern, flags, key);
+  // Catalogues repeat their patterns across tools; the memo is cleared rather than grown without end.
+  if (compiledPatterns.size >= MAX_REMEMBERED_PATTERNS) compiledPatterns.clear();
+  compiledPatterns.set(key, compiled);
+  return compiled;
+}
+// ajv writes this into standalone code only, which the package never generates; it must differ from "new RegExp".
+linearRegExp.code = 'linearRegExp';
+
+const MAX_REMEMBERED_PATTERNS = 1000;
+const compiledPatterns = new Map<string, LinearPattern>();
+
+function compilePattern(pattern: string, flags: string, key: string): LinearPattern {
   let re2: RE2JS;
   try {
     re2 = RE2JS.compile(RE2JS.translateRegExp(pattern));
   } catch (error) {
     throw new UnsupportedPatternError(pattern, re2Reason(error));
   }
-  const key = `/${pattern}/${flags}`;
-  if (isProvablyLinear(pattern)) {
-    const native = new RegExp(pattern, flags);
-    return { test: (text) => native.test(text), toString: () => `native:${key}` };
-  }
+  const native = isProvablyLinear(pattern) ? nativeRegExp(pattern, flags) : null;
+  if (native !== null) return { test: (text) => native.test(text), toString: () => `native:${key}` };
   return { test: (text) => re2.test(text), toString: () => `re2:${key}` };
 }
-// ajv writes this into standalone code only, which the package never generates; it must differ from "new RegExp".
-linearRegExp.code = 'linearRegExp';
+
+/** The native expression, or null when its syntax refuses what RE2's takes (`\-` outside a class under `u`). */
+function nativeRegExp(pattern: string, flags: string): RegExp | null {
+  try {
+    return new RegExp(pattern, flags);
+  } catch {
+    return null;
+  }
+}
 
 function re2Reason(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
