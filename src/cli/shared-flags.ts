@@ -3,6 +3,7 @@
 import { Flags } from '@oclif/core';
 import { formatProblem, PipelineError, type Problem } from '../pipeline/problems.js';
 import { defaultSource, type SourceOptions } from '../pipeline/source/read-source.js';
+import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from '../pipeline/source/source-limits.js';
 
 export const sourceFlags = {
   source: Flags.string({
@@ -12,7 +13,26 @@ export const sourceFlags = {
   }),
   timeout: Flags.integer({ description: 'Per-request timeout in milliseconds when reading an API.', default: 15_000, min: 1 }),
   concurrency: Flags.integer({ description: 'Manifests fetched at once when reading an API.', default: 8, min: 1, max: 64 }),
+  ...sourceLimitFlags(),
 };
+
+/** Caps on what reading an API may cost; past one the read fails and nothing is written. */
+function sourceLimitFlags() {
+  const d = DEFAULT_SOURCE_LIMITS;
+  return {
+    'max-body-mb': Flags.integer({ description: 'Largest API response read, in MiB, as sent and as decoded.', default: d.maxBodyBytes / 2 ** 20, min: 1 }),
+    'max-pages': Flags.integer({ description: 'Listing pages followed when reading an API.', default: d.maxPages, min: 1 }),
+    'max-tools': Flags.integer({ description: 'Tools listed when reading an API.', default: d.maxTools, min: 1 }),
+    'max-read-seconds': Flags.integer({ description: 'Time a whole API read (listing and manifests) may take.', default: d.maxReadMs / 1000, min: 1 }),
+  };
+}
+
+interface LimitFlags {
+  'max-body-mb'?: number;
+  'max-pages'?: number;
+  'max-tools'?: number;
+  'max-read-seconds'?: number;
+}
 
 /**
  * `--source` as given, or its default when it is absent or blank: `--source "$SOURCE"` with SOURCE unset in a CI
@@ -22,8 +42,15 @@ export function resolveSource(flag: string | undefined): string {
   return flag !== undefined && flag.trim() !== '' ? flag.trim() : defaultSource(process.env);
 }
 
-export function sourceOptions(flags: { timeout: number; concurrency: number }, progress: (line: string) => void): SourceOptions {
+export function sourceOptions(flags: { timeout: number; concurrency: number } & LimitFlags, progress: (line: string) => void): SourceOptions {
+  const limits: Partial<SourceLimits> = {
+    ...(flags['max-body-mb'] === undefined ? {} : { maxBodyBytes: flags['max-body-mb'] * 2 ** 20 }),
+    ...(flags['max-pages'] === undefined ? {} : { maxPages: flags['max-pages'] }),
+    ...(flags['max-tools'] === undefined ? {} : { maxTools: flags['max-tools'] }),
+    ...(flags['max-read-seconds'] === undefined ? {} : { maxReadMs: flags['max-read-seconds'] * 1000 }),
+  };
   return {
+    limits,
     apiKey: process.env.NEXUSBLOOM_API_KEY || undefined,
     timeoutMs: flags.timeout,
     concurrency: flags.concurrency,

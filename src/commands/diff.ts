@@ -55,6 +55,10 @@ otherwise.`;
   static override flags = {
     timeout: sourceFlags.timeout,
     concurrency: sourceFlags.concurrency,
+    'max-body-mb': sourceFlags['max-body-mb'],
+    'max-pages': sourceFlags['max-pages'],
+    'max-tools': sourceFlags['max-tools'],
+    'max-read-seconds': sourceFlags['max-read-seconds'],
     'fail-on': Flags.string({
       description: 'Exit 1 when the diff holds a change of this kind: breaking (for SDK callers or MCP clients), or any change at all.',
       options: ['breaking', 'any'],

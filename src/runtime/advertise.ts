@@ -8,6 +8,7 @@ import { argumentsFromHost, DEFAULT_HOST_PROFILE, HOST_RULES, hostInputSchema, t
 import { isManifestPending } from './catalogue-index.js';
 import { namedBooleanSubschemasAsObjects, inlineRefs, inlineRefsExactly } from './schema-transform.js';
 import { toolBySlug } from './slug-index.js';
+import { specAnnotations } from './protocol/tool-annotations.js';
 
 /** The tool-name grammar strict hosts enforce; a slug outside it is withheld from tools/list. */
 export const TOOL_NAME_GRAMMAR = /^[A-Za-z0-9_-]{1,64}$/;
@@ -55,10 +56,10 @@ export function advertisedForm(tool: ServedTool, profile: HostProfileName = DEFA
   const input = hostInputSchema(manifest.input_schema, profile);
   const advertised: Tool = {
     name: advertisedName(tool),
-    title: manifest.name,
     description: advertisedDescription(manifest),
     inputSchema: input.schema as Tool['inputSchema'],
   };
+  if (typeof manifest.name === 'string') advertised.title = manifest.name;
   const output = manifest.output_schema;
   if (output !== null && output !== undefined && output.type === 'object') {
     // Hosts that reject `$ref` or boolean property schemas in inputSchema tend to reject them here too; both are
@@ -66,7 +67,10 @@ export function advertisedForm(tool: ServedTool, profile: HostProfileName = DEFA
     const outputRefs = HOST_RULES[profile].keepsRecursiveRefs ? inlineRefsExactly(output) : inlineRefs(output).schema;
     advertised.outputSchema = outputSchemaOf(namedBooleanSubschemasAsObjects(outputRefs));
   }
-  if (manifest.annotations !== undefined && manifest.annotations !== null) advertised.annotations = { ...manifest.annotations };
+  // Only what MCP defines, typed as it defines it: one odd manifest (a live catalogue is not checked) must not cost a
+  // client that validates tools/list every tool.
+  const annotations = specAnnotations(manifest.annotations);
+  if (annotations !== undefined) advertised.annotations = annotations;
   return { tool: advertised, aliases: input.aliases };
 }
 

@@ -48,7 +48,8 @@ export interface ApiTransportOptions {
   headers?: Readonly<Record<string, string>> | undefined;
 }
 
-type ApiSettings = Pick<Settings, 'apiUrl' | 'apiUrlProblem' | 'apiBasicAuth' | 'apiKey' | 'apiKeyProblem' | 'timeoutMs' | 'debug' | 'vars'>;
+type ApiSettings = Pick<Settings, 'apiUrl' | 'apiUrlProblem' | 'apiBasicAuth' | 'apiKey' | 'apiKeyProblem' | 'timeoutMs' | 'debug' | 'vars'>
+  & Partial<Pick<Settings, 'maxResponseBytes'>>;
 
 /**
  * A slug as one path segment: percent-encoded with encodeURIComponent (the catalogue API contract), and `.`/`..`, which
@@ -106,6 +107,7 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
     try {
       response = await exchangeWithApi({
         method, url, headers, timeoutMs: settings.timeoutMs,
+        ...(settings.maxResponseBytes === undefined ? {} : { maxBodyBytes: settings.maxResponseBytes }),
         ...(signal === undefined ? {} : { signal }),
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         ...(transport.fetch === undefined ? {} : { fetch: transport.fetch }),
@@ -162,6 +164,10 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
       case 'unanswered':
         return fail('BAD_RESPONSE', `The API at ${baseUrl} closed the connection before answering ${what} `
           + `(${networkReason(failure.error)}): its answer was cut off before the status line. Retrying may help.`, { url: baseUrl });
+      case 'tooLarge':
+        return fail('BAD_RESPONSE', `The API at ${baseUrl} answered ${what} with a body over ${failure.limit} bytes `
+          + `(HTTP ${failure.status}); reading stopped there. Raise ${settings.vars.maxResponseBytes} if the answer is meant to be that large.`,
+          { status: failure.status, max_response_bytes: failure.limit });
       case 'broken': {
         const details: JsonObject = { status: failure.status };
         if (failure.received === null) {

@@ -1,6 +1,7 @@
 // Reads the server's settings from environment variables (all optional) and builds the stderr log.
 
 import type { DiagnosticLog, EnvironmentVariables, ServerNames } from './contracts.js';
+import { DEFAULT_MAX_BODY_BYTES } from './api-transport.js';
 import { DEFAULT_TOOLS_THRESHOLD, TOOLS_MODES, type ToolsMode } from './advertise.js';
 import { HOST_PROFILE_NAMES, type HostProfileName } from './host-profiles.js';
 import { redactUrlCredentials } from './redact.js';
@@ -28,6 +29,8 @@ export interface Settings {
   /** `user:password` from the userinfo of `<prefix>API_URL`, sent as HTTP Basic auth when no API key is set; never shown. */
   apiBasicAuth: string | null;
   timeoutMs: number;
+  /** Largest API answer read, as sent and as decoded; a bigger one fails with BAD_RESPONSE instead of filling memory. */
+  maxResponseBytes: number;
   /** Tool-list cache lifetime; 0 disables caching. */
   cacheTtlMs: number;
   debug: boolean;
@@ -48,6 +51,7 @@ export interface EnvVarNames {
   apiKey: string;
   apiUrl: string;
   timeoutMs: string;
+  maxResponseBytes: string;
   cacheTtlMs: string;
   debug: string;
   execution: string;
@@ -69,6 +73,7 @@ export function envVarNames(names: ServerNames): EnvVarNames {
     apiKey: `${p}API_KEY`,
     apiUrl: `${p}API_URL`,
     timeoutMs: `${p}MCP_TIMEOUT_MS`,
+    maxResponseBytes: `${p}MCP_MAX_RESPONSE_BYTES`,
     cacheTtlMs: `${p}MCP_CACHE_TTL_MS`,
     debug: `${p}MCP_DEBUG`,
     execution: `${p}MCP_EXECUTION`,
@@ -95,6 +100,7 @@ export function readSettings(names: ServerNames, env: EnvironmentVariables, log:
     // Not `read`: a variable set to a blank value is a mistake to report, not the same as one left unset.
     ...readApiUrl(env[vars.apiUrl], names.defaultApiUrl, vars.apiUrl, log),
     timeoutMs: readTimeout(read(vars.timeoutMs), vars.timeoutMs, log),
+    maxResponseBytes: readCount(read(vars.maxResponseBytes), DEFAULT_MAX_BODY_BYTES, vars.maxResponseBytes, log),
     cacheTtlMs: readInteger(read(vars.cacheTtlMs), DEFAULT_CACHE_TTL_MS, 0, vars.cacheTtlMs, log),
     debug: readFlag(read(vars.debug)),
     execution: readChoice(read(vars.execution), ['remote', 'local', 'auto'] as const, vars.execution, log,

@@ -13,6 +13,7 @@ export type EnvironmentVariables = Record<string, string | undefined>;
 
 /** MCP tool annotations as a manifest carries them. */
 export interface ToolAnnotations {
+  title?: string;
   readOnlyHint?: boolean;
   destructiveHint?: boolean;
   idempotentHint?: boolean;

@@ -13,6 +13,7 @@ import { MODERN_METHODS } from './protocol/eras.js';
 import { isModernHttpRequest, modernHttpRefusal } from './protocol/http-envelope.js';
 import { answerAsCaller, callerIdForToken } from './callers/caller-history.js';
 import { unauthenticatedExposure } from './callers/exposure.js';
+import { refusedBeforeServing } from './protocol/refused-bodies.js';
 
 export const MCP_PATH = '/mcp';
 export const HEALTH_PATH = '/healthz';
@@ -96,6 +97,11 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
       parsed = JSON.parse(body);
     } catch {
       return sendRpcError(res, 400, 'Parse error: the request body is not JSON.', -32700);
+    }
+    const refused = refusedBeforeServing(parsed);
+    if (refused !== null) {
+      log(`Refused ${MCP_PATH} POST: ${refused.why}`);
+      return sendJson(res, refused.status, refused.body);
     }
     if (isModernHttpRequest(parsed)) {
       const refusal = modernHttpRefusal(req.headers, parsed, MODERN_METHODS);

@@ -12,6 +12,7 @@ import { MAX_BATCH_RUNS } from './guide.js';
 import { unauthenticatedExposure } from './callers/exposure.js';
 import type { ServeHttpOptions } from './http.js';
 import { createServer, withoutTaskAugmentation } from './server.js';
+import { protoArgumentAnswer } from './protocol/raw-requests.js';
 
 export interface MainOptions {
   names: ServerNames;
@@ -237,6 +238,8 @@ export class LineStdioTransport implements Transport {
   /** Set while the rest of an over-long line is being skipped: its first bytes. */
   private oversizedHead: Buffer | null = null;
   private closed = false;
+  /** Set while stdin is paused for stdout to drain (see holdInputUntilDrained). */
+  private inputHeld = false;
   /** Requests handed to the server and not answered yet, by `typeof id:id`; see whenAnswered. */
   private readonly unanswered = new Set<string>();
   private answeredWaiters: (() => void)[] = [];
@@ -285,12 +288,27 @@ export class LineStdioTransport implements Transport {
     if (this.closed) return Promise.reject(new Error('The stdio transport is closed.'));
     if ('id' in message && !('method' in message) && message.id !== undefined) this.settle(message.id);
     return new Promise((resolve, reject) => {
-      this.output.write(`${JSON.stringify(message)}\n`, (error) => {
+      const roomLeft = this.output.write(`${JSON.stringify(message)}\n`, (error) => {
         if (!error) return resolve();
         // A destroyed stream reports only here, with no 'error' event.
         this.onOutputError(error);
         reject(error);
       });
+      if (!roomLeft) this.holdInputUntilDrained();
+    });
+  }
+
+  /**
+   * Backpressure: while stdout's queue is full (a host that does not read its answers), stdin is not read either, so
+   * requests wait in the OS pipe, not as answers in this process's memory. Reading resumes when stdout drains.
+   */
+  private holdInputUntilDrained(): void {
+    if (this.inputHeld || this.closed) return;
+    this.inputHeld = true;
+    this.input.pause();
+    this.output.once('drain', () => {
+      this.inputHeld = false;
+      if (!this.closed) this.input.resume();
     });
   }
 
@@ -353,6 +371,12 @@ export class LineStdioTransport implements Transport {
       parsed = JSON.parse(line);
     } catch {
       return this.reject(ErrorCode.ParseError, 'Parse error: a line on stdin is not JSON; send one JSON-RPC message per line.');
+    }
+    // Answered here: the SDK's parse below would drop the member, and the tool would run without it.
+    const refused = protoArgumentAnswer(parsed);
+    if (refused !== null) {
+      this.log('Answered a tools/call with VALIDATION_ERROR: it has an argument named __proto__.');
+      return void this.send(refused).catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
     }
     const message = JSONRPCMessageSchema.safeParse(parsed);
     if (message.success) {

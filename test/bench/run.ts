@@ -20,6 +20,7 @@ import { HAS_GNU_TIME, runNode, tail } from './measure.js';
 import { catalogueToOpenApi } from './openapi.js';
 import { installPeers, measurePeer, PEERS, type PeerStat } from './peers.js';
 import { summarizeCpuProfile, type ProfileSummary } from './profile.js';
+import { measurePatternEngine } from './pattern-engine.js';
 import { measureSearch, type SearchStat } from './search-latency.js';
 import { measureQuality, qualityTable, type QualityRow } from './search-quality.js';
 import { measureServersInTurns, SDK_STDIO_MAX_BUFFER, type ServerCommand, type ServerStat } from './servers.js';
@@ -357,6 +358,8 @@ async function main(): Promise<void> {
     `runs stop early past ${seconds(settings.budgetMs)} per measure${settings.quick ? '; --quick' : ''}; took ${seconds(totalMs)}`;
   const lines = [header, '', printed, '', 'Search quality (tuning half tuned on, held-out half never):', '',
     'error' in quality ? `failed: ${quality.error}` : qualityTable(quality)];
+  progress('argument validation throughput by pattern engine');
+  lines.push('', ...measurePatternEngine());
   if (notes.length > 0) lines.push('', ...notes.map((text, i) => `[${i + 1}] ${text}`));
   if (profile) {
     lines.push('');

@@ -16,7 +16,7 @@ const SEED_ROOT = join(REPO_ROOT, '.tmp', 'registry-seed');
 const SEED_FORMAT = 'verdaccio-storage/1';
 
 /** The dependencies of a generated package: runtime ones, and the dev ones its `prepack` (tsc) needs. */
-export const GENERATED_PACKAGE_DEPENDENCIES = ['@modelcontextprotocol/sdk', 'ajv', 'ajv-formats', 'fastest-levenshtein', 'stemmer', 'zod', 'esbuild', 'typescript', '@types/node'];
+export const GENERATED_PACKAGE_DEPENDENCIES = ['@modelcontextprotocol/sdk', 'ajv', 'ajv-formats', 'fastest-levenshtein', 're2js', 'stemmer', 'zod', 'esbuild', 'typescript', '@types/node'];
 
 export interface InstalledPackage {
   name: string;

@@ -1,28 +1,49 @@
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { NAMES_LOCK_FILE } from '../../src/pipeline/plan/plan-package.js';
 import { writePackage } from '../../src/pipeline/write/write-package.js';
 
-describe('write stage', () => {
-  it('writes the names lock before any other file, so a write cut short leaves a folder a rebuild may use', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'nb-write-order-'));
-    try {
-      // A folder where a file must go makes the write fail at that file (data/ sorts before names.lock.json).
-      await mkdir(join(dir, 'data', 'a.json', 'inside'), { recursive: true });
-      const lock = '{"format":"nexusbloom-names/1","tools":{}}\n';
-      const files = new Map([['data/a.json', '{}\n'], [NAMES_LOCK_FILE, lock], ['src/index.ts', 'export {};\n']]);
-      await assert.rejects(writePackage(dir, files, { force: true }));
-      assert.equal(await readFile(join(dir, NAMES_LOCK_FILE), 'utf8'), lock);
+/** Every path under `dir`, folders included, sorted. */
+async function tree(dir: string): Promise<string[]> {
+  return (await readdir(dir, { recursive: true })).map(String).sort();
+}
 
-      // The lock makes the folder a build's: the next write needs no force, and repairs it.
+describe('write stage', () => {
+  it('writes all or nothing: a file that cannot be written leaves the folder exactly as it was', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'nb-write-all-'));
+    try {
+      // A folder where a file must go makes the write fail at that file, after others were staged.
+      await mkdir(join(dir, 'data', 'a.json', 'inside'), { recursive: true });
+      await writeFile(join(dir, 'README.md'), 'old\n');
+      const before = await tree(dir);
+      const lock = '{"format":"nexusbloom-names/1","tools":{}}\n';
+      const files = new Map([['data/a.json', '{}\n'], [NAMES_LOCK_FILE, lock], ['src/index.ts', 'export {};\n'], ['README.md', 'new\n']]);
+      await assert.rejects(writePackage(dir, files, { force: true }), /cannot write data\/a\.json .*nothing was written/);
+      assert.deepEqual(await tree(dir), before);
+      assert.equal(await readFile(join(dir, 'README.md'), 'utf8'), 'old\n');
+
       await rm(join(dir, 'data', 'a.json'), { recursive: true });
       await writeFile(join(dir, 'data', 'stale.json'), '{}\n');
-      const summary = await writePackage(dir, files);
-      assert.deepEqual(summary.removed, ['data/stale.json']);
+      await writePackage(dir, files, { force: true });
+      const summary = await writePackage(dir, new Map([...files, ['data/b.json', '[]\n']]));
+      assert.deepEqual(summary.written, ['data/b.json']);
       assert.equal(await readFile(join(dir, 'src', 'index.ts'), 'utf8'), 'export {};\n');
+      assert.equal(existsSync(join(dir, 'data', 'stale.json')), false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a name the file system refuses (ENAMETOOLONG) writes nothing, new folders included', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'nb-write-long-'));
+    try {
+      const files = new Map([[NAMES_LOCK_FILE, '{}\n'], ['src/tools/ok.ts', '\n'], [`src/tools/${'x'.repeat(300)}.ts`, '\n']]);
+      await assert.rejects(writePackage(dir, files), /ENAMETOOLONG.*nothing was written/);
+      assert.deepEqual(await tree(dir), []);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

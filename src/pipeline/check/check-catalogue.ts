@@ -6,6 +6,9 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { Manifest } from '../../runtime/contracts.js';
 import { contentKey, type BuildCache } from '../cache/build-cache.js';
 import { joinPointer, type Problem } from '../problems.js';
+import { ANNOTATION_TYPES, specAnnotations } from '../../runtime/protocol/tool-annotations.js';
+import { refCycleWithoutBase } from './ref-cycles.js';
+import { schemaLimitProblems } from './schema-limits.js';
 import { collectRefs, createSchemaCompiler, describeAjvError, type SchemaCompiler } from './schema-compiler.js';
 import { hasLoneSurrogate, withheldReason } from './slug-grammar.js';
 
@@ -52,6 +55,25 @@ function checkShape(document: unknown): Problem[] {
 }
 
 function checkSchema(slug: string, field: 'input_schema' | 'output_schema', schema: Record<string, unknown>, compiler: SchemaCompiler, problems: Problem[]) {
+  // Too deep a schema would overflow the compilers, an unusable pattern fails the compile without saying where.
+  const limits = schemaLimitProblems(slug, field, schema);
+  if (limits.length > 0) {
+    problems.push(...limits);
+    return undefined;
+  }
+  const properties = schema.properties;
+  if (field === 'input_schema' && properties !== null && typeof properties === 'object' && Object.hasOwn(properties, '__proto__')) {
+    problems.push({ severity: 'warning', slug, pointer: `/${field}/properties/__proto__`, message: 'a top-level argument named "__proto__" is refused by the server (JSON-RPC layers drop it), so callers cannot pass it', hint: 'rename the parameter' });
+  }
+  const cycle = refCycleWithoutBase(schema);
+  if (cycle !== null) {
+    const chain = cycle.map((edge) => `/${field}${edge.at} → /${field}${edge.target}`).join(', ');
+    problems.push({
+      severity: 'error', slug, pointer: `/${field}${(cycle[0] as { at: string }).at}`,
+      message: `$ref cycle with no base case: ${chain}; such a schema is only itself, and no value or type can be written for it`,
+      hint: 'break the cycle: put the recursive $ref under properties or items, or drop it',
+    });
+  }
   for (const { ref, pointer } of collectRefs(schema)) {
     if (!ref.startsWith('#')) {
       problems.push({ severity: 'error', slug, pointer: `/${field}${pointer}`, message: `external $ref ${JSON.stringify(ref)} is not allowed`, hint: 'inline it under $defs and point to #/$defs/...' });
@@ -137,6 +159,23 @@ function compileAndValidate(manifest: Manifest, compiler: SchemaCompiler, proble
   if (output) compiler.release(output);
 }
 
+/**
+ * The manifest with only the annotations MCP defines (a wrong type for one of those is a shape error already): any
+ * other key is dropped with a warning, so the package advertises nothing a client could refuse.
+ */
+function withSpecAnnotations(manifest: Manifest, problems: Problem[]): Manifest {
+  const annotations = manifest.annotations as Record<string, unknown> | undefined;
+  if (annotations === undefined || annotations === null) return manifest;
+  const unknown = Object.keys(annotations).filter((key) => !Object.hasOwn(ANNOTATION_TYPES, key));
+  if (unknown.length === 0) return manifest;
+  for (const key of unknown) {
+    problems.push({ severity: 'warning', slug: manifest.slug, pointer: joinPointer('annotations', key), message: `annotation ${JSON.stringify(key)} is not an MCP tool annotation: dropped`, hint: `MCP defines ${Object.keys(ANNOTATION_TYPES).join(', ')}` });
+  }
+  const kept = specAnnotations(annotations);
+  const { annotations: _dropped, ...rest } = manifest;
+  return kept === undefined ? (rest as Manifest) : { ...rest, annotations: kept };
+}
+
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export function checkCatalogue(document: unknown, cache?: BuildCache): CheckResult {
@@ -169,7 +208,7 @@ export function checkCatalogue(document: unknown, cache?: BuildCache): CheckResu
     if (reason !== null) {
       problems.push({ severity: 'warning', slug: manifest.slug, pointer: '/slug', message: `withheld from tools/list: ${reason}`, hint: 'still reachable through the meta-tool run command and resources; rename the slug to advertise it' });
     }
-    tools.push({ manifest, withheldReason: reason });
+    tools.push({ manifest: withSpecAnnotations(manifest, problems), withheldReason: reason });
   });
   tools.sort((a, b) => byCodeUnit(a.manifest.slug, b.manifest.slug));
   problems.sort((a, b) => byCodeUnit(a.slug ?? '', b.slug ?? '') || byCodeUnit(a.pointer, b.pointer) || byCodeUnit(a.message, b.message));

@@ -2,11 +2,8 @@
 
 import { Ajv as Draft07, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 as Draft2020 } from 'ajv/dist/2020.js';
-import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
+import { SCHEMA_AJV_OPTIONS, withFormats } from '../../runtime/schema/ajv-options.js';
 import { compilableSchema } from '../../runtime/validation.js';
-
-// ajv-formats is CommonJS: under NodeNext its default import is the module object, whose `default` is the plugin.
-const addFormats: FormatsPlugin = (addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? (addFormatsModule as unknown as FormatsPlugin);
 
 export type Draft = 'draft-07' | '2020-12';
 
@@ -30,14 +27,12 @@ export const SCHEMAS_PER_INSTANCE = 200;
 type Instances = readonly [firstError: (s: Record<string, unknown>) => Draft07 | Draft2020, allErrors: (s: Record<string, unknown>) => Draft07 | Draft2020];
 
 function createInstances(): Instances {
-  // ownProperties: a property named `constructor` or `toString` must not be read from Object.prototype.
+  // The server's own options (see ajv-options.ts), so check accepts what the server will run, and nothing else.
   // optimize: false: ajv's code optimisation passes cost more at compile time than they save on a few examples.
-  const base = { strict: false, validateFormats: true, ownProperties: true, code: { optimize: false } } as const;
+  const base = { ...SCHEMA_AJV_OPTIONS, validateFormats: true, code: { ...SCHEMA_AJV_OPTIONS.code, optimize: false } } as const;
   const [firstError, allErrors] = [false, true].map((allErrors) => {
-    const draft07 = new Draft07({ ...base, allErrors });
-    const draft2020 = new Draft2020({ ...base, allErrors });
-    addFormats(draft07);
-    addFormats(draft2020);
+    const draft07 = withFormats(new Draft07({ ...base, allErrors }));
+    const draft2020 = withFormats(new Draft2020({ ...base, allErrors }));
     return (schema: Record<string, unknown>) => (schemaDraft(schema) === 'draft-07' ? draft07 : draft2020);
   });
   return [firstError!, allErrors!];
@@ -60,7 +55,16 @@ export function createSchemaCompiler(): SchemaCompiler {
     return copy;
   };
   return {
-    compile: (schema) => current()[0](schema).compile(copyOf(schema)),
+    compile(schema) {
+      try {
+        return current()[0](schema).compile(copyOf(schema));
+      } catch (error) {
+        // First-error code nests one block per property: thousands of them overflow the JavaScript parser, while the
+        // all-errors code, which checks them one after another, compiles.
+        if (!(error instanceof RangeError)) throw error;
+        return current()[1](schema).compile(copyOf(schema));
+      }
+    },
     compileAllErrors: (schema) => current()[1](schema).compile(copyOf(schema)),
     release(schema) {
       if (instances === undefined) return;

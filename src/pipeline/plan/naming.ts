@@ -23,8 +23,24 @@ export function isReservedIdentifier(identifier: string): boolean {
   return RESERVED_IDENTIFIERS.has(identifier);
 }
 
-// File names that are taken by the package's own modules or are unusable on some file systems.
-const RESERVED_FILE_NAMES = new Set(['index', 'con', 'prn', 'aux', 'nul', 'com1', 'com2', 'com3', 'lpt1', 'lpt2', 'lpt3', 'tool']);
+// File names that are taken by the package's own modules.
+const RESERVED_FILE_NAMES = new Set(['index', 'tool']);
+
+/**
+ * Windows device names, which no file may be called whatever its extension (`nul.ts`, `COM¹.d.ts`): CON, PRN, AUX,
+ * NUL, COM0-9 and LPT0-9, the superscript digits ¹²³ included, in any case.
+ */
+const WINDOWS_DEVICE_NAME = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(\.|$)/i;
+
+export function isWindowsDeviceName(fileName: string): boolean {
+  return WINDOWS_DEVICE_NAME.test(fileName);
+}
+
+/**
+ * Longest file name stem from a slug. File systems allow 255 bytes per name, and the package adds `.d.ts`, `.js.map`
+ * and a hash suffix in a collision: a longer stem is cut and given a hash of the whole slug, so it stays unique.
+ */
+export const MAX_FILE_STEM = 80;
 
 /** The ASCII words of a slug: `Env Validator/v2` → `env`, `validator`, `v2`; camelCase is split too. */
 export function slugWords(slug: string): string[] {
@@ -56,9 +72,19 @@ export function baseNames(slug: string): BaseNames {
   if (words.length === 0) words.push('tool', slugHash(slug));
   const camel = words.map((w, i) => (i === 0 ? w : capitalize(w))).join('');
   const identifier = /^[0-9]/.test(camel) ? `tool${capitalize(camel)}` : isReservedIdentifier(camel) ? `${camel}Tool` : camel;
-  const fileBase = words.join('-');
-  const fileName = /^[0-9]/.test(fileBase) || RESERVED_FILE_NAMES.has(fileBase) ? `tool-${fileBase}` : fileBase;
-  return { identifier, typeName: typeNameOf(identifier), fileName };
+  const fileBase = boundedStem(words.join('-'), slug);
+  const fileName = /^[0-9]/.test(fileBase) || RESERVED_FILE_NAMES.has(fileBase) || isWindowsDeviceName(fileBase) ? `tool-${fileBase}` : fileBase;
+  return { identifier: boundedIdentifier(identifier, slug), typeName: typeNameOf(boundedIdentifier(identifier, slug)), fileName };
+}
+
+/** `stem` when it is short enough, else its first part and a hash of the slug. */
+function boundedStem(stem: string, slug: string): string {
+  return stem.length <= MAX_FILE_STEM ? stem : `${stem.slice(0, MAX_FILE_STEM - 7).replace(/-+$/, '')}-${slugHash(slug)}`;
+}
+
+/** Identifiers are bounded alike, so that a type name in a message or a declaration stays readable. */
+function boundedIdentifier(identifier: string, slug: string): string {
+  return identifier.length <= MAX_FILE_STEM ? identifier : `${identifier.slice(0, MAX_FILE_STEM - 7)}_${slugHash(slug)}`;
 }
 
 /**

@@ -4,9 +4,12 @@ import { setMaxListeners } from 'node:events';
 import { slugPathSegment } from '../../runtime/api-client.js';
 import { mapLimited } from '../../runtime/map-limited.js';
 import { getJson, shownUrl, SourceError, usableApiKey, type HttpOptions } from './http-json.js';
+import { sourceLimits, type SourceLimits } from './source-limits.js';
 
 export interface ApiSourceOptions extends HttpOptions {
   concurrency: number;
+  /** Caps on pages, tools and time (defaults: DEFAULT_SOURCE_LIMITS); `maxBodyBytes` of HttpOptions caps each body. */
+  limits?: Partial<SourceLimits>;
   /** Called after each manifest arrives (progress for large catalogues). */
   onManifest?: (done: number, total: number) => void;
 }
@@ -59,7 +62,7 @@ function listPageShape(body: unknown, url: string): { slugs: string[]; next: str
  * Every listed slug once, at its first position. A catalogue that changes between page requests lists a tool again on a
  * later page; its manifest is fetched by slug, so the repeat adds nothing.
  */
-async function listSlugs(base: string, options: HttpOptions): Promise<string[]> {
+async function listSlugs(base: string, options: HttpOptions, limits: SourceLimits): Promise<string[]> {
   const slugs: string[] = [];
   const listed = new Set<string>();
   const seenCursors = new Set<string>();
@@ -77,6 +80,14 @@ async function listSlugs(base: string, options: HttpOptions): Promise<string[]> 
       slugs.push(slug);
     }
     pagesWithoutNewTools = slugs.length === before ? pagesWithoutNewTools + 1 : 0;
+    if (slugs.length > limits.maxTools) {
+      throw new SourceError(`GET ${shownUrl(url)} brought the listing past ${limits.maxTools} tools (page ${pages}): `
+        + 'stopped as endless; raise --max-tools if the catalogue really is that large', shownUrl(url));
+    }
+    if (page.next !== null && pages >= limits.maxPages) {
+      throw new SourceError(`GET ${shownUrl(url)} is page ${pages} of the listing and asks for another: stopped at the cap of `
+        + `${limits.maxPages} pages (${slugs.length} tools so far); raise --max-pages if the catalogue really has that many`, shownUrl(url));
+    }
     if (page.next !== null && seenCursors.has(page.next)) {
       throw new SourceError(`GET ${shownUrl(url)} returned a next_cursor already seen: the listing loops`, shownUrl(url));
     }
@@ -113,11 +124,28 @@ function manifestMismatch(body: unknown, slug: string): { why: string; pointer: 
 /** Fetches every manifest. The result is in listing order; nothing is returned unless every fetch succeeded. */
 export async function readApiCatalogue(apiUrl: string, options: ApiSourceOptions): Promise<unknown[]> {
   const base = normalizeApiBase(apiUrl);
-  const checked = { ...options, apiKey: usableApiKey(options.apiKey) };
-  const slugs = await listSlugs(base, checked);
+  const limits = sourceLimits({ ...options.limits, ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }) });
   // The first failure ends the read: requests and retry waits still under way are aborted rather than left to run.
   const stop = new AbortController();
-  const signal = options.signal === undefined ? stop.signal : AbortSignal.any([options.signal, stop.signal]);
+  // A read that outlives its time cap is aborted wherever it is, listing or manifests.
+  const outOfTime = AbortSignal.timeout(limits.maxReadMs);
+  const signal = AbortSignal.any([...(options.signal === undefined ? [] : [options.signal]), stop.signal, outOfTime]);
+  const checked = { ...options, apiKey: usableApiKey(options.apiKey), maxBodyBytes: limits.maxBodyBytes, signal };
+  try {
+    return await readWithin(base, checked, limits, signal, stop, options);
+  } catch (error) {
+    if (outOfTime.aborted) {
+      throw new SourceError(`reading the catalogue at ${shownUrl(base)} took longer than ${limits.maxReadMs / 1000} s: stopped `
+        + '(raise --max-read-seconds if the catalogue is meant to take that long)', shownUrl(base));
+    }
+    throw error;
+  }
+}
+
+async function readWithin(
+  base: string, checked: HttpOptions, limits: SourceLimits, signal: AbortSignal, stop: AbortController, options: ApiSourceOptions,
+): Promise<unknown[]> {
+  const slugs = await listSlugs(base, checked, limits);
   // Each manifest in flight listens on it once (its request or its retry wait); more than 10 is expected, not a leak.
   setMaxListeners(options.concurrency + 1, signal);
   let done = 0;

@@ -1,7 +1,7 @@
 // One JSON GET against the catalogue API with a deadline and bounded retries, turning every failure into a clear SourceError.
 
 import { parseRetryAfter } from '../../runtime/api-client.js';
-import { exchangeWithApi, ExchangeError, type ApiAnswer, type ExchangeFailure } from '../../runtime/api-transport.js';
+import { DEFAULT_MAX_BODY_BYTES, exchangeWithApi, ExchangeError, type ApiAnswer, type ExchangeFailure } from '../../runtime/api-transport.js';
 import { unsendableHeaderCharacter } from '../../runtime/config.js';
 import { withoutByteOrderMark } from '../../runtime/json-text.js';
 import { maskSecretsInText, redactUrlCredentials } from '../../runtime/redact.js';
@@ -12,6 +12,8 @@ export interface HttpOptions {
   /** Already checked by `usableApiKey`. */
   apiKey?: string;
   timeoutMs: number;
+  /** Largest body read, as sent and as decoded (default DEFAULT_MAX_BODY_BYTES). */
+  maxBodyBytes?: number;
   userAgent: string;
   /** Default: DEFAULT_RETRY_POLICY. */
   retry?: RetryPolicy;
@@ -59,6 +61,10 @@ export function usableApiKey(apiKey: string | undefined): string | undefined {
     throw new PipelineError(message, [{ severity: 'error', slug: null, pointer: '', message }]);
   }
   return key;
+}
+
+function maxBodyBytes(options: HttpOptions): number {
+  return options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 }
 
 function describeNetworkFailure(error: unknown): string {
@@ -135,12 +141,17 @@ async function getOnce(url: string, about: string, options: HttpOptions, slug: s
   try {
     // The runtime's transport, not fetch: it keeps a `%2E` path segment (a slug `.` or `..`) that URL parsing drops.
     answer = await exchangeWithApi({
-      method: 'GET', url, headers, timeoutMs: options.timeoutMs, ...(options.signal === undefined ? {} : { signal: options.signal }),
+      method: 'GET', url, headers, timeoutMs: options.timeoutMs, maxBodyBytes: maxBodyBytes(options),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
   } catch (error) {
     const failure: ExchangeFailure = error instanceof ExchangeError ? error.failure : { kind: 'unreachable', error };
     if (failure.kind === 'timeout') throw fail(`GET ${about} timed out after ${options.timeoutMs} ms (raise --timeout or check the API)`);
     if (failure.kind === 'cancelled') throw fail(`GET ${about} was cancelled`);
+    if (failure.kind === 'tooLarge') {
+      throw fail(`GET ${about} answered (HTTP ${failure.status}) with a body over ${failure.limit} bytes (as sent or decoded); `
+        + 'reading stopped there (raise --max-body-mb if the catalogue is meant to be that large)');
+    }
     const message = `GET ${about} failed: ${describeNetworkFailure(failure.error)}`;
     if (isConnectionReset(failure.error)) return { retryable: { message, retryAfterSeconds: null } };
     throw fail(message);

@@ -6,6 +6,7 @@ import { BUNDLE_FORMAT, parseBundleText, readSourceFile } from './bundle-source.
 import { getJson, shownUrl } from './http-json.js';
 import { openApiBundle, openApiVersionOf, parseDocumentText } from './openapi/openapi-source.js';
 import type { RetryPolicy } from './retry.js';
+import type { SourceLimits } from './source-limits.js';
 
 export interface SourceOptions {
   apiKey?: string;
@@ -14,6 +15,8 @@ export interface SourceOptions {
   userAgent?: string;
   /** Default: DEFAULT_RETRY_POLICY (see retry.ts). */
   retry?: RetryPolicy;
+  /** Caps on bodies, pages, tools and time (defaults: DEFAULT_SOURCE_LIMITS). */
+  limits?: Partial<SourceLimits>;
   onManifest?: (done: number, total: number) => void;
 }
 
@@ -78,6 +81,7 @@ export async function readSource(source: string, options: SourceOptions = {}): P
       concurrency: options.concurrency ?? 8,
       userAgent: options.userAgent ?? 'nexusbloom-gen',
       ...(options.retry === undefined ? {} : { retry: options.retry }),
+      ...(options.limits === undefined ? {} : { limits: options.limits }),
       onManifest: options.onManifest,
     });
     return { origin: shownSource(source), kind: 'api', document: { format: BUNDLE_FORMAT, tools } };

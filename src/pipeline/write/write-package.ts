@@ -1,7 +1,7 @@
 // The write stage, the only one that touches the disk: writes the emitted files (skipping unchanged ones, each
 // write atomic), removes stale files from the folders the generator owns, and compares a folder for drift.
 
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { readdir, readFile, readlink, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { PackageFiles } from '../emit/emit-package.js';
@@ -126,27 +126,64 @@ async function refuseForeignFiles(outDir: string, files: PackageFiles): Promise<
 
 export async function writePackage(outDir: string, files: PackageFiles, options: WriteOptions = {}): Promise<WriteSummary> {
   if ((await isFolder(outDir)) && !options.force) await refuseForeignFiles(outDir, files);
-  const written: string[] = [];
+  const changes: Change[] = [];
   let unchanged = 0;
-  const dirs = new Set<string>();
-  for (const path of files.keys()) dirs.add(dirname(join(outDir, path)));
-  for (const dir of dirs) mkdirSync(dir, { recursive: true });
-  // The names lock first: it marks the folder as a build's, so a build cut short can be rerun without --force.
-  const lockFirst = [...files].sort(([a], [b]) => Number(b === NAMES_LOCK_FILE) - Number(a === NAMES_LOCK_FILE));
-  for (const [path, text] of lockFirst) {
-    const target = join(outDir, path);
-    if (readIfExistsSync(target) === text) {
-      unchanged++;
-      continue;
-    }
-    const temporary = `${target}.${process.pid}.tmp`;
-    writeTextSync(temporary, text);
-    renameSync(temporary, target);
-    written.push(path);
+  for (const [path, text] of files) {
+    const previous = readIfExistsSync(join(outDir, path));
+    if (previous === text) unchanged++;
+    else changes.push({ path, text, previous, temporary: '' });
   }
+  // The names lock first: it marks the folder as a build's, so a build cut short can be rerun without --force.
+  changes.sort((a, b) => Number(b.path === NAMES_LOCK_FILE) - Number(a.path === NAMES_LOCK_FILE));
+  applyAllOrNothing(outDir, changes);
   const stale = await staleFiles(outDir, files);
   await Promise.all(stale.map((path) => rm(join(outDir, path), { force: true })));
-  return { written: written.sort(), unchanged, removed: stale };
+  return { written: changes.map((change) => change.path).sort(), unchanged, removed: stale };
+}
+
+interface Change {
+  path: string;
+  text: string;
+  /** What the file held before, or null when it is new: what a failed write puts back. */
+  previous: string | null;
+  temporary: string;
+}
+
+/**
+ * Writes every changed file or none: each goes to a temporary file beside its target first (a short name, so a long
+ * target name cannot overflow the file system's limit there), and only when all are on disk are they renamed into
+ * place. Any failure (a full disk, a name the file system refuses) removes the temporary files and the folders made
+ * for them, puts back what was already renamed, and rethrows naming the file: no half-written package is left.
+ */
+function applyAllOrNothing(outDir: string, changes: Change[]): void {
+  const madeDirs: string[] = [];
+  const renamed: Change[] = [];
+  let current = '';
+  try {
+    changes.forEach((change, index) => {
+      current = change.path;
+      const target = join(outDir, change.path);
+      const made = mkdirSync(dirname(target), { recursive: true });
+      if (made !== undefined) madeDirs.push(made);
+      change.temporary = join(dirname(target), `.nexusbloom-gen-${process.pid}-${index}.tmp`);
+      writeTextSync(change.temporary, change.text);
+    });
+    for (const change of changes) {
+      current = change.path;
+      renameSync(change.temporary, join(outDir, change.path));
+      renamed.push(change);
+    }
+  } catch (error) {
+    for (const change of changes) if (change.temporary !== '' && !renamed.includes(change)) rmSync(change.temporary, { force: true });
+    for (const change of renamed) {
+      const target = join(outDir, change.path);
+      if (change.previous === null) rmSync(target, { force: true });
+      else writeTextSync(target, change.previous);
+    }
+    for (const dir of madeDirs.reverse()) rmSync(dir, { recursive: true, force: true });
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new PipelineError(`cannot write ${current} in ${outDir} (${reason}): nothing was written, the folder is as it was`);
+  }
 }
 
 async function staleFiles(outDir: string, files: PackageFiles): Promise<string[]> {

@@ -113,7 +113,7 @@ describe('the bin bundle with its dependencies under a non-ASCII folder', () => 
       // the dependencies from the generator's node_modules.
       const modules = join(scratch, 'José', 'node_modules');
       const repoModules = join(REPO_ROOT, 'node_modules');
-      for (const dependency of dependencyClosure(['@modelcontextprotocol/sdk', 'ajv', 'ajv-formats', 'fastest-levenshtein', 'stemmer', 'zod'])) {
+      for (const dependency of dependencyClosure(['@modelcontextprotocol/sdk', 'ajv', 'ajv-formats', 'fastest-levenshtein', 're2js', 'stemmer', 'zod'])) {
         cpSync(dependency.dir, join(modules, dependency.dir.slice(repoModules.length + 1)), { recursive: true });
       }
       const copy = join(scratch, 'package');
