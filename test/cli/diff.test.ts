@@ -151,7 +151,8 @@ describe('nexusbloom-gen diff (real binary)', () => {
     const withProblems = await runCli(['diff', oldFile, broken]);
     assert.equal(withProblems.code, 1);
     assert.match(withProblems.stderr, /^Error: NEW \(.*broken\.json\): catalogue .* has problems/m);
-    assert.match(withProblems.stderr, /tool "alpha" at \/input_schema/);
+    assert.match(withProblems.stderr, /tool "alpha" at \/tools\/0\/input_schema\/properties\/a\/type: schema does not compile: not a JSON Schema here: must be one of .*\(got "nonsense"\)/);
+    assert.doesNotMatch(withProblems.stderr, /\bdata\//);
     // The side was read; its tools say what to fix.
     assert.doesNotMatch(withProblems.stderr, /NEW must be/);
   });
