@@ -55,7 +55,8 @@ export function packageJson(config: GeneratorConfig, runtimePaths: ReadonlySet<s
       './types': { types: './dist/types.d.ts', default: './dist/types.js' },
       './package.json': './package.json',
     },
-    files: ['dist', 'data', 'README.md'],
+    // CHANGELOG.md is there once a build with --changelog wrote it; npm skips a listed file that is missing.
+    files: ['dist', 'data', 'README.md', 'CHANGELOG.md'],
     scripts,
     dependencies: pinned(RUNTIME_DEPENDENCIES, generatorManifest.dependencies),
     devDependencies: pinned(BUILD_DEPENDENCIES, { ...generatorManifest.dependencies, ...generatorManifest.devDependencies }),
