@@ -8,6 +8,9 @@ import { buildChangelog, bumpVersion, diffTool } from '../../../src/pipeline/cha
 import { loadSide, type CatalogueSide, type SideTool } from '../../../src/pipeline/changelog/load-side.js';
 import { codeSpan, latestChangelogVersion, prependChangelogEntry, renderMarkdown } from '../../../src/pipeline/changelog/render-markdown.js';
 import { bundle, HOSTILE_TEXT, tool } from '../../fixtures/catalogues.js';
+import { planRelease, planSide, type PreviousPackage } from '../../../src/pipeline/changelog/package-changelog.js';
+import { planPackage } from '../../../src/pipeline/plan/plan-package.js';
+import { checkCatalogue } from '../../../src/pipeline/check/check-catalogue.js';
 
 function sideTool(manifest: Manifest, names: Partial<SideTool> = {}): SideTool {
   return { slug: manifest.slug, manifest, identifier: manifest.slug.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()), file: manifest.slug, withheldReason: null, ...names };
@@ -284,5 +287,39 @@ describe('changelog: loading a catalogue side', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('changelog: the version a build writes (planRelease)', () => {
+  const planOf = (manifests: Manifest[]) => planPackage(checkCatalogue(bundle(manifests)).tools);
+  const previousOf = (manifests: Manifest[], version: string | null, changelogText: string | null = null): PreviousPackage => ({
+    version,
+    side: { ...side(planSide(planOf(manifests)).tools), kind: 'package' },
+    changelogText,
+  });
+  const before = [tool('a'), tool('gone', { input_schema: { type: 'object' } })];
+  const after = [tool('a')];
+
+  it('keep: the configured version, or the folder\'s when higher; nothing compared', () => {
+    assert.deepEqual(planRelease({ version: '0.4.0', side: null, changelogText: null }, planOf(after), '0.1.0', 'keep'), { version: '0.4.0', bump: 'none', changelog: null, changelogText: null, entry: null });
+    assert.equal(planRelease({ version: '0.4.0', side: null, changelogText: null }, planOf(after), '2.0.0', 'keep').version, '2.0.0');
+    assert.equal(planRelease({ version: null, side: null, changelogText: null }, planOf(after), '0.1.0', 'changelog').version, '0.1.0');
+  });
+
+  it('bump: 0.x breaking raises the minor; 1.x the major; no CHANGELOG.md text', () => {
+    const release = planRelease(previousOf(before, '0.4.0'), planOf(after), '0.1.0', 'bump');
+    assert.deepEqual([release.version, release.bump, release.changelogText, release.entry], ['0.5.0', 'major', null, null]);
+    assert.equal(planRelease(previousOf(before, '1.2.3'), planOf(after), '0.1.0', 'bump').version, '2.0.0');
+  });
+
+  it('changelog: the entry is titled with the version written; counted from the newest entry; no change keeps file and version', () => {
+    const existing = '# Changelog\n\n## 0.7.0\n\nSuggested bump: **minor**.\n';
+    const release = planRelease(previousOf(before, '0.4.0', existing), planOf(after), '0.1.0', 'changelog');
+    assert.equal(release.version, '0.8.0');
+    assert.equal(release.entry, '0.8.0');
+    assert.ok(release.changelogText!.startsWith('# Changelog\n\n## 0.8.0\n\nSuggested bump: **major**.'), release.changelogText!);
+    assert.ok(release.changelogText!.endsWith('## 0.7.0\n\nSuggested bump: **minor**.\n'));
+    const same = planRelease(previousOf(after, '0.8.0', release.changelogText), planOf(after), '0.1.0', 'changelog');
+    assert.deepEqual([same.version, same.bump, same.entry, same.changelogText], ['0.8.0', 'none', null, release.changelogText]);
   });
 });
