@@ -10,9 +10,8 @@ import { loadConfigFile } from '../cli/config-file.js';
 import { boundHeapGrowth } from '../pipeline/memory.js';
 // --max-tokens and the context budget lines (see src/pipeline/budget/)
 import { budgetLines } from '../pipeline/budget/context-budget.js';
-// --changelog (schema changelog, see src/pipeline/changelog/)
-import { loadPreviousPackage } from '../pipeline/changelog/load-side.js';
-import { updatePackageChangelog } from '../pipeline/changelog/package-changelog.js';
+// --changelog / --bump (the version follows the changes, see src/pipeline/changelog/package-changelog.ts)
+import type { ReleaseMode } from '../pipeline/changelog/package-changelog.js';
 
 /** Where a build writes when --out is absent or blank. */
 const DEFAULT_OUT = 'generated';
@@ -30,6 +29,7 @@ what a build would write (use it in CI to catch drift).`;
     '<%= config.bin %> build --source ./catalogue.json --out ./server',
     '<%= config.bin %> build --source https://nexusbloom.dev/api --out generated',
     '<%= config.bin %> build --check',
+    '<%= config.bin %> build --changelog',
   ];
 
   static override flags = {
@@ -39,7 +39,8 @@ what a build would write (use it in CI to catch drift).`;
     force: Flags.boolean({ description: 'Write into a folder that holds files no build wrote (no names.lock.json), replacing and removing them. Without it such a build stops before writing.', default: false }),
     compile: Flags.boolean({ description: 'Type-check and compile the package to dist/ after writing it (--no-compile skips it).', default: true, allowNo: true }),
     // --changelog (schema changelog, see src/pipeline/changelog/)
-    changelog: Flags.boolean({ description: 'When --out already holds a package, prepend what changed for callers to its CHANGELOG.md, titled with the suggested next version.', default: false }),
+    changelog: Flags.boolean({ description: 'When --out already holds a package, prepend what changed for callers to its CHANGELOG.md, titled with the suggested next version, and write that version into package.json and server.json (implies --bump).', default: false }),
+    bump: Flags.boolean({ description: 'When --out already holds a package, write the version its changes suggest (0.x: breaking raises the minor) into package.json and server.json, without a CHANGELOG.md entry.', default: false }),
     config: Flags.string({ description: 'JSON file with package and naming options (packageName, serverName, metaToolName, uriScheme, envPrefix, …).', helpValue: 'FILE' }),
     'max-tokens': Flags.integer({ description: 'Fail (writing nothing) when the tools/list the server advertises costs more than N tokens (o200k_base).', min: 1, helpValue: 'N' }),
   };
@@ -55,8 +56,8 @@ what a build would write (use it in CI to catch drift).`;
     let result: BuildResult;
     try {
       const config = resolveConfig(flags.config ? await loadConfigFile(flags.config) : {});
-      // --changelog: the package in --out before this build overwrites it.
-      const previous = flags.changelog && !flags.check ? await loadPreviousPackage(resolve(out)) : null;
+      // Against the package in --out before this build: the version is decided before anything is emitted.
+      const release: ReleaseMode = flags.changelog ? 'changelog' : flags.bump ? 'bump' : 'keep';
       result = await buildPackage({
         source,
         outDir: resolve(out),
@@ -65,12 +66,14 @@ what a build would write (use it in CI to catch drift).`;
         compile: flags.compile,
         force: flags.force,
         maxTokens: flags['max-tokens'],
+        release,
         sourceOptions: sourceOptions(flags, progress),
         log: progress,
       });
-      if (previous) {
-        const entry = await updatePackageChangelog(resolve(out), previous);
-        progress(entry.version === null ? 'CHANGELOG.md: no changes for callers' : `CHANGELOG.md: added ${entry.version} (${entry.bump})`);
+      if (release !== 'keep') {
+        const { version, bump, entry } = result.release;
+        if (release === 'changelog') progress(entry === null ? `CHANGELOG.md: no changes for callers (version ${version})` : `CHANGELOG.md: added ${entry} (${bump})`);
+        else progress(bump === 'none' ? `version ${version}: no changes for callers` : `version ${version} (${bump})`);
       }
     } catch (error) {
       this.failOn(error);

@@ -7,6 +7,7 @@ import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { SERVED_CATALOGUE_FILE } from '../pipeline/changelog/load-side.js';
 import type { CatalogueCheckReport } from '../runtime/dev/catalogue-check.js';
+import { notRunText, runSelectionOf, selectionText } from '../runtime/dev/run-selection.js';
 
 export interface VerifyResult extends CatalogueCheckReport {
   /** The package folder that was verified, absolute. */
@@ -22,13 +23,16 @@ export default class Verify extends BaseCommand {
 Runs DIR's own catalogue-check (node DIR/${CATALOGUE_CHECK_SCRIPT}): the server is started over stdio and, for each
 tool, the check confirms it is advertised or withheld as its slug requires, has a description, has an example that
 validates and runs against the API, runs in a batch, and resolves as a resource. The API is the one
-NEXUSBLOOM_API_URL (the package's prefix) names; --mock starts the package's mock API instead. Exits non-zero on any
-failure. Build the package first (nexusbloom-gen build, compile on).`;
+NEXUSBLOOM_API_URL (the package's prefix) names; --mock starts the package's mock API instead. Against a real API,
+--only-read-only runs only the tools annotated readOnlyHint: true and --allow names others that may run (a refund or
+an e-mail must not go out from CI); every other check still covers every tool. Exits non-zero on any failure. Build
+the package first (nexusbloom-gen build, compile on).`;
 
   static override examples = [
     '<%= config.bin %> verify generated --mock',
     '<%= config.bin %> verify ./server --json',
     'NEXUSBLOOM_API_URL=http://127.0.0.1:4010/api <%= config.bin %> verify generated',
+    'NEXUSBLOOM_API_URL=https://nexusbloom.dev/api <%= config.bin %> verify generated --only-read-only --allow send-test-mail',
   ];
 
   static override args = {
@@ -38,6 +42,8 @@ failure. Build the package first (nexusbloom-gen build, compile on).`;
 
   static override flags = {
     mock: Flags.boolean({ description: "Start the package's mock API on a free port and check against it.", default: false }),
+    'only-read-only': Flags.boolean({ description: 'Run only tools annotated readOnlyHint: true against the API (the other checks still cover every tool).', default: false }),
+    allow: Flags.string({ description: 'Also run these tools against the API (comma-separated slugs; repeatable). Alone, only these run.', multiple: true, helpValue: 'SLUG,...' }),
   };
 
   async run(): Promise<VerifyResult> {
@@ -51,7 +57,9 @@ failure. Build the package first (nexusbloom-gen build, compile on).`;
     if (!existsSync(script)) {
       this.fail(`${args.dir} has no ${CATALOGUE_CHECK_SCRIPT}: build and compile the package first (nexusbloom-gen build --out ${args.dir}, without --no-compile).`);
     }
-    const checked = await runScript(script, dir, flags.mock ? ['--mock', '--json'] : ['--json']);
+    const selection = runSelectionOf(flags['only-read-only'], flags.allow ?? []);
+    const selectionArgs = selection === null ? [] : [...(selection.readOnly ? ['--only-read-only'] : []), ...selection.allow.flatMap((slug) => ['--allow', slug])];
+    const checked = await runScript(script, dir, [...(flags.mock ? ['--mock'] : []), '--json', ...selectionArgs]);
     let report: CatalogueCheckReport;
     try {
       report = JSON.parse(checked.stdout) as CatalogueCheckReport;
@@ -76,11 +84,11 @@ failure. Build the package first (nexusbloom-gen build, compile on).`;
 function humanLines(result: VerifyResult): string[] {
   const lines = result.results.map((tool) =>
     tool.ok
-      ? `ok    ${JSON.stringify(tool.slug)} (${tool.advertised ? 'advertised' : 'withheld'})`
+      ? `ok    ${JSON.stringify(tool.slug)} (${tool.advertised ? 'advertised' : 'withheld'}${tool.skipped.length > 0 ? `; not run: outside ${selectionText(result.runSelection)}` : ''})`
       : `FAIL  ${JSON.stringify(tool.slug)}: ${tool.failures.map((failure) => `${failure.check}: ${failure.message}`).join('; ')}`,
   );
   for (const problem of result.problems) lines.push(`FAIL  ${problem}`);
-  lines.push(`${result.passed} of ${result.tools} tools passed (${result.advertised} advertised, ${result.withheld} withheld; API ${result.apiUrl}${result.mock ? ', mock' : ''}).`);
+  lines.push(`${result.passed} of ${result.tools} tools passed (${result.advertised} advertised, ${result.withheld} withheld; API ${result.apiUrl}${result.mock ? ', mock' : ''}${notRunText(result)}).`);
   return lines;
 }
 

@@ -8,6 +8,11 @@ export interface Problem {
   slug: string | null;
   /** JSON pointer into the tool's manifest (or into the bundle when slug is null). */
   pointer: string;
+  /**
+   * The same place as a JSON pointer into the whole bundle (`/tools/2/input_schema/properties/name/type`), whose
+   * indices are the bundle's own; set by the check stage on every problem it finds.
+   */
+  bundlePointer?: string;
   message: string;
   /** What to do about it. */
   hint?: string;
@@ -24,8 +29,10 @@ export class PipelineError extends Error {
   }
 }
 
+/** One line per problem; where the bundle pointer is known, it is the place named (it also finds the tool). */
 export function formatProblem(problem: Problem): string {
-  const where = problem.slug === null ? `catalogue ${problem.pointer || '/'}` : `tool ${JSON.stringify(problem.slug)} at ${problem.pointer || '/'}`;
+  const at = problem.bundlePointer ?? problem.pointer;
+  const where = problem.slug === null ? `catalogue ${at || '/'}` : `tool ${JSON.stringify(problem.slug)} at ${at || '/'}`;
   const hint = problem.hint ? ` (${problem.hint})` : '';
   return `${problem.severity}: ${where}: ${problem.message}${hint}`;
 }

@@ -16,6 +16,7 @@ import { planPackage, type PackagePlan } from './plan/plan-package.js';
 import { formatProblem, hasErrors, PipelineError, type Problem } from './problems.js';
 import { readSource, type RawCatalogue, type SourceOptions } from './source/read-source.js';
 import { findDrift, readNamesLock, writePackage, type Drift } from './write/write-package.js';
+import { planRelease, readPreviousPackage, type Release, type ReleaseMode } from './changelog/package-changelog.js';
 
 export interface CheckedCatalogue {
   raw: RawCatalogue;
@@ -47,6 +48,8 @@ export interface BuildOptions {
   force?: boolean;
   /** Fail (before writing) when tools/list would cost more tokens than this; see budget/context-budget.ts. */
   maxTokens?: number;
+  /** How the version is decided against the package already in outDir (see changelog/package-changelog.ts). */
+  release?: ReleaseMode;
   log?: (line: string) => void;
 }
 
@@ -69,6 +72,8 @@ export interface BuildResult {
   parallelJobs: number;
   /** What the advertised tools/list costs an agent in tokens. */
   budget: ContextBudget;
+  /** The version written, the bump the changes suggest and the CHANGELOG.md entry added (if any). */
+  release: Pick<Release, 'version' | 'bump' | 'entry'>;
 }
 
 /**
@@ -135,7 +140,10 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
     } finally {
       await pool.close();
     }
-    const files: PackageFiles = await emitPackage(plan, options.config, cache);
+    // The version is an input of emit, so package.json, server.json and CHANGELOG.md agree in one write.
+    const release = planRelease(await readPreviousPackage(options.outDir, options.release ?? 'keep'), plan, options.config.names.packageVersion, options.release ?? 'keep');
+    const config: GeneratorConfig = { ...options.config, names: { ...options.config.names, packageVersion: release.version } };
+    const files: PackageFiles = await emitPackage(plan, config, cache, { changelog: release.changelogText });
     timings.emit = performance.now() - started;
     log(`emitted ${files.size} files for ${plan.tools.length} tools`);
     // budget: the tokens of tools/list as the built server answers it; over --max-tokens fails before anything is written.
@@ -157,6 +165,7 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
       cache: { ...cache.stats },
       parallelJobs,
       budget,
+      release: { version: release.version, bump: release.bump, entry: release.entry },
     };
     started = performance.now();
     if (options.check) {

@@ -61,9 +61,10 @@ describe('nexusbloom-gen CLI (real binary)', () => {
     await writeFile(source, JSON.stringify(bundle([tool('ok'), tool('bad-example', { examples: [{ params: { text: 1 } }] }), { ...tool('no-name'), name: undefined }, tool('with space')])));
     const text = await runCli(['check', '--source', source]);
     assert.equal(text.code, 1);
-    assert.match(text.stderr, /tool "bad-example" at \/examples\/0\/params\/text: example does not match input_schema/);
-    assert.match(text.stderr, /tool "no-name" at \/name: missing required field "name"/);
-    assert.match(text.stderr, /warning: tool "with space" at \/slug: withheld/);
+    // Named by the place in the bundle (its index there), not only inside the tool.
+    assert.match(text.stderr, /tool "bad-example" at \/tools\/1\/examples\/0\/params\/text: example does not match input_schema: must be string \(got 1\)/);
+    assert.match(text.stderr, /tool "no-name" at \/tools\/2\/name: missing required field "name"/);
+    assert.match(text.stderr, /warning: tool "with space" at \/tools\/3\/slug: withheld/);
     const json = await runCli(['check', '--source', source, '--json']);
     assert.equal(json.code, 1);
     const report = JSON.parse(json.stdout);
@@ -81,7 +82,7 @@ describe('nexusbloom-gen CLI (real binary)', () => {
     const out = join(work, 'never');
     const run = await runCli(['build', '--source', source, '--out', out]);
     assert.equal(run.code, 1);
-    assert.match(run.stderr, /tool "x" at \/input_schema\/properties\/a\/\$ref: external \$ref/);
+    assert.match(run.stderr, /tool "x" at \/tools\/0\/input_schema\/properties\/a\/\$ref: external \$ref/);
     assert.deepEqual(await listTree(out), []);
   });
 

@@ -38,7 +38,8 @@ const newTools = (): Manifest[] => [
     output_schema: { type: 'object', properties: { length: { type: 'integer' }, level: { enum: ['info', 'fatal'] } }, required: ['length'] },
   }),
   tool('beta', { description: 'Does beta things, better.' }),
-  tool('delta'),
+  // Other schemas than `gone`'s: a new tool, not `gone` renamed.
+  tool('delta', { input_schema: { type: 'object', properties: { when: { type: 'string' } } }, examples: [{ params: { when: 'now' } }] }),
 ];
 
 const changesOf = (report: JsonReport, slug: string) =>
@@ -151,41 +152,80 @@ describe('nexusbloom-gen diff (real binary)', () => {
     const withProblems = await runCli(['diff', oldFile, broken]);
     assert.equal(withProblems.code, 1);
     assert.match(withProblems.stderr, /^Error: NEW \(.*broken\.json\): catalogue .* has problems/m);
-    assert.match(withProblems.stderr, /tool "alpha" at \/input_schema/);
+    assert.match(withProblems.stderr, /tool "alpha" at \/tools\/0\/input_schema\/properties\/a\/type: schema does not compile: not a JSON Schema here: must be one of .*\(got "nonsense"\)/);
+    assert.doesNotMatch(withProblems.stderr, /\bdata\//);
     // The side was read; its tools say what to fix.
     assert.doesNotMatch(withProblems.stderr, /NEW must be/);
   });
 
-  it('build --changelog prepends an undated entry titled with the suggested version, same bytes every time', async () => {
+  it('pairs a removed and an added tool with the same schemas as a rename, whatever their SDK wrappers', async () => {
+    const renamedFile = join(work, 'renamed.json');
+    await writeFile(renamedFile, JSON.stringify(bundle([...oldTools().filter((t) => t.slug !== 'gone'), { ...tool('gone'), slug: 'went-away' }])));
+    const report = JSON.parse((await runCli(['diff', oldFile, renamedFile, '--json'])).stdout) as JsonReport;
+    assert.deepEqual(report.tools.map((t) => [t.slug, t.status, t.changes.map((c) => c.kind)]), [['went-away', 'changed', ['tool-renamed', 'identifier-changed', 'file-changed']]]);
+  });
+
+  it('build --changelog prepends an undated entry titled with the suggested version and writes that version into package.json and server.json', async () => {
     const third = join(work, 'third.json');
-    await writeFile(third, JSON.stringify(bundle([...newTools(), tool('zeta')])));
+    await writeFile(third, JSON.stringify(bundle([...newTools(), tool('zeta', { input_schema: { type: 'object', properties: { z: { type: 'boolean' } } }, examples: [{ params: { z: true } }] })])));
+    const versionsIn = async (out: string): Promise<string[]> => {
+      const manifest = JSON.parse(await readFile(join(out, 'package.json'), 'utf8')) as { version: string; files: string[] };
+      const server = JSON.parse(await readFile(join(out, 'server.json'), 'utf8')) as { version: string; packages: Array<{ version: string }> };
+      assert.ok(manifest.files.includes('CHANGELOG.md'), 'CHANGELOG.md ships in the package');
+      return [manifest.version, server.version, server.packages[0]!.version];
+    };
     const texts: string[] = [];
     for (const name of ['a', 'b']) {
       const out = join(work, `changelog-${name}`);
       assert.equal((await runCli(['build', '--source', oldFile, '--out', out, '--no-compile', '--changelog'])).code, 0);
-      // No package was there before: nothing to compare, no CHANGELOG.md.
+      // No package was there before: nothing to compare, no CHANGELOG.md, the configured version.
       await assert.rejects(stat(join(out, 'CHANGELOG.md')));
+      assert.deepEqual(await versionsIn(out), ['0.1.0', '0.1.0', '0.1.0']);
       const built = await runCli(['build', '--source', newFile, '--out', out, '--no-compile', '--changelog']);
       assert.equal(built.code, 0, built.stderr);
-      assert.match(built.stderr, /CHANGELOG\.md: added 1\.0\.0 \(major\)/);
+      // Breaking below 1.0.0 raises the minor number.
+      assert.match(built.stderr, /CHANGELOG\.md: added 0\.2\.0 \(major\)/);
+      assert.deepEqual(await versionsIn(out), ['0.2.0', '0.2.0', '0.2.0']);
       const first = await readFile(join(out, 'CHANGELOG.md'), 'utf8');
       texts.push(first);
-      // The same catalogue again: nothing changed for callers, the file is left as it was.
+      // The same catalogue again: nothing changed for callers, the file and the version are left as they were.
       assert.equal((await runCli(['build', '--source', newFile, '--out', out, '--no-compile', '--changelog'])).code, 0);
       assert.equal(await readFile(join(out, 'CHANGELOG.md'), 'utf8'), first);
-      // An added tool: a minor entry on top, counted from the newest entry (package.json still says 0.1.0).
+      assert.deepEqual(await versionsIn(out), ['0.2.0', '0.2.0', '0.2.0']);
+      // A plain build and the drift check keep the folder's version: the bumped package is up to date.
+      const checked = await runCli(['build', '--source', newFile, '--out', out, '--check']);
+      assert.equal(checked.code, 0, checked.stderr);
+      // An added tool: a minor entry on top.
       assert.equal((await runCli(['build', '--source', third, '--out', out, '--no-compile', '--changelog'])).code, 0);
       const grown = await readFile(join(out, 'CHANGELOG.md'), 'utf8');
-      assert.ok(grown.startsWith('# Changelog\n\n## 1.1.0\n\n'), grown);
+      assert.ok(grown.startsWith('# Changelog\n\n## 0.3.0\n\n'), grown);
       assert.ok(grown.endsWith(first.slice('# Changelog\n\n'.length)), grown);
+      assert.deepEqual(await versionsIn(out), ['0.3.0', '0.3.0', '0.3.0']);
       texts.push(grown);
     }
     assert.equal(texts[0], texts[2]);
     assert.equal(texts[1], texts[3]);
     const entry = texts[0]!;
-    assert.ok(entry.startsWith('# Changelog\n\n## 1.0.0\n\nSuggested bump: **major**.'), entry);
+    assert.ok(entry.startsWith('# Changelog\n\n## 0.2.0\n\nSuggested bump: **major**.'), entry);
     assert.match(entry, /^- `gone`: \*\*breaking\*\*: tool removed$/m);
     assert.doesNotMatch(entry, /\d{4}-\d{2}-\d{2}/);
     assert.doesNotMatch(entry, new RegExp(work.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  });
+
+  it('build --bump writes the suggested version without a changelog; a version set higher by hand wins', async () => {
+    const out = join(work, 'bumped');
+    assert.equal((await runCli(['build', '--source', oldFile, '--out', out, '--no-compile'])).code, 0);
+    const additive = join(work, 'additive-bump.json');
+    await writeFile(additive, JSON.stringify(bundle([...oldTools(), tool('epsilon', { input_schema: { type: 'object' }, examples: [{ params: {} }] })])));
+    const bumped = await runCli(['build', '--source', additive, '--out', out, '--no-compile', '--bump']);
+    assert.equal(bumped.code, 0, bumped.stderr);
+    assert.match(bumped.stderr, /version 0\.2\.0 \(minor\)/);
+    const version = (JSON.parse(await readFile(join(out, 'package.json'), 'utf8')) as { version: string }).version;
+    assert.equal(version, '0.2.0');
+    await assert.rejects(stat(join(out, 'CHANGELOG.md')));
+    const config = join(work, 'bump-config.json');
+    await writeFile(config, JSON.stringify({ packageVersion: '1.0.0' }));
+    assert.equal((await runCli(['build', '--source', additive, '--out', out, '--no-compile', '--bump', '--config', config])).code, 0);
+    assert.equal((JSON.parse(await readFile(join(out, 'package.json'), 'utf8')) as { version: string }).version, '1.0.0');
   });
 });

@@ -147,7 +147,11 @@ describe('--json failures: one short JSON error on stdout, the same exit code as
       const run = await runCli(['build', '--source', source, '--out', join(work, 'out'), '--json']);
       assert.equal(run.code, 1);
       const { error } = JSON.parse(run.stdout);
-      assert.ok(error.problems.some((p: { slug: string; pointer: string }) => p.slug === 'bad' && p.pointer === '/input_schema'), JSON.stringify(error.problems));
+      // The node to blame, inside the tool and in the bundle.
+      assert.ok(
+        error.problems.some((p: { slug: string; pointer: string; bundlePointer: string }) => p.slug === 'bad' && p.pointer === '/input_schema/properties/n/type' && p.bundlePointer === '/tools/0/input_schema/properties/n/type'),
+        JSON.stringify(error.problems),
+      );
     } finally {
       await rm(work, { recursive: true, force: true });
     }

@@ -1,13 +1,15 @@
 // `nexusbloom-gen verify DIR` through the real binary, on the built example package.
 
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { VerifyResult } from '../../src/commands/verify.js';
 import { REPO_ROOT, runCli } from '../helpers/cli.js';
-import { builtExample } from '../helpers/mcp.js';
+import { builtExample, EXAMPLE_CATALOGUE } from '../helpers/mcp.js';
+import { manifestsFromBundle, startMockApi } from '../../src/runtime/dev/mock-api.js';
 
 describe('nexusbloom-gen verify', () => {
   let packageDir: string;
@@ -27,6 +29,34 @@ describe('nexusbloom-gen verify', () => {
     const withheld = report.results.filter((tool) => !tool.advertised).map((tool) => tool.slug).sort();
     assert.deepEqual(withheld, ['Text Stats', 'déaccentuer', 'git/commit-lint']);
     for (const tool of report.results) assert.deepEqual(tool.passed, ['listing', 'description', 'example', 'run', 'batch', 'resource'], tool.slug);
+  });
+
+  it('--allow runs only the named tools against the API; every tool still gets the other checks', async () => {
+    const api = await startMockApi({ manifests: manifestsFromBundle(JSON.parse(readFileSync(EXAMPLE_CATALOGUE, 'utf8'))) });
+    try {
+      const env = { NEXUSBLOOM_API_URL: api.url };
+      const result = await runCli(['verify', packageDir, '--allow', 'slugify,env-validator', '--json'], { env });
+      assert.equal(result.code, 0, result.stderr);
+      const report = JSON.parse(result.stdout) as VerifyResult;
+      assert.deepEqual([report.ok, report.passed, report.notRun], [true, 31, 29]);
+      assert.deepEqual(report.runSelection, { readOnly: false, allow: ['env-validator', 'slugify'] });
+      const ran = [...new Set(api.requests.filter((request) => request.endpoint === 'run').map((request) => request.slug))].sort();
+      assert.deepEqual(ran, ['env-validator', 'slugify']);
+      for (const tool of report.results) {
+        const selected = tool.slug === 'slugify' || tool.slug === 'env-validator';
+        assert.deepEqual(tool.passed, selected ? ['listing', 'description', 'example', 'run', 'batch', 'resource'] : ['listing', 'description', 'example', 'resource'], tool.slug);
+        assert.deepEqual(tool.skipped, selected ? [] : ['run', 'batch'], tool.slug);
+      }
+      const text = await runCli(['verify', packageDir, '--allow', 'slugify', '--allow', 'no-such-tool'], { env });
+      assert.equal(text.code, 1);
+      assert.match(text.stdout + text.stderr, /--allow names "no-such-tool", which is not in the catalogue/);
+      assert.match(text.stdout, /not run: outside "no-such-tool", "slugify"/);
+      // Every example tool is annotated read-only: all of them run.
+      const readOnly = JSON.parse((await runCli(['verify', packageDir, '--only-read-only', '--json'], { env })).stdout) as VerifyResult;
+      assert.deepEqual([readOnly.ok, readOnly.notRun], [true, 0]);
+    } finally {
+      await api.close();
+    }
   });
 
   it('prints a line per tool, and fails with the reason when the API is unreachable', async () => {

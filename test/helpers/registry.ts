@@ -253,13 +253,10 @@ async function putTarball(registry: Registry, manifest: PackageJson & Record<str
   if (!answer.ok) throw new Error(`publishing ${name}@${version} to the test registry failed: ${answer.status} ${await answer.text()}`);
 }
 
+/** `<lock>-<roots>`: seeds of other root sets made from the same lock file are kept side by side. */
 function seedKey(roots: readonly string[]): string {
-  return createHash('sha256')
-    .update(SEED_FORMAT)
-    .update(`\0${roots.join('\0')}\0`)
-    .update(readFileSync(join(REPO_ROOT, 'package-lock.json')))
-    .digest('hex')
-    .slice(0, 16);
+  const lock = createHash('sha256').update(SEED_FORMAT).update(readFileSync(join(REPO_ROOT, 'package-lock.json'))).digest('hex').slice(0, 16);
+  return `${lock}-${createHash('sha256').update(`\0${roots.join('\0')}\0`).digest('hex').slice(0, 8)}`;
 }
 
 /**
@@ -322,8 +319,9 @@ export async function seededStorage(roots: readonly string[] = GENERATED_PACKAGE
       if (!existsSync(join(seed, 'complete'))) throw error;
     }
     // Seeds of older lock files are never used again.
+    const lockPart = key.split('-')[0]!;
     for (const entry of await readdir(SEED_ROOT)) {
-      if (entry !== key && !entry.includes('.building-')) await rm(join(SEED_ROOT, entry), { recursive: true, force: true });
+      if (!entry.startsWith(`${lockPart}-`) && !entry.includes('.building-')) await rm(join(SEED_ROOT, entry), { recursive: true, force: true });
     }
   } finally {
     await rm(work, { recursive: true, force: true });

@@ -6,6 +6,8 @@ import { checkCatalogue } from '../../src/pipeline/check/check-catalogue.js';
 import { SCHEMAS_PER_INSTANCE } from '../../src/pipeline/check/schema-compiler.js';
 import { withheldReason } from '../../src/pipeline/check/slug-grammar.js';
 import { bundle, hostileBundle, tool } from '../fixtures/catalogues.js';
+import { formatProblem } from '../../src/pipeline/problems.js';
+import { memoryCache } from '../../src/pipeline/cache/build-cache.js';
 
 const errorsOf = (document: unknown) => checkCatalogue(document).problems.filter((p) => p.severity === 'error');
 
@@ -16,75 +18,107 @@ describe('check stage', () => {
     assert.deepEqual(result.tools.map((t) => t.manifest.slug), ['B', 'a', 'b']);
   });
 
-  const cases: Array<{ name: string; document: unknown; want: Array<{ slug: string | null; pointer: string; message: RegExp }> }> = [
-    { name: 'wrong format', document: { format: 'other', tools: [] }, want: [{ slug: null, pointer: '/format', message: /constant/ }] },
-    { name: 'not an object', document: [], want: [{ slug: null, pointer: '', message: /object/ }] },
+  type Want = { slug: string | null; pointer: string; bundlePointer: string; message: RegExp };
+  const cases: Array<{ name: string; document: unknown; want: Want[] }> = [
+    { name: 'wrong format', document: { format: 'other', tools: [] }, want: [{ slug: null, pointer: '/format', bundlePointer: '/format', message: /^must be "nexusbloom-catalogue\/1" \(got "other"\)$/ }] },
+    { name: 'not an object', document: [], want: [{ slug: null, pointer: '', bundlePointer: '', message: /^must be object \(got \[\]\)$/ }] },
     {
       name: 'missing required manifest field names the slug and field',
-      document: bundle([{ ...tool('no-version'), version: undefined }]),
-      want: [{ slug: 'no-version', pointer: '/version', message: /missing required field "version"/ }],
+      document: bundle([tool('first'), { ...tool('no-version'), version: undefined }]),
+      want: [{ slug: 'no-version', pointer: '/version', bundlePointer: '/tools/1/version', message: /missing required field "version"/ }],
     },
     {
       name: 'a manifest without a slug is named by its index',
       document: bundle([{ ...tool('x'), slug: undefined }]),
-      want: [{ slug: '#0', pointer: '/slug', message: /missing required field "slug"/ }],
+      want: [{ slug: '#0', pointer: '/slug', bundlePointer: '/tools/0/slug', message: /missing required field "slug"/ }],
     },
     {
       name: 'a tool that is null or not an object is named by its index, beside good tools',
       document: { format: 'nexusbloom-catalogue/1', tools: [null, tool('fine'), 7] },
       want: [
-        { slug: '#0', pointer: '', message: /must be object/ },
-        { slug: '#2', pointer: '', message: /must be object/ },
+        { slug: '#0', pointer: '', bundlePointer: '/tools/0', message: /must be object \(got null\)/ },
+        { slug: '#2', pointer: '', bundlePointer: '/tools/2', message: /must be object \(got 7\)/ },
       ],
     },
     {
       name: 'external $ref',
       document: bundle([tool('ext', { input_schema: { type: 'object', properties: { a: { $ref: 'https://example.com/s.json' } } } })]),
-      want: [{ slug: 'ext', pointer: '/input_schema/properties/a/$ref', message: /external \$ref/ }],
+      want: [{ slug: 'ext', pointer: '/input_schema/properties/a/$ref', bundlePointer: '/tools/0/input_schema/properties/a/$ref', message: /external \$ref/ }],
     },
     {
-      name: 'schema that does not compile',
-      document: bundle([tool('bad-schema', { input_schema: { type: 'object', properties: { a: { type: 'strang' } } } })]),
-      want: [{ slug: 'bad-schema', pointer: '/input_schema', message: /does not compile/ }],
+      name: 'a schema keyword of the wrong kind is named at its own node, with the values allowed there',
+      document: bundle([tool('first'), tool('second'), tool('bad-schema', { input_schema: { type: 'object', properties: { name: { type: 'strang' } } } })]),
+      want: [
+        {
+          slug: 'bad-schema',
+          pointer: '/input_schema/properties/name/type',
+          bundlePointer: '/tools/2/input_schema/properties/name/type',
+          message: /^schema does not compile: not a JSON Schema here: must be one of "array", "boolean", "integer", "null", "number", "object", "string" \(got "strang"\)$/,
+        },
+      ],
     },
     {
-      name: 'unresolvable internal $ref',
+      name: 'unresolvable internal $ref is named where it stands',
       document: bundle([tool('bad-ref', { input_schema: { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } } })]),
-      want: [{ slug: 'bad-ref', pointer: '/input_schema', message: /does not compile/ }],
+      want: [{ slug: 'bad-ref', pointer: '/input_schema/properties/a/$ref', bundlePointer: '/tools/0/input_schema/properties/a/$ref', message: /does not compile: \$ref "#\/\$defs\/missing" points to nothing/ }],
     },
     {
       name: 'example that does not validate names the pointer inside params',
-      document: bundle([tool('bad-example', { examples: [{ params: { text: 5 } }] })]),
-      want: [{ slug: 'bad-example', pointer: '/examples/0/params/text', message: /must be string/ }],
+      document: bundle([tool('a-first'), tool('bad-example', { examples: [{ params: { text: 5 } }] })]),
+      want: [{ slug: 'bad-example', pointer: '/examples/0/params/text', bundlePointer: '/tools/1/examples/0/params/text', message: /must be string \(got 5\)/ }],
+    },
+    {
+      name: 'an example outside an enum lists the allowed values',
+      document: bundle([tool('modes', { input_schema: { type: 'object', properties: { mode: { enum: ['fast', 'slow'] } } }, examples: [{ params: { mode: 'medium' } }] })]),
+      want: [{ slug: 'modes', pointer: '/examples/0/params/mode', bundlePointer: '/tools/0/examples/0/params/mode', message: /^example does not match input_schema: must be one of "fast", "slow" \(got "medium"\)$/ }],
     },
     {
       name: 'non-object top level',
       document: bundle([tool('array-top', { input_schema: { type: 'array' }, examples: [] })]),
-      want: [{ slug: 'array-top', pointer: '/input_schema/type', message: /must be type "object"/ }],
+      want: [{ slug: 'array-top', pointer: '/input_schema/type', bundlePointer: '/tools/0/input_schema/type', message: /must be type "object"/ }],
     },
     {
-      name: 'duplicate slug',
-      document: bundle([tool('twice'), tool('twice')]),
-      want: [{ slug: 'twice', pointer: '/slug', message: /duplicate slug/ }],
+      name: 'duplicate slug names both bundle entries',
+      document: bundle([tool('twice'), tool('other'), tool('twice')]),
+      want: [{ slug: 'twice', pointer: '/slug', bundlePointer: '/tools/2/slug', message: /^duplicate slug: bundle entries \/tools\/0 and \/tools\/2 both have it$/ }],
     },
     {
       name: 'lone surrogate in a slug',
       document: bundle([tool('bad\ud800slug')]),
-      want: [{ slug: 'bad\ud800slug', pointer: '/slug', message: /surrogate/ }],
+      want: [{ slug: 'bad\ud800slug', pointer: '/slug', bundlePointer: '/tools/0/slug', message: /surrogate/ }],
     },
   ];
   for (const { name, document, want } of cases) {
     it(`reports: ${name}`, () => {
       const errors = errorsOf(document);
-      assert.equal(errors.length >= want.length, true, JSON.stringify(errors));
+      assert.equal(errors.length, want.length, JSON.stringify(errors));
       for (const w of want) {
         assert.ok(
-          errors.some((e) => e.slug === w.slug && e.pointer === w.pointer && w.message.test(e.message)),
+          errors.some((e) => e.slug === w.slug && e.pointer === w.pointer && e.bundlePointer === w.bundlePointer && w.message.test(e.message)),
           `want ${JSON.stringify({ ...w, message: String(w.message) })} in ${JSON.stringify(errors, null, 1)}`,
         );
       }
+      // ajv's own paths never reach the prose: the pointer says where.
+      for (const error of errors) assert.doesNotMatch(`${error.message} ${error.hint ?? ''}`, /\bdata\//);
     });
   }
+
+  it('every problem, warnings too, carries the bundle pointer; the printed line names it', () => {
+    const result = checkCatalogue(bundle([tool('fine'), tool('with space'), tool('bad', { examples: [{ params: { text: 1 } }] })]));
+    assert.deepEqual(result.problems.map((p) => [p.severity, p.slug, p.bundlePointer]), [
+      ['error', 'bad', '/tools/2/examples/0/params/text'],
+      ['warning', 'with space', '/tools/1/slug'],
+    ]);
+    assert.equal(formatProblem(result.problems[0]!), 'error: tool "bad" at /tools/2/examples/0/params/text: example does not match input_schema: must be string (got 1) (fix the example or the schema)');
+  });
+
+  it('a tool served from the cache gets the bundle pointer of its place in this bundle', () => {
+    const cache = memoryCache();
+    const bad = tool('bad', { examples: [{ params: { text: 1 } }] });
+    checkCatalogue(bundle([bad]), cache);
+    const moved = checkCatalogue(bundle([tool('a'), tool('b'), bad]), cache);
+    assert.deepEqual(moved.problems.map((p) => p.bundlePointer), ['/tools/2/examples/0/params/text']);
+  });
 
   it('reports every problem at once, across tools', () => {
     const errors = errorsOf(bundle([tool('one', { examples: [{ params: {} }] }), tool('two', { input_schema: { type: 'object', properties: { a: { $ref: 'x.json' } } } })]));

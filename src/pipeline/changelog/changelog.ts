@@ -2,8 +2,8 @@
 // every input/output schema change), each classified for SDK callers and MCP clients, and the suggested bump.
 
 import { isDeepStrictEqual } from 'node:util';
-import type { JsonObject, ToolAnnotations } from '../../runtime/contracts.js';
-import { bumpOf, classifySchemaChange, classifyToolChange, highestImpact, type Bump, type Impact, type SchemaSide, type ToolChangeKind } from './classify.js';
+import type { JsonObject } from '../../runtime/contracts.js';
+import { bumpOf, classifyAnnotationChange, classifySchemaChange, classifyToolChange, highestImpact, type AnnotationHint, type Bump, type Impact, type SchemaSide, type ToolChangeKind } from './classify.js';
 import type { CatalogueSide, SideTool } from './load-side.js';
 import { describeChange } from './describe.js';
 import { diffSchemas, type Effect, type SchemaChangeKind } from './schema-diff.js';
@@ -20,6 +20,8 @@ export interface ChangelogChange {
   required?: boolean;
   before?: unknown;
   after?: unknown;
+  /** For a renamed tool: what showed the two slugs are one tool (the same SDK wrapper, or the same schemas). */
+  pairedBy?: 'identifier' | 'schemas';
   sdk: Impact;
   mcp: Impact;
   /** One line for people. */
@@ -45,9 +47,16 @@ export interface Changelog {
 type ChangeInput = Omit<ChangelogChange, 'message'>;
 const withMessage = (change: ChangeInput): ChangelogChange => ({ ...change, message: describeChange(change) });
 
-function toolChange(kind: ToolChangeKind, keyword: string, before?: unknown, after?: unknown): ChangelogChange {
-  const annotations = kind === 'annotation-changed' ? { before: before as ToolAnnotations | undefined, after: after as ToolAnnotations | undefined } : undefined;
-  const change: ChangeInput = { kind, schema: null, pointer: '', keyword, ...classifyToolChange(kind, annotations) };
+function toolChange(kind: Exclude<ToolChangeKind, 'annotation-changed'>, keyword: string, before?: unknown, after?: unknown): ChangelogChange {
+  const change: ChangeInput = { kind, schema: null, pointer: '', keyword, ...classifyToolChange(kind) };
+  if (before !== undefined) change.before = before;
+  if (after !== undefined) change.after = after;
+  return withMessage(change);
+}
+
+/** One hint that changed, whole (before → after), at its pointer in the manifest. */
+function annotationChange(hint: AnnotationHint, before: boolean | undefined, after: boolean | undefined): ChangelogChange {
+  const change: ChangeInput = { kind: 'annotation-changed', schema: null, pointer: `/annotations/${hint}`, keyword: hint, ...classifyAnnotationChange(hint, before, after) };
   if (before !== undefined) change.before = before;
   if (after !== undefined) change.after = after;
   return withMessage(change);
@@ -78,8 +87,8 @@ export function diffTool(before: SideTool, after: SideTool): ChangelogChange[] {
   }
   const annotationsBefore = before.manifest.annotations ?? {};
   const annotationsAfter = after.manifest.annotations ?? {};
-  if (ANNOTATION_HINTS.some((hint) => annotationsBefore[hint] !== annotationsAfter[hint])) {
-    changes.push(toolChange('annotation-changed', 'annotations', annotationsBefore, annotationsAfter));
+  for (const hint of ANNOTATION_HINTS) {
+    if (annotationsBefore[hint] !== annotationsAfter[hint]) changes.push(annotationChange(hint, annotationsBefore[hint], annotationsAfter[hint]));
   }
   for (const side of ['input', 'output'] as const) {
     const field = side === 'input' ? 'input_schema' : 'output_schema';
@@ -96,23 +105,54 @@ function summarize(slug: string, status: ToolChangelog['status'], changes: Chang
   return { slug, status, sdk: highestImpact(changes.map((c) => c.sdk)), mcp: highestImpact(changes.map((c) => c.mcp)), changes };
 }
 
+/** What a caller sends and gets back: equal for two tools, they are one tool under another name. */
+function schemaFingerprint(tool: SideTool): string {
+  return JSON.stringify([canonicalJson(schemaOrDefault('input', tool.manifest.input_schema)), canonicalJson(schemaOrDefault('output', tool.manifest.output_schema))]);
+}
+
+/** JSON with object keys sorted by code unit, so key order (which JSON Schema ignores) does not tell schemas apart. */
+function canonicalJson(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonicalJson);
+  if (value === null || typeof value !== 'object') return value;
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort(byCodeUnit)) {
+    Object.defineProperty(sorted, key, { value: canonicalJson((value as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
+  }
+  return sorted;
+}
+
 /**
- * Removed tools whose SDK wrapper name an added tool now has, by the added tool's slug: one tool under a new slug
- * (identifiers are unique on each side, so the pairing is unambiguous).
+ * Removed tools an added tool continues, by the added tool's slug: first the one whose SDK wrapper name it took over
+ * (identifiers are unique on each side), then, among the rest, the one with the same input and output schemas when
+ * exactly one removed and one added tool share them, whatever their identifiers.
  */
 function renamedTools(oldTools: Map<string, SideTool>, newTools: Map<string, SideTool>): Map<string, SideTool> {
-  const removedByIdentifier = new Map([...oldTools.values()].filter((t) => !newTools.has(t.slug)).map((t) => [t.identifier, t]));
+  const removed = [...oldTools.values()].filter((t) => !newTools.has(t.slug));
+  const added = [...newTools.values()].filter((t) => !oldTools.has(t.slug));
+  const removedByIdentifier = new Map(removed.map((t) => [t.identifier, t]));
   const renamed = new Map<string, SideTool>();
-  for (const tool of newTools.values()) {
-    const old = oldTools.has(tool.slug) ? undefined : removedByIdentifier.get(tool.identifier);
+  for (const tool of added) {
+    const old = removedByIdentifier.get(tool.identifier);
     if (old) renamed.set(tool.slug, old);
+  }
+  const pairedAway = new Set([...renamed.values()].map((t) => t.slug));
+  const bySchemas = (tools: SideTool[]): Map<string, SideTool[]> => {
+    const groups = new Map<string, SideTool[]>();
+    for (const tool of tools) groups.set(schemaFingerprint(tool), [...(groups.get(schemaFingerprint(tool)) ?? []), tool]);
+    return groups;
+  };
+  const removedBySchemas = bySchemas(removed.filter((t) => !pairedAway.has(t.slug)));
+  for (const [fingerprint, candidates] of bySchemas(added.filter((t) => !renamed.has(t.slug)))) {
+    const olds = removedBySchemas.get(fingerprint);
+    if (candidates.length === 1 && olds?.length === 1) renamed.set(candidates[0]!.slug, olds[0]!);
   }
   return renamed;
 }
 
 /**
- * The changelog from `before` to `after`; tools are matched by exact slug, and a removed slug whose SDK wrapper an
- * added slug took over is reported as that tool renamed (under its new slug), not as a removal and an addition.
+ * The changelog from `before` to `after`; tools are matched by exact slug, and a removed slug that an added slug
+ * continues (same SDK wrapper, or the same schemas) is reported as that tool renamed (under its new slug), not as a
+ * removal and an addition.
  */
 export function buildChangelog(before: CatalogueSide, after: CatalogueSide): Changelog {
   const oldTools = new Map(before.tools.map((t) => [t.slug, t]));
@@ -126,7 +166,11 @@ export function buildChangelog(before: CatalogueSide, after: CatalogueSide): Cha
     const current = newTools.get(slug);
     const renamedFrom = renamed.get(slug);
     if (renamedAway.has(slug)) continue;
-    if (renamedFrom && current) tools.push(summarize(slug, 'changed', [toolChange('tool-renamed', 'slug', renamedFrom.slug, slug), ...diffTool(renamedFrom, current)]));
+    if (renamedFrom && current) {
+      const pairedBy = renamedFrom.identifier === current.identifier ? 'identifier' : 'schemas';
+      const rename = withMessage({ kind: 'tool-renamed', schema: null, pointer: '', keyword: 'slug', before: renamedFrom.slug, after: slug, pairedBy, ...classifyToolChange('tool-renamed') });
+      tools.push(summarize(slug, 'changed', [rename, ...diffTool(renamedFrom, current)]));
+    }
     else if (!old && current) tools.push(summarize(slug, 'added', [toolChange('tool-added', 'slug', undefined, { identifier: current.identifier, withheld: current.withheldReason })]));
     else if (old && !current) tools.push(summarize(slug, 'removed', [toolChange('tool-removed', 'slug', { identifier: old.identifier, withheld: old.withheldReason })]));
     else if (old && current) {
@@ -151,10 +195,14 @@ export function buildChangelog(before: CatalogueSide, after: CatalogueSide): Cha
   };
 }
 
-/** `1.4.2` bumped by `minor` is `1.5.0`; a pre-release or build suffix is dropped; unreadable versions count as 0.0.0. */
+/**
+ * `1.4.2` bumped by `minor` is `1.5.0`; a pre-release or build suffix is dropped; unreadable versions count as 0.0.0.
+ * Below 1.0.0 a breaking change raises the minor number (`0.3.1` → `0.4.0`), as npm's caret ranges read 0.x: a
+ * package leaves 0.x when its maintainers set 1.0.0 themselves.
+ */
 export function bumpVersion(version: string, bump: Bump): string {
   const [major, minor, patch] = parseVersion(version);
-  if (bump === 'major') return `${major + 1}.0.0`;
+  if (bump === 'major') return major === 0 ? `0.${minor + 1}.0` : `${major + 1}.0.0`;
   if (bump === 'minor') return `${major}.${minor + 1}.0`;
   if (bump === 'patch') return `${major}.${minor}.${patch + 1}`;
   return `${major}.${minor}.${patch}`;

@@ -1,7 +1,6 @@
 // How much each change matters, judged separately for a caller of the typed SDK (compiles against the generated
 // types) and for an MCP client (reads tools/list and the schemas at run time), and the semver bump that follows.
 
-import type { ToolAnnotations } from '../../runtime/contracts.js';
 import type { SchemaChange, SchemaChangeKind } from './schema-diff.js';
 
 /** `breaking` asks for a major release, `minor` is new ability, `patch` documentation only, `none` nothing visible. */
@@ -119,21 +118,32 @@ const TOOL_RULES: Readonly<Record<Exclude<ToolChangeKind, 'annotation-changed'>,
   'tool-metadata-changed': both('patch'),
 };
 
-/** How risky a host judges a tool from its annotations, with the MCP defaults for hints left out. */
-function riskOf(annotations: ToolAnnotations | undefined): { level: number; openWorld: boolean } {
-  const readOnly = annotations?.readOnlyHint === true;
-  const destructive = !readOnly && annotations?.destructiveHint !== false;
-  return { level: readOnly ? 0 : destructive ? 2 : 1, openWorld: annotations?.openWorldHint !== false };
-}
+export type AnnotationHint = 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint';
+
+/** The hint that, when it turns true (or, for readOnlyHint, stops being true), raises the risk a host infers. */
+const RISK_RAISED: Readonly<Record<AnnotationHint, (before: boolean | undefined, after: boolean | undefined) => boolean>> = {
+  // A trust policy's risk ceiling (maxRisk) is judged from these hints: a tool that becomes destructive or reaches the
+  // open world may be denied registration on the next connect, whatever its schema. Absent counts as not declared:
+  // hosts that gate on a hint do not assume the spec's defaults.
+  destructiveHint: (before, after) => after === true && before !== true,
+  openWorldHint: (before, after) => after === true && before !== true,
+  readOnlyHint: (before, after) => before === true && after !== true,
+  // A retry that was safe may now repeat an effect.
+  idempotentHint: (before, after) => before === true && after !== true,
+};
 
 /**
- * Tool-level changes. An annotation change that raises the risk a host infers (e.g. read-only → destructive) can get
- * the tool denied by a trust policy's risk ceiling, so it is breaking for MCP clients.
+ * One annotation hint that changed. A change that raises the risk a host infers can get the tool denied by a trust
+ * policy, so it is breaking for MCP clients; one that lowers it lets the tool through more policies (minor). The
+ * typed SDK does not read annotations.
  */
-export function classifyToolChange(kind: ToolChangeKind, annotations?: { before?: ToolAnnotations; after?: ToolAnnotations }): AudienceImpact {
-  if (kind !== 'annotation-changed') return TOOL_RULES[kind];
-  const before = riskOf(annotations?.before);
-  const after = riskOf(annotations?.after);
-  const riskRose = after.level > before.level || (after.openWorld && !before.openWorld);
-  return { sdk: 'patch', mcp: riskRose ? 'breaking' : 'patch' };
+export function classifyAnnotationChange(hint: AnnotationHint, before: boolean | undefined, after: boolean | undefined): AudienceImpact {
+  if (RISK_RAISED[hint](before, after)) return { sdk: 'patch', mcp: 'breaking' };
+  if (RISK_RAISED[hint](after, before)) return { sdk: 'patch', mcp: 'minor' };
+  return { sdk: 'patch', mcp: 'patch' };
+}
+
+/** Tool-level changes other than annotations (see classifyAnnotationChange). */
+export function classifyToolChange(kind: Exclude<ToolChangeKind, 'annotation-changed'>): AudienceImpact {
+  return TOOL_RULES[kind];
 }

@@ -53,7 +53,7 @@ export function describeWhat(change: Describable, quote: Quote = (text) => text)
     case 'tool-advertised':
       return 'now advertised in tools/list';
     case 'tool-renamed':
-      return `slug renamed: ${quote(formatValue(change.before))} → ${quote(formatValue(change.after))} (the SDK wrapper keeps its name)`;
+      return `slug renamed: ${quote(formatValue(change.before))} → ${quote(formatValue(change.after))}${change.pairedBy === 'schemas' ? ' (same input and output schemas)' : ' (the SDK wrapper keeps its name)'}`;
     case 'identifier-changed':
       return `SDK wrapper renamed: ${quote(String(change.before))} → ${quote(String(change.after))}`;
     case 'file-changed':
@@ -63,7 +63,7 @@ export function describeWhat(change: Describable, quote: Quote = (text) => text)
     case 'tool-metadata-changed':
       return `${change.keyword} changed: ${fromTo(change, quote)}`;
     case 'annotation-changed':
-      return `annotations changed: ${fromTo(change, quote)}`;
+      return `annotation ${change.keyword}: ${quote(formatValue(change.before))} → ${quote(formatValue(change.after))}${change.mcp === 'breaking' ? ' (trust-gating hosts may now deny the tool)' : ''}`;
     case 'property-added':
       return `${change.required ? 'required' : 'optional'} field added`;
     case 'property-removed':

@@ -1,20 +1,38 @@
-// `build --changelog`: after a build, prepends to the package's CHANGELOG.md what changed since the package that
-// was in the folder before, titled with the suggested next version (no date, so the same inputs give the same bytes).
+// The version of the package a build is about to write, decided before emit: never below the package already in the
+// output folder, and with `build --bump` / `--changelog` raised by what changed since it. `--changelog` also gives the
+// CHANGELOG.md entry titled with that version (no date, so the same inputs give the same bytes); `write` writes both.
 
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { PackagePlan } from '../plan/plan-package.js';
+import { readNamesLock } from '../write/write-package.js';
 import type { Bump } from './classify.js';
 import { buildChangelog, bumpVersion, compareVersions, type Changelog } from './changelog.js';
-import { loadPackageSide, type CatalogueSide } from './load-side.js';
+import { loadPreviousPackage, type CatalogueSide, type SideTool } from './load-side.js';
 import { CHANGELOG_FILE, latestChangelogVersion, prependChangelogEntry, renderMarkdown } from './render-markdown.js';
 
-export interface PackageChangelogResult {
-  /** Path of CHANGELOG.md inside the package. */
-  file: string;
-  bump: Bump;
-  /** The entry's title, or null when nothing changed and nothing was written. */
+/** keep: the configured version, or the folder's when higher; bump: raised by the changes; changelog: bump and log them. */
+export type ReleaseMode = 'keep' | 'bump' | 'changelog';
+
+/** What a previous build left in the output folder, as far as the version needs it. */
+export interface PreviousPackage {
+  /** package.json `version` of a package a build wrote (one with names.lock.json); null otherwise. */
   version: string | null;
-  changelog: Changelog;
+  /** Its tools, read only when the changes are asked for (bump, changelog). */
+  side: CatalogueSide | null;
+  /** Its CHANGELOG.md, read with the tools. */
+  changelogText: string | null;
+}
+
+export interface Release {
+  /** The version package.json and server.json are emitted with. */
+  version: string;
+  bump: Bump;
+  changelog: Changelog | null;
+  /** CHANGELOG.md as the package holds it after this build; null: not emitted (a file there is left alone). */
+  changelogText: string | null;
+  /** The title of the entry this build adds to CHANGELOG.md, or null when it adds none. */
+  entry: string | null;
 }
 
 async function readIfExists(path: string): Promise<string | null> {
@@ -25,22 +43,47 @@ async function readIfExists(path: string): Promise<string | null> {
   }
 }
 
+async function readVersion(outDir: string): Promise<string | null> {
+  // Only a folder a build wrote counts: a hand-made package.json there is not this package's history.
+  if ((await readNamesLock(outDir)) === null) return null;
+  try {
+    const version = (JSON.parse((await readIfExists(join(outDir, 'package.json'))) ?? '') as { version?: unknown }).version;
+    return typeof version === 'string' ? version : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Reads what `mode` needs of the package in `outDir` (its version only, for `keep`: one small file). */
+export async function readPreviousPackage(outDir: string, mode: ReleaseMode): Promise<PreviousPackage> {
+  const version = await readVersion(outDir);
+  if (mode === 'keep') return { version, side: null, changelogText: null };
+  const side = await loadPreviousPackage(outDir);
+  return { version, side, changelogText: side === null ? null : await readIfExists(join(outDir, CHANGELOG_FILE)) };
+}
+
+/** The side of the changelog a plan is: the tools and names the package about to be written holds. */
+export function planSide(plan: PackagePlan): CatalogueSide {
+  const tools = plan.tools.map((tool): SideTool => ({ slug: tool.slug, manifest: tool.manifest, identifier: tool.identifier, file: tool.fileName, withheldReason: tool.withheldReason }));
+  return { origin: 'this build', kind: 'package', tools, lock: null, packageVersion: null };
+}
+
+function highest(...versions: Array<string | null>): string {
+  return versions.filter((version): version is string => version !== null).sort(compareVersions).at(-1) ?? '0.0.0';
+}
+
 /**
- * Compares `previous` (read from `outDir` before the build wrote it) with the package now in `outDir`. The next
- * version counts from the higher of the old package.json version and the newest CHANGELOG.md entry, so entries keep
- * climbing even when the configured packageVersion has not been raised yet.
+ * The release a build writes. The next version counts from the higher of the folder's package.json version and the
+ * newest CHANGELOG.md entry, and never goes below the configured packageVersion (raising it by hand still wins).
  */
-export async function updatePackageChangelog(outDir: string, previous: CatalogueSide): Promise<PackageChangelogResult> {
-  const current = await loadPackageSide(outDir);
-  const changelog = buildChangelog(previous, current);
-  const file = join(outDir, CHANGELOG_FILE);
-  if (changelog.bump === 'none') return { file, bump: 'none', version: null, changelog };
-  const existing = await readIfExists(file);
-  const candidates = [previous.packageVersion ?? '0.0.0', latestChangelogVersion(existing) ?? '0.0.0'];
-  const base = candidates.sort(compareVersions)[candidates.length - 1]!;
-  const version = bumpVersion(base, changelog.bump);
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, prependChangelogEntry(existing, renderMarkdown(changelog, version)));
-  await rename(temporary, file);
-  return { file, bump: changelog.bump, version, changelog };
+export function planRelease(previous: PreviousPackage, plan: PackagePlan, configured: string, mode: ReleaseMode): Release {
+  const kept = highest(configured, previous.version);
+  if (mode === 'keep' || previous.side === null) return { version: kept, bump: 'none', changelog: null, changelogText: null, entry: null };
+  const changelog = buildChangelog(previous.side, planSide(plan));
+  const existing = mode === 'changelog' ? previous.changelogText : null;
+  const base = highest(previous.version, latestChangelogVersion(previous.changelogText));
+  if (changelog.bump === 'none') return { version: highest(kept, base), bump: 'none', changelog, changelogText: existing, entry: null };
+  const version = highest(bumpVersion(base, changelog.bump), configured);
+  const changelogText = mode === 'changelog' ? prependChangelogEntry(existing, renderMarkdown(changelog, version)) : null;
+  return { version, bump: changelog.bump, changelog, changelogText, entry: mode === 'changelog' ? version : null };
 }

@@ -5,11 +5,11 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { Manifest } from '../../runtime/contracts.js';
 import { contentKey, type BuildCache } from '../cache/build-cache.js';
-import { joinPointer, type Problem } from '../problems.js';
+import { joinPointer, pointerSegment, type Problem } from '../problems.js';
 import { ANNOTATION_TYPES, specAnnotations } from '../../runtime/protocol/tool-annotations.js';
 import { refCycleWithoutBase } from './ref-cycles.js';
 import { schemaLimitProblems } from './schema-limits.js';
-import { collectRefs, createSchemaCompiler, describeAjvError, type SchemaCompiler } from './schema-compiler.js';
+import { collectRefs, createSchemaCompiler, describeAjvError, mostTelling, type SchemaCompiler } from './schema-compiler.js';
 import { hasLoneSurrogate, withheldReason } from './slug-grammar.js';
 
 const bundleSchema = JSON.parse(readFileSync(new URL('../../../src/schemas/manifest.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
@@ -36,9 +36,11 @@ function checkShape(document: unknown): Problem[] {
   validateBundleShape ??= new Ajv2020({ strict: false, allErrors: true, validateSchema: false, meta: false }).compile(bundleSchema);
   if (validateBundleShape(document)) return [];
   const tools = (document as { tools?: unknown } | null)?.tools;
-  return (validateBundleShape.errors ?? []).map((error): Problem => {
+  return mostTelling(validateBundleShape.errors ?? []).map((error): Problem => {
     const match = /^\/tools\/(\d+)(.*)$/.exec(error.instancePath);
-    const missing = error.keyword === 'required' ? `/${(error.params as { missingProperty: string }).missingProperty}` : '';
+    const missing = error.keyword === 'required' ? `/${pointerSegment((error.params as { missingProperty: string }).missingProperty)}` : '';
+    const bundlePointer = `${error.instancePath}${missing}`;
+    const message = describeAjvError(error, { document });
     if (match) {
       const index = Number(match[1]);
       const slug = slugAt(tools, index);
@@ -46,11 +48,12 @@ function checkShape(document: unknown): Problem[] {
         severity: 'error',
         slug: slug ?? `#${index}`,
         pointer: `${match[2] ?? ''}${missing}`,
-        message: describeAjvError(error),
+        bundlePointer,
+        message,
         hint: slug === null ? `the tool at /tools/${index} of the bundle` : 'fix the manifest in the catalogue',
       };
     }
-    return { severity: 'error', slug: null, pointer: `${error.instancePath}${missing}`, message: describeAjvError(error), hint: 'a bundle is {"format":"nexusbloom-catalogue/1","tools":[...]}' };
+    return { severity: 'error', slug: null, pointer: bundlePointer, bundlePointer, message, hint: 'a bundle is {"format":"nexusbloom-catalogue/1","tools":[...]}' };
   });
 }
 
@@ -85,9 +88,31 @@ function checkSchema(slug: string, field: 'input_schema' | 'output_schema', sche
   try {
     return compiler.compile(schema);
   } catch (error) {
-    problems.push({ severity: 'error', slug, pointer: `/${field}`, message: `schema does not compile: ${(error as Error).message}`, hint: 'fix the JSON Schema (draft-07 or 2020-12)' });
+    problems.push(...compileProblems(slug, field, schema, error, compiler));
     return undefined;
   }
+}
+
+/**
+ * Why a schema does not compile, at the node to blame: an unresolvable `$ref` where it stands, a node that is not
+ * JSON Schema at its own pointer (what the meta-schema allows there, not ajv's `data/...` prose).
+ */
+function compileProblems(slug: string, field: 'input_schema' | 'output_schema', schema: Record<string, unknown>, error: unknown, compiler: SchemaCompiler): Problem[] {
+  const problem = (pointer: string, message: string, hint: string): Problem => ({ severity: 'error', slug, pointer: `/${field}${pointer}`, message: `schema does not compile: ${message}`, hint });
+  const missingRef = (error as { missingRef?: unknown }).missingRef;
+  if (typeof missingRef === 'string') {
+    // An external reference was already reported where it stands, with what to do instead.
+    if (!missingRef.startsWith('#')) return [];
+    const refs = collectRefs(schema).filter(({ ref }) => ref === missingRef || missingRef.endsWith(ref));
+    const at = refs.length > 0 ? refs.map(({ pointer }) => pointer) : [''];
+    return at.map((pointer) => problem(pointer, `$ref ${JSON.stringify(missingRef)} points to nothing in the schema`, 'define the target under $defs (or definitions), or fix the reference'));
+  }
+  const invalid = compiler.schemaErrors(schema);
+  if (invalid.length > 0) {
+    return invalid.map((schemaError) => problem(schemaError.instancePath, `not a JSON Schema here: ${describeAjvError(schemaError, { document: schema })}`, 'fix the JSON Schema (draft-07 or 2020-12)'));
+  }
+  const message = (error as Error).message.replace(/\bdata(\/[^\s,]*)?/g, (_, path: string | undefined) => path ?? 'the schema');
+  return [problem('', message, 'fix the JSON Schema (draft-07 or 2020-12)')];
 }
 
 /** Every problem of one tool's schemas and examples; the expensive part, cached by content. */
@@ -145,13 +170,13 @@ function compileAndValidate(manifest: Manifest, compiler: SchemaCompiler, proble
   const validateOutput = output ? checkSchema(slug, 'output_schema', output, compiler, problems) : undefined;
   (manifest.examples ?? []).forEach((example, index) => {
     if (input && validateInput && !validateInput(example.params)) {
-      for (const error of allErrorsOf(compiler, input, example.params)) {
-        problems.push({ severity: 'error', slug, pointer: joinPointer('examples', index, 'params') + error.instancePath, message: `example does not match input_schema: ${describeAjvError(error)}`, hint: 'fix the example or the schema' });
+      for (const error of mostTelling(allErrorsOf(compiler, input, example.params))) {
+        problems.push({ severity: 'error', slug, pointer: joinPointer('examples', index, 'params') + error.instancePath, message: `example does not match input_schema: ${describeAjvError(error, { document: example.params })}`, hint: 'fix the example or the schema' });
       }
     }
     if (output && validateOutput && 'result' in example && !validateOutput(example.result)) {
-      for (const error of allErrorsOf(compiler, output, example.result)) {
-        problems.push({ severity: 'warning', slug, pointer: joinPointer('examples', index, 'result') + error.instancePath, message: `example result does not match output_schema: ${describeAjvError(error)}` });
+      for (const error of mostTelling(allErrorsOf(compiler, output, example.result))) {
+        problems.push({ severity: 'warning', slug, pointer: joinPointer('examples', index, 'result') + error.instancePath, message: `example result does not match output_schema: ${describeAjvError(error, { document: example.result })}` });
       }
     }
   });
@@ -184,6 +209,7 @@ export function checkCatalogue(document: unknown, cache?: BuildCache): CheckResu
   const lazyCompiler: SchemaCompiler = {
     compile: (schema) => (compiler ??= createSchemaCompiler()).compile(schema),
     compileAllErrors: (schema) => (compiler ??= createSchemaCompiler()).compileAllErrors(schema),
+    schemaErrors: (schema) => (compiler ??= createSchemaCompiler()).schemaErrors(schema),
     release: (schema) => compiler?.release(schema),
   };
   const problems = checkShape(document);
@@ -192,14 +218,10 @@ export function checkCatalogue(document: unknown, cache?: BuildCache): CheckResu
   const shapeFailed = new Set(problems.map((p) => p.slug));
   const seen = new Map<string, number>();
   const tools: CheckedTool[] = [];
-  rawTools.forEach((raw, index) => {
-    // A tool that is not even an object (null, a number) was reported by the shape check under its index.
-    if (shapeFailed.has(`#${index}`) || raw === null || typeof raw !== 'object') return;
-    const manifest = raw as Manifest;
-    if (shapeFailed.has(manifest.slug)) return;
+  const checkEntry = (manifest: Manifest, index: number): void => {
     const first = seen.get(manifest.slug);
     if (first !== undefined) {
-      problems.push({ severity: 'error', slug: manifest.slug, pointer: '/slug', message: `duplicate slug: tools ${first} and ${index} of the bundle share it`, hint: 'slugs are unique by exact string' });
+      problems.push({ severity: 'error', slug: manifest.slug, pointer: '/slug', message: `duplicate slug: bundle entries ${joinPointer('tools', first)} and ${joinPointer('tools', index)} both have it`, hint: 'slugs are unique by exact string' });
       return;
     }
     seen.set(manifest.slug, index);
@@ -209,6 +231,16 @@ export function checkCatalogue(document: unknown, cache?: BuildCache): CheckResu
       problems.push({ severity: 'warning', slug: manifest.slug, pointer: '/slug', message: `withheld from tools/list: ${reason}`, hint: 'still reachable through the meta-tool run command and resources; rename the slug to advertise it' });
     }
     tools.push({ manifest: withSpecAnnotations(manifest, problems), withheldReason: reason });
+  };
+  rawTools.forEach((raw, index) => {
+    // A tool that is not even an object (null, a number) was reported by the shape check under its index.
+    if (shapeFailed.has(`#${index}`) || raw === null || typeof raw !== 'object') return;
+    const manifest = raw as Manifest;
+    if (shapeFailed.has(manifest.slug)) return;
+    const firstOfTool = problems.length;
+    checkEntry(manifest, index);
+    // The tool's problems name its place in the bundle too (cached problems are shared: copies, not edits).
+    for (let at = firstOfTool; at < problems.length; at += 1) problems[at] = { ...problems[at]!, bundlePointer: `${joinPointer('tools', index)}${problems[at]!.pointer}` };
   });
   tools.sort((a, b) => byCodeUnit(a.manifest.slug, b.manifest.slug));
   problems.sort((a, b) => byCodeUnit(a.slug ?? '', b.slug ?? '') || byCodeUnit(a.pointer, b.pointer) || byCodeUnit(a.message, b.message));

@@ -17,6 +17,8 @@ export interface SchemaCompiler {
   compile(schema: Record<string, unknown>): ValidateFunction;
   /** A validator that reports every error, compiled only when there is something to report. */
   compileAllErrors(schema: Record<string, unknown>): ValidateFunction;
+  /** Why a schema that does not compile is not valid JSON Schema: one error per place, the most telling one there. */
+  schemaErrors(schema: Record<string, unknown>): ErrorObject[];
   /** Forgets a schema's compiled code once its tool is checked, so memory stays flat over large catalogues. */
   release(schema: Record<string, unknown>): void;
 }
@@ -66,6 +68,11 @@ export function createSchemaCompiler(): SchemaCompiler {
       }
     },
     compileAllErrors: (schema) => current()[1](schema).compile(copyOf(schema)),
+    schemaErrors(schema) {
+      const ajv = current()[1](schema);
+      ajv.validateSchema(copyOf(schema));
+      return mostTelling(ajv.errors ?? []);
+    },
     release(schema) {
       if (instances === undefined) return;
       const [firstError, allErrors] = instances;
@@ -76,14 +83,65 @@ export function createSchemaCompiler(): SchemaCompiler {
   };
 }
 
-export function describeAjvError(error: ErrorObject): string {
-  if (error.keyword === 'required') {
-    return `missing required field ${JSON.stringify((error.params as { missingProperty: string }).missingProperty)}`;
+/** Keywords that only say "one of the branches failed": the branch's own error at the same place says what. */
+const SUMMARY_KEYWORDS = new Set(['anyOf', 'oneOf', 'if']);
+const KEYWORD_PREFERENCE = ['enum', 'const', 'required', 'additionalProperties'];
+
+/** One error per instance path, preferring one that names the allowed values over a branch's bare type mismatch. */
+export function mostTelling(errors: readonly ErrorObject[]): ErrorObject[] {
+  const byPath = new Map<string, ErrorObject[]>();
+  for (const error of errors) byPath.set(error.instancePath, [...(byPath.get(error.instancePath) ?? []), error]);
+  return [...byPath.values()].map((candidates) => {
+    const rank = (error: ErrorObject): number => {
+      const preferred = KEYWORD_PREFERENCE.indexOf(error.keyword);
+      return preferred >= 0 ? preferred : SUMMARY_KEYWORDS.has(error.keyword) ? 99 : KEYWORD_PREFERENCE.length;
+    };
+    return [...candidates].sort((a, b) => rank(a) - rank(b))[0]!;
+  });
+}
+
+/** The value a JSON pointer names inside `root` (own properties only), or undefined. */
+export function valueAt(root: unknown, pointer: string): unknown {
+  if (pointer === '') return root;
+  let node: unknown = root;
+  for (const raw of pointer.slice(1).split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (node === null || typeof node !== 'object' || !Object.prototype.hasOwnProperty.call(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
   }
-  if (error.keyword === 'additionalProperties') {
-    return `unexpected field ${JSON.stringify((error.params as { additionalProperty: string }).additionalProperty)}`;
+  return node;
+}
+
+const MAX_SHOWN_CHARS = 60;
+
+function shown(value: unknown): string {
+  const json = JSON.stringify(value) ?? String(value);
+  const chars = Array.from(json);
+  return chars.length > MAX_SHOWN_CHARS ? `${chars.slice(0, MAX_SHOWN_CHARS - 1).join('')}…` : json;
+}
+
+/**
+ * An ajv error as prose that never carries ajv's own paths (`data/properties/...`): the place is the problem's
+ * pointer. With `root`, the document the error's instancePath points into, the offending value is shown too.
+ */
+export function describeAjvError(error: ErrorObject, root?: { document: unknown }): string {
+  const params = error.params as Record<string, unknown>;
+  const value = root === undefined ? undefined : valueAt(root.document, error.instancePath);
+  const got = value === undefined ? '' : ` (got ${shown(value)})`;
+  switch (error.keyword) {
+    case 'required':
+      return `missing required field ${JSON.stringify(params.missingProperty)}`;
+    case 'additionalProperties':
+      return `unexpected field ${JSON.stringify(params.additionalProperty)}`;
+    case 'enum':
+      return `must be one of ${(params.allowedValues as unknown[]).map((allowed) => shown(allowed)).join(', ')}${got}`;
+    case 'const':
+      return `must be ${shown(params.allowedValue)}${got}`;
+    case 'type':
+      return `must be ${String(params.type).replace(/,/g, ' or ')}${got}`;
+    default:
+      return (error.message ?? error.keyword).replace(/\bdata(\/[^\s,]*)?/g, (_, path: string | undefined) => path ?? 'the value');
   }
-  return error.message ?? error.keyword;
 }
 
 /** Every `$ref` in a schema with the JSON pointer where it stands. */

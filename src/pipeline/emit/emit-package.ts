@@ -174,8 +174,13 @@ function readmeView(plan: PackagePlan, config: GeneratorConfig): object {
   };
 }
 
+/** Files decided outside the plan's tools: CHANGELOG.md (from changelog/package-changelog.ts), when there is one. */
+export interface EmitExtras {
+  changelog?: string | null;
+}
+
 /** Every file of the package, sorted by path. */
-export async function emitPackage(plan: PackagePlan, config: GeneratorConfig, cache?: BuildCache): Promise<PackageFiles> {
+export async function emitPackage(plan: PackagePlan, config: GeneratorConfig, cache?: BuildCache, extras: EmitExtras = {}): Promise<PackageFiles> {
   const runtime = runtimeFiles();
   const files = new Map<string, string>();
   files.set('package.json', packageJson(config, new Set(runtime.keys())));
@@ -184,6 +189,7 @@ export async function emitPackage(plan: PackagePlan, config: GeneratorConfig, ca
   files.set('.gitignore', renderTemplate('gitignore', {}));
   files.set('.gitattributes', renderTemplate('gitattributes', {}));
   files.set('README.md', renderTemplate('README.md', readmeView(plan, config)));
+  if (extras.changelog != null) files.set('CHANGELOG.md', extras.changelog);
   const served = servedTools(plan);
   files.set('data/catalogue.json', servedCatalogueText(served));
   // What start-up reads instead of the catalogue, whose manifests wait for their first use.

@@ -59,7 +59,8 @@ export function packageJson(config: GeneratorConfig, runtimePaths: ReadonlySet<s
     },
     // For TypeScript's node10 resolution ("moduleResolution": "node"), which does not read `exports`.
     typesVersions: { '*': { tools: ['dist/tools/index.d.ts'], types: ['dist/types.d.ts'] } },
-    files: ['dist', 'data', 'README.md'],
+    // CHANGELOG.md is there once a build with --changelog wrote it; npm skips a listed file that is missing.
+    files: ['dist', 'data', 'README.md', 'CHANGELOG.md'],
     scripts,
     dependencies: pinned(RUNTIME_DEPENDENCIES, generatorManifest.dependencies),
     devDependencies: pinned(BUILD_DEPENDENCIES, { ...generatorManifest.dependencies, ...generatorManifest.devDependencies }),

@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import type { ServedTool } from '../contracts.js';
 import { TOOL_NAME_GRAMMAR } from '../advertise.js';
+import { isRunSelected, notRunText, runSelectionOf, selectionText, type RunSelection } from './run-selection.js';
 import {
   apiUnreachableReason,
   callTool,
@@ -34,6 +35,8 @@ export interface ToolCheckResult {
   passed: CatalogueCheckName[];
   /** One entry per failed check, saying what went wrong. */
   failures: Array<{ check: CatalogueCheckName; message: string }>;
+  /** Checks not run because the tool is outside the run selection (--only-read-only, --allow): run and batch. */
+  skipped: CatalogueCheckName[];
 }
 
 export interface CatalogueCheckReport {
@@ -45,6 +48,10 @@ export interface CatalogueCheckReport {
   withheld: number;
   passed: number;
   failed: number;
+  /** Tools that passed every check they were given but were not run against the API (outside the run selection). */
+  notRun: number;
+  /** Which tools run against the API; null: every tool. */
+  runSelection: RunSelection | null;
   results: ToolCheckResult[];
   /** Problems not tied to one tool (server did not start, API unreachable, extra tools listed). */
   problems: string[];
@@ -54,25 +61,30 @@ export interface CatalogueCheckOptions {
   /** Root of the generated package; by default the package this file is compiled into. */
   packageRoot?: string;
   env?: NodeJS.ProcessEnv;
+  /** Tools run against the API; by default every tool. */
+  runSelection?: RunSelection | null;
 }
 
 /** How many runs one batch call holds (the meta-tool's cap). */
 const BATCH_SIZE = 10;
 
-const USAGE = 'usage: catalogue-check [--mock] [--json]';
+const USAGE = 'usage: catalogue-check [--mock] [--json] [--only-read-only] [--allow slug,...]';
 
 export async function runCatalogueCheck(argv: string[], io: DevIo, options: CatalogueCheckOptions = {}): Promise<number> {
-  let flags: { mock: boolean; json: boolean };
+  let flags: { mock: boolean; json: boolean; runSelection: RunSelection | null };
   try {
-    const { values } = parseArgs({ args: argv, options: { mock: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } });
-    flags = { mock: values.mock === true, json: values.json === true };
+    const { values } = parseArgs({
+      args: argv,
+      options: { mock: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, 'only-read-only': { type: 'boolean', default: false }, allow: { type: 'string', multiple: true, default: [] } },
+    });
+    flags = { mock: values.mock === true, json: values.json === true, runSelection: runSelectionOf(values['only-read-only'] === true, values.allow ?? []) };
   } catch (error) {
     io.stderr(`catalogue-check: ${errorText(error)}\n${USAGE}`);
     return 2;
   }
   let report: CatalogueCheckReport;
   try {
-    report = await checkCatalogue({ mock: flags.mock, ...options });
+    report = await checkCatalogue({ mock: flags.mock, runSelection: flags.runSelection, ...options });
   } catch (error) {
     io.stderr(`catalogue-check: ${errorText(error)}`);
     return 1;
@@ -91,14 +103,15 @@ export function reportLines(report: CatalogueCheckReport): string[] {
   const lines = report.results.map((result) => {
     const name = JSON.stringify(result.slug).padEnd(width + 2);
     const status = result.advertised ? 'advertised' : 'withheld  ';
+    const notRun = result.skipped.length > 0 ? ` (not run: outside ${selectionText(report.runSelection)})` : '';
     return result.ok
-      ? `ok    ${name} ${status} ${result.passed.join(', ')}`
+      ? `ok    ${name} ${status} ${result.passed.join(', ')}${notRun}`
       : `FAIL  ${name} ${status} ${result.failures.map((failure) => `${failure.check}: ${failure.message}`).join('; ')}`;
   });
   for (const problem of report.problems) lines.push(`FAIL  ${problem}`);
   lines.push(
     `${report.ok ? 'PASS' : 'FAIL'}: ${report.passed} of ${report.tools} tools passed, ${report.failed} failed `
-      + `(${report.advertised} advertised, ${report.withheld} withheld; API ${report.apiUrl}${report.mock ? ', mock' : ''}).`,
+      + `(${report.advertised} advertised, ${report.withheld} withheld; API ${report.apiUrl}${report.mock ? ', mock' : ''}${notRunText(report)}).`,
   );
   return lines;
 }
@@ -117,6 +130,8 @@ export async function checkCatalogue(options: CatalogueCheckOptions & { mock: bo
       withheld: pkg.catalogue.tools.filter((tool) => tool.withheldReason !== null).length,
       passed: 0,
       failed: 0,
+      notRun: 0,
+      runSelection: options.runSelection ?? null,
       results: [],
       problems: [],
     };
@@ -128,7 +143,7 @@ export async function checkCatalogue(options: CatalogueCheckOptions & { mock: bo
     }
     const session = await openClientSession(pkg, { apiUrl: api.serverUrl, env, clientName: 'catalogue-check' });
     try {
-      report.results = await checkTools(pkg, session, report.problems);
+      report.results = await checkTools(pkg, session, report.problems, report.runSelection);
     } catch (error) {
       if (session.ended() === null) throw error;
     } finally {
@@ -139,6 +154,7 @@ export async function checkCatalogue(options: CatalogueCheckOptions & { mock: bo
     if (ended !== null) report.problems.push(ended);
     report.passed = report.results.filter((result) => result.ok).length;
     report.failed = report.results.length - report.passed;
+    report.notRun = report.results.filter((result) => result.skipped.length > 0).length;
     report.ok = report.failed === 0 && report.problems.length === 0;
     return report;
   } finally {
@@ -151,9 +167,11 @@ interface ToolState {
   result: ToolCheckResult;
   /** The call that should work, from the meta-tool's schema command; absent when it could not be had. */
   example?: { name: string; arguments: Record<string, unknown> };
+  /** Whether the tool is run against the API (see RunSelection). */
+  selected: boolean;
 }
 
-async function checkTools(pkg: PackageContext, session: ClientSession, problems: string[]): Promise<ToolCheckResult[]> {
+async function checkTools(pkg: PackageContext, session: ClientSession, problems: string[], selection: RunSelection | null): Promise<ToolCheckResult[]> {
   const { names } = pkg;
   const meta = names.metaToolName;
   const listed = (await session.client.listTools()).tools;
@@ -166,8 +184,12 @@ async function checkTools(pkg: PackageContext, session: ClientSession, problems:
 
   const states: ToolState[] = pkg.catalogue.tools.map((tool) => ({
     tool,
-    result: { slug: tool.slug, advertised: tool.withheldReason === null, ok: false, passed: [], failures: [] },
+    result: { slug: tool.slug, advertised: tool.withheldReason === null, ok: false, passed: [], failures: [], skipped: [] },
+    selected: isRunSelected(tool, selection),
   }));
+  for (const slug of selection?.allow ?? []) {
+    if (!catalogueSlugs.has(slug)) problems.push(`--allow names "${slug}", which is not in the catalogue`);
+  }
   const pass = (state: ToolState, check: CatalogueCheckName): void => void state.result.passed.push(check);
   const fail = (state: ToolState, check: CatalogueCheckName, message: string): void => void state.result.failures.push({ check, message });
 
@@ -207,7 +229,9 @@ async function checkTools(pkg: PackageContext, session: ClientSession, problems:
       fail(state, 'example', `schema command failed: ${errorText(error)}`);
     }
 
-    if (state.example === undefined) {
+    if (!state.selected) {
+      state.result.skipped.push('run');
+    } else if (state.example === undefined) {
       fail(state, 'run', 'skipped: no valid example to run');
     } else {
       try {
@@ -244,8 +268,11 @@ async function checkTools(pkg: PackageContext, session: ClientSession, problems:
 
 /** Every tool with a valid example runs again inside a batch (in batches of the meta-tool's cap). */
 async function checkBatches(session: ClientSession, meta: string, states: ToolState[]): Promise<void> {
-  const runnable = states.filter((state) => state.example !== undefined);
-  for (const state of states) if (state.example === undefined) state.result.failures.push({ check: 'batch', message: 'skipped: no valid example to run' });
+  const runnable = states.filter((state) => state.selected && state.example !== undefined);
+  for (const state of states) {
+    if (!state.selected) state.result.skipped.push('batch');
+    else if (state.example === undefined) state.result.failures.push({ check: 'batch', message: 'skipped: no valid example to run' });
+  }
   for (let start = 0; start < runnable.length; start += BATCH_SIZE) {
     const chunk = runnable.slice(start, start + BATCH_SIZE);
     const runs = chunk.map((state) => ({ slug: state.tool.slug, params: paramsOf(state.example!, meta) }));

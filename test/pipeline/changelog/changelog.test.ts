@@ -8,6 +8,9 @@ import { buildChangelog, bumpVersion, diffTool } from '../../../src/pipeline/cha
 import { loadSide, type CatalogueSide, type SideTool } from '../../../src/pipeline/changelog/load-side.js';
 import { codeSpan, latestChangelogVersion, prependChangelogEntry, renderMarkdown } from '../../../src/pipeline/changelog/render-markdown.js';
 import { bundle, HOSTILE_TEXT, tool } from '../../fixtures/catalogues.js';
+import { planRelease, planSide, type PreviousPackage } from '../../../src/pipeline/changelog/package-changelog.js';
+import { planPackage } from '../../../src/pipeline/plan/plan-package.js';
+import { checkCatalogue } from '../../../src/pipeline/check/check-catalogue.js';
 
 function sideTool(manifest: Manifest, names: Partial<SideTool> = {}): SideTool {
   return { slug: manifest.slug, manifest, identifier: manifest.slug.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()), file: manifest.slug, withheldReason: null, ...names };
@@ -63,16 +66,43 @@ describe('changelog: tool-level changes', () => {
       want: [{ kind: 'tool-deprecated', sdk: 'minor', mcp: 'minor' }],
     },
     {
-      name: 'read-only to destructive can get the tool denied by a host risk ceiling',
+      name: 'read-only to destructive can get the tool denied by a host risk ceiling: each hint breaking for MCP clients',
       before: sideTool({ ...base, annotations: { readOnlyHint: true } }),
+      after: sideTool({ ...base, annotations: { readOnlyHint: false, destructiveHint: true } }),
+      want: [
+        { kind: 'annotation-changed', sdk: 'patch', mcp: 'breaking' },
+        { kind: 'annotation-changed', sdk: 'patch', mcp: 'breaking' },
+      ],
+    },
+    {
+      name: 'destructive to read-only lowers the risk: a tool more policies let through',
+      before: sideTool({ ...base, annotations: { destructiveHint: true } }),
+      after: sideTool({ ...base, annotations: { readOnlyHint: true } }),
+      want: [
+        { kind: 'annotation-changed', sdk: 'patch', mcp: 'minor' },
+        { kind: 'annotation-changed', sdk: 'patch', mcp: 'minor' },
+      ],
+    },
+    {
+      name: 'destructiveHint false → true is breaking for MCP clients',
+      before: sideTool({ ...base, annotations: { readOnlyHint: false, destructiveHint: false } }),
       after: sideTool({ ...base, annotations: { readOnlyHint: false, destructiveHint: true } }),
       want: [{ kind: 'annotation-changed', sdk: 'patch', mcp: 'breaking' }],
     },
     {
-      name: 'destructive to read-only lowers the risk',
-      before: sideTool({ ...base, annotations: { destructiveHint: true } }),
-      after: sideTool({ ...base, annotations: { readOnlyHint: true } }),
-      want: [{ kind: 'annotation-changed', sdk: 'patch', mcp: 'patch' }],
+      name: 'openWorldHint added is breaking for MCP clients; idempotentHint added lowers the risk (minor)',
+      before: sideTool({ ...base, annotations: {} }),
+      after: sideTool({ ...base, annotations: { openWorldHint: true, idempotentHint: true } }),
+      want: [
+        { kind: 'annotation-changed', sdk: 'patch', mcp: 'minor' },
+        { kind: 'annotation-changed', sdk: 'patch', mcp: 'breaking' },
+      ],
+    },
+    {
+      name: 'readOnlyHint removed is breaking for MCP clients',
+      before: sideTool({ ...base, annotations: { readOnlyHint: true } }),
+      after: sideTool({ ...base }),
+      want: [{ kind: 'annotation-changed', sdk: 'patch', mcp: 'breaking' }],
     },
     {
       name: 'a schema appearing where there was none: input null means no declared parameters',
@@ -94,7 +124,7 @@ describe('changelog: tool-level changes', () => {
 
   it('tools added, removed and changed; the bump is the highest impact for either audience', () => {
     const before = side([sideTool(tool('a')), sideTool(tool('gone'))]);
-    const after = side([sideTool(tool('a', { description: 'Better words.' })), sideTool(tool('b'))]);
+    const after = side([sideTool(tool('a', { description: 'Better words.' })), sideTool(tool('b', { input_schema: { type: 'object' } }))]);
     const changelog = buildChangelog(before, after);
     assert.deepEqual(changelog.tools.map((t) => [t.slug, t.status, t.sdk, t.mcp]), [
       ['a', 'changed', 'patch', 'patch'],
@@ -121,9 +151,40 @@ describe('changelog: tool-level changes', () => {
     assert.equal(changelog.tools[0]!.changes[0]!.message, 'slug renamed: "old tool" → "old-tool" (the SDK wrapper keeps its name)');
     assert.deepEqual(changelog.breaking, { sdk: false, mcp: true });
     assert.deepEqual(changelog.counts, { added: 0, removed: 0, changed: 1, breakingForSdk: 0, breakingForMcp: 1 });
-    // A new slug with another wrapper name is a removal and an addition.
-    const other = buildChangelog(before, side([sideTool(tool('new-tool'))]));
+    // A new slug with another wrapper name and other schemas is a removal and an addition.
+    const other = buildChangelog(before, side([sideTool(tool('new-tool', { input_schema: { type: 'object', properties: { other: { type: 'number' } } } }))]));
     assert.deepEqual(other.tools.map((t) => [t.slug, t.status]), [['new-tool', 'added'], ['old tool', 'removed']]);
+  });
+
+  it('a removed and an added tool with the same schemas are one tool renamed, whatever their SDK wrappers', () => {
+    const schemas = { name: 'Refund', description: 'Refunds an invoice.', input_schema: { type: 'object', properties: { amount: { type: 'integer' }, invoice: { type: 'string' } }, required: ['invoice'] }, output_schema: { type: 'object', properties: { id: { type: 'string' } } } };
+    // The same schemas with keys in another order: JSON Schema does not read key order.
+    const reordered = { input_schema: { required: ['invoice'], properties: { amount: { type: 'integer' }, invoice: { type: 'string' } }, type: 'object' }, output_schema: schemas.output_schema, name: 'Refund', description: 'Refunds an invoice.' };
+    const before = side([sideTool(tool('refund-invoice', schemas)), sideTool(tool('unrelated', { input_schema: { type: 'object', properties: { q: { type: 'string' } } } }))]);
+    const after = side([sideTool(tool('invoices-refund', reordered)), sideTool(tool('unrelated', { input_schema: { type: 'object', properties: { q: { type: 'string' } } } }))]);
+    const changelog = buildChangelog(before, after);
+    assert.deepEqual(changelog.tools.map((t) => [t.slug, t.status, t.sdk, t.mcp]), [['invoices-refund', 'changed', 'breaking', 'breaking']]);
+    assert.deepEqual(changelog.tools[0]!.changes.map((c) => [c.kind, c.before, c.after]), [
+      ['tool-renamed', 'refund-invoice', 'invoices-refund'],
+      ['identifier-changed', 'refundInvoice', 'invoicesRefund'],
+      ['file-changed', 'refund-invoice', 'invoices-refund'],
+    ]);
+    assert.equal(changelog.tools[0]!.changes[0]!.message, 'slug renamed: "refund-invoice" → "invoices-refund" (same input and output schemas)');
+    // Two added tools with the schemas of one removed tool: no way to tell which continues it.
+    const twice = buildChangelog(before, side([sideTool(tool('refund-a', schemas)), sideTool(tool('refund-b', schemas)), before.tools[1]!]));
+    assert.deepEqual(twice.tools.map((t) => [t.slug, t.status]), [['refund-a', 'added'], ['refund-b', 'added'], ['refund-invoice', 'removed']]);
+  });
+
+  it('an annotation change is reported whole, one hint per line, at its pointer', () => {
+    const annotated = (annotations: Manifest['annotations']) => sideTool(tool('send-reminder', { annotations }));
+    const changes = diffTool(annotated({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false }), annotated({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true }));
+    assert.deepEqual(changes.map((c) => [c.pointer, c.message, c.mcp]), [
+      ['/annotations/destructiveHint', 'annotation destructiveHint: false → true (trust-gating hosts may now deny the tool)', 'breaking'],
+      ['/annotations/openWorldHint', 'annotation openWorldHint: false → true (trust-gating hosts may now deny the tool)', 'breaking'],
+    ]);
+    const text = renderMarkdown(buildChangelog(side([annotated({ destructiveHint: false })]), side([annotated({ destructiveHint: true })])), '0.2.0');
+    assert.match(text, /^- SDK patch, MCP \*\*breaking\*\*: annotation destructiveHint: `false` → `true` \(trust-gating hosts may now deny the tool\)$/m);
+    assert.doesNotMatch(text, /…/);
   });
 
   it('a widened output enum is breaking for SDK callers only', () => {
@@ -140,7 +201,11 @@ describe('changelog: semver', () => {
     ['1.4.2', 'minor', '1.5.0'],
     ['1.4.2', 'patch', '1.4.3'],
     ['1.4.2', 'none', '1.4.2'],
-    ['0.1.0', 'major', '1.0.0'],
+    // 0.x: a breaking change raises the minor number, as npm's caret ranges read 0.x.
+    ['0.1.0', 'major', '0.2.0'],
+    ['0.3.1', 'major', '0.4.0'],
+    ['0.3.1', 'minor', '0.4.0'],
+    ['0.3.1', 'patch', '0.3.2'],
     ['2.0.0-beta.1', 'patch', '2.0.1'],
     ['not a version', 'minor', '0.1.0'],
   ];
@@ -222,5 +287,39 @@ describe('changelog: loading a catalogue side', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('changelog: the version a build writes (planRelease)', () => {
+  const planOf = (manifests: Manifest[]) => planPackage(checkCatalogue(bundle(manifests)).tools);
+  const previousOf = (manifests: Manifest[], version: string | null, changelogText: string | null = null): PreviousPackage => ({
+    version,
+    side: { ...side(planSide(planOf(manifests)).tools), kind: 'package' },
+    changelogText,
+  });
+  const before = [tool('a'), tool('gone', { input_schema: { type: 'object' } })];
+  const after = [tool('a')];
+
+  it('keep: the configured version, or the folder\'s when higher; nothing compared', () => {
+    assert.deepEqual(planRelease({ version: '0.4.0', side: null, changelogText: null }, planOf(after), '0.1.0', 'keep'), { version: '0.4.0', bump: 'none', changelog: null, changelogText: null, entry: null });
+    assert.equal(planRelease({ version: '0.4.0', side: null, changelogText: null }, planOf(after), '2.0.0', 'keep').version, '2.0.0');
+    assert.equal(planRelease({ version: null, side: null, changelogText: null }, planOf(after), '0.1.0', 'changelog').version, '0.1.0');
+  });
+
+  it('bump: 0.x breaking raises the minor; 1.x the major; no CHANGELOG.md text', () => {
+    const release = planRelease(previousOf(before, '0.4.0'), planOf(after), '0.1.0', 'bump');
+    assert.deepEqual([release.version, release.bump, release.changelogText, release.entry], ['0.5.0', 'major', null, null]);
+    assert.equal(planRelease(previousOf(before, '1.2.3'), planOf(after), '0.1.0', 'bump').version, '2.0.0');
+  });
+
+  it('changelog: the entry is titled with the version written; counted from the newest entry; no change keeps file and version', () => {
+    const existing = '# Changelog\n\n## 0.7.0\n\nSuggested bump: **minor**.\n';
+    const release = planRelease(previousOf(before, '0.4.0', existing), planOf(after), '0.1.0', 'changelog');
+    assert.equal(release.version, '0.8.0');
+    assert.equal(release.entry, '0.8.0');
+    assert.ok(release.changelogText!.startsWith('# Changelog\n\n## 0.8.0\n\nSuggested bump: **major**.'), release.changelogText!);
+    assert.ok(release.changelogText!.endsWith('## 0.7.0\n\nSuggested bump: **minor**.\n'));
+    const same = planRelease(previousOf(after, '0.8.0', release.changelogText), planOf(after), '0.1.0', 'changelog');
+    assert.deepEqual([same.version, same.bump, same.entry, same.changelogText], ['0.8.0', 'none', null, release.changelogText]);
   });
 });
