@@ -15,6 +15,9 @@ export interface ErrorAdvice {
 
 export const ERROR_ADVICE: Readonly<Record<ErrorCode, ErrorAdvice>> = {
   TOOL_NOT_FOUND: { meaning: 'No published tool has that slug (slugs resolve by exact match or unambiguous prefix only).', action: 'Use one of the closest matches in the error, or search by intent. Do not guess a slug.' },
+  TOOL_NOT_ALLOWED: { meaning: "The tool exists but is outside this server's tool policy (set by its operator); it is not listed, searchable or runnable here.", action: 'Tell the user it is blocked by policy; do not retry it or look for another way to run it.' },
+  CONFIRMATION_REQUIRED: { meaning: 'The meta-tool was asked to run a tool that may change or delete data, and this client cannot be asked to confirm; nothing was run.', action: 'Call the tool named in details.call_directly directly, so the host asks the user; or tell the user.' },
+  CONFIRMATION_DECLINED: { meaning: 'The user was asked to confirm the run and did not; nothing was run.', action: 'Do not retry unless the user asks for it again.' },
   AMBIGUOUS_SLUG: { meaning: 'The abbreviation is a prefix of several tools.', action: 'Pick the full slug from the candidates listed in the error.' },
   VALIDATION_ERROR: { meaning: "The arguments do not match the tool's input schema; nothing was sent.", action: 'Fix the field named in the error (see the schema command); retrying unchanged fails the same way.' },
   INVALID_COMMAND: { meaning: 'The meta-tool call itself is malformed (unknown command or a bad field).', action: 'Fix the field named in the error; the guide lists every command.' },

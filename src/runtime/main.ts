@@ -165,9 +165,10 @@ export async function main(options: MainOptions): Promise<void> {
   created.server.onclose = () => shutdown('stdout closed');
   created.server.onerror = (error) => log(`stdio: ${error.message}`);
   await created.server.connect(transport);
-  const advertised = catalogue.tools.filter((tool) => tool.withheldReason === null).length;
-  log(`${names.packageName} ${names.packageVersion} ready on stdio: ${advertised} of ${catalogue.tools.length} tools advertised, `
+  const listing = created.listing();
+  log(`${names.packageName} ${names.packageVersion} ready on stdio: ${listing.line}, `
     + `${apiSummary(created.settings)}, execution ${created.settings.execution}, catalogue ${created.settings.catalogue}.`);
+  if (listing.warning !== null) log(listing.warning);
 }
 
 /** Serves stateless Streamable HTTP until SIGTERM/SIGINT, then lets in-flight requests finish and exits. */
@@ -195,11 +196,12 @@ async function mainHttp(options: ServeHttpOptions & { port: number; log: Diagnos
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
 
-  const advertised = catalogue.tools.filter((tool) => tool.withheldReason === null).length;
   const settings = server.factory.settings;
-  log(`${names.packageName} ${names.packageVersion} ready over stateless Streamable HTTP: ${advertised} of ${catalogue.tools.length} `
-    + `tools advertised, ${apiSummary(settings)}, execution ${settings.execution}, catalogue ${settings.catalogue}, `
+  const listing = server.factory.listing();
+  log(`${names.packageName} ${names.packageVersion} ready over stateless Streamable HTTP: ${listing.line}, `
+    + `${apiSummary(settings)}, execution ${settings.execution}, catalogue ${settings.catalogue}, `
     + `bearer token ${server.http.token === null ? 'not required' : 'required'}.`);
+  if (listing.warning !== null) log(listing.warning);
   log(`listening on ${server.url}`);
 }
 

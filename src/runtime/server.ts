@@ -9,6 +9,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
+  ElicitResultSchema,
   ErrorCode,
   GetPromptRequestSchema,
   type JSONRPCMessage,
@@ -27,7 +28,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/v4';
-import { type DiagnosticLog, type EnvironmentVariables, ProtocolError, type ServedCatalogueFile, type ServerNames } from './contracts.js';
+import { type DiagnosticLog, type EnvironmentVariables, ProtocolError, type ServedCatalogueFile, type ServedTool, type ServerNames } from './contracts.js';
 import { createToolAdvertiser, isAdvertised } from './advertise.js';
 import { createApiClient } from './api-client.js';
 import { createCatalogueStore, type CatalogueStore } from './catalogue-store.js';
@@ -37,6 +38,9 @@ import { createDeferredLocalExecutor, localExecutionWarning } from './local-exec
 import { createRunner } from './runner.js';
 import { createAgentSurface, type AgentSurface, type CallExtra } from './surface.js';
 import { createValidator } from './validation.js';
+import { pageOf } from './list-pages.js';
+import { listingReport, type ListingReport } from './listing.js';
+import { createPolicyView, elicitationChannel, readPolicySettings, supportsFormElicitation, type PolicySettings } from './policy/index.js';
 
 export interface CreateServerOptions {
   names: ServerNames;
@@ -53,6 +57,10 @@ export interface CreatedServer {
   server: Server;
   surface: AgentSurface;
   settings: Settings;
+  /** The operator policy and confirmation rule in force (build defaults overridden by the environment). */
+  policy: PolicySettings;
+  /** What tools/list shows now, for the start-up line. */
+  listing(): ListingReport;
   catalogueStore: CatalogueStore;
   /** Closes the MCP session and kills local runs still in progress. */
   close(): Promise<void>;
@@ -67,6 +75,8 @@ export interface CreatedServer {
 export interface ServerFactory {
   surface: AgentSurface;
   settings: Settings;
+  policy: PolicySettings;
+  listing(): ListingReport;
   catalogueStore: CatalogueStore;
   /** A new MCP server wired to the shared surface; it sends log notifications only within the request it serves. */
   newServer(): Server;
@@ -98,6 +108,8 @@ export function createServer(options: CreateServerOptions): CreatedServer {
     server: mcp,
     surface: wiring.surface,
     settings: wiring.settings,
+    policy: wiring.policy,
+    listing: wiring.listing,
     catalogueStore: wiring.catalogueStore,
     close: async () => {
       wiring.killLocalRuns();
@@ -109,8 +121,8 @@ export function createServer(options: CreateServerOptions): CreatedServer {
 
 /** For stateless HTTP: shared state once, a fresh `Server` per request (see ServerFactory). */
 export function createServerFactory(options: CreateServerOptions): ServerFactory {
-  const { surface, settings, catalogueStore, newServer, killLocalRuns } = wireServer({ ...options, servedOver: options.servedOver ?? 'http' });
-  return { surface, settings, catalogueStore, newServer, killLocalRuns };
+  const { surface, settings, policy, listing, catalogueStore, newServer, killLocalRuns } = wireServer({ ...options, servedOver: options.servedOver ?? 'http' });
+  return { surface, settings, policy, listing, catalogueStore, newServer, killLocalRuns };
 }
 
 function wireServer(options: CreateServerOptions): ServerFactory & { attachSession(server: Server): void } {
@@ -151,15 +163,28 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
   const runner = createRunner(settings, apiClient, localExecutor, log);
   const validator = createValidator(log);
   const catalogueStore = createCatalogueStore({ catalogue, settings, apiClient, log });
+  // The operator policy (policy/): applied here, once, to the list every surface reads; tools outside it are absent
+  // from tools/list, search, list, resources, prompts and completions, and a call naming one is TOOL_NOT_ALLOWED.
+  const policy = readPolicySettings(names, env, log, catalogue.policy);
+  const policyView = createPolicyView(policy.policy);
+  const servedTools = (): readonly ServedTool[] => policyView.allowed(catalogueStore.getTools());
   // Host profile and tools mode (MCP_HOST_PROFILE, MCP_TOOLS, …): advertised forms are computed once per served tool.
-  const advertiser = createToolAdvertiser({
+  const listingOptions = {
     profile: settings.hostProfile, mode: settings.tools, threshold: settings.toolsThreshold,
     pinned: settings.pinnedTools, metaToolName: names.metaToolName,
-  });
+  };
+  const advertiser = createToolAdvertiser(listingOptions);
   const surface = createAgentSurface({
-    names, getTools: catalogueStore.getTools, runner, validator,
+    names, getTools: servedTools, runner, validator,
     history: createRunHistory(undefined, options.servedOver ?? 'stdio'), startedAt: new Date(), log,
     ...(settings.catalogue === 'pinned' ? { pinnedCatalogueVar: settings.vars.catalogue } : {}),
+    refusal: (wanted) => policyView.refusal(catalogueStore.getTools(), wanted),
+    confirmation: { mode: policy.confirm, confirmVar: policy.vars.confirm },
+    surfaceMode: policy.surface,
+  });
+  const listing = (): ListingReport => listingReport({
+    all: catalogueStore.getTools(), served: servedTools(), listed: advertiser.list(servedTools(), surface.metaTools()),
+    metaEntries: surface.metaTools().length, options: listingOptions, policy, vars: settings.vars, tokenCostsUrl: catalogue.tokenCostsUrl,
   });
 
   // The SDK builds an ajv instance per Server for elicitation replies, which this server never requests: built on
@@ -180,16 +205,22 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
     );
 
     onRequest(mcp, ListToolsRequestSchema, async (request) => {
-      refuseCursor(request);
       await catalogueStore.ensureFresh();
-      const tools: Tool[] = advertiser.list(catalogueStore.getTools(), surface.metaTool);
-      return { tools };
+      const tools: Tool[] = advertiser.list(servedTools(), surface.metaTools());
+      const { page, nextCursor } = pageOf(tools, request.params?.cursor, request.method);
+      return nextCursor === undefined ? { tools: page } : { tools: page, nextCursor };
     });
 
     onRequest(mcp, CallToolRequestSchema, async (request, extra) => {
       const progressToken = request.params._meta?.progressToken;
+      // Over stdio the client's capabilities are known from its initialize; a stateless HTTP request has none, so it
+      // cannot be asked (its answer would arrive at another Server).
+      const confirmationChannel = supportsFormElicitation(mcp.getClientCapabilities())
+        ? elicitationChannel(async (params, signal) => extra.sendRequest({ method: 'elicitation/create', params: params as never }, ElicitResultSchema, { signal }))
+        : undefined;
       const callExtra: CallExtra = {
         signal: extra.signal,
+        ...(confirmationChannel === undefined ? {} : { confirmationChannel }),
         ...(progressToken === undefined ? {} : { progressToken }),
         async sendProgress(progress, total, message) {
           // Unsolicited progress is a protocol violation, and a failed notification must never fail the call.
@@ -210,14 +241,15 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
       return requestLogSink.run(
         (notification) => extra.sendNotification(notification),
         // Keys the host profile advertised under aliases go back to the manifest's keys before validation.
-        () => surface.callTool(request.params.name, advertiser.argumentsFor(catalogueStore.getTools(), request.params.name, request.params.arguments), callExtra),
+        () => surface.callTool(request.params.name, advertiser.argumentsFor(servedTools(), request.params.name, request.params.arguments), callExtra),
       );
     });
 
     onRequest(mcp, ListResourcesRequestSchema, async (request) => {
-      refuseCursor(request);
       await catalogueStore.ensureFresh();
-      return surface.listResources();
+      const listed = surface.listResources();
+      const { page, nextCursor } = pageOf(listed.resources, request.params?.cursor, request.method);
+      return nextCursor === undefined ? { ...listed, resources: page } : { ...listed, resources: page, nextCursor };
     });
     onRequest(mcp, ListResourceTemplatesRequestSchema, (request) => {
       refuseCursor(request);
@@ -261,6 +293,8 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
   return {
     surface,
     settings,
+    policy,
+    listing,
     catalogueStore,
     newServer,
     killLocalRuns: () => localExecutor.killAll(),
@@ -310,8 +344,9 @@ function onRequest<T extends RequestSchema>(
 }
 
 /**
- * Every list is answered in one page and no nextCursor is ever issued, so any cursor a client sends is invalid, which
- * MCP says to answer with -32602 rather than with the first page again (a client paging would loop or duplicate).
+ * The short lists (templates, prompts) are answered in one page and issue no nextCursor, so any cursor a client sends
+ * them is invalid, which MCP says to answer with -32602 rather than with the first page again (a client paging would
+ * loop or duplicate). tools/list and resources/list page (see list-pages.ts).
  */
 function refuseCursor(request: { method: string; params?: { cursor?: string | undefined } | undefined }): void {
   const cursor = request.params?.cursor;

@@ -102,7 +102,7 @@ export interface BudgetOptions {
  */
 export async function contextBudget(tools: readonly ServedTool[], names: ServerNames, options: BudgetOptions = {}): Promise<ContextBudget> {
   const { cache } = options;
-  const { advertiser, metaTool } = defaultAdvertiser(names);
+  const { advertiser, metaTool } = defaultAdvertiser(names, tools);
   const listedTools = listedCatalogueTools(tools, LISTING(names));
   // An entry is its tool's advertised form: the same inputs as that form's, whose schema hashes are memoised already.
   const keys = listedTools.map((tool) => contentKey(BUDGET_ENCODING, ...advertisedListLineInputs(tool)));
@@ -160,15 +160,16 @@ const byCostThenSlug = (a: { slug: string; tokens: number }, b: { slug: string; 
 
 const LISTING = (names: ServerNames) => ({ mode: 'all' as const, threshold: Number.POSITIVE_INFINITY, pinned: [], metaToolName: names.metaToolName });
 
-function defaultAdvertiser(names: ServerNames): { advertiser: ToolAdvertiser; metaTool: Tool } {
-  // metaToolDefinition reads only the names from its context; the rest of a surface (runner, history) is not needed here.
-  const metaTool: Tool = metaToolDefinition({ names } as SurfaceContext);
+function defaultAdvertiser(names: ServerNames, tools: readonly ServedTool[]): { advertiser: ToolAdvertiser; metaTool: Tool } {
+  // metaToolDefinition reads only the names and the tools (its annotations) from its context; the rest of a surface
+  // (runner, history) is not needed here.
+  const metaTool: Tool = metaToolDefinition({ names, getTools: () => tools } as SurfaceContext);
   return { advertiser: createToolAdvertiser({ profile: DEFAULT_HOST_PROFILE, ...LISTING(names) }), metaTool };
 }
 
 /** The tools/list answers of a server over `tools` in the default profile: everything listed, and the meta-tool alone. */
 export function advertisedSurface(tools: readonly ServedTool[], names: ServerNames): { listed: Tool[]; metaOnly: Tool[] } {
-  const { advertiser, metaTool } = defaultAdvertiser(names);
+  const { advertiser, metaTool } = defaultAdvertiser(names, tools);
   return { listed: advertiser.list(tools, metaTool), metaOnly: advertiser.list([], metaTool) };
 }
 
