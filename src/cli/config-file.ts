@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import type { ConfigOverrides } from '../pipeline/config.js';
 import { unreadableReason } from '../pipeline/source/bundle-source.js';
 import { withoutByteOrderMark } from '../runtime/json-text.js';
+import { policyDefaultsProblems, type PolicyDefaults } from '../runtime/policy/index.js';
 
 const KNOWN_KEYS = new Set(['packageName', 'packageVersion', 'serverName', 'productName', 'metaToolName', 'uriScheme', 'envPrefix', 'defaultApiUrl', 'description', 'registryName']);
 
@@ -22,9 +23,16 @@ export async function loadConfigFile(path: string): Promise<ConfigOverrides> {
     throw new Error(`config ${path} is not valid JSON: ${(error as Error).message}`);
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`config ${path} must be a JSON object`);
-  const out: Record<string, string> = {};
+  const out: Record<string, string> & { policy?: PolicyDefaults } = {};
   for (const [key, value] of Object.entries(parsed)) {
-    if (!KNOWN_KEYS.has(key)) throw new Error(`config ${path}: unknown option ${JSON.stringify(key)} (known: ${[...KNOWN_KEYS].join(', ')})`);
+    if (key === 'policy') {
+      // The tool policy the server applies unless its environment overrides it (see src/runtime/policy/).
+      const problems = policyDefaultsProblems(value);
+      if (problems.length > 0) throw new Error(`config ${path}: ${problems.join('; ')}`);
+      out.policy = value as PolicyDefaults;
+      continue;
+    }
+    if (!KNOWN_KEYS.has(key)) throw new Error(`config ${path}: unknown option ${JSON.stringify(key)} (known: ${[...KNOWN_KEYS, 'policy'].join(', ')})`);
     if (typeof value !== 'string' || value === '') throw new Error(`config ${path}: ${key} must be a non-empty string`);
     out[key] = value;
   }

@@ -9,7 +9,7 @@ import { problemLines, resolveSource, sourceFlags, sourceOptions } from '../cli/
 import { loadConfigFile } from '../cli/config-file.js';
 import { boundHeapGrowth } from '../pipeline/memory.js';
 // --max-tokens and the context budget lines (see src/pipeline/budget/)
-import { budgetLines } from '../pipeline/budget/context-budget.js';
+import { budgetLines, listingLines } from '../pipeline/budget/context-budget.js';
 // --changelog (schema changelog, see src/pipeline/changelog/)
 import { loadPreviousPackage } from '../pipeline/changelog/load-side.js';
 import { updatePackageChangelog } from '../pipeline/changelog/package-changelog.js';
@@ -53,8 +53,10 @@ what a build would write (use it in CI to catch drift).`;
     // folder (a home folder has no files of a package to refuse to overwrite).
     const out = flags.out.trim() === '' ? DEFAULT_OUT : flags.out;
     let result: BuildResult;
+    let envPrefix = '';
     try {
       const config = resolveConfig(flags.config ? await loadConfigFile(flags.config) : {});
+      envPrefix = config.names.envPrefix;
       // --changelog: the package in --out before this build overwrites it.
       const previous = flags.changelog && !flags.check ? await loadPreviousPackage(resolve(out)) : null;
       result = await buildPackage({
@@ -86,8 +88,9 @@ what a build would write (use it in CI to catch drift).`;
       return result;
     }
     for (const line of budgetLines(result.budget)) this.log(line);
+    for (const line of listingLines(result.listing, result.tools, envPrefix)) this.log(line);
     this.log(
-      `Built ${result.tools} tools (${result.advertised} advertised, ${result.withheld.length} withheld) into ${out}: ` +
+      `Built ${result.tools} tools (${result.withheld.length} withheld from the tool list by name${result.listing.outsidePolicy > 0 ? `, ${result.listing.outsidePolicy} outside the tool policy` : ''}) into ${out}: ` +
         `${result.written.length} files written, ${result.removed.length} removed${result.compiled ? ', compiled' : ''}.`,
     );
     return result;

@@ -1,6 +1,7 @@
 // The generator's options, resolved once into one explicit object with NexusBloom defaults.
 
 import type { ServerNames } from '../runtime/contracts.js';
+import type { PolicyDefaults } from '../runtime/policy/index.js';
 
 export interface GeneratorConfig {
   names: ServerNames;
@@ -8,6 +9,11 @@ export interface GeneratorConfig {
   description: string;
   /** Name in the MCP Registry (`server.json` name, package.json `mcpName`): reverse-DNS namespace / name. */
   registryName: string;
+  /**
+   * The tool policy the server applies unless its environment overrides it (allow/deny patterns, maxRisk, confirm,
+   * surface; see src/runtime/policy/), shipped as `data/policy.json`.
+   */
+  policy: PolicyDefaults;
 }
 
 export const DEFAULT_NAMES: ServerNames = {
@@ -21,10 +27,10 @@ export const DEFAULT_NAMES: ServerNames = {
   defaultApiUrl: 'https://nexusbloom.dev/api',
 };
 
-export type ConfigOverrides = Partial<ServerNames> & { description?: string; registryName?: string };
+export type ConfigOverrides = Partial<ServerNames> & { description?: string; registryName?: string; policy?: PolicyDefaults };
 
 export function resolveConfig(overrides: ConfigOverrides = {}): GeneratorConfig {
-  const { description, registryName, ...names } = overrides;
+  const { description, registryName, policy, ...names } = overrides;
   const resolved: ServerNames = { ...DEFAULT_NAMES };
   for (const [key, value] of Object.entries(names) as Array<[keyof ServerNames, string | undefined]>) {
     if (value !== undefined) resolved[key] = value;
@@ -33,6 +39,7 @@ export function resolveConfig(overrides: ConfigOverrides = {}): GeneratorConfig 
     names: resolved,
     description: description ?? `${resolved.productName} tools over MCP: typed tools, search, batch runs, history.`,
     registryName: registryName ?? defaultRegistryName(resolved),
+    policy: policy ?? {},
   };
 }
 

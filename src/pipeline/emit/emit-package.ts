@@ -15,6 +15,7 @@ import { advertisedListFileText, advertisedListLineOf } from '../../runtime/adve
 import { cachedListParts } from './advertised-list.js';
 import { catalogueIndexFileText } from '../../runtime/catalogue-index.js';
 import { searchIndexFileText } from '../../runtime/search.js';
+import { policyFileText } from '../../runtime/policy/index.js';
 import { docComment, endingInOneNewline, firstSentence } from './text.js';
 
 export type PackageFiles = ReadonlyMap<string, string>;
@@ -161,6 +162,8 @@ export async function emitPackage(plan: PackagePlan, config: GeneratorConfig, ca
   // Built here so the server's first search loads an index instead of building one.
   files.set('data/search-index.json', searchIndexFileText(served));
   files.set('data/tools-list.json', advertisedListFileText(served, (tool) => advertisedListLineOf(cachedListParts(tool, cache))));
+  // The tool policy the server applies unless its environment overrides it (src/runtime/policy/).
+  files.set('data/policy.json', policyFileText(config.policy));
   files.set(NAMES_LOCK_FILE, `${JSON.stringify(namesLockOf(plan), null, 2)}\n`);
   files.set('src/names.ts', renderTemplate('names.ts', { names: config.names }));
   files.set('src/client.ts', renderTemplate('client.ts', {}));
