@@ -2,6 +2,7 @@
 // annotations judges it by what it can actually do.
 
 import type { ServedTool } from '../contracts.js';
+import { traitsOf } from '../catalogue-index.js';
 import { mayBeDestructive } from './risk.js';
 
 export interface ReachableSurface {
@@ -23,13 +24,14 @@ export interface MetaToolAnnotations {
  * runnable tool is read-only or idempotent; openWorldHint when any is open-world (the default).
  */
 export function metaToolAnnotations(title: string, reachable: ReachableSurface): MetaToolAnnotations {
-  const tools = reachable.runnable;
-  const readOnly = tools.every((tool) => tool.manifest.annotations?.readOnlyHint === true);
+  // From the index while manifests are not read: listing the meta-tool must not load every manifest.
+  const tools = reachable.runnable.map((tool) => traitsOf(tool).annotations);
+  const readOnly = tools.every((annotations) => annotations?.readOnlyHint === true);
   return {
     title,
     readOnlyHint: readOnly,
-    destructiveHint: !readOnly && tools.some((tool) => mayBeDestructive(tool.manifest.annotations)),
-    idempotentHint: tools.every((tool) => tool.manifest.annotations?.readOnlyHint === true || tool.manifest.annotations?.idempotentHint === true),
-    openWorldHint: tools.some((tool) => tool.manifest.annotations?.openWorldHint !== false),
+    destructiveHint: !readOnly && tools.some((annotations) => mayBeDestructive(annotations)),
+    idempotentHint: tools.every((annotations) => annotations?.readOnlyHint === true || annotations?.idempotentHint === true),
+    openWorldHint: tools.some((annotations) => annotations?.openWorldHint !== false),
   };
 }

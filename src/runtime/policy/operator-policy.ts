@@ -1,6 +1,7 @@
 // The operator's policy: which tools this server serves at all, by name pattern, category, tag and risk ceiling.
 
 import type { ServedTool } from '../contracts.js';
+import { traitsOf } from '../catalogue-index.js';
 import { matchesPattern } from './patterns.js';
 import { isAboveCeiling, riskOf, type RiskCeiling } from './risk.js';
 
@@ -22,13 +23,10 @@ export type PolicyDecision = { allowed: true } | { allowed: false; reason: strin
  * anything else its slug; patterns take `*` and `?`.
  */
 export function selects(selector: string, tool: ServedTool): boolean {
-  if (selector.startsWith('category:')) {
-    const category = tool.manifest.category;
-    return typeof category === 'string' && matchesPattern(selector.slice('category:'.length), category);
-  }
+  if (selector.startsWith('category:')) return matchesPattern(selector.slice('category:'.length), traitsOf(tool).category);
   if (selector.startsWith('tag:')) {
     const pattern = selector.slice('tag:'.length);
-    return Array.isArray(tool.manifest.tags) && tool.manifest.tags.some((tag) => typeof tag === 'string' && matchesPattern(pattern, tag));
+    return traitsOf(tool).tags.some((tag) => matchesPattern(pattern, tag));
   }
   return matchesPattern(selector, tool.slug);
 }
@@ -44,7 +42,7 @@ export function decideTool(policy: OperatorPolicy, tool: ServedTool): PolicyDeci
     return { allowed: false, reason: `not matched by the allow list (${policy.allow.map((s) => JSON.stringify(s)).join(', ')})` };
   }
   if (policy.maxRisk !== null) {
-    const risk = riskOf(tool.manifest.annotations);
+    const risk = riskOf(traitsOf(tool).annotations);
     if (isAboveCeiling(risk, policy.maxRisk)) return { allowed: false, reason: `its risk "${risk}" (from its annotations) is above the ceiling "${policy.maxRisk}"` };
   }
   return { allowed: true };
