@@ -43,8 +43,44 @@ export function errorCodeTable(): string {
   return ['| code | retryable | means | what to do |', '|---|---|---|---|', ...rows].join('\n');
 }
 
+/** The policy and confirmation rule a server applies, as the guide states them. */
+export interface GuidePolicy {
+  /** The operator policy in words ("every tool", "deny refund-*; risk at most medium"). */
+  policy: string;
+  confirm: 'declared' | 'unless-safe' | 'off';
+  surface: 'single' | 'split';
+}
+
+const CONFIRM_RULES: Readonly<Record<GuidePolicy['confirm'], string>> = {
+  declared: 'a tool whose annotations declare `destructiveHint: true`',
+  'unless-safe': 'any tool not declared read-only (`readOnlyHint: true`) or non-destructive (`destructiveHint: false`)',
+  off: '',
+};
+
+function policySection(names: ServerNames, policy: GuidePolicy): string {
+  const meta = names.metaToolName;
+  const runner = policy.surface === 'split' ? `${meta}-run` : meta;
+  const confirm = policy.confirm === 'off'
+    ? `Runs through \`${runner}\` are not confirmed here (turned off by the operator); the host gates direct calls as usual.`
+    : `Running ${CONFIRM_RULES[policy.confirm]} through \`${runner}\` (\`run\` or \`batch\`) first asks the user to confirm: one question `
+      + 'per call, listing the tools and their arguments with secrets masked. A client that cannot be asked (no elicitation '
+      + 'capability, or stateless HTTP) gets CONFIRMATION_REQUIRED, nothing runs, and the error names the tool to call directly, '
+      + 'so the host asks as it does for any tool. A "no" is CONFIRMATION_DECLINED. Tools that declare nothing run as usual.';
+  const surface = policy.surface === 'split'
+    ? `\`${meta}\` only finds and describes tools (search, list, schema, history, diff) and is read-only; \`${meta}-run\` runs them (run, batch).`
+    : `One meta-tool, \`${meta}\`, finds and runs tools; its annotations say what it can reach (read-only when every tool it reaches is).`;
+  return `## Tool policy and confirmation
+
+- Tools served: ${policy.policy}. The operator sets this (patterns with \`*\` and \`?\`, \`category:\`/\`tag:\` selectors, a risk
+  ceiling read < low < medium < high from each tool's annotations). A tool outside it is not listed, searched, described or
+  completed, and a call naming it answers TOOL_NOT_ALLOWED: tell the user, do not look for a way around it.
+- ${confirm}
+- ${surface}
+`;
+}
+
 /** Markdown usage guide for agents; names only, no catalogue text, so it is stable across catalogue refreshes. */
-export function buildGuide(names: ServerNames): string {
+export function buildGuide(names: ServerNames, policy: GuidePolicy = { policy: 'every tool', confirm: 'declared', surface: 'single' }): string {
   const meta = names.metaToolName;
   const scheme = names.uriScheme;
   return `# ${names.productName} MCP server: usage guide
@@ -84,6 +120,7 @@ The \`${meta}\` meta-tool finds, describes and runs tools when you do not know t
 - Tools withheld from the tool list (slugs that strict hosts reject: spaces, slashes, non-ASCII, over 64 characters)
   are still reachable with \`{"command":"run"}\` and the resources.
 
+${policySection(names, policy)}
 ## Limits
 
 - Batch: at most ${MAX_BATCH_RUNS} runs.

@@ -40,7 +40,7 @@ import { createAgentSurface, type AgentSurface, type CallExtra } from './surface
 import { createValidator } from './validation.js';
 import { pageOf } from './list-pages.js';
 import { listingReport, type ListingReport } from './listing.js';
-import { createPolicyView, elicitationChannel, readPolicySettings, supportsFormElicitation, type PolicySettings } from './policy/index.js';
+import { createPolicyView, describePolicy, elicitationChannel, readPolicySettings, supportsFormElicitation, type PolicySettings } from './policy/index.js';
 
 export interface CreateServerOptions {
   names: ServerNames;
@@ -181,6 +181,7 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
     refusal: (wanted) => policyView.refusal(catalogueStore.getTools(), wanted),
     confirmation: { mode: policy.confirm, confirmVar: policy.vars.confirm },
     surfaceMode: policy.surface,
+    policySummary: describePolicy(policy.policy),
   });
   const listing = (): ListingReport => listingReport({
     all: catalogueStore.getTools(), served: servedTools(), listed: advertiser.list(servedTools(), surface.metaTools()),

@@ -40,6 +40,8 @@ export interface SurfaceContext {
   confirmation?: { mode: ConfirmMode; confirmVar: string };
   /** One meta-tool (default) or a discovery tool and a separate runner. */
   surfaceMode?: SurfaceMode;
+  /** The operator policy in words, for the guide. */
+  policySummary?: string;
 }
 
 export interface CallExtra {

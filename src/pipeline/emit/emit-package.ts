@@ -129,6 +129,10 @@ function readmeView(plan: PackagePlan, config: GeneratorConfig): object {
     description: config.description,
     toolCount: plan.tools.length,
     withheldCount: plan.tools.filter((t) => t.withheldReason !== null).length,
+    policy: {
+      allow: (config.policy.allow ?? []).join(','), deny: (config.policy.deny ?? []).join(','), maxRisk: config.policy.maxRisk ?? '',
+      confirm: config.policy.confirm ?? 'declared', surface: config.policy.surface ?? 'single',
+    },
     mcpServersSnippet: { mcpServers: { [names.serverName]: serverEntry } },
     vscodeSnippet: { servers: { [names.serverName]: { type: 'stdio', ...serverEntry } } },
     firstTool: {
