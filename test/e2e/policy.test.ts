@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { ElicitRequestSchema, type ElicitRequest, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
 import { BILLING_BUNDLE, BILLING_MANIFESTS } from '../fixtures/billing-catalogue.js';
-import { builtPackage, call, connectOver, connectServer, dataOf, type ClientSetup, type ServerSession } from '../helpers/mcp.js';
+import { builtPackage, call, connectOver, connectServer, dataOf, serverEnv, type ClientSetup, type ServerSession } from '../helpers/mcp.js';
 
 let dir: string;
 let api: MockApi;
@@ -196,5 +196,18 @@ describe('the split surface', () => {
     } finally {
       await session.close();
     }
+  });
+});
+
+describe('catalogue-check (what verify runs) expects the policy and the confirmation rule', () => {
+  it('passes when refused tools are absent and refused, and destructive meta-tool runs ask first', async () => {
+    const { checkCatalogue } = await import('../../src/runtime/dev/catalogue-check.js');
+    const report = await checkCatalogue({ packageRoot: dir, mock: true, env: serverEnv({ NEXUSBLOOM_MCP_DENY: 'refund-*' }) });
+    assert.deepEqual(report.problems, []);
+    assert.deepEqual(report.results.filter((result) => !result.ok), []);
+    assert.equal(report.outsidePolicy, 2);
+    assert.equal(report.ok, true);
+    const refund = report.results.find((result) => result.slug === 'refund-payment');
+    assert.deepEqual(refund?.passed, ['listing', 'description', 'example', 'run', 'batch', 'resource']);
   });
 });
