@@ -12,6 +12,7 @@ import {
   callTool,
   errorText,
   isEntryPoint,
+  listEveryTool,
   loadPackage,
   openClientSession,
   processLines,
@@ -200,7 +201,7 @@ async function checkRefused(session: ClientSession, meta: string, uriScheme: str
 async function checkTools(pkg: PackageContext, session: ClientSession, problems: string[], policy: PolicySettings): Promise<ToolCheckResult[]> {
   const { names } = pkg;
   const meta = names.metaToolName;
-  const listed = (await session.client.listTools()).tools;
+  const listed = await listEveryTool(session);
   const listedByName = new Map(listed.map((tool) => [tool.name, tool]));
   if (!listedByName.has(meta)) problems.push(`tools/list does not include the meta-tool "${meta}"`);
   const catalogueSlugs = new Set(pkg.catalogue.tools.map((tool) => tool.slug));
