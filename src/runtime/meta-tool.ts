@@ -7,6 +7,7 @@ import { DEFAULT_SEARCH_LIMIT, MAX_BATCH_RUNS, MAX_SEARCH_LIMIT } from './guide.
 import { formatHistoryIndex, historyIndex, historyScopeNote, runDetail, runIndexEntry, type RunRecord } from './history.js';
 import { safeStringify } from './redact.js';
 import { agentResolveOptions, resolveSlug } from './resolve.js';
+import { toolBySlug } from './slug-index.js';
 import { failureResult, outcomeResult } from './results.js';
 import { checkParams, executeRun } from './runs.js';
 import { searchTools } from './search.js';
@@ -162,6 +163,9 @@ function textAndData(text: string, data: Record<string, unknown>): CallToolResul
 
 /** Resolves among the tools the policy serves; a name that only a tool outside it answers to is TOOL_NOT_ALLOWED. */
 export function resolveForAgent(ctx: SurfaceContext, tools: readonly ServedTool[], slug: string): ReturnType<typeof resolveSlug> {
+  // Exactly a tool outside the policy: refused, never resolved as a prefix of another tool.
+  const exactRefusal = ctx.refusal !== undefined && toolBySlug(tools, slug) === undefined ? ctx.refusal(slug, true) : null;
+  if (exactRefusal !== null) return { ok: false, failure: exactRefusal };
   const resolution = resolveSlug(tools, slug, agentResolveOptions(ctx));
   if (resolution.ok || resolution.failure.code !== 'TOOL_NOT_FOUND') return resolution;
   const refusal = ctx.refusal?.(slug) ?? null;

@@ -87,6 +87,9 @@ export interface ServerFactory {
 /** Where a log line goes as a notification while one request is being handled. */
 type RequestLogSink = (notification: LoggingMessageNotification) => Promise<void>;
 
+/** How long a confirmation question waits for the user (the SDK's default of 60 s is short for a person deciding). */
+const CONFIRMATION_TIMEOUT_MS = 10 * 60_000;
+
 /** Completion values are capped by the MCP spec at 100 per response. */
 const MAX_COMPLETION_VALUES = 100;
 
@@ -178,7 +181,7 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
     names, getTools: servedTools, runner, validator,
     history: createRunHistory(undefined, options.servedOver ?? 'stdio'), startedAt: new Date(), log,
     ...(settings.catalogue === 'pinned' ? { pinnedCatalogueVar: settings.vars.catalogue } : {}),
-    refusal: (wanted) => policyView.refusal(catalogueStore.getTools(), wanted),
+    refusal: (wanted, exactOnly) => policyView.refusal(catalogueStore.getTools(), wanted, exactOnly),
     confirmation: { mode: policy.confirm, confirmVar: policy.vars.confirm },
     surfaceMode: policy.surface,
     policySummary: describePolicy(policy.policy),
@@ -217,7 +220,7 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
       // Over stdio the client's capabilities are known from its initialize; a stateless HTTP request has none, so it
       // cannot be asked (its answer would arrive at another Server).
       const confirmationChannel = supportsFormElicitation(mcp.getClientCapabilities())
-        ? elicitationChannel(async (params, signal) => extra.sendRequest({ method: 'elicitation/create', params: params as never }, ElicitResultSchema, { signal }))
+        ? elicitationChannel(async (params, signal) => extra.sendRequest({ method: 'elicitation/create', params: params as never }, ElicitResultSchema, { signal, timeout: CONFIRMATION_TIMEOUT_MS }))
         : undefined;
       const callExtra: CallExtra = {
         signal: extra.signal,

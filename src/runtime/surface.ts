@@ -35,7 +35,7 @@ export interface SurfaceContext {
    * TOOL_NOT_ALLOWED for a name that did not resolve among `getTools()` because its tool is outside the operator's
    * policy (see policy/catalogue-view.ts); absent or null: answer not-found as usual.
    */
-  refusal?(wanted: string): ToolFailure | null;
+  refusal?(wanted: string, exactOnly?: boolean): ToolFailure | null;
   /** The confirmation rule for runs through the meta-tool (see policy/confirmation.ts); absent: none. */
   confirmation?: { mode: ConfirmMode; confirmVar: string };
   /** One meta-tool (default) or a discovery tool and a separate runner. */
@@ -75,6 +75,9 @@ async function callDirect(ctx: SurfaceContext, name: string, args: unknown, extr
   // The common case, an advertised tool by its exact slug, needs no pass over the catalogue.
   const exact = toolBySlug(tools, name);
   if (exact !== undefined && exact.withheldReason === null) return runDirect(ctx, exact, args, extra);
+  // A name that is exactly a tool outside the policy is refused, never resolved as a prefix of another tool.
+  const exactRefusal = exact === undefined ? ctx.refusal?.(name, true) ?? null : null;
+  if (exactRefusal !== null) return failureResult(exactRefusal);
   const advertised = advertisedSubset(tools);
   const resolution = resolveSlug(advertised, name, agentResolveOptions(ctx));
   if (resolution.ok) return runDirect(ctx, resolution.tool, args, extra);

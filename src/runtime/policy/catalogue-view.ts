@@ -11,7 +11,7 @@ export interface PolicyView {
    * TOOL_NOT_ALLOWED for a name that is, or is the only prefix of, a tool outside the policy; null otherwise (the
    * caller answers its own not-found). Asked only after the name failed to resolve among the allowed tools.
    */
-  refusal(tools: readonly ServedTool[], wanted: string): ToolFailure | null;
+  refusal(tools: readonly ServedTool[], wanted: string, exactOnly?: boolean): ToolFailure | null;
   /** How many tools of the list are outside the policy. */
   refusedCount(tools: readonly ServedTool[]): number;
 }
@@ -27,10 +27,10 @@ export function createPolicyView(policy: OperatorPolicy): PolicyView {
   };
   return {
     allowed,
-    refusal(tools, wanted) {
+    refusal(tools, wanted, exactOnly = false) {
       if (open || wanted === '') return null;
       const exact = toolBySlug(tools, wanted);
-      const candidates = exact !== undefined ? [exact] : tools.filter((tool) => tool.slug.startsWith(wanted));
+      const candidates = exact !== undefined ? [exact] : exactOnly ? [] : tools.filter((tool) => tool.slug.startsWith(wanted));
       const only = candidates.length === 1 ? candidates[0] : undefined;
       if (only === undefined) return null;
       const decision = decideTool(policy, only);
