@@ -38,8 +38,8 @@ import { createDeferredLocalExecutor, localExecutionWarning } from './local-exec
 import { createRunner } from './runner.js';
 import { createAgentSurface, type AgentSurface, type CallExtra } from './surface.js';
 import { createValidator } from './validation.js';
-import { pageOf } from './list-pages.js';
-import { listingReport, type ListingReport } from './listing.js';
+import { pageOf } from './listing/index.js';
+import { listingReport, type ListingReport } from './listing/index.js';
 import { createPolicyView, describePolicy, elicitationChannel, readPolicySettings, supportsFormElicitation, type PolicySettings } from './policy/index.js';
 
 export interface CreateServerOptions {
