@@ -9,7 +9,7 @@ import { problemLines, resolveSource, sourceFlags, sourceOptions } from '../cli/
 import { loadConfigFile } from '../cli/config-file.js';
 import { boundHeapGrowth } from '../pipeline/memory.js';
 // --max-tokens and the context budget lines (see src/pipeline/budget/)
-import { budgetLines } from '../pipeline/budget/context-budget.js';
+import { budgetLines, listingLines } from '../pipeline/budget/context-budget.js';
 // --changelog / --bump (the version follows the changes, see src/pipeline/changelog/package-changelog.ts)
 import type { ReleaseMode } from '../pipeline/changelog/package-changelog.js';
 
@@ -54,8 +54,10 @@ what a build would write (use it in CI to catch drift).`;
     // folder (a home folder has no files of a package to refuse to overwrite).
     const out = flags.out.trim() === '' ? DEFAULT_OUT : flags.out;
     let result: BuildResult;
+    let envPrefix = '';
     try {
       const config = resolveConfig(flags.config ? await loadConfigFile(flags.config) : {});
+      envPrefix = config.names.envPrefix;
       // Against the package in --out before this build: the version is decided before anything is emitted.
       const release: ReleaseMode = flags.changelog ? 'changelog' : flags.bump ? 'bump' : 'keep';
       result = await buildPackage({
@@ -89,8 +91,9 @@ what a build would write (use it in CI to catch drift).`;
       return result;
     }
     for (const line of budgetLines(result.budget)) this.log(line);
+    for (const line of listingLines(result.listing, result.tools, envPrefix)) this.log(line);
     this.log(
-      `Built ${result.tools} tools (${result.advertised} advertised, ${result.withheld.length} withheld) into ${out}: ` +
+      `Built ${result.tools} tools (${result.withheld.length} withheld from the tool list by name${result.listing.outsidePolicy > 0 ? `, ${result.listing.outsidePolicy} outside the tool policy` : ''}) into ${out}: ` +
         `${result.written.length} files written, ${result.removed.length} removed${result.compiled ? ', compiled' : ''}.`,
     );
     return result;

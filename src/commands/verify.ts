@@ -88,7 +88,9 @@ function humanLines(result: VerifyResult): string[] {
       : `FAIL  ${JSON.stringify(tool.slug)}: ${tool.failures.map((failure) => `${failure.check}: ${failure.message}`).join('; ')}`,
   );
   for (const problem of result.problems) lines.push(`FAIL  ${problem}`);
-  lines.push(`${result.passed} of ${result.tools} tools passed (${result.advertised} advertised, ${result.withheld} withheld; API ${result.apiUrl}${result.mock ? ', mock' : ''}${notRunText(result)}).`);
+  // A package built before the tool policy reports no outsidePolicy count.
+  const outside = result.outsidePolicy ?? 0;
+  lines.push(`${result.passed} of ${result.tools} tools passed (${result.advertised} advertised, ${result.withheld} withheld${outside > 0 ? `, ${outside} outside the tool policy and refused` : ''}; API ${result.apiUrl}${result.mock ? ', mock' : ''}${notRunText(result)}).`);
   return lines;
 }
 

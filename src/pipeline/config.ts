@@ -2,6 +2,7 @@
 
 import type { ServerNames } from '../runtime/contracts.js';
 import type { ToolNamesMode } from './plan/plan-package.js';
+import type { PolicyDefaults } from '../runtime/policy/index.js';
 
 export interface GeneratorConfig {
   names: ServerNames;
@@ -11,6 +12,11 @@ export interface GeneratorConfig {
   registryName: string;
   /** Slugs outside the tool-name grammar: `withheld` from tools/list (default) or listed under a valid `sanitize`d name. */
   toolNames: ToolNamesMode;
+  /**
+   * The tool policy the server applies unless its environment overrides it (allow/deny patterns, maxRisk, confirm,
+   * surface; see src/runtime/policy/), shipped as `data/policy.json`.
+   */
+  policy: PolicyDefaults;
 }
 
 export const DEFAULT_NAMES: ServerNames = {
@@ -24,10 +30,10 @@ export const DEFAULT_NAMES: ServerNames = {
   defaultApiUrl: 'https://nexusbloom.dev/api',
 };
 
-export type ConfigOverrides = Partial<ServerNames> & { description?: string; registryName?: string; toolNames?: ToolNamesMode };
+export type ConfigOverrides = Partial<ServerNames> & { description?: string; registryName?: string; toolNames?: ToolNamesMode; policy?: PolicyDefaults };
 
 export function resolveConfig(overrides: ConfigOverrides = {}): GeneratorConfig {
-  const { description, registryName, toolNames, ...names } = overrides;
+  const { description, registryName, toolNames, policy, ...names } = overrides;
   const resolved: ServerNames = { ...DEFAULT_NAMES };
   for (const [key, value] of Object.entries(names) as Array<[keyof ServerNames, string | undefined]>) {
     if (value !== undefined) resolved[key] = value;
@@ -37,6 +43,7 @@ export function resolveConfig(overrides: ConfigOverrides = {}): GeneratorConfig 
     description: description ?? `${resolved.productName} tools over MCP: typed tools, search, batch runs, history.`,
     registryName: registryName ?? defaultRegistryName(resolved),
     toolNames: toolNames ?? 'withheld',
+    policy: policy ?? {},
   };
 }
 

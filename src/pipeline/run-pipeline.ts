@@ -10,7 +10,9 @@ import type { GeneratorConfig } from './config.js';
 import { cachedListParts } from './emit/advertised-list.js';
 import { emitPackage, looseTypeWarnings, moduleCacheKey, type PackageFiles } from './emit/emit-package.js';
 import { collectGarbage } from './memory.js';
-import { isAdvertised, isListable } from '../runtime/advertise.js';
+import { DEFAULT_TOOLS_THRESHOLD, isAdvertised, isListable } from '../runtime/advertise.js';
+import { tokenCostsFileText } from '../runtime/listing/index.js';
+import { createPolicyView, describePolicy, readPolicySettings } from '../runtime/policy/index.js';
 import { createToolPool, workersAllowed, type ToolJob } from './parallel/warm-cache.js';
 import { planPackage, type PackagePlan } from './plan/plan-package.js';
 import { formatProblem, hasErrors, PipelineError, type Problem } from './problems.js';
@@ -70,10 +72,26 @@ export interface BuildResult {
   cache: { hits: number; misses: number };
   /** Per-tool jobs done on worker threads (large catalogues only). */
   parallelJobs: number;
-  /** What the advertised tools/list costs an agent in tokens. */
+  /** What the tools/list of the tools inside the build's policy costs an agent in tokens. */
   budget: ContextBudget;
   /** The version written, the bump the changes suggest and the CHANGELOG.md entry added (if any). */
   release: Pick<Release, 'version' | 'bump' | 'entry'>;
+  /** What the built server lists by default (no environment set), and why. */
+  listing: DefaultListing;
+}
+
+/** What a server lists with no environment set: every tool inside the policy up to the hosts' limit, else the meta-tool. */
+export interface DefaultListing {
+  /** `all`: every listable tool and the meta-tool; `meta`: the meta-tool alone (the catalogue is larger than hosts take). */
+  shows: 'all' | 'meta';
+  /** Catalogue tools with their own entry in tools/list by default. */
+  listed: number;
+  /** Tools the build's policy leaves out of everything. */
+  outsidePolicy: number;
+  /** The policy in words. */
+  policy: string;
+  /** Tokens of the default tools/list answer (o200k_base). */
+  tokens: number;
 }
 
 /**
@@ -143,13 +161,27 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
     // The version is an input of emit, so package.json, server.json and CHANGELOG.md agree in one write.
     const release = planRelease(await readPreviousPackage(options.outDir, options.release ?? 'keep'), plan, options.config.names.packageVersion, options.release ?? 'keep');
     const config: GeneratorConfig = { ...options.config, names: { ...options.config.names, packageVersion: release.version } };
-    const files: PackageFiles = await emitPackage(plan, config, cache, { changelog: release.changelogText });
+    let files: PackageFiles = await emitPackage(plan, config, cache, { changelog: release.changelogText });
     timings.emit = performance.now() - started;
     log(`emitted ${files.size} files for ${plan.tools.length} tools`);
     // budget: the tokens of tools/list as the built server answers it; over --max-tokens fails before anything is written.
     collectGarbage();
-    const servedTools = plan.tools.map((t) => ({ slug: t.slug, manifest: t.manifest, identifier: t.identifier, withheldReason: t.withheldReason, ...(t.toolName === undefined ? {} : { toolName: t.toolName }) }));
+    const allTools = plan.tools.map((t) => ({ slug: t.slug, manifest: t.manifest, identifier: t.identifier, withheldReason: t.withheldReason, ...(t.toolName === undefined ? {} : { toolName: t.toolName }) }));
+    // The build's policy as a server with no environment applies it (src/runtime/policy/): what it leaves out is counted nowhere.
+    const policy = readPolicySettings(options.config.names, {}, () => {}, options.config.policy);
+    const servedTools = createPolicyView(policy.policy).allowed(allTools);
     const budget = await contextBudget(servedTools, options.config.names, { cache, entryJsonOf: (tool) => cachedListParts(tool, cache).tool, ...(counting && { counter: counting.counter }) });
+    // The figures a server cut to the meta-tool reports at start-up.
+    const costs = tokenCostsFileText({
+      encoding: budget.encoding, total: budget.total, metaOnly: budget.metaOnly, perTool: Object.fromEntries(budget.perTool.map((tool) => [tool.slug, tool.tokens])),
+    });
+    files = new Map([...files, ['data/token-costs.json', costs] as const].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    const listable = servedTools.filter((t) => isListable(t, options.config.names.metaToolName)).length;
+    const shows = listable + 1 > DEFAULT_TOOLS_THRESHOLD ? 'meta' : 'all';
+    const listing: DefaultListing = {
+      shows, listed: shows === 'all' ? listable : 0, outsidePolicy: allTools.length - servedTools.length,
+      policy: describePolicy(policy.policy), tokens: shows === 'all' ? budget.total : budget.metaOnly,
+    };
     // Its tables are not needed past this point.
     await counting?.close();
     const overBudget = options.maxTokens === undefined ? null : overBudgetMessage(budget, options.maxTokens, options.config.names.envPrefix);
@@ -158,7 +190,7 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
       source: raw.origin,
       outDir: options.outDir,
       tools: plan.tools.length,
-      advertised: plan.tools.filter((t) => isListable(t, options.config.names.metaToolName)).length,
+      advertised: servedTools.filter((t) => isListable(t, options.config.names.metaToolName)).length,
       withheld: plan.tools.flatMap((t) => (t.withheldReason === null ? [] : [{ slug: t.slug, reason: t.withheldReason }])),
       warnings: [...check.problems.filter((p) => p.severity === 'warning' && !hasMappedName(plan, p)), ...mappedNameNotes(plan), ...metaToolNameClashes(plan, options.config), ...looseTypeWarnings(plan, files)],
       files: files.size,
@@ -166,6 +198,7 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
       parallelJobs,
       budget,
       release: { version: release.version, bump: release.bump, entry: release.entry },
+      listing,
     };
     started = performance.now();
     if (options.check) {

@@ -83,8 +83,11 @@ export function advertisedMetaTool(metaTool: Tool, profile: HostProfileName = DE
 export const TOOLS_MODES = ['auto', 'all', 'meta'] as const;
 /** `all`: every advertisable tool; `meta`: the meta-tool (+ pinned); `auto`: `all` up to the threshold, then `meta`. */
 export type ToolsMode = (typeof TOOLS_MODES)[number];
-/** Cursor stops at 40 tools across all servers; past it, `auto` lists only the meta-tool (+ pinned tools). */
-export const DEFAULT_TOOLS_THRESHOLD = 40;
+/**
+ * The most tools hosts take in one list: VS Code refuses more than 128 tools per request and OpenAI's tools array holds
+ * at most 128. Past it, `auto` lists only the meta-tool (+ pinned tools), which reaches every tool.
+ */
+export const DEFAULT_TOOLS_THRESHOLD = 128;
 
 export interface ListingOptions {
   mode: ToolsMode;
@@ -113,8 +116,11 @@ export function listedCatalogueTools(tools: readonly ServedTool[], options: List
 }
 
 export interface ToolAdvertiser {
-  /** The tools/list answer: listed catalogue tools, then the meta-tool, in the profile's form. */
-  list(tools: readonly ServedTool[], metaTool: Tool): Tool[];
+  /**
+   * The tools/list answer: listed catalogue tools, then the meta-tool entries, in the profile's form. A catalogue tool
+   * named like a meta-tool entry is left out: the entry keeps its name.
+   */
+  list(tools: readonly ServedTool[], metaTool: Tool | readonly Tool[]): Tool[];
   /** Arguments of a direct call to `name`, with keys the profile aliased turned back into the manifest's keys. */
   argumentsFor(tools: readonly ServedTool[], name: string, args: unknown): unknown;
 }
@@ -137,12 +143,18 @@ export function createToolAdvertiser(options: ListingOptions & { profile: HostPr
   };
   return {
     list(tools, metaTool) {
-      let meta = metaForms.get(metaTool);
-      if (meta === undefined) {
-        meta = advertisedMetaTool(metaTool, options.profile);
-        metaForms.set(metaTool, meta);
-      }
-      return [...listedCatalogueTools(tools, options).map((tool) => formOf(tool, true).tool), meta];
+      const entries = (Array.isArray(metaTool) ? metaTool : [metaTool]) as readonly Tool[];
+      const metas = entries.map((entry) => {
+        let meta = metaForms.get(entry);
+        if (meta === undefined) {
+          meta = advertisedMetaTool(entry, options.profile);
+          metaForms.set(entry, meta);
+        }
+        return meta;
+      });
+      let listed = listedCatalogueTools(tools, options);
+      if (metas.length > 1) listed = listed.filter((tool) => !metas.some((meta) => meta.name === tool.slug));
+      return [...listed.map((tool) => formOf(tool, true).tool), ...metas];
     },
     argumentsFor(tools, name, args) {
       if (name === options.metaToolName) return args;

@@ -9,6 +9,7 @@ import type { Settings } from './config.js';
 import { offerAdvertisedForms, readAdvertisedListFileSync, withheldReasonFor } from './advertise.js';
 import { lazyServedTools, readCatalogueIndexSync } from './catalogue-index.js';
 import { mapLimited } from './map-limited.js';
+import { readPolicyFileSync } from './policy/settings.js';
 
 export const SERVED_CATALOGUE_FORMAT = 'nexusbloom-served-catalogue/1';
 
@@ -49,6 +50,8 @@ export async function loadServedCatalogue(url: URL): Promise<ServedCatalogueFile
   }
   catalogue.searchIndexUrl = new URL('search-index.json', url).href;
   catalogue.advertisedListUrl = new URL('tools-list.json', url).href;
+  catalogue.tokenCostsUrl = new URL('token-costs.json', url).href;
+  catalogue.policy = readPolicyFileSync(new URL('policy.json', url));
   return catalogue;
 }
 

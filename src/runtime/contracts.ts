@@ -2,6 +2,7 @@
 // the outcome of running a tool. This file is shipped verbatim inside every generated package.
 
 import { maskSecretsInText } from './secrets/classifier.js';
+import type { PolicyDefaults } from './policy/settings.js';
 
 export type JsonObject = { [key: string]: unknown };
 
@@ -66,6 +67,10 @@ export interface ServedCatalogueFile {
   searchIndexUrl?: string;
   /** Where the package's prepared tools/list forms (`data/tools-list.json`) are; set when the file is loaded, not stored. */
   advertisedListUrl?: string;
+  /** Where the build's token figures for tools/list (`data/token-costs.json`) are; set when the file is loaded. */
+  tokenCostsUrl?: string;
+  /** The policy the package was built with (`data/policy.json`), read when the file is loaded, not stored in it. */
+  policy?: PolicyDefaults;
 }
 
 /** Every name a generated server needs; NexusBloom values by default, configurable per catalogue. */
@@ -91,6 +96,9 @@ export interface ServerNames {
 /** Stable error codes. `retryable` for each is fixed in ERROR_RETRYABLE. */
 export type ErrorCode =
   | 'TOOL_NOT_FOUND'
+  | 'TOOL_NOT_ALLOWED'
+  | 'CONFIRMATION_REQUIRED'
+  | 'CONFIRMATION_DECLINED'
   | 'AMBIGUOUS_SLUG'
   | 'VALIDATION_ERROR'
   | 'INVALID_COMMAND'
@@ -110,6 +118,9 @@ export type ErrorCode =
 
 export const ERROR_RETRYABLE: Readonly<Record<ErrorCode, boolean>> = {
   TOOL_NOT_FOUND: false,
+  TOOL_NOT_ALLOWED: false,
+  CONFIRMATION_REQUIRED: false,
+  CONFIRMATION_DECLINED: false,
   AMBIGUOUS_SLUG: false,
   VALIDATION_ERROR: false,
   INVALID_COMMAND: false,

@@ -67,6 +67,9 @@ export function usageText(names: ServerNames, catalogueUrl: URL): string {
     `  ${p}API_URL            API base (default ${names.defaultApiUrl})`,
     `  ${p}MCP_EXECUTION      remote (default), local or auto: whether tool source runs on this machine`,
     `  ${p}MCP_TOOLS          auto (default), all or meta: which tools tools/list shows`,
+    `  ${p}MCP_ALLOW / _DENY  tool patterns (* and ?, category:…, tag:…) this server serves or refuses`,
+    `  ${p}MCP_MAX_RISK       read, low, medium or high: refuse tools riskier than this (from their annotations)`,
+    `  ${p}MCP_CONFIRM        declared (default), unless-safe or off: which meta-tool runs ask the user first`,
     `  ${p}MCP_HTTP_PORT      serve HTTP on this port without --http`,
     '',
     `Every variable, and the tools: ${fileURLToPath(new URL('../README.md', catalogueUrl))}`,
@@ -167,9 +170,10 @@ export async function main(options: MainOptions): Promise<void> {
   created.server.onclose = () => shutdown('stdout closed');
   created.server.onerror = (error) => log(`stdio: ${error.message}`);
   await created.server.connect(transport);
-  const advertised = catalogue.tools.filter((tool) => tool.withheldReason === null).length;
-  log(`${names.packageName} ${names.packageVersion} ready on stdio: ${advertised} of ${catalogue.tools.length} tools advertised, `
+  const listing = created.listing();
+  log(`${names.packageName} ${names.packageVersion} ready on stdio: ${listing.line}, `
     + `${apiSummary(created.settings)}, execution ${created.settings.execution}, catalogue ${created.settings.catalogue}.`);
+  if (listing.warning !== null) log(listing.warning);
 }
 
 /** Serves stateless Streamable HTTP until SIGTERM/SIGINT, then lets in-flight requests finish and exits. */
@@ -203,11 +207,12 @@ async function mainHttp(options: ServeHttpOptions & { port: number; log: Diagnos
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
 
-  const advertised = catalogue.tools.filter((tool) => tool.withheldReason === null).length;
   const settings = server.factory.settings;
-  log(`${names.packageName} ${names.packageVersion} ready over stateless Streamable HTTP: ${advertised} of ${catalogue.tools.length} `
-    + `tools advertised, ${apiSummary(settings)}, execution ${settings.execution}, catalogue ${settings.catalogue}, `
+  const listing = server.factory.listing();
+  log(`${names.packageName} ${names.packageVersion} ready over stateless Streamable HTTP: ${listing.line}, `
+    + `${apiSummary(settings)}, execution ${settings.execution}, catalogue ${settings.catalogue}, `
     + `bearer token ${server.http.tokens.length === 0 ? 'not required' : `required (${server.http.tokens.length} caller(s), history per caller)`}.`);
+  if (listing.warning !== null) log(listing.warning);
   log(`listening on ${server.url}`);
 }
 

@@ -8,6 +8,7 @@ import { safeStringify } from './redact.js';
 import { agentResolveOptions, closestSlugs, resolveSlug } from './resolve.js';
 import type { SearchHit } from './search/index.js';
 import type { SurfaceContext } from './surface.js';
+import { runnerToolName } from './meta-tool.js';
 
 /** Tools a find-tool or plan-batch prompt offers. */
 const PROMPT_CANDIDATES = 5;
@@ -156,9 +157,13 @@ function planBatch(ctx: SurfaceContext, task: string): GetPromptResult {
     `Rules: a batch holds at most ${MAX_BATCH_RUNS} runs. Every slug and every input is validated before the first run;`,
     'one invalid item rejects the whole batch (the error names its index) and nothing runs. After that, runs are',
     'independent: a failing run does not discard the others, failures are listed first, every payload is kept in order.',
+    ...(ctx.confirmation !== undefined && ctx.confirmation.mode !== 'off'
+      ? ['A run of a tool that may change or delete data first asks the user to confirm (one question for the whole batch);',
+        'when the client cannot be asked, the batch answers CONFIRMATION_REQUIRED, runs nothing, and names the tools to call directly.']
+      : []),
     '',
     'Batch call shape (example params validate; replace them with the real values, keep only the tools you need):',
-    jsonBlock({ name: ctx.names.metaToolName, arguments: { command: 'batch', runs } }),
+    jsonBlock({ name: ctx.surfaceMode === 'split' ? runnerToolName(ctx.names.metaToolName) : ctx.names.metaToolName, arguments: { command: 'batch', runs } }),
   );
   if (!runs.length) lines.push('(No runs shown: check each tool\'s parameters with {"command":"schema"} first.)');
   return userMessage(`Batch plan for: ${task}`, lines.join('\n'));

@@ -110,7 +110,7 @@ function jsonContents(uri: string, data: unknown): ReadResourceResult {
 
 export function readResource(ctx: SurfaceContext, uri: string): ReadResourceResult {
   const uris = fixedUris(ctx);
-  if (uri === uris.guide) return { contents: [{ uri, mimeType: 'text/markdown', text: buildGuide(ctx.names) }] };
+  if (uri === uris.guide) return { contents: [{ uri, mimeType: 'text/markdown', text: buildGuide(ctx.names, { policy: ctx.policySummary ?? 'every tool', confirm: ctx.confirmation?.mode ?? 'off', surface: ctx.surfaceMode ?? 'single' }) }] };
   if (uri === uris.catalogue) return jsonContents(uri, catalogueDocument(ctx));
   if (uri === uris.history) return jsonContents(uri, historyIndex(ctx.history, ctx.startedAt));
   if (uri.startsWith(uris.toolsPrefix)) {

@@ -9,6 +9,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
+  ElicitResultSchema,
   ErrorCode,
   GetPromptRequestSchema,
   type JSONRPCMessage,
@@ -28,7 +29,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/v4';
-import { type DiagnosticLog, type EnvironmentVariables, ProtocolError, type ServedCatalogueFile, type ServerNames } from './contracts.js';
+import { type DiagnosticLog, type EnvironmentVariables, ProtocolError, type ServedCatalogueFile, type ServedTool, type ServerNames } from './contracts.js';
 import { createToolAdvertiser, isAdvertised } from './advertise.js';
 import { createApiClient } from './api-client.js';
 import { createCatalogueStore, type CatalogueStore } from './catalogue-store.js';
@@ -44,6 +45,9 @@ import { createAgentSurface, type AgentSurface, type CallExtra } from './surface
 import { createValidator } from './validation.js';
 import { discoverResult, modernEnvelope, modernResult, REMOVED_IN_MODERN, type ModernEnvelope, type ResultDressing } from './protocol/eras.js';
 import { createSubscriptions, type NotificationFilter } from './protocol/subscriptions.js';
+import { pageOf } from './listing/index.js';
+import { listingReport, type ListingReport } from './listing/index.js';
+import { createPolicyView, describePolicy, elicitationChannel, readPolicySettings, supportsFormElicitation, type PolicySettings } from './policy/index.js';
 
 export interface CreateServerOptions {
   names: ServerNames;
@@ -62,6 +66,10 @@ export interface CreatedServer {
   server: Server;
   surface: AgentSurface;
   settings: Settings;
+  /** The operator policy and confirmation rule in force (build defaults overridden by the environment). */
+  policy: PolicySettings;
+  /** What tools/list shows now, for the start-up line. */
+  listing(): ListingReport;
   catalogueStore: CatalogueStore;
   /** Closes the MCP session and kills local runs still in progress. */
   close(): Promise<void>;
@@ -76,6 +84,8 @@ export interface CreatedServer {
 export interface ServerFactory {
   surface: AgentSurface;
   settings: Settings;
+  policy: PolicySettings;
+  listing(): ListingReport;
   catalogueStore: CatalogueStore;
   /** A new MCP server wired to the shared surface; it sends log notifications only within the request it serves. */
   newServer(): Server;
@@ -95,6 +105,9 @@ interface RequestContext {
   sink?: RequestLogSink;
   modernLogLevel?: string | null;
 }
+
+/** How long a confirmation question waits for the user (the SDK's default of 60 s is short for a person deciding). */
+const CONFIRMATION_TIMEOUT_MS = 10 * 60_000;
 
 /** Completion values are capped by the MCP spec at 100 per response. */
 const MAX_COMPLETION_VALUES = 100;
@@ -117,6 +130,8 @@ export function createServer(options: CreateServerOptions): CreatedServer {
     server: mcp,
     surface: wiring.surface,
     settings: wiring.settings,
+    policy: wiring.policy,
+    listing: wiring.listing,
     catalogueStore: wiring.catalogueStore,
     close: async () => {
       wiring.killLocalRuns();
@@ -129,8 +144,8 @@ export function createServer(options: CreateServerOptions): CreatedServer {
 
 /** For stateless HTTP: shared state once, a fresh `Server` per request (see ServerFactory). */
 export function createServerFactory(options: CreateServerOptions): ServerFactory {
-  const { surface, settings, catalogueStore, newServer, killLocalRuns } = wireServer({ ...options, servedOver: options.servedOver ?? 'http' });
-  return { surface, settings, catalogueStore, newServer, killLocalRuns };
+  const { surface, settings, policy, listing, catalogueStore, newServer, killLocalRuns } = wireServer({ ...options, servedOver: options.servedOver ?? 'http' });
+  return { surface, settings, policy, listing, catalogueStore, newServer, killLocalRuns };
 }
 
 function wireServer(options: CreateServerOptions): ServerFactory & { attachSession(server: Server): void; endSubscriptions(): void } {
@@ -176,17 +191,31 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
   const runner = createRunner(settings, apiClient, localExecutor, log, operations);
   const validator = createValidator(log);
   const catalogueStore = createCatalogueStore({ catalogue, settings, apiClient, log });
+  // The operator policy (policy/): applied here, once, to the list every surface reads; tools outside it are absent
+  // from tools/list, search, list, resources, prompts and completions, and a call naming one is TOOL_NOT_ALLOWED.
+  const policy = readPolicySettings(names, env, log, catalogue.policy);
+  const policyView = createPolicyView(policy.policy);
+  const servedTools = (): readonly ServedTool[] => policyView.allowed(catalogueStore.getTools());
   // Host profile and tools mode (MCP_HOST_PROFILE, MCP_TOOLS, …): advertised forms are computed once per served tool.
-  const advertiser = createToolAdvertiser({
+  const listingOptions = {
     profile: settings.hostProfile, mode: settings.tools, threshold: settings.toolsThreshold,
     pinned: settings.pinnedTools, metaToolName: names.metaToolName,
-  });
+  };
+  const advertiser = createToolAdvertiser(listingOptions);
   const surface = createAgentSurface({
-    names, getTools: catalogueStore.getTools, search: packageToolSearch(catalogueStore.getTools, catalogue.searchIndexUrl), runner, validator,
+    names, getTools: servedTools, search: packageToolSearch(servedTools, catalogue.searchIndexUrl), runner, validator,
     // Over HTTP, each caller (bearer token) has a history of its own; a stdio process has one client.
     history: options.servedOver === 'http' ? createCallerHistory({ tokenVar: httpEnvVarNames(names).token }) : createRunHistory(),
     startedAt: new Date(), log,
     ...(settings.catalogue === 'pinned' ? { pinnedCatalogueVar: settings.vars.catalogue } : {}),
+    refusal: (wanted, exactOnly) => policyView.refusal(catalogueStore.getTools(), wanted, exactOnly),
+    confirmation: { mode: policy.confirm, confirmVar: policy.vars.confirm },
+    surfaceMode: policy.surface,
+    policySummary: describePolicy(policy.policy),
+  });
+  const listing = (): ListingReport => listingReport({
+    all: catalogueStore.getTools(), served: servedTools(), listed: advertiser.list(servedTools(), surface.metaTools()),
+    metaEntries: surface.metaTools().length, options: listingOptions, policy, vars: settings.vars, tokenCostsUrl: catalogue.tokenCostsUrl,
   });
 
   // The SDK builds an ajv instance per Server for elicitation replies, which this server never requests: built on
@@ -216,16 +245,22 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
       onEraRequest(mcp, schema, handler, inEra);
 
     onRequest(ListToolsRequestSchema, async (request) => {
-      refuseCursor(request);
       await catalogueStore.ensureFresh();
-      const tools: Tool[] = advertiser.list(catalogueStore.getTools(), surface.metaTool);
-      return { tools };
+      const tools: Tool[] = advertiser.list(servedTools(), surface.metaTools());
+      const { page, nextCursor } = pageOf(tools, request.params?.cursor, request.method);
+      return nextCursor === undefined ? { tools: page } : { tools: page, nextCursor };
     });
 
     onRequest(CallToolRequestSchema, async (request, extra) => {
       const progressToken = request.params._meta?.progressToken;
+      // Over stdio the client's capabilities are known from its initialize; a stateless HTTP request has none, so it
+      // cannot be asked (its answer would arrive at another Server).
+      const confirmationChannel = supportsFormElicitation(mcp.getClientCapabilities())
+        ? elicitationChannel(async (params, signal) => extra.sendRequest({ method: 'elicitation/create', params: params as never }, ElicitResultSchema, { signal, timeout: CONFIRMATION_TIMEOUT_MS }))
+        : undefined;
       const callExtra: CallExtra = {
         signal: extra.signal,
+        ...(confirmationChannel === undefined ? {} : { confirmationChannel }),
         ...(progressToken === undefined ? {} : { progressToken }),
         async sendProgress(progress, total, message) {
           // Unsolicited progress is a protocol violation, and a failed notification must never fail the call.
@@ -246,14 +281,15 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
       return requestContext.run(
         { ...requestContext.getStore(), sink: (notification) => extra.sendNotification(notification) },
         // Keys the host profile advertised under aliases go back to the manifest's keys before validation.
-        () => surface.callTool(request.params.name, advertiser.argumentsFor(catalogueStore.getTools(), request.params.name, request.params.arguments), callExtra),
+        () => surface.callTool(request.params.name, advertiser.argumentsFor(servedTools(), request.params.name, request.params.arguments), callExtra),
       );
     });
 
     onRequest(ListResourcesRequestSchema, async (request) => {
-      refuseCursor(request);
       await catalogueStore.ensureFresh();
-      return surface.listResources();
+      const listed = surface.listResources();
+      const { page, nextCursor } = pageOf(listed.resources, request.params?.cursor, request.method);
+      return nextCursor === undefined ? { ...listed, resources: page } : { ...listed, resources: page, nextCursor };
     });
     onRequest(ListResourceTemplatesRequestSchema, (request) => {
       refuseCursor(request);
@@ -309,6 +345,8 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
   return {
     surface,
     settings,
+    policy,
+    listing,
     catalogueStore,
     newServer,
     killLocalRuns: () => localExecutor.killAll(),
@@ -375,8 +413,9 @@ function onEraRequest<T extends RequestSchema>(
 }
 
 /**
- * Every list is answered in one page and no nextCursor is ever issued, so any cursor a client sends is invalid, which
- * MCP says to answer with -32602 rather than with the first page again (a client paging would loop or duplicate).
+ * The short lists (templates, prompts) are answered in one page and issue no nextCursor, so any cursor a client sends
+ * them is invalid, which MCP says to answer with -32602 rather than with the first page again (a client paging would
+ * loop or duplicate). tools/list and resources/list page (see list-pages.ts).
  */
 function refuseCursor(request: { method: string; params?: { cursor?: string | undefined } | undefined }): void {
   const cursor = request.params?.cursor;

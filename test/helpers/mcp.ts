@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult, JSONRPCMessage, JSONRPCNotification } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ClientCapabilities, JSONRPCMessage, JSONRPCNotification } from '@modelcontextprotocol/sdk/types.js';
 import { REPO_ROOT, runCli } from './cli.js';
 
 export const EXAMPLE_CATALOGUE = join(REPO_ROOT, 'examples', 'catalogue.json');
@@ -114,8 +114,21 @@ export function serverEnv(env: Record<string, string> = {}): Record<string, stri
   return { ...base, ...env };
 }
 
+/** How the test's client presents itself: the capabilities it declares, and handlers set before it connects. */
+export interface ClientSetup {
+  capabilities?: ClientCapabilities;
+  /** Called on the client before it connects (e.g. to answer elicitation/create). */
+  prepare?(client: Client): void;
+}
+
+function newClient(setup: ClientSetup): Client {
+  const client = new Client({ name: 'e2e-test', version: '1.0.0' }, { capabilities: setup.capabilities ?? {} });
+  setup.prepare?.(client);
+  return client;
+}
+
 /** Spawns `packageDir/dist/bin.js` over real stdio with an explicit env and connects an SDK client. */
-export async function connectServer(packageDir: string, env: Record<string, string> = {}): Promise<ServerSession> {
+export async function connectServer(packageDir: string, env: Record<string, string> = {}, setup: ClientSetup = {}): Promise<ServerSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [join(packageDir, 'dist', 'bin.js')],
@@ -125,7 +138,7 @@ export async function connectServer(packageDir: string, env: Record<string, stri
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client({ name: 'e2e-test', version: '1.0.0' }, { capabilities: {} });
+  const client = newClient(setup);
   await client.connect(transport);
   const received = recordMessages(transport);
   return { client, stderr: () => stderr, received, close: () => client.close() };
@@ -151,7 +164,7 @@ function recordMessages(transport: { onmessage?: (message: JSONRPCMessage, ...re
  * Spawns `packageDir/dist/bin.js --http 0` (stateless Streamable HTTP on an ephemeral loopback port), waits for the
  * address it prints on stderr, and connects an SDK client; `close()` also stops the process.
  */
-export async function connectHttpServer(packageDir: string, env: Record<string, string> = {}): Promise<ServerSession> {
+export async function connectHttpServer(packageDir: string, env: Record<string, string> = {}, setup: ClientSetup = {}): Promise<ServerSession> {
   const child = spawn(process.execPath, [join(packageDir, 'dist', 'bin.js'), '--http', '0'], {
     cwd: packageDir,
     env: serverEnv(env),
@@ -163,7 +176,7 @@ export async function connectHttpServer(packageDir: string, env: Record<string, 
   const url = /listening on (http:\S+)/.exec(stderr)?.[1];
   if (!url) throw new Error(`the HTTP server did not start:\n${stderr}`);
   const transport = new StreamableHTTPClientTransport(new URL(url));
-  const client = new Client({ name: 'e2e-test', version: '1.0.0' }, { capabilities: {} });
+  const client = newClient(setup);
   await client.connect(transport);
   const received = recordMessages(transport);
   return {
@@ -182,8 +195,8 @@ export async function connectHttpServer(packageDir: string, env: Record<string, 
 }
 
 /** Connects over the named transport: the same server, the same checks. */
-export function connectOver(transport: TransportName, packageDir: string, env: Record<string, string> = {}): Promise<ServerSession> {
-  return transport === 'http' ? connectHttpServer(packageDir, env) : connectServer(packageDir, env);
+export function connectOver(transport: TransportName, packageDir: string, env: Record<string, string> = {}, setup: ClientSetup = {}): Promise<ServerSession> {
+  return transport === 'http' ? connectHttpServer(packageDir, env, setup) : connectServer(packageDir, env, setup);
 }
 
 /** The notifications with `method` the server sent, from message number `since` on. */

@@ -112,7 +112,18 @@ test('loadServedCatalogue reads a file and rejects a wrong one', async () => {
     ...pinned,
     searchIndexUrl: pathToFileURL(join(dir, 'search-index.json')).href,
     advertisedListUrl: pathToFileURL(join(dir, 'tools-list.json')).href,
+    tokenCostsUrl: pathToFileURL(join(dir, 'token-costs.json')).href,
+    // No data/policy.json beside it (a package built before the file existed): no policy.
+    policy: {},
   });
+  // A policy file that is there is applied, and one that cannot be read stops the start instead of serving every tool.
+  await writeFile(join(dir, 'policy.json'), JSON.stringify({ format: 'nexusbloom-policy/1', deny: ['refund-*'], maxRisk: 'medium' }));
+  assert.deepEqual((await loadServedCatalogue(pathToFileURL(good))).policy, { deny: ['refund-*'], maxRisk: 'medium' });
+  await writeFile(join(dir, 'policy.json'), JSON.stringify({ format: 'nexusbloom-policy/1', deny: 'refund-*' }));
+  await assert.rejects(loadServedCatalogue(pathToFileURL(good)), /tool policy at .*policy\.json is invalid: policy\.deny must be an array/);
+  await writeFile(join(dir, 'policy.json'), '{');
+  await assert.rejects(loadServedCatalogue(pathToFileURL(good)), /tool policy at .*policy\.json is not JSON/);
+  await unlink(join(dir, 'policy.json'));
   const bad = join(dir, 'bad.json');
   await writeFile(bad, JSON.stringify({ format: 'nexusbloom-catalogue/1', tools: [] }));
   await assert.rejects(loadServedCatalogue(pathToFileURL(bad)), /not a nexusbloom-served-catalogue\/1 file/);

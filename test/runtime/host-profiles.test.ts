@@ -330,25 +330,41 @@ function numbered(count: number): ServedCatalogueFile {
   return { format: 'nexusbloom-served-catalogue/1', tools };
 }
 
-test('tools modes over 39 and 41 tools: auto switches to the meta-tool past 40, pinned tools stay, unlisted tools stay callable', async () => {
+/** Every page of tools/list, following nextCursor as a paging host does. */
+async function listEveryTool(client: Client): Promise<{ tools: Array<{ name: string }>; pages: number }> {
+  const tools: Array<{ name: string }> = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const page = await client.listTools(cursor === undefined ? {} : { cursor });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+    pages += 1;
+  } while (cursor !== undefined);
+  return { tools, pages };
+}
+
+test('tools modes over 127 and 128 tools: auto lists everything up to the 128 hosts take, then the meta-tool; pinned tools stay, unlisted tools stay callable', async () => {
   const api = await echoApi();
-  const cases: Array<{ size: number; env: Record<string, string>; listed: number; pinned?: string }> = [
-    { size: 39, env: {}, listed: 40 },
-    { size: 41, env: {}, listed: 1 },
-    { size: 41, env: { NEXUSBLOOM_MCP_PINNED_TOOLS: 'tool-03, tool-40,no-such-tool' }, listed: 3, pinned: 'tool-40' },
-    { size: 41, env: { NEXUSBLOOM_MCP_TOOLS_THRESHOLD: '100' }, listed: 42 },
+  const cases: Array<{ size: number; env: Record<string, string>; listed: number; pages?: number; pinned?: string }> = [
+    { size: 127, env: {}, listed: 128 },
+    { size: 128, env: {}, listed: 1 },
+    { size: 128, env: { NEXUSBLOOM_MCP_PINNED_TOOLS: 'tool-03, tool-128,no-such-tool' }, listed: 3, pinned: 'tool-128' },
+    { size: 41, env: { NEXUSBLOOM_MCP_TOOLS_THRESHOLD: '40' }, listed: 1 },
     { size: 39, env: { NEXUSBLOOM_MCP_TOOLS: 'meta' }, listed: 1 },
     { size: 39, env: { NEXUSBLOOM_MCP_TOOLS: 'meta', NEXUSBLOOM_MCP_PINNED_TOOLS: 'tool-07' }, listed: 2, pinned: 'tool-07' },
-    { size: 41, env: { NEXUSBLOOM_MCP_TOOLS: 'all' }, listed: 42 },
+    { size: 300, env: { NEXUSBLOOM_MCP_TOOLS: 'all' }, listed: 301, pages: 3 },
     { size: 41, env: { NEXUSBLOOM_MCP_TOOLS: 'ALL' }, listed: 42 },
   ];
   try {
-    for (const { size, env, listed, pinned } of cases) {
+    for (const { size, env, listed, pages, pinned } of cases) {
       const label = `${size} tools, ${JSON.stringify(env)}`;
       const session = await connect(numbered(size), { ...env, NEXUSBLOOM_API_URL: api.url });
       try {
-        const { tools } = await session.client.listTools();
+        const { tools, pages: paged } = await listEveryTool(session.client);
         assert.equal(tools.length, listed, label);
+        assert.equal(paged, pages ?? 1, `${label}: pages of at most 128`);
+        assert.equal(new Set(tools.map((tool) => tool.name)).size, tools.length, `${label}: no tool twice across pages`);
         assert.equal(tools.at(-1)?.name, 'nexusbloom', `${label}: the meta-tool is always listed`);
         if (pinned !== undefined) assert.ok(tools.some((tool) => tool.name === pinned), label);
         const unlisted = numbered(size).tools.map((tool) => tool.slug).find((slug) => !tools.some((tool) => tool.name === slug));
@@ -386,16 +402,16 @@ test('every profile named in HOST_RULES has a rule for each documented limit', (
 test('settings: defaults, accepted values, and invalid ones reported and replaced', () => {
   const { log, lines } = captureLog();
   const defaults = readSettings(testNames, {}, log);
-  assert.deepEqual([defaults.hostProfile, defaults.tools, defaults.toolsThreshold, defaults.pinnedTools], ['spec', 'auto', 40, []]);
+  assert.deepEqual([defaults.hostProfile, defaults.tools, defaults.toolsThreshold, defaults.pinnedTools], ['spec', 'auto', 128, []]);
   assert.deepEqual(lines, []);
   const set = readSettings(testNames, {
     NEXUSBLOOM_MCP_HOST_PROFILE: 'Gemini', NEXUSBLOOM_MCP_TOOLS: 'meta', NEXUSBLOOM_MCP_TOOLS_THRESHOLD: '12', NEXUSBLOOM_MCP_PINNED_TOOLS: ' a ,b,,',
   }, log);
   assert.deepEqual([set.hostProfile, set.tools, set.toolsThreshold, set.pinnedTools], ['gemini', 'meta', 12, ['a', 'b']]);
   const bad = readSettings(testNames, { NEXUSBLOOM_MCP_TOOLS: 'some', NEXUSBLOOM_MCP_TOOLS_THRESHOLD: '0' }, log);
-  assert.deepEqual([bad.tools, bad.toolsThreshold], ['auto', 40]);
+  assert.deepEqual([bad.tools, bad.toolsThreshold], ['auto', 128]);
   assert.equal(lines.length, 2);
   assert.match(lines[0] ?? '', /NEXUSBLOOM_MCP_TOOLS="some" is not one of auto, all, meta/);
-  assert.match(lines[1] ?? '', /NEXUSBLOOM_MCP_TOOLS_THRESHOLD="0" is not a whole number of at least 1; using 40/);
+  assert.match(lines[1] ?? '', /NEXUSBLOOM_MCP_TOOLS_THRESHOLD="0" is not a whole number of at least 1; using 128/);
   assert.equal(set.vars.hostProfile, 'NEXUSBLOOM_MCP_HOST_PROFILE');
 });

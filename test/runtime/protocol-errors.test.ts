@@ -87,13 +87,17 @@ test('valid requests still reach their handlers', async () => {
   assert.equal(unknown.code, -32601);
 });
 
-test('a cursor is -32602 on every list: each answers in one page and never issues one', async () => {
+test('a cursor the server did not issue is -32602 on every list; a short list fits one page and issues none', async () => {
   for (const method of ['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list']) {
     const first = await request(method, {});
     assert.ok(first.result, method);
-    assert.equal((first.result as { nextCursor?: string }).nextCursor, undefined, `${method} issues no cursor`);
+    assert.equal((first.result as { nextCursor?: string }).nextCursor, undefined, `${method} issues no cursor for one page`);
     const error = errorOf(await request(method, { cursor: 'garbage' }));
     assert.equal(error.code, -32602, method);
-    assert.match(error.message, /Invalid cursor "garbage": .* send it without one/, method);
+    assert.match(error.message, /Invalid cursor "garbage": /, method);
   }
+  // A well-formed cursor past the end of a one-page list was not issued either (the list changed since).
+  const past = errorOf(await request('tools/list', { cursor: Buffer.from('page:128').toString('base64url') }));
+  assert.equal(past.code, -32602);
+  assert.match(past.message, /list again without a cursor/);
 });

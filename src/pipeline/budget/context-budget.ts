@@ -1,7 +1,7 @@
 // The context budget: what the advertised tools/list costs an agent in tokens, per tool, in total, and meta-tool only.
 
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { advertisedListLineInputs, createToolAdvertiser, listedCatalogueTools, type ToolAdvertiser } from '../../runtime/advertise.js';
+import { advertisedListLineInputs, createToolAdvertiser, DEFAULT_TOOLS_THRESHOLD, listedCatalogueTools, type ToolAdvertiser } from '../../runtime/advertise.js';
 import type { ServedTool, ServerNames } from '../../runtime/contracts.js';
 import { DEFAULT_HOST_PROFILE } from '../../runtime/host-profiles.js';
 import { metaToolDefinition } from '../../runtime/meta-tool.js';
@@ -102,7 +102,7 @@ export interface BudgetOptions {
  */
 export async function contextBudget(tools: readonly ServedTool[], names: ServerNames, options: BudgetOptions = {}): Promise<ContextBudget> {
   const { cache } = options;
-  const { advertiser, metaTool } = defaultAdvertiser(names);
+  const { advertiser, metaTool } = defaultAdvertiser(names, tools);
   const listedTools = listedCatalogueTools(tools, LISTING(names));
   // An entry is its tool's advertised form: the same inputs as that form's, whose schema hashes are memoised already.
   const keys = listedTools.map((tool) => contentKey(BUDGET_ENCODING, ...advertisedListLineInputs(tool)));
@@ -160,15 +160,16 @@ const byCostThenSlug = (a: { slug: string; tokens: number }, b: { slug: string; 
 
 const LISTING = (names: ServerNames) => ({ mode: 'all' as const, threshold: Number.POSITIVE_INFINITY, pinned: [], metaToolName: names.metaToolName });
 
-function defaultAdvertiser(names: ServerNames): { advertiser: ToolAdvertiser; metaTool: Tool } {
-  // metaToolDefinition reads only the names from its context; the rest of a surface (runner, history) is not needed here.
-  const metaTool: Tool = metaToolDefinition({ names } as SurfaceContext);
+function defaultAdvertiser(names: ServerNames, tools: readonly ServedTool[]): { advertiser: ToolAdvertiser; metaTool: Tool } {
+  // metaToolDefinition reads only the names and the tools (its annotations) from its context; the rest of a surface
+  // (runner, history) is not needed here.
+  const metaTool: Tool = metaToolDefinition({ names, getTools: () => tools } as SurfaceContext);
   return { advertiser: createToolAdvertiser({ profile: DEFAULT_HOST_PROFILE, ...LISTING(names) }), metaTool };
 }
 
 /** The tools/list answers of a server over `tools` in the default profile: everything listed, and the meta-tool alone. */
 export function advertisedSurface(tools: readonly ServedTool[], names: ServerNames): { listed: Tool[]; metaOnly: Tool[] } {
-  const { advertiser, metaTool } = defaultAdvertiser(names);
+  const { advertiser, metaTool } = defaultAdvertiser(names, tools);
   return { listed: advertiser.list(tools, metaTool), metaOnly: advertiser.list([], metaTool) };
 }
 
@@ -186,4 +187,12 @@ export function budgetLines(budget: ContextBudget): string[] {
   const lines = [`Context budget (${budget.encoding}): tools/list ${budget.total} tokens; meta-tool only ${budget.metaOnly}.`];
   for (const tool of budget.perTool.slice(0, 5)) lines.push(`  ${String(tool.tokens).padStart(6)}  ${tool.slug}`);
   return lines;
+}
+
+/** Human lines for what the built server lists by default: every tool up to the hosts' limit, else the meta-tool alone. */
+export function listingLines(listing: { shows: 'all' | 'meta'; listed: number; outsidePolicy: number; policy: string; tokens: number }, total: number, envPrefix: string): string[] {
+  const policy = listing.outsidePolicy > 0 ? ` Tool policy: ${listing.policy} (${listing.outsidePolicy} of ${total} tools outside it, served nowhere).` : '';
+  if (listing.shows === 'all') return [`Listed by default: ${listing.listed} of ${total} tools plus the meta-tool (${listing.tokens} tokens).${policy}`];
+  return [`Listed by default: the meta-tool only (${listing.tokens} tokens): more tools than the ${DEFAULT_TOOLS_THRESHOLD} a host takes in one list `
+    + `(VS Code, OpenAI); every tool stays reachable through it. ${envPrefix}MCP_TOOLS=all lists them all, in pages; ${envPrefix}MCP_PINNED_TOOLS lists chosen ones beside it.${policy}`];
 }

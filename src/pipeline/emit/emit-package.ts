@@ -17,6 +17,7 @@ import { advertisedListFileText, advertisedListLineOf } from '../../runtime/adve
 import { cachedListParts } from './advertised-list.js';
 import { catalogueIndexFileText } from '../../runtime/catalogue-index.js';
 import { searchIndexFileText } from './search-index-file.js';
+import { policyFileText } from '../../runtime/policy/index.js';
 import { docComment, endingInOneNewline, firstSentence } from './text.js';
 import { toolDoc } from './tool-doc.js';
 
@@ -158,6 +159,10 @@ function readmeView(plan: PackagePlan, config: GeneratorConfig): object {
     apiCredentials: apiCredentialRows(plan, names.envPrefix),
     toolCount: plan.tools.length,
     withheldCount: plan.tools.filter((t) => t.withheldReason !== null).length,
+    policy: {
+      allow: (config.policy.allow ?? []).join(','), deny: (config.policy.deny ?? []).join(','), maxRisk: config.policy.maxRisk ?? '',
+      confirm: config.policy.confirm ?? 'declared', surface: config.policy.surface ?? 'single',
+    },
     mcpServersSnippet: { mcpServers: { [names.serverName]: serverEntry } },
     vscodeSnippet: { servers: { [names.serverName]: { type: 'stdio', ...serverEntry } } },
     firstTool: {
@@ -197,6 +202,8 @@ export async function emitPackage(plan: PackagePlan, config: GeneratorConfig, ca
   // Built here so the server's first search loads an index instead of building one.
   files.set('data/search-index.json', searchIndexFileText(served));
   files.set('data/tools-list.json', advertisedListFileText(served, (tool) => advertisedListLineOf(cachedListParts(tool, cache))));
+  // The tool policy the server applies unless its environment overrides it (src/runtime/policy/).
+  files.set('data/policy.json', policyFileText(config.policy));
   files.set(NAMES_LOCK_FILE, `${JSON.stringify(namesLockOf(plan), null, 2)}\n`);
   files.set('src/names.ts', renderTemplate('names.ts', { names: config.names }));
   files.set('src/client.ts', renderTemplate('client.ts', {}));

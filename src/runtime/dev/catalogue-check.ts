@@ -6,11 +6,14 @@ import { parseArgs } from 'node:util';
 import type { ServedTool } from '../contracts.js';
 import { TOOL_NAME_GRAMMAR } from '../advertise.js';
 import { isRunSelected, notRunText, runSelectionOf, selectionText, type RunSelection } from './run-selection.js';
+import { runnerToolName } from '../meta-tool.js';
+import { decideTool, needsConfirmation, readPolicySettings, type PolicySettings } from '../policy/index.js';
 import {
   apiUnreachableReason,
   callTool,
   errorText,
   isEntryPoint,
+  listEveryTool,
   loadPackage,
   openClientSession,
   processLines,
@@ -46,6 +49,8 @@ export interface CatalogueCheckReport {
   tools: number;
   advertised: number;
   withheld: number;
+  /** Tools outside the server's tool policy: checked to be absent and refused, not run. */
+  outsidePolicy: number;
   passed: number;
   failed: number;
   /** Tools that passed every check they were given but were not run against the API (outside the run selection). */
@@ -111,7 +116,7 @@ export function reportLines(report: CatalogueCheckReport): string[] {
   for (const problem of report.problems) lines.push(`FAIL  ${problem}`);
   lines.push(
     `${report.ok ? 'PASS' : 'FAIL'}: ${report.passed} of ${report.tools} tools passed, ${report.failed} failed `
-      + `(${report.advertised} advertised, ${report.withheld} withheld; API ${report.apiUrl}${report.mock ? ', mock' : ''}${notRunText(report)}).`,
+      + `(${report.advertised} advertised, ${report.withheld} withheld${report.outsidePolicy > 0 ? `, ${report.outsidePolicy} outside the tool policy and refused` : ''}; API ${report.apiUrl}${report.mock ? ', mock' : ''}${notRunText(report)}).`,
   );
   return lines;
 }
@@ -128,6 +133,7 @@ export async function checkCatalogue(options: CatalogueCheckOptions & { mock: bo
       tools: pkg.catalogue.tools.length,
       advertised: pkg.catalogue.tools.filter((tool) => tool.withheldReason === null).length,
       withheld: pkg.catalogue.tools.filter((tool) => tool.withheldReason !== null).length,
+      outsidePolicy: 0,
       passed: 0,
       failed: 0,
       notRun: 0,
@@ -143,7 +149,10 @@ export async function checkCatalogue(options: CatalogueCheckOptions & { mock: bo
     }
     const session = await openClientSession(pkg, { apiUrl: api.serverUrl, env, clientName: 'catalogue-check' });
     try {
-      report.results = await checkTools(pkg, session, report.problems, report.runSelection);
+      // The policy the server applies (the build's, overridden by the same environment), so the check expects it.
+      const policy = readPolicySettings(pkg.names, env, () => {}, pkg.catalogue.policy);
+      report.outsidePolicy = pkg.catalogue.tools.filter((tool) => !decideTool(policy.policy, tool).allowed).length;
+      report.results = await checkTools(pkg, session, report.problems, report.runSelection, policy);
     } catch (error) {
       if (session.ended() === null) throw error;
     } finally {
@@ -171,15 +180,51 @@ interface ToolState {
   selected: boolean;
 }
 
-async function checkTools(pkg: PackageContext, session: ClientSession, problems: string[], selection: RunSelection | null): Promise<ToolCheckResult[]> {
+/**
+ * A tool outside the policy: absent from tools/list and its resource, refused with TOOL_NOT_ALLOWED by schema, run and
+ * batch. Each check passes when the server refuses as the policy says.
+ */
+async function checkRefused(session: ClientSession, meta: string, uriScheme: string, state: ToolState, listed: boolean): Promise<void> {
+  const { tool } = state;
+  const record = (check: CatalogueCheckName, ok: boolean, message: string): void => {
+    if (ok) state.result.passed.push(check);
+    else state.result.failures.push({ check, message });
+  };
+  record('listing', !listed, 'in tools/list although outside the tool policy');
+  record('description', true, '');
+  const refused = async (args: Record<string, unknown>): Promise<string | null> => {
+    try {
+      const failure = resultFailure(await callTool(session, meta, args));
+      return failure?.code === 'TOOL_NOT_ALLOWED' ? null : `answered ${failure === null ? 'with a result' : failure.code} instead of TOOL_NOT_ALLOWED`;
+    } catch (error) {
+      return errorText(error);
+    }
+  };
+  const schema = await refused({ command: 'schema', slug: tool.slug });
+  record('example', schema === null, `schema command ${schema}`);
+  const run = await refused({ command: 'run', slug: tool.slug, params: {} });
+  record('run', run === null, `run command ${run}`);
+  const batch = await refused({ command: 'batch', runs: [{ slug: tool.slug, params: {} }] });
+  record('batch', batch === null, `batch ${batch}`);
+  let readable = false;
+  try {
+    await session.client.readResource({ uri: `${uriScheme}://tools/${encodeURIComponent(tool.slug)}` });
+    readable = true;
+  } catch {
+    // Refused, as it should be.
+  }
+  record('resource', !readable, 'its resource is readable although the tool is outside the tool policy');
+}
+
+async function checkTools(pkg: PackageContext, session: ClientSession, problems: string[], selection: RunSelection | null, policy: PolicySettings): Promise<ToolCheckResult[]> {
   const { names } = pkg;
   const meta = names.metaToolName;
-  const listed = (await session.client.listTools()).tools;
+  const listed = await listEveryTool(session);
   const listedByName = new Map(listed.map((tool) => [tool.name, tool]));
   if (!listedByName.has(meta)) problems.push(`tools/list does not include the meta-tool "${meta}"`);
   const catalogueSlugs = new Set(pkg.catalogue.tools.map((tool) => tool.toolName ?? tool.slug));
   for (const name of listedByName.keys()) {
-    if (name !== meta && !catalogueSlugs.has(name)) problems.push(`tools/list advertises "${name}", which is not in the catalogue`);
+    if (name !== meta && !(policy.surface === 'split' && name === runnerToolName(meta)) && !catalogueSlugs.has(name)) problems.push(`tools/list advertises "${name}", which is not in the catalogue`);
   }
 
   const states: ToolState[] = pkg.catalogue.tools.map((tool) => ({
@@ -193,8 +238,14 @@ async function checkTools(pkg: PackageContext, session: ClientSession, problems:
   const pass = (state: ToolState, check: CatalogueCheckName): void => void state.result.passed.push(check);
   const fail = (state: ToolState, check: CatalogueCheckName, message: string): void => void state.result.failures.push({ check, message });
 
+  const refusedStates = new Set<ToolState>();
   for (const state of states) {
     const { tool } = state;
+    if (!decideTool(policy.policy, tool).allowed) {
+      refusedStates.add(state);
+      await checkRefused(session, meta, names.uriScheme, state, listedByName.has(tool.toolName ?? tool.slug));
+      continue;
+    }
     // A foreign slug the generator mapped (toolNames: "sanitize") is listed under its mapped name.
     const name = tool.toolName ?? tool.slug;
     const advertised = tool.withheldReason === null && name !== meta;
@@ -237,7 +288,8 @@ async function checkTools(pkg: PackageContext, session: ClientSession, problems:
       try {
         const run = await callTool(session, state.example.name, state.example.arguments);
         const failure = resultFailure(run);
-        if (failure === null) pass(state, 'run');
+        // Through the meta-tool (a withheld tool), a run that needs confirmation is refused: this client cannot be asked.
+        if (failure === null || (failure.code === 'CONFIRMATION_REQUIRED' && needsConfirmation(tool, policy.confirm))) pass(state, 'run');
         else fail(state, 'run', `${failure.code}: ${failure.error}`);
       } catch (error) {
         fail(state, 'run', errorText(error));
@@ -256,7 +308,7 @@ async function checkTools(pkg: PackageContext, session: ClientSession, problems:
     }
   }
 
-  await checkBatches(session, meta, states);
+  await checkBatches(session, meta, states.filter((state) => !refusedStates.has(state)), policy);
 
   for (const state of states) {
     state.result.passed.sort((a, b) => CATALOGUE_CHECKS.indexOf(a) - CATALOGUE_CHECKS.indexOf(b));
@@ -267,9 +319,25 @@ async function checkTools(pkg: PackageContext, session: ClientSession, problems:
 }
 
 /** Every tool with a valid example runs again inside a batch (in batches of the meta-tool's cap). */
-async function checkBatches(session: ClientSession, meta: string, states: ToolState[]): Promise<void> {
-  const runnable = states.filter((state) => state.selected && state.example !== undefined);
+async function checkBatches(session: ClientSession, meta: string, states: ToolState[], policy: PolicySettings): Promise<void> {
+  // Runs that need the user's confirmation are refused as a batch (this client cannot be asked): they are batched
+  // apart, and pass when the batch answers CONFIRMATION_REQUIRED, which runs nothing.
+  const confirming = states.filter((state) => state.example !== undefined && needsConfirmation(state.tool, policy.confirm));
+  for (let start = 0; start < confirming.length; start += BATCH_SIZE) {
+    const chunk = confirming.slice(start, start + BATCH_SIZE);
+    try {
+      const failure = resultFailure(await callTool(session, meta, { command: 'batch', runs: chunk.map((state) => ({ slug: state.tool.slug, params: paramsOf(state.example!, meta) })) }));
+      for (const state of chunk) {
+        if (failure?.code === 'CONFIRMATION_REQUIRED') state.result.passed.push('batch');
+        else state.result.failures.push({ check: 'batch', message: `a run needing confirmation was answered ${failure === null ? 'with results' : failure.code} instead of CONFIRMATION_REQUIRED` });
+      }
+    } catch (error) {
+      for (const state of chunk) state.result.failures.push({ check: 'batch', message: errorText(error) });
+    }
+  }
+  const runnable = states.filter((state) => state.selected && state.example !== undefined && !needsConfirmation(state.tool, policy.confirm));
   for (const state of states) {
+    if (needsConfirmation(state.tool, policy.confirm) && state.example !== undefined) continue;
     if (!state.selected) state.result.skipped.push('batch');
     else if (state.example === undefined) state.result.failures.push({ check: 'batch', message: 'skipped: no valid example to run' });
   }
