@@ -7,14 +7,13 @@ import { buildChangelog, type Changelog } from '../pipeline/changelog/changelog.
 import { loadSide, type CatalogueSide, type LoadSideOptions } from '../pipeline/changelog/load-side.js';
 import { renderMarkdown } from '../pipeline/changelog/render-markdown.js';
 import { PipelineError } from '../pipeline/problems.js';
+import { SOURCE_FLAG_ADVICE } from '../pipeline/source/bundle-source.js';
 
 export interface DiffReport extends Changelog {
   old: string;
   new: string;
 }
 
-/** The source stage's advice for `build`, which names a flag `diff` does not have. */
-const SOURCE_FLAG_ADVICE = / \(pass a bundle file or an API URL to --source\)/;
 
 /**
  * One side of the diff; a failure names the side (OLD or NEW). When no tool is to blame (nothing usable was read), it
@@ -24,9 +23,10 @@ async function readSide(side: 'OLD' | 'NEW', source: string, options: LoadSideOp
   try {
     return await loadSide(source, options);
   } catch (error) {
+    // The source stage's advice names a flag `diff` does not have.
     const why = errorMessage(error).replace(SOURCE_FLAG_ADVICE, '');
     const problems = error instanceof PipelineError ? error.problems : [];
-    const advice = problems.some((problem) => problem.slug !== null) ? '' : `\n${side} must be an API base URL, a bundle file or a generated package folder.`;
+    const advice = problems.some((problem) => problem.slug !== null) ? '' : `\n${side} must be an API base URL, a bundle file, an OpenAPI document or a generated package folder.`;
     throw new PipelineError(`${side} (${source}): ${why}${advice}`, problems);
   }
 }

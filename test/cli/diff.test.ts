@@ -137,7 +137,7 @@ describe('nexusbloom-gen diff (real binary)', () => {
     const missing = await runCli(['diff', join(work, 'nope.json'), newFile]);
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /^Error: OLD \(.*nope\.json\): cannot read bundle .*nope\.json: no such file$/m);
-    assert.match(missing.stderr, /^OLD must be an API base URL, a bundle file or a generated package folder\.$/m);
+    assert.match(missing.stderr, /^OLD must be an API base URL, a bundle file, an OpenAPI document or a generated package folder\.$/m);
     // diff has no --source flag to advise.
     assert.doesNotMatch(missing.stderr, /--source/);
 

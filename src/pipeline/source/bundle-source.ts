@@ -16,13 +16,16 @@ export async function readBundleFile(path: string): Promise<unknown> {
   return parseBundleText(path, await readSourceFile(path));
 }
 
+/** What `build`, `check` and `pull` advise after an unreadable source; `diff`, which has no --source, leaves it out. */
+export const SOURCE_FLAG_ADVICE = ' (pass a bundle file, an OpenAPI document or an API URL to --source)';
+
 /** The text of a source file (a bundle or an API description). */
 export async function readSourceFile(path: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
     const why = unreadableReason(error);
-    throw new PipelineError(`cannot read bundle ${path}: ${why} (pass a bundle file, an OpenAPI document or an API URL to --source)`, [
+    throw new PipelineError(`cannot read bundle ${path}: ${why}${SOURCE_FLAG_ADVICE}`, [
       { severity: 'error', slug: null, pointer: '', message: `cannot read ${path}: ${why}` },
     ]);
   }
