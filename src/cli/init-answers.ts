@@ -3,7 +3,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { createInterface } from 'node:readline/promises';
+import { createInterface } from 'node:readline';
 import { isApiSource } from '../pipeline/source/read-source.js';
 
 /** The keys `init` writes, in the order it writes them. */
@@ -83,12 +83,16 @@ export function suggestions(given: InitAnswers, cwd: string): InitAnswers {
 /** Asks for each key in `keys` on `output`, offering its suggestion; an empty answer takes the suggestion. */
 export async function ask(keys: readonly InitKey[], suggest: (answers: InitAnswers) => InitAnswers, given: InitAnswers, io: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream }): Promise<InitAnswers> {
   const answers: InitAnswers = { ...given };
-  const prompt = createInterface({ input: io.input, output: io.output, terminal: false });
+  const prompt = createInterface({ input: io.input, terminal: false });
+  // Lines read through the iterator are kept until asked for (question() would drop lines typed ahead or piped in).
+  const lines = prompt[Symbol.asyncIterator]();
   try {
     for (const key of keys) {
       // Suggestions follow earlier answers: the package name from the source's host, the env prefix from the server name.
       const offered = suggest(answers)[key];
-      const answer = (await prompt.question(`${QUESTIONS[key]}${offered === undefined ? '' : ` (${offered})`}: `)).trim();
+      io.output.write(`${QUESTIONS[key]}${offered === undefined ? '' : ` (${offered})`}: `);
+      const line = await lines.next();
+      const answer = line.done === true ? '' : String(line.value).trim();
       if (answer !== '') answers[key] = answer;
       else if (offered !== undefined) answers[key] = offered;
     }
