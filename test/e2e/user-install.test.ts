@@ -72,8 +72,8 @@ describe('the generator installed from a registry into a project of its own', { 
     npmEnv = isolatedNpmEnv(registry, join(scratch, 'home'));
     // dist/ is this checkout's build (`npm run build`, which prepack runs for a release): packed as it stands.
     const pack = ok(await timed('npm pack', () => run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], REPO_ROOT)), 'npm pack');
-    [packed] = JSON.parse(pack.stdout) as PackedEntry[];
-    ok(await timed('npm publish', () => run('npm', ['publish', join(scratch, packed!.filename), '--registry', registry.url], scratch)), 'npm publish');
+    packed = (JSON.parse(pack.stdout) as [PackedEntry])[0];
+    ok(await timed('npm publish', () => run('npm', ['publish', join(scratch, packed.filename), '--registry', registry.url], scratch)), 'npm publish');
   });
 
   after(async () => {
