@@ -103,8 +103,8 @@ describe('the generator installed from a registry into a project of its own', { 
     assert.deepEqual(paths.filter((path) => path.startsWith('src/') && !path.startsWith('src/runtime/') && !path.startsWith('src/schemas/')), []);
     assert.equal(paths.includes('bin/dev.js'), false, 'the dev entry needs tsx, a devDependency');
     const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    assert.match(manifest.scripts.prepack!, /npm run build/, 'a release packs a fresh dist/');
-    assert.match(manifest.scripts.prepare!, /npm run build/, 'a git dependency builds dist/');
+    assert.match(manifest.scripts.prepack!, /pack-build.mjs --clean/, 'a release packs a fresh dist/');
+    assert.match(manifest.scripts.prepare!, /pack-build.mjs/, 'a git dependency builds dist/');
   });
 
   async function userProject(manager: Manager): Promise<void> {
