@@ -210,6 +210,17 @@ describe('the generator installed from a registry into a project of its own', { 
 
   it('pnpm (strict layout): the same', () => userProject('pnpm'));
 
+  it('npm i -g: the global bin builds and compiles a catalogue named by the config in the working folder', async () => {
+    const prefix = join(scratch, 'global');
+    ok(await timed('npm i -g', () => run('npm', ['install', '-g', '--prefer-offline', '--registry', `${registry.url}/`, `${GENERATOR.name}@${GENERATOR.version}`], scratch, { npm_config_prefix: prefix })), 'npm i -g');
+    const project = await mkdtemp(join(scratch, 'global-project-'));
+    await copyFile(BILLING_CATALOGUE, join(project, 'billing.json'));
+    await writeFile(join(project, 'nexusbloom-gen.config.json'), `${JSON.stringify({ source: 'billing.json', out: 'server', packageName: '@acme/billing-mcp-server', serverName: 'billing', defaultApiUrl: 'https://billing.acme.test/api' })}\n`);
+    const built = ok(await timed('global build', () => run(join(prefix, 'bin', 'nexusbloom-gen'), ['build'], project)), 'global build');
+    assert.match(built.stdout, /Built 3 tools \(3 advertised, 0 withheld\) into .*server: .*compiled\./);
+    assert.ok(existsSync(join(project, 'server', 'dist', 'bin.js')));
+  });
+
   it('npx -y nexusbloom-gen@<version> build in an empty folder builds and compiles the bundled example', async () => {
     const empty = await mkdtemp(join(scratch, 'npx-'));
     const built = ok(await timed('npx -y build', () => run('npx', ['-y', '--prefer-offline', '--registry', `${registry.url}/`, `${GENERATOR.name}@${GENERATOR.version}`, 'build'], empty)), 'npx -y build');
