@@ -2,7 +2,8 @@
 // with the generator's dependencies), installed as a devDependency of a fresh project outside this checkout with npm
 // and with pnpm (strict layout), then `init`, `check` and `build` of a billing catalogue named only by the project's
 // nexusbloom-gen.config.json; the built server runs under the SDK client against the mock API, and a TypeScript
-// consumer of its wrappers compiles and runs. Last, `npx -y nexusbloom-gen@<version> build` in an empty folder.
+// consumer of its wrappers compiles and runs. Then a global install, and `npx -y nexusbloom-gen@<version> build` in
+// an empty folder.
 
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
