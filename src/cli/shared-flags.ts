@@ -8,7 +8,7 @@ import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from '../pipeline/source/sou
 export const sourceFlags = {
   source: Flags.string({
     char: 's',
-    description: 'Catalogue to read: an API base URL (https://host or https://host/api) or a bundle file. Default: $NEXUSBLOOM_API_URL, else the bundled example catalogue.',
+    description: 'Catalogue to read: an API base URL (https://host or https://host/api) or a bundle file. Default: the source of the config file, else $NEXUSBLOOM_API_URL, else the bundled example catalogue.',
     helpValue: 'URL|FILE',
   }),
   timeout: Flags.integer({ description: 'Per-request timeout in milliseconds when reading an API.', default: 15_000, min: 1 }),
@@ -36,10 +36,10 @@ interface LimitFlags {
 
 /**
  * `--source` as given, or its default when it is absent or blank: `--source "$SOURCE"` with SOURCE unset in a CI
- * script means "no source given", not a file named "".
+ * script means "no source given", not a file named "". The default is the config file's `source` when it names one.
  */
-export function resolveSource(flag: string | undefined): string {
-  return flag !== undefined && flag.trim() !== '' ? flag.trim() : defaultSource(process.env);
+export function resolveSource(flag: string | undefined, configured?: string): string {
+  return flag !== undefined && flag.trim() !== '' ? flag.trim() : (configured ?? defaultSource(process.env));
 }
 
 export function sourceOptions(flags: { timeout: number; concurrency: number } & LimitFlags, progress: (line: string) => void): SourceOptions {

@@ -6,15 +6,27 @@ import { BaseCommand } from '../cli/base-command.js';
 import { resolveConfig } from '../pipeline/config.js';
 import { buildPackage, type BuildResult } from '../pipeline/run-pipeline.js';
 import { problemLines, resolveSource, sourceFlags, sourceOptions } from '../cli/shared-flags.js';
-import { loadConfigFile } from '../cli/config-file.js';
+import { configFlag, projectConfig } from '../cli/config-file.js';
+import { defaultNamesWarning } from '../cli/default-names.js';
+import { shownSource } from '../pipeline/source/read-source.js';
 import { boundHeapGrowth } from '../pipeline/memory.js';
 // --max-tokens and the context budget lines (see src/pipeline/budget/)
 import { budgetLines, listingLines } from '../pipeline/budget/context-budget.js';
 // --changelog / --bump (the version follows the changes, see src/pipeline/changelog/package-changelog.ts)
 import type { ReleaseMode } from '../pipeline/changelog/package-changelog.js';
 
-/** Where a build writes when --out is absent or blank. */
+/** Where a build writes when --out is absent or blank and the config file names no `out`. */
 const DEFAULT_OUT = 'generated';
+
+export interface BuildReport extends BuildResult {
+  /** The config file used and the names that say whose server it is. */
+  config: {
+    file: string | null;
+    names: { packageName: string; serverName: string; defaultApiUrl: string };
+    /** Set when a catalogue other than NexusBloom's took NexusBloom's names (also printed on stderr). */
+    warning: string | null;
+  };
+}
 
 export default class Build extends BaseCommand {
   static override description = `Generate the MCP server package for a catalogue.
@@ -26,6 +38,7 @@ what a build would write (use it in CI to catch drift).`;
 
   static override examples = [
     '<%= config.bin %> build',
+    '<%= config.bin %> build --config ./billing/nexusbloom-gen.config.json',
     '<%= config.bin %> build --source ./catalogue.json --out ./server',
     '<%= config.bin %> build --source https://nexusbloom.dev/api --out generated',
     '<%= config.bin %> build --check',
@@ -34,30 +47,38 @@ what a build would write (use it in CI to catch drift).`;
 
   static override flags = {
     ...sourceFlags,
-    out: Flags.string({ char: 'o', description: 'Folder to write the package to.', default: DEFAULT_OUT, helpValue: 'DIR' }),
+    out: Flags.string({ char: 'o', description: `Folder to write the package to. Default: the config file's out, else ${DEFAULT_OUT}.`, helpValue: 'DIR' }),
     check: Flags.boolean({ description: 'Write nothing; fail and list the files when --out is not what a build would write.', default: false }),
     force: Flags.boolean({ description: 'Write into a folder that holds files no build wrote (no names.lock.json), replacing and removing them. Without it such a build stops before writing.', default: false }),
     compile: Flags.boolean({ description: 'Type-check and compile the package to dist/ after writing it (--no-compile skips it).', default: true, allowNo: true }),
     // --changelog (schema changelog, see src/pipeline/changelog/)
     changelog: Flags.boolean({ description: 'When --out already holds a package, prepend what changed for callers to its CHANGELOG.md, titled with the suggested next version, and write that version into package.json and server.json (implies --bump).', default: false }),
     bump: Flags.boolean({ description: 'When --out already holds a package, write the version its changes suggest (0.x: breaking raises the minor) into package.json and server.json, without a CHANGELOG.md entry.', default: false }),
-    config: Flags.string({ description: 'JSON file with package and naming options (packageName, serverName, metaToolName, uriScheme, envPrefix, …).', helpValue: 'FILE' }),
+    config: configFlag,
     'max-tokens': Flags.integer({ description: 'Fail (writing nothing) when the tools/list the server advertises costs more than N tokens (o200k_base).', min: 1, helpValue: 'N' }),
   };
 
-  async run(): Promise<BuildResult> {
+  async run(): Promise<BuildReport> {
     const { flags } = await this.parse(Build);
     boundHeapGrowth();
     const progress = (line: string) => this.diagnostic(`nexusbloom-gen: ${line}`);
-    const source = resolveSource(flags.source);
+    let file: Awaited<ReturnType<typeof projectConfig>>;
+    try {
+      file = await projectConfig(flags.config);
+    } catch (error) {
+      this.failOn(error);
+    }
+    const source = resolveSource(flags.source, file?.source);
     // Blank is the default, as for --source: `--out "$OUT"` with OUT unset must not write the package into the current
     // folder (a home folder has no files of a package to refuse to overwrite).
-    const out = flags.out.trim() === '' ? DEFAULT_OUT : flags.out;
+    const out = flags.out !== undefined && flags.out.trim() !== '' ? flags.out : (file?.out ?? DEFAULT_OUT);
+    const config = resolveConfig(file?.overrides ?? {});
+    const warning = defaultNamesWarning(source, shownSource(source), file, config);
+    if (warning !== null) this.diagnostic(warning);
+    const { packageName, serverName, defaultApiUrl } = config.names;
+    const report = (built: BuildResult): BuildReport => ({ ...built, config: { file: file?.path ?? null, names: { packageName, serverName, defaultApiUrl }, warning } });
     let result: BuildResult;
-    let envPrefix = '';
     try {
-      const config = resolveConfig(flags.config ? await loadConfigFile(flags.config) : {});
-      envPrefix = config.names.envPrefix;
       // Against the package in --out before this build: the version is decided before anything is emitted.
       const release: ReleaseMode = flags.changelog ? 'changelog' : flags.bump ? 'bump' : 'keep';
       result = await buildPackage({
@@ -88,14 +109,14 @@ what a build would write (use it in CI to catch drift).`;
         this.fail(`${out} is out of date with ${result.source} (${lines.length} files differ); run \`nexusbloom-gen build\` and commit:\n${lines.join('\n')}`, 1, { drift: result.drift });
       }
       this.log(`${out} is up to date with ${result.source} (${result.files} files, ${result.tools} tools).`);
-      return result;
+      return report(result);
     }
     for (const line of budgetLines(result.budget)) this.log(line);
-    for (const line of listingLines(result.listing, result.tools, envPrefix)) this.log(line);
+    for (const line of listingLines(result.listing, result.tools, config.names.envPrefix)) this.log(line);
     this.log(
       `Built ${result.tools} tools (${result.withheld.length} withheld from the tool list by name${result.listing.outsidePolicy > 0 ? `, ${result.listing.outsidePolicy} outside the tool policy` : ''}) into ${out}: ` +
         `${result.written.length} files written, ${result.removed.length} removed${result.compiled ? ', compiled' : ''}.`,
     );
-    return result;
+    return report(result);
   }
 }

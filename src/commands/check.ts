@@ -5,6 +5,7 @@ import { hasErrors, type Problem } from '../pipeline/problems.js';
 import { readAndCheck } from '../pipeline/run-pipeline.js';
 import { shownSource } from '../pipeline/source/read-source.js';
 import { problemLines, resolveSource, sourceFlags, sourceOptions } from '../cli/shared-flags.js';
+import { configFlag, projectConfig } from '../cli/config-file.js';
 
 export interface CheckReport {
   /** As read, with an API URL's credentials masked. */
@@ -26,11 +27,18 @@ Exits non-zero on any error; withheld slugs are warnings.`;
 
   static override examples = ['<%= config.bin %> check', '<%= config.bin %> check --source ./catalogue.json --json'];
 
-  static override flags = { ...sourceFlags };
+  // --config: only its `source` matters here (the default catalogue of a project that has a config file).
+  static override flags = { ...sourceFlags, config: configFlag };
 
   async run(): Promise<CheckReport> {
     const { flags } = await this.parse(Check);
-    const source = resolveSource(flags.source);
+    let configured: string | undefined;
+    try {
+      configured = (await projectConfig(flags.config))?.source;
+    } catch (error) {
+      this.failOn(error);
+    }
+    const source = resolveSource(flags.source, configured);
     const shown = shownSource(source);
     let report: CheckReport;
     try {

@@ -126,7 +126,7 @@ describe('--json failures: one short JSON error on stdout, the same exit code as
   it('an unknown command, or a word after a command, is named, as JSON with --json', async () => {
     for (const [args, pattern] of [
       [['check', 'extra-arg'], /check takes no arguments, only flags: unexpected "extra-arg"/],
-      [['nosuch'], /unknown command "nosuch": the commands are build, check, diff, pull, verify/],
+      [['nosuch'], /unknown command "nosuch": the commands are build, check, diff, init, pull, verify/],
     ] as const) {
       const plain = await runCli([...args]);
       assert.equal(plain.code, 2);

@@ -18,6 +18,11 @@ const SEED_FORMAT = 'verdaccio-storage/1';
 /** The dependencies of a generated package: runtime ones, and the dev ones its `prepack` (tsc) needs. */
 export const GENERATED_PACKAGE_DEPENDENCIES = ['@modelcontextprotocol/sdk', 'ajv', 'ajv-formats', 'fastest-levenshtein', 're2js', 'stemmer', 'zod', 'esbuild', 'typescript', '@types/node'];
 
+/** What installing the generator itself needs: its runtime dependencies (read from its package.json). */
+export const GENERATOR_DEPENDENCIES: readonly string[] = Object.keys(
+  (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies,
+);
+
 export interface InstalledPackage {
   name: string;
   version: string;
@@ -253,10 +258,14 @@ async function putTarball(registry: Registry, manifest: PackageJson & Record<str
   if (!answer.ok) throw new Error(`publishing ${name}@${version} to the test registry failed: ${answer.status} ${await answer.text()}`);
 }
 
-/** `<lock>-<roots>`: seeds of other root sets made from the same lock file are kept side by side. */
+/** The part of a seed's name that says which package-lock.json it was made from. */
+function lockKey(): string {
+  return createHash('sha256').update(SEED_FORMAT).update(readFileSync(join(REPO_ROOT, 'package-lock.json'))).digest('hex').slice(0, 16);
+}
+
+/** `<lock>-<roots>`: tests that seed different roots keep their own seeds side by side. */
 function seedKey(roots: readonly string[]): string {
-  const lock = createHash('sha256').update(SEED_FORMAT).update(readFileSync(join(REPO_ROOT, 'package-lock.json'))).digest('hex').slice(0, 16);
-  return `${lock}-${createHash('sha256').update(`\0${roots.join('\0')}\0`).digest('hex').slice(0, 8)}`;
+  return `${lockKey()}-${createHash('sha256').update(`\0${roots.join('\0')}\0`).digest('hex').slice(0, 8)}`;
 }
 
 /**
@@ -319,9 +328,9 @@ export async function seededStorage(roots: readonly string[] = GENERATED_PACKAGE
       if (!existsSync(join(seed, 'complete'))) throw error;
     }
     // Seeds of older lock files are never used again.
-    const lockPart = key.split('-')[0]!;
+    const current = `${lockKey()}-`;
     for (const entry of await readdir(SEED_ROOT)) {
-      if (!entry.startsWith(`${lockPart}-`) && !entry.includes('.building-')) await rm(join(SEED_ROOT, entry), { recursive: true, force: true });
+      if (!entry.startsWith(current) && !entry.includes('.building-')) await rm(join(SEED_ROOT, entry), { recursive: true, force: true });
     }
   } finally {
     await rm(work, { recursive: true, force: true });

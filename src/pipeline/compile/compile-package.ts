@@ -1,33 +1,31 @@
 // The compile stage: type-checks the written package and emits `dist/` with the TypeScript compiler that ts-morph
 // bundles, incrementally (build info kept in the build cache) so a rebuild rechecks only what changed; then bundles
-// the bin into one file (dev/bundle-bin.ts). Imports that do not resolve from the package (its own `npm install` may
-// not have run yet) resolve from the generator's modules.
+// the bin into one file (dev/bundle-bin.ts). Imports and Node's types that do not resolve from the package (its own
+// `npm install` may not have run yet) resolve from wherever the generator's dependencies are installed
+// (generator-modules.ts).
 
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { getLibFiles } from '@ts-morph/common';
 import { ts } from 'ts-morph';
 import { bundleBin } from '../../runtime/dev/bundle-bin.js';
 import { cacheDir } from '../cache/build-cache.js';
 import { TSCONFIG } from '../emit/package-json.js';
 import { PipelineError, type Problem } from '../problems.js';
-
-const GENERATOR_MODULES = fileURLToPath(new URL('../../../node_modules/', import.meta.url));
-const GENERATOR_ANCHOR = fileURLToPath(new URL('../../../package-anchor.ts', import.meta.url));
+import { generatorModules, packageNameOf, type GeneratorModules } from './generator-modules.js';
 
 export interface CompileSummary {
   files: number;
 }
 
-function compilerOptions(root: string, incremental: boolean): ts.CompilerOptions {
+function compilerOptions(root: string, incremental: boolean, modules: GeneratorModules): ts.CompilerOptions {
   const { options, errors } = ts.convertCompilerOptionsFromJson(TSCONFIG.compilerOptions, root);
   if (errors.length > 0) throw new PipelineError(ts.flattenDiagnosticMessageText(errors[0]!.messageText, '\n'));
   return {
     ...options,
     rootDir: join(root, 'src'),
     outDir: join(root, 'dist'),
-    typeRoots: [join(root, 'node_modules', '@types'), join(GENERATOR_MODULES, '@types')],
+    typeRoots: [join(root, 'node_modules', '@types'), modules.nodeTypesRoot],
     ...(incremental ? { incremental: true, tsBuildInfoFile: join(cacheDir(root), 'tsbuildinfo.json') } : {}),
   };
 }
@@ -64,14 +62,16 @@ function withLibFiles(host: ts.CompilerHost): void {
   host.readFile = (fileName) => libs.get(fileName) ?? readFile.call(host, fileName);
 }
 
-function withGeneratorFallback(host: ts.CompilerHost, options: ts.CompilerOptions): void {
+function withGeneratorFallback(host: ts.CompilerHost, options: ts.CompilerOptions, modules: GeneratorModules): void {
   const cache = ts.createModuleResolutionCache(host.getCurrentDirectory(), (f) => (host.useCaseSensitiveFileNames() ? f : f.toLowerCase()), options);
   host.resolveModuleNameLiterals = (literals, containingFile, redirectedReference, _options, containingSourceFile) =>
     literals.map((literal) => {
       const mode = ts.getModeForUsageLocation(containingSourceFile, literal, options);
       const own = ts.resolveModuleName(literal.text, containingFile, options, host, cache, redirectedReference, mode);
-      if (own.resolvedModule) return own;
-      return ts.resolveModuleName(literal.text, GENERATOR_ANCHOR, options, host, cache, redirectedReference, mode);
+      const folder = own.resolvedModule ? undefined : modules.folders.get(packageNameOf(literal.text) ?? '');
+      if (folder === undefined) return own;
+      // Resolved as from a file beside that node_modules folder: the lookup then starts in it.
+      return ts.resolveModuleName(literal.text, join(folder, '..', 'package-anchor.ts'), options, host, cache, redirectedReference, mode);
     });
 }
 
@@ -83,10 +83,11 @@ function describe(root: string, diagnostic: ts.Diagnostic): Problem {
 
 export async function compilePackage(outDir: string): Promise<CompileSummary> {
   const root = resolve(outDir);
-  const options = compilerOptions(root, await cacheFolderUsable(root));
+  const modules = generatorModules();
+  const options = compilerOptions(root, await cacheFolderUsable(root), modules);
   const host = ts.createIncrementalCompilerHost(options);
   withLibFiles(host);
-  withGeneratorFallback(host, options);
+  withGeneratorFallback(host, options, modules);
   const rootNames = ts.sys.readDirectory(join(root, 'src'), ['.ts'], ['**/*.d.ts'], ['**/*']);
   const program = ts.createIncrementalProgram({ rootNames, options, host });
   const diagnostics = [
@@ -101,6 +102,6 @@ export async function compilePackage(outDir: string): Promise<CompileSummary> {
   }
   const emitted = program.emit();
   if (emitted.diagnostics.length > 0) throw new PipelineError(`emit failed: ${describe(root, emitted.diagnostics[0]!).message}`);
-  await bundleBin(root, [GENERATOR_MODULES]);
+  await bundleBin(root, modules.nodePaths);
   return { files: rootNames.length };
 }

@@ -8,7 +8,7 @@ const generatorManifest = JSON.parse(readFileSync(new URL('../../../package.json
   devDependencies: Record<string, string>;
 };
 
-const RUNTIME_DEPENDENCIES = ['@modelcontextprotocol/sdk', 'ajv', 'ajv-formats', 'fastest-levenshtein', 're2js', 'stemmer', 'zod'];
+export const RUNTIME_DEPENDENCIES = ['@modelcontextprotocol/sdk', 'ajv', 'ajv-formats', 'fastest-levenshtein', 're2js', 'stemmer', 'zod'];
 const BUILD_DEPENDENCIES = ['@types/node', 'esbuild', 'typescript'];
 
 function pinned(names: string[], from: Record<string, string>): Record<string, string> {
