@@ -42,7 +42,7 @@ test('a policy in the build config is shipped, counted and reported, and the env
     await writeFile(source, JSON.stringify({ format: 'nexusbloom-catalogue/1', tools: BILLING_MANIFESTS }));
     const configFile = join(dir, 'config.json');
     await writeFile(configFile, JSON.stringify({ productName: 'Billing', policy: { deny: ['refund-*'], confirm: 'unless-safe' } }));
-    const config = resolveConfig(await loadConfigFile(configFile));
+    const config = resolveConfig((await loadConfigFile(configFile)).overrides);
     const out = join(dir, 'out');
     const built = await buildPackage({ source, outDir: out, config, compile: false });
     assert.deepEqual({ ...built.listing, tokens: 0 }, { shows: 'all', listed: 7, outsidePolicy: 2, policy: 'deny refund-*', tokens: 0 });
