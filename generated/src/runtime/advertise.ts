@@ -4,10 +4,11 @@
 import { readFileSync } from 'node:fs';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject, ServedTool } from './contracts.js';
-import { argumentsFromHost, DEFAULT_HOST_PROFILE, hostInputSchema, type HostProfileName } from './host-profiles.js';
+import { argumentsFromHost, DEFAULT_HOST_PROFILE, HOST_RULES, hostInputSchema, type HostProfileName } from './host-profiles.js';
 import { isManifestPending } from './catalogue-index.js';
-import { namedBooleanSubschemasAsObjects, inlineRefs } from './schema-transform.js';
+import { namedBooleanSubschemasAsObjects, inlineRefs, inlineRefsExactly } from './schema-transform.js';
 import { toolBySlug } from './slug-index.js';
+import { specAnnotations } from './protocol/tool-annotations.js';
 
 /** The tool-name grammar strict hosts enforce; a slug outside it is withheld from tools/list. */
 export const TOOL_NAME_GRAMMAR = /^[A-Za-z0-9_-]{1,64}$/;
@@ -19,6 +20,11 @@ export function withheldReasonFor(slug: string): string | null {
   if (slug.length === 0) return 'empty';
   const bad = [...new Set([...slug].filter((ch) => !/[A-Za-z0-9_-]/.test(ch)))].map((ch) => JSON.stringify(ch)).join(', ');
   return `contains characters outside [A-Za-z0-9_-]: ${bad}`;
+}
+
+/** The name a tool has in tools/list: its slug, or the valid name the generator mapped a foreign slug to. */
+export function advertisedName(tool: ServedTool): string {
+  return tool.toolName ?? tool.slug;
 }
 
 export function isAdvertised(tool: ServedTool): boolean {
@@ -49,18 +55,22 @@ export function advertisedForm(tool: ServedTool, profile: HostProfileName = DEFA
   const manifest = tool.manifest;
   const input = hostInputSchema(manifest.input_schema, profile);
   const advertised: Tool = {
-    name: tool.slug,
-    title: manifest.name,
+    name: advertisedName(tool),
     description: advertisedDescription(manifest),
     inputSchema: input.schema as Tool['inputSchema'],
   };
+  if (typeof manifest.name === 'string') advertised.title = manifest.name;
   const output = manifest.output_schema;
   if (output !== null && output !== undefined && output.type === 'object') {
     // Hosts that reject `$ref` or boolean property schemas in inputSchema tend to reject them here too; both are
-    // rewritten for every profile.
-    advertised.outputSchema = outputSchemaOf(namedBooleanSubschemasAsObjects(inlineRefs(output).schema));
+    // rewritten as the profile's input schemas are.
+    const outputRefs = HOST_RULES[profile].keepsRecursiveRefs ? inlineRefsExactly(output) : inlineRefs(output).schema;
+    advertised.outputSchema = outputSchemaOf(namedBooleanSubschemasAsObjects(outputRefs));
   }
-  if (manifest.annotations !== undefined && manifest.annotations !== null) advertised.annotations = { ...manifest.annotations };
+  // Only what MCP defines, typed as it defines it: one odd manifest (a live catalogue is not checked) must not cost a
+  // client that validates tools/list every tool.
+  const annotations = specAnnotations(manifest.annotations);
+  if (annotations !== undefined) advertised.annotations = annotations;
   return { tool: advertised, aliases: input.aliases };
 }
 
@@ -73,8 +83,11 @@ export function advertisedMetaTool(metaTool: Tool, profile: HostProfileName = DE
 export const TOOLS_MODES = ['auto', 'all', 'meta'] as const;
 /** `all`: every advertisable tool; `meta`: the meta-tool (+ pinned); `auto`: `all` up to the threshold, then `meta`. */
 export type ToolsMode = (typeof TOOLS_MODES)[number];
-/** Cursor stops at 40 tools across all servers; past it, `auto` lists only the meta-tool (+ pinned tools). */
-export const DEFAULT_TOOLS_THRESHOLD = 40;
+/**
+ * The most tools hosts take in one list: VS Code refuses more than 128 tools per request and OpenAI's tools array holds
+ * at most 128. Past it, `auto` lists only the meta-tool (+ pinned tools), which reaches every tool.
+ */
+export const DEFAULT_TOOLS_THRESHOLD = 128;
 
 export interface ListingOptions {
   mode: ToolsMode;
@@ -87,7 +100,7 @@ export interface ListingOptions {
 
 /** Whether a tool can have its own entry in tools/list: a grammar-valid slug that is not the meta-tool's name. */
 export function isListable(tool: ServedTool, metaToolName: string): boolean {
-  return isAdvertised(tool) && tool.slug !== metaToolName;
+  return isAdvertised(tool) && advertisedName(tool) !== metaToolName;
 }
 
 /**
@@ -99,12 +112,15 @@ export function listedCatalogueTools(tools: readonly ServedTool[], options: List
   const metaOnly = options.mode === 'meta' || (options.mode === 'auto' && candidates.length + 1 > options.threshold);
   if (!metaOnly) return candidates;
   const pinned = new Set(options.pinned);
-  return candidates.filter((tool) => pinned.has(tool.slug));
+  return candidates.filter((tool) => pinned.has(tool.slug) || pinned.has(advertisedName(tool)));
 }
 
 export interface ToolAdvertiser {
-  /** The tools/list answer: listed catalogue tools, then the meta-tool, in the profile's form. */
-  list(tools: readonly ServedTool[], metaTool: Tool): Tool[];
+  /**
+   * The tools/list answer: listed catalogue tools, then the meta-tool entries, in the profile's form. A catalogue tool
+   * named like a meta-tool entry is left out: the entry keeps its name.
+   */
+  list(tools: readonly ServedTool[], metaTool: Tool | readonly Tool[]): Tool[];
   /** Arguments of a direct call to `name`, with keys the profile aliased turned back into the manifest's keys. */
   argumentsFor(tools: readonly ServedTool[], name: string, args: unknown): unknown;
 }
@@ -127,12 +143,18 @@ export function createToolAdvertiser(options: ListingOptions & { profile: HostPr
   };
   return {
     list(tools, metaTool) {
-      let meta = metaForms.get(metaTool);
-      if (meta === undefined) {
-        meta = advertisedMetaTool(metaTool, options.profile);
-        metaForms.set(metaTool, meta);
-      }
-      return [...listedCatalogueTools(tools, options).map((tool) => formOf(tool, true).tool), meta];
+      const entries = (Array.isArray(metaTool) ? metaTool : [metaTool]) as readonly Tool[];
+      const metas = entries.map((entry) => {
+        let meta = metaForms.get(entry);
+        if (meta === undefined) {
+          meta = advertisedMetaTool(entry, options.profile);
+          metaForms.set(entry, meta);
+        }
+        return meta;
+      });
+      let listed = listedCatalogueTools(tools, options);
+      if (metas.length > 1) listed = listed.filter((tool) => !metas.some((meta) => meta.name === tool.slug));
+      return [...listed.map((tool) => formOf(tool, true).tool), ...metas];
     },
     argumentsFor(tools, name, args) {
       if (name === options.metaToolName) return args;
@@ -180,7 +202,7 @@ export function advertisedListLine(tool: ServedTool): string {
 /** Everything advertisedListParts reads of a tool, for a cache key. */
 export function advertisedListLineInputs(tool: ServedTool): unknown[] {
   const { manifest } = tool;
-  return [ADVERTISED_LIST_FORMAT, DEFAULT_HOST_PROFILE, tool.slug, manifest.name, advertisedDescription(manifest), manifest.input_schema, manifest.output_schema ?? null, manifest.annotations ?? null];
+  return [ADVERTISED_LIST_FORMAT, DEFAULT_HOST_PROFILE, tool.slug, tool.toolName ?? null, manifest.name, advertisedDescription(manifest), manifest.input_schema, manifest.output_schema ?? null, manifest.annotations ?? null];
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -3,7 +3,8 @@
 import type { DiagnosticLog, ErrorCode, JsonObject, Manifest, ServerNames, ToolFailure } from './contracts.js';
 import { ERROR_RETRYABLE, toolFailure } from './contracts.js';
 import type { Settings } from './config.js';
-import { exchangeWithApi, ExchangeError, type ApiAnswer } from './api-transport.js';
+import { exchangeWithApi, ExchangeError, type ApiAnswer, type FetchLike } from './api-transport.js';
+import { retryDelay, type AttemptFailure, type RetryPolicy } from './execution/retry.js';
 import { withoutByteOrderMark } from './json-text.js';
 
 /** The summary fields of a tool as `GET /tools` lists it. */
@@ -24,15 +25,31 @@ export type ApiResult<T> = { ok: true; value: T } | { ok: false; failure: ToolFa
 export interface ApiClient {
   /** Without credentials, so it can be shown; null when the configured API URL is unusable (every call fails). */
   readonly baseUrl: string | null;
-  /** `POST /tools/{slug}/run`; resolves to the tool's `result`. Never rejects. */
-  runTool(slug: string, params: JsonObject, signal?: AbortSignal): Promise<ApiResult<unknown>>;
+  /** `POST /tools/{slug}/run`; resolves to the tool's `result`, retrying as `retry` allows (never by default). Never rejects. */
+  runTool(slug: string, params: JsonObject, signal?: AbortSignal, retry?: RunRetry): Promise<ApiResult<unknown>>;
   /** Every catalogue entry, following `next_cursor` to the end. Never rejects. */
   listCatalogue(signal?: AbortSignal): Promise<ApiResult<CatalogueEntry[]>>;
   /** `GET /tools/{slug}`: one full manifest. Never rejects. */
   getManifest(slug: string, signal?: AbortSignal): Promise<ApiResult<Manifest>>;
 }
 
-type ApiSettings = Pick<Settings, 'apiUrl' | 'apiUrlProblem' | 'apiBasicAuth' | 'apiKey' | 'apiKeyProblem' | 'timeoutMs' | 'debug' | 'vars'>;
+/** How a run retries (see execution/retry.ts); `sleep` and `random` are the clock and the dice, replaceable in tests. */
+export interface RunRetry {
+  policy: RetryPolicy;
+  /** Told before each wait: the retry about to be made (1 for the first), the wait, and the failure it follows. */
+  onRetry?: (event: { retry: number; delayMs: number; failure: ToolFailure }) => void;
+  random?: () => number;
+}
+
+/** What an SDK caller may add to how requests are sent. */
+export interface ApiTransportOptions {
+  fetch?: FetchLike | undefined;
+  /** Sent with every request; the client's own headers (authorization, content-type, …) win over a clash. */
+  headers?: Readonly<Record<string, string>> | undefined;
+}
+
+type ApiSettings = Pick<Settings, 'apiUrl' | 'apiUrlProblem' | 'apiBasicAuth' | 'apiKey' | 'apiKeyProblem' | 'timeoutMs' | 'debug' | 'vars'>
+  & Partial<Pick<Settings, 'maxResponseBytes'>>;
 
 /**
  * A slug as one path segment: percent-encoded with encodeURIComponent (the catalogue API contract), and `.`/`..`, which
@@ -45,7 +62,7 @@ export function slugPathSegment(slug: string): string {
 /** Pages beyond this are treated as a cursor loop in the API rather than followed forever. */
 const MAX_CATALOGUE_PAGES = 1000;
 
-export function createApiClient(names: ServerNames, settings: ApiSettings, log: DiagnosticLog): ApiClient {
+export function createApiClient(names: ServerNames, settings: ApiSettings, log: DiagnosticLog, transport: ApiTransportOptions = {}): ApiClient {
   const baseUrl = settings.apiUrl;
   if (baseUrl === null) {
     return unconfiguredApiClient(settings.apiUrlProblem ?? `${settings.vars.apiUrl} is not usable.`, settings.vars.apiUrl, null);
@@ -56,12 +73,31 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
   const authorization = settings.apiKey !== null ? `Bearer ${settings.apiKey}`
     : settings.apiBasicAuth !== null ? `Basic ${Buffer.from(settings.apiBasicAuth).toString('base64')}` : null;
 
-  /** One request with the timeout applied to the whole exchange, body included. */
+  const extraHeaders = Object.fromEntries(Object.entries(transport.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+
+  /** A request, sent again after a wait while `retry` allows; each attempt has the whole timeout. */
   async function request(
-    method: 'GET' | 'POST', path: string, what: string, body: unknown, signal: AbortSignal | undefined,
+    method: 'GET' | 'POST', path: string, what: string, body: unknown, signal: AbortSignal | undefined, retry?: RunRetry,
   ): Promise<ApiResult<unknown>> {
+    for (let attempt = 1; ; attempt += 1) {
+      const { result, failure } = await requestOnce(method, path, what, body, signal);
+      if (result.ok || retry === undefined) return result;
+      const delayMs = retryDelay(retry.policy, attempt, failure, retry.random);
+      if (delayMs === null) return attempt === 1 ? result : afterAttempts(result.failure, attempt);
+      if (settings.debug) log(`↻ ${method} ${baseUrl}${path}: ${result.failure.code}, retry ${attempt} in ${delayMs} ms`);
+      retry.onRetry?.({ retry: attempt, delayMs, failure: result.failure });
+      if (!(await waited(delayMs, signal))) {
+        return fail('CANCELLED', `${what} was cancelled by the client while waiting to retry (${attempt} attempt${attempt === 1 ? '' : 's'} made).`, { cancelled: true, attempts: attempt });
+      }
+    }
+  }
+
+  /** One request with the timeout applied to the whole exchange, body included. */
+  async function requestOnce(
+    method: 'GET' | 'POST', path: string, what: string, body: unknown, signal: AbortSignal | undefined,
+  ): Promise<{ result: ApiResult<unknown>; failure: AttemptFailure }> {
     const url = `${baseUrl}${path}`;
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
+    const headers: Record<string, string> = { ...extraHeaders, accept: 'application/json', 'user-agent': userAgent };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (authorization !== null) headers.authorization = authorization;
     const started = Date.now();
@@ -71,11 +107,14 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
     try {
       response = await exchangeWithApi({
         method, url, headers, timeoutMs: settings.timeoutMs,
+        ...(settings.maxResponseBytes === undefined ? {} : { maxBodyBytes: settings.maxResponseBytes }),
         ...(signal === undefined ? {} : { signal }),
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        ...(transport.fetch === undefined ? {} : { fetch: transport.fetch }),
       });
     } catch (error) {
-      return debugged(exchangeFailure(error, what));
+      const kind = error instanceof ExchangeError ? error.failure.kind : 'unreachable';
+      return { result: debugged(exchangeFailure(error, what)), failure: kind === 'cancelled' ? { kind: 'final' } : { kind: 'lost' } };
     }
     const text = response.text;
     if (settings.debug) log(`← ${response.status} ${method} ${url} in ${Date.now() - started} ms (${text.length} chars)`);
@@ -88,15 +127,20 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
       parsed = false;
     }
 
-    if (response.status >= 400) return { ok: false, failure: statusFailure(response, parsed ? json : undefined, what, text) };
+    const final: AttemptFailure = { kind: 'final' };
+    if (response.status >= 400) {
+      const failure = statusFailure(response, parsed ? json : undefined, what, text);
+      const retryAfterS = typeof failure.details?.retry_after_s === 'number' ? failure.details.retry_after_s : null;
+      return { result: { ok: false, failure }, failure: { kind: 'status', status: response.status, retryAfterS } };
+    }
     if (response.status < 200 || response.status > 299) {
-      return fail('BAD_RESPONSE', `The API at ${baseUrl} answered ${what} with HTTP ${response.status}.`, { status: response.status });
+      return { result: fail('BAD_RESPONSE', `The API at ${baseUrl} answered ${what} with HTTP ${response.status}.`, { status: response.status }), failure: final };
     }
     if (!parsed) {
-      return fail('BAD_RESPONSE', `The API at ${baseUrl} answered ${what} with a body that is not JSON `
-        + `(${describeText(text)}).`, { status: response.status });
+      return { result: fail('BAD_RESPONSE', `The API at ${baseUrl} answered ${what} with a body that is not JSON `
+        + `(${describeText(text)}).`, { status: response.status }), failure: final };
     }
-    return { ok: true, value: json };
+    return { result: { ok: true, value: json }, failure: final };
 
     function debugged(result: ApiResult<unknown>): ApiResult<unknown> {
       if (settings.debug && !result.ok) log(`✗ ${method} ${url} after ${Date.now() - started} ms: ${result.failure.code}`);
@@ -120,6 +164,10 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
       case 'unanswered':
         return fail('BAD_RESPONSE', `The API at ${baseUrl} closed the connection before answering ${what} `
           + `(${networkReason(failure.error)}): its answer was cut off before the status line. Retrying may help.`, { url: baseUrl });
+      case 'tooLarge':
+        return fail('BAD_RESPONSE', `The API at ${baseUrl} answered ${what} with a body over ${failure.limit} bytes `
+          + `(HTTP ${failure.status}); reading stopped there. Raise ${settings.vars.maxResponseBytes} if the answer is meant to be that large.`,
+          { status: failure.status, max_response_bytes: failure.limit });
       case 'broken': {
         const details: JsonObject = { status: failure.status };
         if (failure.received === null) {
@@ -173,9 +221,9 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
     return toolFailure(code, `The API answered ${what} with HTTP ${status}${said}.`, details);
   }
 
-  async function runTool(slug: string, params: JsonObject, signal?: AbortSignal): Promise<ApiResult<unknown>> {
+  async function runTool(slug: string, params: JsonObject, signal?: AbortSignal, retry?: RunRetry): Promise<ApiResult<unknown>> {
     const what = `running ${JSON.stringify(slug)}`;
-    const answer = await request('POST', `/tools/${slugPathSegment(slug)}/run`, what, { params }, signal);
+    const answer = await request('POST', `/tools/${slugPathSegment(slug)}/run`, what, { params }, signal, retry);
     if (!answer.ok) return answer;
     const body = answer.value;
     if (isObject(body) && body.success === true && 'result' in body) return { ok: true, value: body.result };
@@ -238,6 +286,27 @@ function unconfiguredApiClient(problem: string, variable: string, baseUrl: strin
   const refused = async (): Promise<{ ok: false; failure: ToolFailure }> =>
     fail('CONFIG_ERROR', `The API is not configured: ${problem}`, { variable });
   return { baseUrl, runTool: refused, listCatalogue: refused, getManifest: refused };
+}
+
+/** The last failure of a retried call, saying how many attempts were made. */
+function afterAttempts(failure: ToolFailure, attempts: number): { ok: false; failure: ToolFailure } {
+  return fail(failure.code, `${failure.error} (${attempts} attempts made.)`, { ...failure.details, attempts });
+}
+
+/** Waits `ms`; false when `signal` aborted first. */
+function waited(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 function fail(code: ErrorCode, message: string, details?: JsonObject): { ok: false; failure: ToolFailure } {

@@ -3,22 +3,46 @@
 // are read on the first access to any of them, all at once, into the same tool objects.
 
 import { readFileSync } from 'node:fs';
-import type { Manifest, ServedTool } from './contracts.js';
+import type { Manifest, ServedTool, ToolAnnotations } from './contracts.js';
 
 export const CATALOGUE_INDEX_FORMAT = 'nexusbloom-catalogue-index/1';
 
-export type IndexedTool = Omit<ServedTool, 'manifest'>;
+export type IndexedTool = Omit<ServedTool, 'manifest'> & { traits?: ToolTraits };
+
+/** What the tool policy and the meta-tool's annotations read of a tool (see policy/), kept in the index too. */
+export interface ToolTraits {
+  category: string;
+  tags: string[];
+  annotations: ToolAnnotations | null;
+}
+
+const pendingTraits = new WeakMap<ServedTool, ToolTraits>();
+
+/** A tool's category, tags and annotations, from the index while its manifest is not read yet. */
+export function traitsOf(tool: ServedTool): ToolTraits {
+  const indexed = isManifestPending(tool) ? pendingTraits.get(tool) : undefined;
+  if (indexed !== undefined) return indexed;
+  const { manifest } = tool;
+  return {
+    category: typeof manifest.category === 'string' ? manifest.category : '',
+    tags: Array.isArray(manifest.tags) ? manifest.tags.filter((tag): tag is string => typeof tag === 'string') : [],
+    annotations: manifest.annotations ?? null,
+  };
+}
 
 /** The index of `tools`, one tool a line, in their order (the served catalogue's). */
 export function catalogueIndexFileText(tools: readonly ServedTool[]): string {
-  const lines = tools.map(({ slug, identifier, withheldReason }) => JSON.stringify({ slug, identifier, withheldReason }));
+  const lines = tools.map((tool) => JSON.stringify({ slug: tool.slug, identifier: tool.identifier, withheldReason: tool.withheldReason, ...(tool.toolName === undefined ? {} : { toolName: tool.toolName }), traits: traitsOf(tool) }));
   return `{"format":${JSON.stringify(CATALOGUE_INDEX_FORMAT)},"tools":[\n${lines.join(',\n')}\n]}\n`;
 }
 
 const isIndexedTool = (value: unknown): value is IndexedTool => {
   const tool = value as Partial<IndexedTool> | null;
+  const traits = tool?.traits as Partial<ToolTraits> | undefined;
   return typeof tool === 'object' && tool !== null && typeof tool.slug === 'string' && typeof tool.identifier === 'string'
-    && (tool.withheldReason === null || typeof tool.withheldReason === 'string');
+    && (tool.withheldReason === null || typeof tool.withheldReason === 'string') && (tool.toolName === undefined || typeof tool.toolName === 'string')
+    && (traits === undefined || (typeof traits === 'object' && traits !== null && typeof traits.category === 'string' && Array.isArray(traits.tags)
+      && traits.tags.every((tag) => typeof tag === 'string') && (traits.annotations === null || (typeof traits.annotations === 'object' && traits.annotations !== undefined))));
 };
 
 /** The index beside a catalogue, or null when there is none or it is not one (the catalogue is then read at once). */
@@ -47,10 +71,11 @@ export function isManifestPending(tool: ServedTool): boolean {
  */
 export function lazyServedTools(index: readonly IndexedTool[], load: () => readonly ServedTool[], origin: string): ServedTool[] {
   let failure: Error | null = null;
-  const tools = index.map(({ slug, identifier, withheldReason }) => {
+  const tools = index.map(({ slug, identifier, withheldReason, toolName, traits }) => {
     const tool = { slug } as ServedTool;
     Object.defineProperty(tool, 'manifest', { get: () => materialize(tool), enumerable: true, configurable: true });
-    return Object.assign(tool, { identifier, withheldReason });
+    if (traits !== undefined) pendingTraits.set(tool, traits);
+    return Object.assign(tool, { identifier, withheldReason }, toolName === undefined ? {} : { toolName });
   });
 
   function mismatch(full: readonly ServedTool[]): string | null {

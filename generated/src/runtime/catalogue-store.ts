@@ -9,7 +9,7 @@ import type { Settings } from './config.js';
 import { offerAdvertisedForms, readAdvertisedListFileSync, withheldReasonFor } from './advertise.js';
 import { lazyServedTools, readCatalogueIndexSync } from './catalogue-index.js';
 import { mapLimited } from './map-limited.js';
-import { offerSearchIndex, readSearchIndexFileSync } from './search.js';
+import { readPolicyFileSync } from './policy/settings.js';
 
 export const SERVED_CATALOGUE_FORMAT = 'nexusbloom-served-catalogue/1';
 
@@ -22,7 +22,8 @@ export interface CatalogueStore {
   /** In live mode, refreshes when the cached list is older than the TTL (always, when the TTL is 0). Never rejects. */
   ensureFresh(): Promise<void>;
   /** Called after the list changed. */
-  onListChanged(listener: () => void): void;
+  /** Calls `listener` after each change of the list; returns what stops that. */
+  onListChanged(listener: () => void): () => void;
 }
 
 export interface CatalogueStoreOptions {
@@ -49,6 +50,8 @@ export async function loadServedCatalogue(url: URL): Promise<ServedCatalogueFile
   }
   catalogue.searchIndexUrl = new URL('search-index.json', url).href;
   catalogue.advertisedListUrl = new URL('tools-list.json', url).href;
+  catalogue.tokenCostsUrl = new URL('token-costs.json', url).href;
+  catalogue.policy = readPolicyFileSync(new URL('policy.json', url));
   return catalogue;
 }
 
@@ -94,14 +97,8 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
   const now = options.now ?? Date.now;
   const pinnedBySlug = new Map(options.catalogue.tools.map((tool) => [tool.slug, tool]));
   let tools: readonly ServedTool[] = sortBySlug(options.catalogue.tools);
-  const searchIndexUrl = options.catalogue.searchIndexUrl;
   const advertisedListUrl = options.catalogue.advertisedListUrl;
   if (advertisedListUrl) offerAdvertisedForms(options.catalogue.tools, () => readAdvertisedListFileSync(new URL(advertisedListUrl)));
-  // The prebuilt index serves the pinned list; a refreshed list with other text gets an index built in memory.
-  const offerIndex = (list: readonly ServedTool[]): void => {
-    if (searchIndexUrl) offerSearchIndex(list, () => readSearchIndexFileSync(new URL(searchIndexUrl)));
-  };
-  offerIndex(tools);
   let refreshedAt: number | null = null;
   let inFlight: Promise<void> | null = null;
   let lastFailure: string | null = null;
@@ -150,8 +147,7 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
     const sorted = sortBySlug(next);
     if (fingerprint(sorted) !== fingerprint(tools)) {
       tools = sorted;
-      offerIndex(tools);
-      for (const listener of listeners) {
+      for (const listener of [...listeners]) {
         try {
           listener();
         } catch (error) {
@@ -180,6 +176,10 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
     ensureFresh,
     onListChanged: (listener) => {
       listeners.push(listener);
+      return () => {
+        const index = listeners.indexOf(listener);
+        if (index !== -1) listeners.splice(index, 1);
+      };
     },
   };
 }
@@ -205,6 +205,7 @@ function servedFromManifest(manifest: Manifest, pinned: ServedTool | undefined, 
     manifest: kept,
     identifier: pinned?.identifier ?? identifierFor(manifest.slug),
     withheldReason: pinned?.withheldReason ?? withheldReasonFor(manifest.slug),
+    ...(pinned?.toolName === undefined ? {} : { toolName: pinned.toolName }),
   };
 }
 

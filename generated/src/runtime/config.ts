@@ -1,6 +1,7 @@
 // Reads the server's settings from environment variables (all optional) and builds the stderr log.
 
 import type { DiagnosticLog, EnvironmentVariables, ServerNames } from './contracts.js';
+import { DEFAULT_MAX_BODY_BYTES } from './api-transport.js';
 import { DEFAULT_TOOLS_THRESHOLD, TOOLS_MODES, type ToolsMode } from './advertise.js';
 import { HOST_PROFILE_NAMES, type HostProfileName } from './host-profiles.js';
 import { redactUrlCredentials } from './redact.js';
@@ -28,6 +29,8 @@ export interface Settings {
   /** `user:password` from the userinfo of `<prefix>API_URL`, sent as HTTP Basic auth when no API key is set; never shown. */
   apiBasicAuth: string | null;
   timeoutMs: number;
+  /** Largest API answer read, as sent and as decoded; a bigger one fails with BAD_RESPONSE instead of filling memory. */
+  maxResponseBytes: number;
   /** Tool-list cache lifetime; 0 disables caching. */
   cacheTtlMs: number;
   debug: boolean;
@@ -48,6 +51,7 @@ export interface EnvVarNames {
   apiKey: string;
   apiUrl: string;
   timeoutMs: string;
+  maxResponseBytes: string;
   cacheTtlMs: string;
   debug: string;
   execution: string;
@@ -69,6 +73,7 @@ export function envVarNames(names: ServerNames): EnvVarNames {
     apiKey: `${p}API_KEY`,
     apiUrl: `${p}API_URL`,
     timeoutMs: `${p}MCP_TIMEOUT_MS`,
+    maxResponseBytes: `${p}MCP_MAX_RESPONSE_BYTES`,
     cacheTtlMs: `${p}MCP_CACHE_TTL_MS`,
     debug: `${p}MCP_DEBUG`,
     execution: `${p}MCP_EXECUTION`,
@@ -95,6 +100,7 @@ export function readSettings(names: ServerNames, env: EnvironmentVariables, log:
     // Not `read`: a variable set to a blank value is a mistake to report, not the same as one left unset.
     ...readApiUrl(env[vars.apiUrl], names.defaultApiUrl, vars.apiUrl, log),
     timeoutMs: readTimeout(read(vars.timeoutMs), vars.timeoutMs, log),
+    maxResponseBytes: readCount(read(vars.maxResponseBytes), DEFAULT_MAX_BODY_BYTES, vars.maxResponseBytes, log),
     cacheTtlMs: readInteger(read(vars.cacheTtlMs), DEFAULT_CACHE_TTL_MS, 0, vars.cacheTtlMs, log),
     debug: readFlag(read(vars.debug)),
     execution: readChoice(read(vars.execution), ['remote', 'local', 'auto'] as const, vars.execution, log,
@@ -127,8 +133,12 @@ export interface HttpSettings {
   host: string;
   /** Extra Host header values accepted besides localhost, 127.0.0.1 and [::1] (DNS-rebinding protection), lowercased. */
   allowedHosts: string[];
-  /** Bearer token every /mcp request must carry, or null for none. */
+  /** Bearer token every /mcp request must carry (the first of `tokens`), or null for none. */
   token: string | null;
+  /** Every accepted bearer token (`<prefix>MCP_HTTP_TOKEN`, comma-separated): one per caller, each with its own history. */
+  tokens: string[];
+  /** `<prefix>MCP_HTTP_ALLOW_NO_TOKEN`: serving a non-loopback interface without a token is intended. */
+  allowNoToken: boolean;
   vars: HttpEnvVarNames;
 }
 
@@ -137,6 +147,7 @@ export interface HttpEnvVarNames {
   host: string;
   allowedHosts: string;
   token: string;
+  allowNoToken: string;
 }
 
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
@@ -144,7 +155,10 @@ export const DEFAULT_HTTP_PORT = 3000;
 
 export function httpEnvVarNames(names: ServerNames): HttpEnvVarNames {
   const p = names.envPrefix;
-  return { port: `${p}MCP_HTTP_PORT`, host: `${p}MCP_HTTP_HOST`, allowedHosts: `${p}MCP_HTTP_ALLOWED_HOSTS`, token: `${p}MCP_HTTP_TOKEN` };
+  return {
+    port: `${p}MCP_HTTP_PORT`, host: `${p}MCP_HTTP_HOST`, allowedHosts: `${p}MCP_HTTP_ALLOWED_HOSTS`, token: `${p}MCP_HTTP_TOKEN`,
+    allowNoToken: `${p}MCP_HTTP_ALLOW_NO_TOKEN`,
+  };
 }
 
 /** Reads the HTTP transport settings; an invalid port is reported on `log` and ignored. Never throws. */
@@ -160,11 +174,15 @@ export function readHttpSettings(names: ServerNames, env: EnvironmentVariables, 
     port = parsePort(rawPort);
     if (port === null) log(`${vars.port}=${JSON.stringify(rawPort)} is not a port number (0-65535); ignoring it.`);
   }
+  // A bearer token (RFC 6750 b64token) has no comma, so a comma can only separate tokens.
+  const tokens = (read(vars.token) ?? '').split(',').map((token) => token.trim()).filter((token) => token !== '');
   return {
     port,
     host: read(vars.host) ?? DEFAULT_HTTP_HOST,
     allowedHosts: (read(vars.allowedHosts) ?? '').split(',').map((host) => host.trim().toLowerCase()).filter((host) => host !== ''),
-    token: read(vars.token) ?? null,
+    token: tokens[0] ?? null,
+    tokens,
+    allowNoToken: readFlag(read(vars.allowNoToken)),
     vars,
   };
 }

@@ -1,6 +1,9 @@
 // The shapes every runtime module shares: the served catalogue, the names a server is built with, and
 // the outcome of running a tool. This file is shipped verbatim inside every generated package.
 
+import { maskSecretsInText } from './secrets/classifier.js';
+import type { PolicyDefaults } from './policy/settings.js';
+
 export type JsonObject = { [key: string]: unknown };
 
 /**
@@ -11,6 +14,7 @@ export type EnvironmentVariables = Record<string, string | undefined>;
 
 /** MCP tool annotations as a manifest carries them. */
 export interface ToolAnnotations {
+  title?: string;
   readOnlyHint?: boolean;
   destructiveHint?: boolean;
   idempotentHint?: boolean;
@@ -48,6 +52,11 @@ export interface ServedTool {
   identifier: string;
   /** Why the slug is not advertised in tools/list (MCP tool-name grammar), or null when it is advertised. */
   withheldReason: string | null;
+  /**
+   * The name tools/list shows when it is not the slug: a slug outside the tool-name grammar mapped to a valid name by
+   * the generator (`toolNames: "sanitize"`). A direct call by this name reaches the tool; `run` takes either.
+   */
+  toolName?: string;
 }
 
 /** The data file a generated package ships (`data/catalogue.json`). Tools sorted by slug, by code unit. */
@@ -58,6 +67,10 @@ export interface ServedCatalogueFile {
   searchIndexUrl?: string;
   /** Where the package's prepared tools/list forms (`data/tools-list.json`) are; set when the file is loaded, not stored. */
   advertisedListUrl?: string;
+  /** Where the build's token figures for tools/list (`data/token-costs.json`) are; set when the file is loaded. */
+  tokenCostsUrl?: string;
+  /** The policy the package was built with (`data/policy.json`), read when the file is loaded, not stored in it. */
+  policy?: PolicyDefaults;
 }
 
 /** Every name a generated server needs; NexusBloom values by default, configurable per catalogue. */
@@ -83,6 +96,9 @@ export interface ServerNames {
 /** Stable error codes. `retryable` for each is fixed in ERROR_RETRYABLE. */
 export type ErrorCode =
   | 'TOOL_NOT_FOUND'
+  | 'TOOL_NOT_ALLOWED'
+  | 'CONFIRMATION_REQUIRED'
+  | 'CONFIRMATION_DECLINED'
   | 'AMBIGUOUS_SLUG'
   | 'VALIDATION_ERROR'
   | 'INVALID_COMMAND'
@@ -102,6 +118,9 @@ export type ErrorCode =
 
 export const ERROR_RETRYABLE: Readonly<Record<ErrorCode, boolean>> = {
   TOOL_NOT_FOUND: false,
+  TOOL_NOT_ALLOWED: false,
+  CONFIRMATION_REQUIRED: false,
+  CONFIRMATION_DECLINED: false,
   AMBIGUOUS_SLUG: false,
   VALIDATION_ERROR: false,
   INVALID_COMMAND: false,
@@ -131,7 +150,9 @@ export interface ToolFailure {
   details?: JsonObject;
 }
 
-export function toolFailure(code: ErrorCode, error: string, details?: JsonObject): ToolFailure {
+/** A failure envelope; credentials in its message (a URL's userinfo, a token an error echoed) are masked. */
+export function toolFailure(code: ErrorCode, message: string, details?: JsonObject): ToolFailure {
+  const error = maskSecretsInText(message);
   return details === undefined
     ? { success: false, error, code, retryable: ERROR_RETRYABLE[code] }
     : { success: false, error, code, retryable: ERROR_RETRYABLE[code], details };

@@ -24,8 +24,10 @@ export interface RunDiff {
   result: FieldChanges;
   /** Which payloads were truncated; differences past the cut cannot be seen. */
   truncated: { fromInput: boolean; fromResult: boolean; toInput: boolean; toResult: boolean };
-  /** Input fields masked before storage: whether they changed is known (by keyed digest), their values are not shown. */
+  /** Input fields masked before storage: compared as their masks, so a change in a masked value is never visible. */
   maskedInputFields: string[];
+  /** Result (or failure) fields masked before storage, compared the same way. */
+  maskedResultFields: string[];
 }
 
 const pointerToken = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -75,18 +77,14 @@ function comparePayloads(from: StoredPayload, to: StoredPayload): FieldChanges {
 const countChanges = (changes: FieldChanges): number =>
   changes.changed.length + changes.added.length + changes.removed.length;
 
-/** Both payloads hold the same mask where a secret was, so masked fields are compared by their keyed digests. */
-function compareInputs(from: RunRecord, to: RunRecord): FieldChanges {
-  const changes = comparePayloads(from.input, to.input);
-  const movedSecrets = Object.keys(from.maskedInputDigests).filter((pointer) =>
-    Object.prototype.hasOwnProperty.call(to.maskedInputDigests, pointer)
-    && from.maskedInputDigests[pointer] !== to.maskedInputDigests[pointer]
-    && !changes.changed.includes(pointer));
-  return movedSecrets.length ? { ...changes, changed: [...changes.changed, ...movedSecrets].sort(byCodeUnit) } : changes;
-}
+const maskedUnion = (a: readonly string[], b: readonly string[]): string[] => [...new Set([...a, ...b])].sort(byCodeUnit);
 
+/**
+ * Compares runs as stored: a masked value is its mask and nothing else, so two runs that held different secrets at the
+ * same place compare as the same. Any finer answer would let a caller test guesses of a secret against a recorded run.
+ */
 export function diffRuns(from: RunRecord, to: RunRecord): RunDiff {
-  const input = compareInputs(from, to);
+  const input = comparePayloads(from.input, to.input);
   const result = comparePayloads(from.output, to.output);
   const sameTool = from.slug === to.slug;
   const statusChanged = from.status !== to.status;
@@ -116,7 +114,8 @@ export function diffRuns(from: RunRecord, to: RunRecord): RunDiff {
   if (anyTruncated && (inputsDiffer || resultsDiffer)) {
     parts.push(`payloads truncated at ${MAX_PAYLOAD_CHARS.toLocaleString('en-US')} characters, so differences past the cut are not visible`);
   }
-  const maskedInputFields = [...new Set([...from.maskedInput, ...to.maskedInput])].sort();
+  const maskedInputFields = maskedUnion(from.maskedInput, to.maskedInput);
+  const maskedResultFields = maskedUnion(from.maskedOutput, to.maskedOutput);
   return {
     from: from.id,
     to: to.id,
@@ -129,6 +128,7 @@ export function diffRuns(from: RunRecord, to: RunRecord): RunDiff {
     result,
     truncated,
     maskedInputFields,
+    maskedResultFields,
   };
 }
 
@@ -152,9 +152,13 @@ export function formatRunDiff(diff: RunDiff): string {
   }
   const cut = Object.entries(diff.truncated).filter(([, value]) => value).map(([key]) => key);
   if (cut.length) lines.push(`Truncated payloads (${cut.join(', ')}): compared only up to the ${MAX_PAYLOAD_CHARS}-character cut.`);
-  if (diff.maskedInputFields.length) {
-    lines.push(`Redacted input fields (${diff.maskedInputFields.join(', ')}) are stored masked: whether they changed is checked `
-      + 'against a keyed digest held in memory, but their values are not kept or shown.');
+  const masked = [
+    ...diff.maskedInputFields.map((pointer) => `input ${pointer === '' ? '(whole value)' : pointer}`),
+    ...diff.maskedResultFields.map((pointer) => `result ${pointer === '' ? '(whole value)' : pointer}`),
+  ];
+  if (masked.length) {
+    lines.push(`Redacted fields (${masked.join(', ')}) are stored masked and compared as masked: a change in their values `
+      + 'cannot be seen, and nothing of the values is kept.');
   }
   return lines.join('\n');
 }

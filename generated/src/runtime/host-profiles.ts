@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { JsonObject } from './contracts.js';
 import {
-  NAMED_SCHEMA_KEYWORDS, namedBooleanSubschemasAsObjects, copyOwn, defineOwn, escapePointerToken, forEachSchema, inlineRefs, isJsonObject, mapSubschemas, type InlineOptions,
+  NAMED_SCHEMA_KEYWORDS, namedBooleanSubschemasAsObjects, copyOwn, defineOwn, escapePointerToken, forEachSchema, inlineRefs, inlineRefsExactly, isJsonObject, mapSubschemas, type InlineOptions,
   type SchemaNode,
 } from './schema-transform.js';
 
@@ -12,8 +12,14 @@ export const HOST_PROFILE_NAMES = ['spec', 'claude', 'openai', 'gemini', 'cursor
 export type HostProfileName = (typeof HOST_PROFILE_NAMES)[number];
 export const DEFAULT_HOST_PROFILE: HostProfileName = 'spec';
 
-/** One host's limits on an input schema. Every profile also gets refs inlined and a top-level object with properties. */
+/** One host's limits on an input schema. Every profile also gets a top-level object with properties. */
 export interface HostRules {
+  /**
+   * A recursive schema keeps its `$ref`s and `$defs` (JSON Schema 2020-12, which MCP 2025-11-25 and 2026-07-28 take):
+   * spelled out to a depth it would accept deeper instances the manifest rejects. Refs that can be inlined exactly
+   * still are, for hosts that resolve none. False: refs are always inlined, recursion to a depth.
+   */
+  keepsRecursiveRefs: boolean;
   /** Top-level `oneOf`/`anyOf`/`allOf` are lifted into one object whose properties are the union of the branches'. */
   liftTopLevelUnions: boolean;
   /** Further keywords refused at the top level; dropped there and named in the description. */
@@ -62,15 +68,17 @@ export const SDK_UNSAFE_KEYS: readonly string[] = ['constructor', '__proto__'];
 const ANTHROPIC_PROPERTY_KEY = /^[a-zA-Z0-9_.-]{1,64}$/;
 
 export const HOST_RULES: Readonly<Record<HostProfileName, HostRules>> = {
-  // The MCP spec (2025-11-25, Tool.inputSchema): any JSON Schema whose top level is `type: "object"`. Only changes
-  // that keep meaning: refs inlined (for recursion, see inlineRefs), boolean property schemas spelled as objects, `type`/
+  // The MCP spec (2025-11-25, Tool.inputSchema; 2026-07-28 allows any 2020-12 keyword): any JSON Schema whose top level
+  // is `type: "object"`. Only changes that keep meaning: refs inlined unless recursive (see inlineRefsExactly), boolean property schemas spelled as objects, `type`/
   // `properties` added at the top, and the SDK_UNSAFE_KEYS aliased (mapped back before validation, so calls mean the
   // same).
   spec: {
+    keepsRecursiveRefs: true,
     liftTopLevelUnions: false, topLevelForbidden: [], propertyKey: null, formats: null, keywords: null, dropped: [],
     mergeAllOf: false, oneOfAsAnyOf: false, constAsEnum: false, singleType: false, objectsNeedProperties: false,
   },
   claude: {
+    keepsRecursiveRefs: false,
     // Anthropic Messages API 400: "input_schema does not support oneOf, allOf, or anyOf at the top level"
     // (anthropics/claude-code#5319 and duplicates).
     liftTopLevelUnions: true,
@@ -85,6 +93,7 @@ export const HOST_RULES: Readonly<Record<HostProfileName, HostRules>> = {
     mergeAllOf: false, oneOfAsAnyOf: false, constAsEnum: false, singleType: false, objectsNeedProperties: false,
   },
   openai: {
+    keepsRecursiveRefs: false,
     // OpenAI 400: "Invalid schema for function 'x': schema must have type 'object' and not have
     // 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level" (langchain-ai/langchainjs#9804).
     liftTopLevelUnions: true,
@@ -101,6 +110,7 @@ export const HOST_RULES: Readonly<Record<HostProfileName, HostRules>> = {
     oneOfAsAnyOf: false, constAsEnum: false, singleType: false, objectsNeedProperties: false,
   },
   gemini: {
+    keepsRecursiveRefs: false,
     // Gemini function declarations: top-level unions are not an object schema; `anyOf` is the only combinator.
     liftTopLevelUnions: true,
     topLevelForbidden: [],
@@ -124,6 +134,7 @@ export const HOST_RULES: Readonly<Record<HostProfileName, HostRules>> = {
   // Cursor sends one tool list to whichever model the user picked (Anthropic, OpenAI or Google), so it gets every
   // limit of the three.
   cursor: {
+    keepsRecursiveRefs: false,
     liftTopLevelUnions: true,
     topLevelForbidden: ['enum', 'not'],
     propertyKey: ANTHROPIC_PROPERTY_KEY,
@@ -148,7 +159,8 @@ export interface HostInputSchema {
 /** The schema a host is shown for a manifest's input schema (null: no declared parameters). Pure; input untouched. */
 export function hostInputSchema(input: JsonObject | null | undefined, profile: HostProfileName, options: InlineOptions = {}): HostInputSchema {
   const rules = HOST_RULES[profile];
-  let schema = namedBooleanSubschemasAsObjects(topLevelObject(inlineRefs(input ?? {}, options).schema));
+  const inlined = rules.keepsRecursiveRefs ? inlineRefsExactly(input ?? {}, options) : inlineRefs(input ?? {}, options).schema;
+  let schema = namedBooleanSubschemasAsObjects(topLevelObject(inlined));
   if (rules.liftTopLevelUnions) schema = liftTopLevelUnions(schema);
   if (rules.topLevelForbidden.length > 0) schema = dropTopLevel(schema, rules.topLevelForbidden);
   if (profile !== 'spec') schema = fitKeywords(schema, rules, true);
@@ -386,7 +398,7 @@ export function hostViolations(schema: JsonObject, profile: HostProfileName): st
       if (rules.keywords !== null || NAMED_SCHEMA_KEYWORDS.has(pointer.split('/').at(-2) ?? '')) problems.push(`${at}: boolean schema`);
       return;
     }
-    for (const keyword of ['$ref', '$defs', 'definitions', '$dynamicRef', '$recursiveRef']) {
+    for (const keyword of rules.keepsRecursiveRefs ? ['$dynamicRef', '$recursiveRef'] : ['$ref', '$defs', 'definitions', '$dynamicRef', '$recursiveRef']) {
       if (keyword in node) problems.push(`${at}: ${keyword}`);
     }
     if (typeof node.format === 'string' && rules.formats !== null && !rules.formats.includes(node.format)) {

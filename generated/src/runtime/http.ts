@@ -4,11 +4,16 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { LATEST_PROTOCOL_VERSION, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { DiagnosticLog, EnvironmentVariables, ServedCatalogueFile, ServerNames } from './contracts.js';
 import { createStderrLog, readHttpSettings, type HttpSettings } from './config.js';
 import { createServerFactory, withoutTaskAugmentation, type ServerFactory } from './server.js';
 import { readRequestBody } from './request-body.js';
+import { MODERN_METHODS } from './protocol/eras.js';
+import { isModernHttpRequest, modernHttpRefusal } from './protocol/http-envelope.js';
+import { answerAsCaller, callerIdForToken } from './callers/caller-history.js';
+import { unauthenticatedExposure } from './callers/exposure.js';
+import { refusedBeforeServing } from './protocol/refused-bodies.js';
 
 export const MCP_PATH = '/mcp';
 export const HEALTH_PATH = '/healthz';
@@ -46,8 +51,11 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
   const env = options.env ?? process.env;
   const log = options.log ?? createStderrLog(names.serverName);
   const http = options.http ?? readHttpSettings(names, env, log);
-  const factory = createServerFactory({ names, catalogue, env, log, servedOver: 'http' });
-  const expectedAuthorization = http.token === null ? null : digest(`Bearer ${http.token}`);
+  const exposure = unauthenticatedExposure(http);
+  if (exposure !== null) throw new Error(exposure);
+  const factory = createServerFactory({ names, catalogue, env, log, servedOver: 'http', privateResults: http.tokens.length > 0 });
+  // Each accepted token is a caller of its own (see callers/caller-history.ts); without tokens every caller is anonymous.
+  const callers = http.tokens.map((token) => ({ authorization: digest(`Bearer ${token}`), caller: callerIdForToken(token) }));
   let closing = false;
   let port = 0;
 
@@ -68,7 +76,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
       log(`Refused ${req.method ?? '?'} ${MCP_PATH}: ${rejection}.`);
       return sendRpcError(res, 403, rejection);
     }
-    if (expectedAuthorization !== null && !sameDigest(digest(req.headers.authorization ?? ''), expectedAuthorization)) {
+    const caller = callerOf(req.headers.authorization, callers);
+    if (callers.length > 0 && caller === null) {
       res.setHeader('www-authenticate', 'Bearer');
       return sendRpcError(res, 401, `Missing or wrong bearer token (${http.vars.token} is set on the server).`);
     }
@@ -89,6 +98,22 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
     } catch {
       return sendRpcError(res, 400, 'Parse error: the request body is not JSON.', -32700);
     }
+    const refused = refusedBeforeServing(parsed);
+    if (refused !== null) {
+      log(`Refused ${MCP_PATH} POST: ${refused.why}`);
+      return sendJson(res, refused.status, refused.body);
+    }
+    if (isModernHttpRequest(parsed)) {
+      const refusal = modernHttpRefusal(req.headers, parsed, MODERN_METHODS);
+      if (refusal !== null) {
+        const id = typeof parsed.id === 'string' || typeof parsed.id === 'number' ? parsed.id : null;
+        const error = { code: refusal.code, message: refusal.message, ...(refusal.data === undefined ? {} : { data: refusal.data }) };
+        return sendJson(res, refusal.status, { jsonrpc: '2.0', id, error });
+      }
+      // The SDK's transport checks this header against the 2025-era revisions it knows. A 2026-07-28 POST is framed
+      // the same way (one request, answered with JSON or an SSE stream), so it is told the newest revision it knows.
+      setHeader(req, 'mcp-protocol-version', LATEST_PROTOCOL_VERSION);
+    }
 
     const server = factory.newServer();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
@@ -97,7 +122,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpMcpServe
       server.close().catch(() => undefined);
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res, withoutTaskAugmentations(parsed));
+    await answerAsCaller(caller, () => transport.handleRequest(req, res, withoutTaskAugmentations(parsed)));
   };
 
   const httpServer = createHttpServer((req, res) => {
@@ -180,6 +205,22 @@ function withoutTaskAugmentations(body: unknown): unknown {
 function isRequestObject(value: unknown): value is JSONRPCMessage {
   return value !== null && typeof value === 'object' && !Array.isArray(value) && 'method' in value && 'id' in value
     && typeof (value as { params?: unknown }).params === 'object' && (value as { params?: unknown }).params !== null;
+}
+
+/** Replaces a request header in both forms Node keeps (the SDK's transport reads the raw one). */
+function setHeader(req: IncomingMessage, name: string, value: string): void {
+  req.headers[name] = value;
+  for (let index = 0; index < req.rawHeaders.length; index += 2) {
+    if (req.rawHeaders[index]?.toLowerCase() === name) req.rawHeaders[index + 1] = value;
+  }
+}
+
+/** The caller whose token the Authorization header carries, or null; every token is compared, in constant time. */
+function callerOf(authorization: string | undefined, callers: readonly { authorization: Buffer; caller: string }[]): string | null {
+  const presented = digest(authorization ?? '');
+  let found: string | null = null;
+  for (const entry of callers) if (sameDigest(presented, entry.authorization)) found = entry.caller;
+  return found;
 }
 
 function digest(text: string): Buffer {

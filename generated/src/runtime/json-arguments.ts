@@ -7,13 +7,21 @@ import { toolFailure, type ToolFailure } from './contracts.js';
 export type JsonArguments = { ok: true; value: unknown } | { ok: false; failure: ToolFailure };
 
 /**
+ * Containers nested deeper than this are refused before anything else walks the arguments (validation, redaction,
+ * history, the request body): no tool's input is that deep, and each of those walks is recursive.
+ */
+export const MAX_ARGUMENT_DEPTH = 256;
+
+/**
  * `value` without its `undefined` object members, at any depth (map entries included). The caller's value is never
  * changed: an object or array that had one is copied, anything else is returned as is (a JSON-shaped value arriving
  * from a transport costs one walk and no copy). `undefined` as an array element has no JSON form that means "absent"
  * (JSON.stringify writes null), and a value that contains itself has none at all: both are a VALIDATION_ERROR naming
- * the place, for the tool `slug`.
+ * the place, for the tool `slug`, as are containers nested past MAX_ARGUMENT_DEPTH and a top-level member named
+ * `__proto__` (a JSON-RPC layer parsing the request may drop or mishandle it, so it is refused, never silently lost).
  */
 export function withoutUndefinedMembers(value: unknown, slug: string): JsonArguments {
+  if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) return { ok: false, failure: protoMemberFailure(slug) };
   const walk: Walk = { slug, ancestors: new Set(), failure: null };
   const cleaned = walkValue(walk, value, '');
   return walk.failure === null ? { ok: true, value: cleaned } : { ok: false, failure: walk.failure };
@@ -32,6 +40,10 @@ function walkValue(walk: Walk, node: unknown, pointer: string): unknown {
   if (!isPlainObject(node) && !Array.isArray(node)) return node;
   if (walk.ancestors.has(node)) {
     walk.failure = invalid(walk.slug, pointer, 'contains itself, and JSON cannot carry a cycle', 'cycle');
+    return node;
+  }
+  if (walk.ancestors.size >= MAX_ARGUMENT_DEPTH) {
+    walk.failure = invalid(walk.slug, pointer, `is nested deeper than ${MAX_ARGUMENT_DEPTH} levels, more than any tool takes`, 'maxDepth');
     return node;
   }
   walk.ancestors.add(node);
@@ -71,6 +83,11 @@ function walkArray(walk: Walk, node: readonly unknown[], pointer: string): reado
     if (copy !== null) copy.push(walked);
   }
   return copy ?? node;
+}
+
+/** The answer to arguments with a top-level member named `__proto__`, for the tool (or tool name) `slug`. */
+export function protoMemberFailure(slug: string): ToolFailure {
+  return invalid(slug, '/__proto__', 'is a member named `__proto__`, which this server does not accept (JSON-RPC layers drop it): rename it', 'additionalProperties');
 }
 
 function invalid(slug: string, pointer: string, problem: string, keyword: string): ToolFailure {

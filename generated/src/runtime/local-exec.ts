@@ -1,12 +1,21 @@
-// Opt-in local execution: runs a tool's published source in its own child process with a SIGKILL deadline, a heap
-// cap, no access to our stdout, and an environment stripped of credentials.
+// Opt-in local execution: runs a tool's published source in its own child process under Node's permission model, with
+// a deadline that kills its whole process tree, a heap cap and a resident-memory cap, a bounded queue in front, no
+// access to our stdout, and an environment stripped of credentials.
 
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DiagnosticLog, EnvironmentVariables, JsonObject, RunOutcome, ServedTool, ToolFailure } from './contracts.js';
 import { toolFailure } from './contracts.js';
-import { redactUrlCredentials } from './redact.js';
+import { sandboxFlags } from './execution/child-flags.js';
+import { DEFAULT_LOCAL_CONCURRENCY, DEFAULT_LOCAL_MEMORY_MB, DEFAULT_LOCAL_QUEUE, localLimitVars, type LocalLimits } from './execution/local-limits.js';
+import { watchMemory } from './execution/memory-watch.js';
+import { killProcessTree } from './execution/process-group.js';
+import { createRunQueue } from './execution/run-queue.js';
+import { isCredentialVariable } from './secrets/classifier.js';
 import { SANDBOX_MARKER, type SandboxReply, type SandboxRequest } from './sandbox-child.js';
 
 export interface LocalExecutor {
@@ -20,119 +29,158 @@ export interface LocalExecutorOptions {
   log: DiagnosticLog;
   /** V8 old-space cap of each child, in MB. */
   heapMb?: number;
+  /** Runs at once, calls waiting, resident memory per child; the defaults of execution/local-limits.ts otherwise. */
+  limits?: Partial<LocalLimits>;
   /** The environment the child inherits, before credentials are stripped; process.env by default. */
   env?: EnvironmentVariables;
   /** Name of the variable that chooses the execution mode, for error messages. */
   executionVar?: string;
-  /**
-   * Name of the variable holding the API URL, whose userinfo is sent as the API's credentials (see config.ts); the
-   * child gets it without them. Defaults to the `API_URL` variable of `executionVar`'s prefix.
-   */
+  /** Kept for callers that name the API URL variable; a URL with credentials is stripped like any other (see below). */
   apiUrlVar?: string;
 }
 
 export const DEFAULT_HEAP_MB = 128;
 
-/** Name fragments (matched case-insensitively, anywhere in the name) of variables that look like credentials. */
-export const CREDENTIAL_NAME_PARTS: readonly string[] = [
-  'KEY', 'SECRET', 'TOKEN', 'PASSWORD', 'PASSWD', 'PASSPHRASE', 'AUTH', 'CREDENTIAL', 'SESSION', 'COOKIE', 'PRIVATE',
-];
-
 /** Lines of child output forwarded to stderr per run; beyond that a tool could flood the server's log. */
 const MAX_FORWARDED_LINES = 50;
+/** How long past the deadline a child stops a busy loop itself, for when the parent that kills it is gone. */
+const SELF_DEADLINE_GRACE_MS = 1000;
+/** How long after the child exits its stderr may still be read (to tell an out-of-memory death); a grandchild holding the pipe does not hold the answer longer. */
+const EXIT_GRACE_MS = 200;
 
 /**
- * The environment minus every variable whose name looks like a credential, and with the userinfo of `apiUrlVar` (the
- * API's credentials when no key is set) masked. Returns a new object.
+ * The environment minus every variable that carries a credential, by name (`STRIPE_SECRET_KEY`, `DB_PASS`, `GH_PAT`,
+ * `SENTRY_DSN`) or by value (`DATABASE_URL=postgres://u:pw@h`, a proxy URL with userinfo): the one classifier of
+ * secrets/classifier.ts, which history redaction uses too. Returns a new object.
  */
-export function stripCredentials(env: EnvironmentVariables, apiUrlVar?: string): EnvironmentVariables {
+export function stripCredentials(env: EnvironmentVariables, _apiUrlVar?: string): EnvironmentVariables {
   const kept: EnvironmentVariables = {};
   for (const [name, value] of Object.entries(env)) {
-    const upper = name.toUpperCase();
-    if (CREDENTIAL_NAME_PARTS.some((part) => upper.includes(part))) continue;
-    kept[name] = name === apiUrlVar && value !== undefined ? redactUrlCredentials(value) : value;
+    if (!isCredentialVariable(name, value)) kept[name] = value;
   }
   return kept;
 }
 
-/** The API URL variable shares the execution variable's prefix (config.ts names both from the same one). */
-function apiUrlVarFor(options: LocalExecutorOptions): string | undefined {
-  if (options.apiUrlVar !== undefined) return options.apiUrlVar;
-  const suffix = 'MCP_EXECUTION';
-  return options.executionVar?.endsWith(suffix) ? `${options.executionVar.slice(0, -suffix.length)}API_URL` : undefined;
-}
-
 export { localExecutionWarning } from './local-exec-gate.js';
+
+let entryPath: Promise<string> | undefined;
 
 /**
  * The compiled child script: next to this module, or under `runtime/` when this module is bundled into `dist/bin.js`
- * (see dev/bundle-bin.ts). Under tsx (tests, development) it is the TypeScript source.
+ * (see dev/bundle-bin.ts). Under tsx (tests, development) only the TypeScript source exists; it is transpiled once into
+ * a file of its own, so the child starts without a loader and under exactly the flags a built package uses.
  */
-function childEntry(): { path: string; execArgv: string[] } {
-  for (const relative of ['./sandbox-child.js', './runtime/sandbox-child.js']) {
-    const compiled = fileURLToPath(new URL(relative, import.meta.url));
-    if (existsSync(compiled)) return { path: compiled, execArgv: [] };
-  }
-  const source = fileURLToPath(new URL('./sandbox-child.ts', import.meta.url));
-  return { path: source, execArgv: process.execArgv.filter((arg) => !arg.startsWith('--max-old-space-size')) };
+function childEntry(): Promise<string> {
+  entryPath ??= (async () => {
+    for (const relative of ['./sandbox-child.js', './runtime/sandbox-child.js']) {
+      const compiled = fileURLToPath(new URL(relative, import.meta.url));
+      if (existsSync(compiled)) return compiled;
+    }
+    const source = readFileSync(fileURLToPath(new URL('./sandbox-child.ts', import.meta.url)), 'utf8');
+    const target = join(tmpdir(), `nexusbloom-sandbox-child-${createHash('sha256').update(source).digest('hex').slice(0, 16)}.mjs`);
+    if (!existsSync(target)) {
+      // A specifier esbuild cannot follow: the bundled bin must not carry esbuild, which a built package never needs here.
+      const transpiler = 'esbuild';
+      const { transform } = (await import(transpiler)) as typeof import('esbuild');
+      const { code } = await transform(source, { loader: 'ts', format: 'esm', target: 'node20' });
+      const partial = `${target}.${process.pid}.tmp`;
+      writeFileSync(partial, code);
+      renameSync(partial, target);
+    }
+    return target;
+  })();
+  return entryPath;
 }
 
 export function createLocalExecutor(options: LocalExecutorOptions): LocalExecutor {
   const heapMb = options.heapMb ?? DEFAULT_HEAP_MB;
-  const apiUrlVar = apiUrlVarFor(options);
+  const limits = options.limits ?? {};
+  const vars = limits.vars ?? localLimitVars(options.executionVar?.replace(/MCP_EXECUTION$/, '') ?? '');
+  const memoryMb = limits.memoryMb ?? DEFAULT_LOCAL_MEMORY_MB;
+  const concurrency = limits.concurrency ?? DEFAULT_LOCAL_CONCURRENCY;
+  const queueLimit = limits.queueLimit ?? DEFAULT_LOCAL_QUEUE;
+  const queue = createRunQueue(concurrency, queueLimit);
   const log = options.log;
   // A busy-looping child never notices its parent is gone, so the parent must kill what it started.
   const running = new Set<ChildProcess>();
 
-  function run(tool: ServedTool, params: JsonObject, signal?: AbortSignal): Promise<RunOutcome> {
+  async function run(tool: ServedTool, params: JsonObject, signal?: AbortSignal): Promise<RunOutcome> {
     const started = Date.now();
     const outcome = (failure: ToolFailure): RunOutcome => ({ ok: false, failure, durationMs: Date.now() - started });
     const source = tool.manifest.source;
     if (source === null || source === undefined || source.runtime !== 'node' || typeof source.code !== 'string') {
-      return Promise.resolve(outcome(toolFailure('NO_LOCAL_SOURCE',
+      return outcome(toolFailure('NO_LOCAL_SOURCE',
         `${JSON.stringify(tool.slug)} publishes no Node source, so it cannot run locally. `
-        + `Set ${options.executionVar ?? 'the execution mode'} to auto or remote to run it through the API.`, { slug: tool.slug })));
+        + `Set ${options.executionVar ?? 'the execution mode'} to auto or remote to run it through the API.`, { slug: tool.slug }));
     }
     if (signal?.aborted) {
-      return Promise.resolve(outcome(toolFailure('CANCELLED', `${JSON.stringify(tool.slug)} was cancelled before it started.`, { cancelled: true })));
+      return outcome(toolFailure('CANCELLED', `${JSON.stringify(tool.slug)} was cancelled before it started.`, { cancelled: true }));
     }
+    const release = await queue.acquire(signal);
+    if (release === null) {
+      if (signal?.aborted) {
+        return outcome(toolFailure('CANCELLED', `${JSON.stringify(tool.slug)} was cancelled while waiting for a local run slot.`, { cancelled: true }));
+      }
+      return outcome(toolFailure('RATE_LIMITED',
+        `Too many local runs at once: ${concurrency} running and ${queueLimit} waiting, so ${JSON.stringify(tool.slug)} was not started. `
+        + `Retry when earlier calls have finished, or raise ${vars.concurrency} / ${vars.queueLimit}.`,
+        { slug: tool.slug, concurrency, queue_limit: queueLimit }));
+    }
+    try {
+      return await runChild(tool, source.code, params, await childEntry(), started, signal);
+    } finally {
+      release();
+    }
+  }
 
-    const entry = childEntry();
+  function runChild(tool: ServedTool, code: string, params: JsonObject, entry: string, started: number, signal?: AbortSignal): Promise<RunOutcome> {
+    const outcome = (failure: ToolFailure): RunOutcome => ({ ok: false, failure, durationMs: Date.now() - started });
     return new Promise<RunOutcome>((resolve) => {
       const label = `tool ${JSON.stringify(tool.slug)}`;
       let settled = false;
-      let timedOut = false;
-      let cancelled = false;
       let stderrTail = '';
       let forwarded = 0;
+      let exitGrace: NodeJS.Timeout | undefined;
 
-      const child = fork(entry.path, [SANDBOX_MARKER], {
-        execArgv: [...entry.execArgv, `--max-old-space-size=${heapMb}`],
-        env: stripCredentials(options.env ?? process.env, apiUrlVar),
+      const child = fork(entry, [SANDBOX_MARKER], {
+        execArgv: sandboxFlags(entry, heapMb),
+        env: stripCredentials(options.env ?? process.env),
         stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
         serialization: 'json',
+        // Its own process group, so a deadline kills whatever it started along with it.
+        detached: true,
       });
       running.add(child);
 
+      // Every ending answers at once and kills the whole group: nothing the tool started can hold the answer back.
       const finish = (result: RunOutcome): void => {
         if (settled) return;
         settled = true;
         running.delete(child);
         clearTimeout(deadline);
+        clearTimeout(exitGrace);
+        memory?.stop();
         signal?.removeEventListener('abort', onAbort);
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        killProcessTree(child);
+        child.stdout?.destroy();
+        child.stderr?.destroy();
         resolve(result);
       };
 
       const deadline = setTimeout(() => {
-        timedOut = true;
-        child.kill('SIGKILL');
+        finish(outcome(toolFailure('TIMEOUT',
+          `Local run of ${label} did not finish within ${options.timeoutMs} ms and was killed.`, { slug: tool.slug, timeout_ms: options.timeoutMs })));
       }, options.timeoutMs);
       const onAbort = (): void => {
-        cancelled = true;
-        child.kill('SIGKILL');
+        finish(outcome(toolFailure('CANCELLED', `Local run of ${label} was cancelled by the client.`, { slug: tool.slug, cancelled: true })));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
+      // The heap cap leaves Buffers and other memory outside the V8 heap uncounted; the resident set counts them all.
+      const memory = child.pid === undefined ? undefined : watchMemory(child.pid, memoryMb * 1024 * 1024, (bytes) => {
+        finish(outcome(toolFailure('EXECUTION_ERROR',
+          `Local run of ${label} used more than ${memoryMb} MB of memory (${Math.round(bytes / 1048576)} MB resident, Buffers included) `
+          + `and was killed. Raise ${vars.memoryMb} if the tool needs more.`, { slug: tool.slug, memory_mb: memoryMb })));
+      });
 
       const forward = (stream: 'stdout' | 'stderr') => (chunk: Buffer): void => {
         const text = chunk.toString('utf8');
@@ -163,18 +211,11 @@ export function createLocalExecutor(options: LocalExecutorOptions): LocalExecuto
       });
 
       child.on('error', (error) => {
-        if (timedOut || cancelled) return;
         finish(outcome(toolFailure('EXECUTION_ERROR', `Could not start a local run of ${label}: ${error.message}`, { slug: tool.slug })));
       });
 
-      // 'close' rather than 'exit': it comes after the last IPC message and the whole of stderr have arrived.
-      child.on('close', (code, exitSignal) => {
-        if (timedOut) {
-          finish(outcome(toolFailure('TIMEOUT',
-            `Local run of ${label} did not finish within ${options.timeoutMs} ms and was killed.`, { slug: tool.slug, timeout_ms: options.timeoutMs })));
-        } else if (cancelled) {
-          finish(outcome(toolFailure('CANCELLED', `Local run of ${label} was cancelled by the client.`, { slug: tool.slug, cancelled: true })));
-        } else if (/heap out of memory|Allocation failed/i.test(stderrTail)) {
+      const exited = (code: number | null, exitSignal: NodeJS.Signals | null): void => {
+        if (/heap out of memory|Allocation failed/i.test(stderrTail)) {
           finish(outcome(toolFailure('EXECUTION_ERROR',
             `Local run of ${label} ran out of memory (heap cap ${heapMb} MB) and was stopped.`, { slug: tool.slug, heap_mb: heapMb })));
         } else {
@@ -182,17 +223,23 @@ export function createLocalExecutor(options: LocalExecutorOptions): LocalExecuto
           finish(outcome(toolFailure('EXECUTION_ERROR',
             `Local run of ${label} ended (${how}) without returning a result.`, { slug: tool.slug })));
         }
+      };
+      // 'close' comes after the last IPC message and the whole of stderr; a grandchild that kept the pipes open would
+      // delay it indefinitely, so 'exit' starts a short grace instead of waiting for it.
+      child.on('close', exited);
+      child.on('exit', (code, exitSignal) => {
+        exitGrace = setTimeout(() => exited(code, exitSignal), EXIT_GRACE_MS);
       });
 
-      const request: SandboxRequest = { kind: 'run', slug: tool.slug, code: source.code, params };
+      const request: SandboxRequest = { kind: 'run', slug: tool.slug, code, params, selfDeadlineMs: Math.min(options.timeoutMs + SELF_DEADLINE_GRACE_MS, 2_147_483_647) };
       child.send(request, (error) => {
-        if (error !== null && error !== undefined) log(`Could not hand ${label} its input: ${error.message}`);
+        if (error !== null && error !== undefined && !settled) log(`Could not hand ${label} its input: ${error.message}`);
       });
     });
   }
 
   function killAll(): void {
-    for (const child of running) child.kill('SIGKILL');
+    for (const child of running) killProcessTree(child);
     running.clear();
   }
 

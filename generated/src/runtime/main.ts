@@ -9,8 +9,10 @@ import type { DiagnosticLog, EnvironmentVariables, ServerNames } from './contrac
 import { loadServedCatalogue } from './catalogue-store.js';
 import { createStderrLog, DEFAULT_HTTP_PORT, MAX_TIMEOUT_MS, parsePort, readHttpSettings, type Settings } from './config.js';
 import { MAX_BATCH_RUNS } from './guide.js';
+import { unauthenticatedExposure } from './callers/exposure.js';
 import type { ServeHttpOptions } from './http.js';
 import { createServer, withoutTaskAugmentation } from './server.js';
+import { protoArgumentAnswer } from './protocol/raw-requests.js';
 
 export interface MainOptions {
   names: ServerNames;
@@ -65,6 +67,9 @@ export function usageText(names: ServerNames, catalogueUrl: URL): string {
     `  ${p}API_URL            API base (default ${names.defaultApiUrl})`,
     `  ${p}MCP_EXECUTION      remote (default), local or auto: whether tool source runs on this machine`,
     `  ${p}MCP_TOOLS          auto (default), all or meta: which tools tools/list shows`,
+    `  ${p}MCP_ALLOW / _DENY  tool patterns (* and ?, category:…, tag:…) this server serves or refuses`,
+    `  ${p}MCP_MAX_RISK       read, low, medium or high: refuse tools riskier than this (from their annotations)`,
+    `  ${p}MCP_CONFIRM        declared (default), unless-safe or off: which meta-tool runs ask the user first`,
     `  ${p}MCP_HTTP_PORT      serve HTTP on this port without --http`,
     '',
     `Every variable, and the tools: ${fileURLToPath(new URL('../README.md', catalogueUrl))}`,
@@ -165,14 +170,21 @@ export async function main(options: MainOptions): Promise<void> {
   created.server.onclose = () => shutdown('stdout closed');
   created.server.onerror = (error) => log(`stdio: ${error.message}`);
   await created.server.connect(transport);
-  const advertised = catalogue.tools.filter((tool) => tool.withheldReason === null).length;
-  log(`${names.packageName} ${names.packageVersion} ready on stdio: ${advertised} of ${catalogue.tools.length} tools advertised, `
+  const listing = created.listing();
+  log(`${names.packageName} ${names.packageVersion} ready on stdio: ${listing.line}, `
     + `${apiSummary(created.settings)}, execution ${created.settings.execution}, catalogue ${created.settings.catalogue}.`);
+  if (listing.warning !== null) log(listing.warning);
 }
 
 /** Serves stateless Streamable HTTP until SIGTERM/SIGINT, then lets in-flight requests finish and exits. */
 async function mainHttp(options: ServeHttpOptions & { port: number; log: DiagnosticLog }): Promise<void> {
   const { names, catalogue, log, port } = options;
+  const exposure = options.http === undefined ? null : unauthenticatedExposure(options.http);
+  if (exposure !== null) {
+    log(`Cannot start: ${exposure}`);
+    process.exitCode = 1;
+    return;
+  }
   // The HTTP transport (and the web framework under it) is loaded only when asked for: stdio start-up skips it.
   const { serveHttp } = await import('./http.js');
   let running;
@@ -195,11 +207,12 @@ async function mainHttp(options: ServeHttpOptions & { port: number; log: Diagnos
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
 
-  const advertised = catalogue.tools.filter((tool) => tool.withheldReason === null).length;
   const settings = server.factory.settings;
-  log(`${names.packageName} ${names.packageVersion} ready over stateless Streamable HTTP: ${advertised} of ${catalogue.tools.length} `
-    + `tools advertised, ${apiSummary(settings)}, execution ${settings.execution}, catalogue ${settings.catalogue}, `
-    + `bearer token ${server.http.token === null ? 'not required' : 'required'}.`);
+  const listing = server.factory.listing();
+  log(`${names.packageName} ${names.packageVersion} ready over stateless Streamable HTTP: ${listing.line}, `
+    + `${apiSummary(settings)}, execution ${settings.execution}, catalogue ${settings.catalogue}, `
+    + `bearer token ${server.http.tokens.length === 0 ? 'not required' : `required (${server.http.tokens.length} caller(s), history per caller)`}.`);
+  if (listing.warning !== null) log(listing.warning);
   log(`listening on ${server.url}`);
 }
 
@@ -230,6 +243,8 @@ export class LineStdioTransport implements Transport {
   /** Set while the rest of an over-long line is being skipped: its first bytes. */
   private oversizedHead: Buffer | null = null;
   private closed = false;
+  /** Set while stdin is paused for stdout to drain (see holdInputUntilDrained). */
+  private inputHeld = false;
   /** Requests handed to the server and not answered yet, by `typeof id:id`; see whenAnswered. */
   private readonly unanswered = new Set<string>();
   private answeredWaiters: (() => void)[] = [];
@@ -278,12 +293,27 @@ export class LineStdioTransport implements Transport {
     if (this.closed) return Promise.reject(new Error('The stdio transport is closed.'));
     if ('id' in message && !('method' in message) && message.id !== undefined) this.settle(message.id);
     return new Promise((resolve, reject) => {
-      this.output.write(`${JSON.stringify(message)}\n`, (error) => {
+      const roomLeft = this.output.write(`${JSON.stringify(message)}\n`, (error) => {
         if (!error) return resolve();
         // A destroyed stream reports only here, with no 'error' event.
         this.onOutputError(error);
         reject(error);
       });
+      if (!roomLeft) this.holdInputUntilDrained();
+    });
+  }
+
+  /**
+   * Backpressure: while stdout's queue is full (a host that does not read its answers), stdin is not read either, so
+   * requests wait in the OS pipe, not as answers in this process's memory. Reading resumes when stdout drains.
+   */
+  private holdInputUntilDrained(): void {
+    if (this.inputHeld || this.closed) return;
+    this.inputHeld = true;
+    this.input.pause();
+    this.output.once('drain', () => {
+      this.inputHeld = false;
+      if (!this.closed) this.input.resume();
     });
   }
 
@@ -346,6 +376,12 @@ export class LineStdioTransport implements Transport {
       parsed = JSON.parse(line);
     } catch {
       return this.reject(ErrorCode.ParseError, 'Parse error: a line on stdin is not JSON; send one JSON-RPC message per line.');
+    }
+    // Answered here: the SDK's parse below would drop the member, and the tool would run without it.
+    const refused = protoArgumentAnswer(parsed);
+    if (refused !== null) {
+      this.log('Answered a tools/call with VALIDATION_ERROR: it has an argument named __proto__.');
+      return void this.send(refused).catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
     }
     const message = JSONRPCMessageSchema.safeParse(parsed);
     if (message.success) {

@@ -1,16 +1,18 @@
 // The meta-tool: search, list, schema, run, batch, history and diff, behind one flat strict-host-safe input schema.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { toolFailure, type JsonObject, type RunOutcome, type ServedTool, type ToolFailure } from './contracts.js';
+import { searchAnswer } from './search/index.js';
 import { parameterCounts, validExampleArguments, callFor } from './call-shape.js';
 import { diffRuns, formatRunDiff } from './diff.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_BATCH_RUNS, MAX_SEARCH_LIMIT } from './guide.js';
-import { formatHistoryIndex, historyIndex, historyScopeNote, runDetail, runIndexEntry, type RunRecord } from './history.js';
+import { formatHistoryIndex, historyIndex, historyScopeNote, runDetail, runIndexEntry, scopeName, type RunRecord } from './history.js';
 import { safeStringify } from './redact.js';
 import { agentResolveOptions, resolveSlug } from './resolve.js';
+import { toolBySlug } from './slug-index.js';
 import { failureResult, outcomeResult } from './results.js';
 import { checkParams, executeRun, validateAndRun } from './runs.js';
-import { searchTools } from './search.js';
 import type { CallExtra, SurfaceContext } from './surface.js';
+import { confirmRuns, metaToolAnnotations } from './policy/index.js';
 
 export const META_COMMANDS = ['search', 'list', 'schema', 'run', 'batch', 'history', 'diff'] as const;
 export type MetaCommand = (typeof META_COMMANDS)[number];
@@ -22,44 +24,80 @@ const FIELD_ALIASES: Readonly<Record<string, string>> = {
   tool: 'slug', name: 'slug', tool_name: 'slug', q: 'query', search: 'query', id: 'show', run: 'show', calls: 'runs',
 };
 
-export function metaToolDefinition(ctx: SurfaceContext): Tool {
-  const { productName, uriScheme } = ctx.names;
+/** Which commands each meta-tool entry takes: the reference's single tool, or the split surface's two. */
+export type MetaToolRole = 'single' | 'discovery' | 'runner';
+export const ROLE_COMMANDS: Readonly<Record<MetaToolRole, readonly MetaCommand[]>> = {
+  single: META_COMMANDS,
+  discovery: ['search', 'list', 'schema', 'history', 'diff'],
+  runner: ['run', 'batch'],
+};
+/** The commands each field is for; a role's schema has the fields of its commands only. */
+const FIELD_COMMANDS: Readonly<Record<(typeof META_FIELDS)[number], readonly MetaCommand[]>> = {
+  command: META_COMMANDS, query: ['search'], limit: ['search'], slug: ['schema', 'run'], params: ['run'], runs: ['batch'],
+  show: ['history'], from: ['diff'], to: ['diff'],
+};
+
+/** The runner's name in the split surface. */
+export function runnerToolName(metaToolName: string): string {
+  return `${metaToolName}-run`;
+}
+
+function roleText(ctx: SurfaceContext, role: MetaToolRole): { name: string; title: string; description: string } {
+  const { productName, uriScheme, metaToolName } = ctx.names;
+  const guide = ` Guide: ${uriScheme}://guide.`;
+  const run = `run (one tool, including tools not in the tool list), batch (up to ${MAX_BATCH_RUNS} runs, validated as a whole first)`;
+  const discover = 'search (rank tools by intent), list (every tool), schema (exact parameters and a ready-to-send call), '
+    + 'history (runs this server process performed), diff (compare two runs)';
+  if (role === 'discovery') {
+    return { name: metaToolName, title: `${productName} tool finder`, description: `Find and inspect ${productName} tools when you do not know the exact tool yet; it runs nothing. Commands: ${discover}. Run tools with ${runnerToolName(metaToolName)}.${guide}` };
+  }
+  if (role === 'runner') {
+    return { name: runnerToolName(metaToolName), title: `${productName} tool runner`, description: `Run ${productName} tools by slug. Commands: ${run}. Find tools and their parameters with ${metaToolName} first.${guide}` };
+  }
   return {
-    name: ctx.names.metaToolName,
+    name: metaToolName,
     title: `${productName} tool finder and runner`,
-    description:
-      `Find, inspect and run ${productName} tools when you do not know the exact tool yet. Commands: ` +
-      `search (rank tools by intent), list (every tool), schema (exact parameters and a ready-to-send call), ` +
-      `run (one tool, including tools not in the tool list), batch (up to ${MAX_BATCH_RUNS} runs, validated as a whole first), ` +
-      `history (runs this server process performed), diff (compare two runs). Guide: ${uriScheme}://guide.`,
-    inputSchema: {
-      type: 'object',
-      properties: {
-        command: { type: 'string', enum: [...META_COMMANDS], description: 'What to do: search, list, schema, run, batch, history or diff.' },
-        query: { type: 'string', description: 'search: what you want to do, in plain words (e.g. "validate env file").' },
-        limit: { type: 'integer', minimum: 1, maximum: MAX_SEARCH_LIMIT, description: `search: how many results (default ${DEFAULT_SEARCH_LIMIT}, max ${MAX_SEARCH_LIMIT}).` },
-        slug: { type: 'string', description: 'schema, run: the tool slug (exact, or an unambiguous prefix).' },
-        params: { type: 'object', description: "run: the tool's arguments, as its input schema describes them." },
-        runs: {
-          type: 'array',
-          description: `batch: up to ${MAX_BATCH_RUNS} runs, each {"slug": "...", "params": {...}}. All are validated before any runs.`,
-          items: {
-            type: 'object',
-            properties: {
-              slug: { type: 'string', description: 'The tool slug.' },
-              params: { type: 'object', description: "The tool's arguments." },
-            },
-            required: ['slug'],
-          },
+    description: `Find, inspect and run ${productName} tools when you do not know the exact tool yet. Commands: `
+      + `search (rank tools by intent), list (every tool), schema (exact parameters and a ready-to-send call), `
+      + `${run}, history (runs this server process performed), diff (compare two runs).${guide}`,
+  };
+}
+
+/** One meta-tool entry; its annotations say what it can reach under the policy (see policy/annotations.ts). */
+export function metaToolDefinition(ctx: SurfaceContext, role: MetaToolRole = 'single'): Tool {
+  const commands = ROLE_COMMANDS[role];
+  const text = roleText(ctx, role);
+  const properties: Record<string, object> = {
+    command: { type: 'string', enum: [...commands], description: `What to do: ${commands.slice(0, -1).join(', ')} or ${commands[commands.length - 1]}.` },
+    query: { type: 'string', description: 'search: what you want to do, in plain words (e.g. "validate env file").' },
+    limit: { type: 'integer', minimum: 1, maximum: MAX_SEARCH_LIMIT, description: `search: how many results (default ${DEFAULT_SEARCH_LIMIT}, max ${MAX_SEARCH_LIMIT}).` },
+    slug: { type: 'string', description: `${commands.includes('schema') ? 'schema' : ''}${commands.includes('schema') && commands.includes('run') ? ', ' : ''}${commands.includes('run') ? 'run' : ''}: the tool slug (exact, or an unambiguous prefix).` },
+    params: { type: 'object', description: "run: the tool's arguments, as its input schema describes them." },
+    runs: {
+      type: 'array',
+      description: `batch: up to ${MAX_BATCH_RUNS} runs, each {"slug": "...", "params": {...}}. All are validated before any runs.`,
+      items: {
+        type: 'object',
+        properties: {
+          slug: { type: 'string', description: 'The tool slug.' },
+          params: { type: 'object', description: "The tool's arguments." },
         },
-        show: { type: 'string', description: 'history: a run id (e.g. "r3", or "-1" for the newest) to show in full.' },
-        from: { type: 'string', description: 'diff: the earlier run, an id like "r3" or relative like "-2" (default "-2").' },
-        to: { type: 'string', description: 'diff: the later run, an id like "r4" or relative like "-1" (default "-1").' },
+        required: ['slug'],
       },
-      required: ['command'],
-      additionalProperties: false,
     },
-    annotations: { title: `${productName} tool finder and runner`, readOnlyHint: false, openWorldHint: true },
+    show: { type: 'string', description: 'history: a run id (e.g. "r3", or "-1" for the newest) to show in full.' },
+    from: { type: 'string', description: 'diff: the earlier run, an id like "r3" or relative like "-2" (default "-2").' },
+    to: { type: 'string', description: 'diff: the later run, an id like "r4" or relative like "-1" (default "-1").' },
+  };
+  for (const field of META_FIELDS) {
+    if (!FIELD_COMMANDS[field].some((command) => commands.includes(command))) delete properties[field];
+  }
+  return {
+    name: text.name,
+    title: text.title,
+    description: text.description,
+    inputSchema: { type: 'object', properties, required: ['command'], additionalProperties: false },
+    annotations: metaToolAnnotations(text.title, { runnable: role === 'discovery' ? [] : ctx.getTools() }),
   };
 }
 
@@ -123,10 +161,27 @@ function textAndData(text: string, data: Record<string, unknown>): CallToolResul
   return { content: [{ type: 'text', text }], structuredContent: data };
 }
 
-function resolveOrThrow(ctx: SurfaceContext, tools: readonly ServedTool[], slug: string): ServedTool {
+/** Resolves among the tools the policy serves; a name that only a tool outside it answers to is TOOL_NOT_ALLOWED. */
+export function resolveForAgent(ctx: SurfaceContext, tools: readonly ServedTool[], slug: string): ReturnType<typeof resolveSlug> {
+  // Exactly a tool outside the policy: refused, never resolved as a prefix of another tool.
+  const exactRefusal = ctx.refusal !== undefined && toolBySlug(tools, slug) === undefined ? ctx.refusal(slug, true) : null;
+  if (exactRefusal !== null) return { ok: false, failure: exactRefusal };
   const resolution = resolveSlug(tools, slug, agentResolveOptions(ctx));
+  if (resolution.ok || resolution.failure.code !== 'TOOL_NOT_FOUND') return resolution;
+  const refusal = ctx.refusal?.(slug) ?? null;
+  return refusal === null ? resolution : { ok: false, failure: refusal };
+}
+
+function resolveOrThrow(ctx: SurfaceContext, tools: readonly ServedTool[], slug: string): ServedTool {
+  const resolution = resolveForAgent(ctx, tools, slug);
   if (!resolution.ok) throw new CommandFailure(resolution.failure);
   return resolution.tool;
+}
+
+/** The confirmation rule for `runs` (see policy/confirmation.ts): null to go ahead, else the failure, nothing run. */
+async function confirmed(ctx: SurfaceContext, runs: ReadonlyArray<{ tool: ServedTool; params: JsonObject }>, extra: CallExtra): Promise<ToolFailure | null> {
+  if (ctx.confirmation === undefined) return null;
+  return confirmRuns({ names: ctx.names, mode: ctx.confirmation.mode, confirmVar: ctx.confirmation.confirmVar, channel: extra.confirmationChannel }, runs, extra.signal);
 }
 
 function searchCommand(ctx: SurfaceContext, args: JsonObject): CallToolResult {
@@ -138,27 +193,9 @@ function searchCommand(ctx: SurfaceContext, args: JsonObject): CallToolResult {
     }
     limit = args.limit;
   }
-  const hits = searchTools(ctx.getTools(), query, limit);
-  const results = hits.map((hit, position) => ({
-    rank: position + 1,
-    slug: hit.slug,
-    name: hit.name,
-    description: shortDescription(hit.description),
-    score: hit.score,
-    reason: hit.reason,
-    parameters: { required: hit.requiredParams, total: hit.totalParams },
-    withheld: hit.withheld,
-    uri: toolUri(ctx, hit.slug),
-  }));
-  const meta = ctx.names.metaToolName;
-  const lines = hits.length
-    ? [
-        `${hits.length} tools match ${JSON.stringify(query)}, best first (parameters: required/total):`,
-        ...results.map((hit) => `${hit.rank}. ${hit.slug}: ${hit.description} [${hit.parameters.required}/${hit.parameters.total} params]${hit.withheld ? ' [not in tool list: call with {"command":"run"}]' : ''} (${hit.reason})`),
-        `Next: {"command":"schema","slug":${JSON.stringify(hits[0]?.slug)}} on ${meta} gives exact parameters and a ready-to-send call.`,
-      ]
-    : [`No tool matches ${JSON.stringify(query)}. Try other words, or {"command":"list"} for every tool.`];
-  return textAndData(lines.join('\n'), { query, count: results.length, results });
+  const hits = ctx.search.search(query, limit);
+  const answer = searchAnswer(query, hits, { metaToolName: ctx.names.metaToolName, tools: ctx.getTools(), uriOf: (slug) => toolUri(ctx, slug) });
+  return textAndData(answer.text, answer.data);
 }
 
 function listCommand(ctx: SurfaceContext): CallToolResult {
@@ -219,7 +256,12 @@ function withRunId(result: CallToolResult, record: RunRecord | undefined): CallT
 async function runCommand(ctx: SurfaceContext, args: JsonObject, extra: CallExtra): Promise<CallToolResult> {
   const tool = resolveOrThrow(ctx, ctx.getTools(), requireString(args, 'slug', 'run', 'allowed'));
   if (args.params !== undefined && !isObject(args.params)) throw invalid('params', 'Field "params" must be an object of the tool\'s arguments.');
-  const { outcome, record } = await validateAndRun(ctx, tool, args.params, extra.signal);
+  // Validated first: a call that cannot run asks no one to confirm it.
+  const checked = checkParams(ctx.validator, tool, args.params);
+  if (!checked.ok) return failureResult(checked.failure);
+  const refused = await confirmed(ctx, [{ tool, params: checked.params }], extra);
+  if (refused !== null) return failureResult(refused);
+  const { outcome, record } = await executeRun(ctx, tool, checked.params, extra.signal);
   return withRunId(outcomeResult(outcome), record);
 }
 
@@ -258,7 +300,7 @@ async function batchCommand(ctx: SurfaceContext, args: JsonObject, extra: CallEx
     }
     if (typeof item.slug !== 'string' || item.slug === '') return problem(toolFailure('INVALID_COMMAND', `runs[${index}].slug is required and must be a non-empty string.`, { field: `runs[${index}].slug` }));
     if (item.params !== undefined && !isObject(item.params)) return problem(toolFailure('INVALID_COMMAND', `runs[${index}].params must be an object.`, { field: `runs[${index}].params` }));
-    const resolution = resolveSlug(tools, item.slug, agentResolveOptions(ctx));
+    const resolution = resolveForAgent(ctx, tools, item.slug);
     if (!resolution.ok) return problem(resolution.failure);
     const checked = checkParams(ctx.validator, resolution.tool, item.params);
     if (!checked.ok) return problem(checked.failure);
@@ -274,6 +316,10 @@ async function batchCommand(ctx: SurfaceContext, args: JsonObject, extra: CallEx
       }),
     );
   }
+
+  // One confirmation for the whole batch, after it validated and before anything runs.
+  const refused = await confirmed(ctx, planned, extra);
+  if (refused !== null) return failureResult({ ...refused, error: `Batch not run: ${refused.error}` });
 
   await sendProgressSafely(ctx, extra, 0, planned.length, `batch of ${planned.length} runs started`);
   const entries: BatchEntry[] = [];
@@ -314,7 +360,7 @@ function runNotFound(ctx: SurfaceContext, field: string, ref: string): CommandFa
   const oldest = runs[runs.length - 1];
   const holds = newest && oldest ? `it holds ${oldest.id} to ${newest.id}` : 'it holds no runs yet';
   return new CommandFailure(
-    toolFailure('RUN_NOT_FOUND', `No run ${JSON.stringify(ref)} (field "${field}") in this process's history: ${holds}. ${historyScopeNote(ctx.startedAt, ctx.history.servedOver)} Use {"command":"history"} to see the ids.`, { field, ref }),
+    toolFailure('RUN_NOT_FOUND', `No run ${JSON.stringify(ref)} (field "${field}") in this process's history: ${holds}. ${historyScopeNote(ctx.startedAt, ctx.history.scope())} Use {"command":"history"} to see the ids.`, { field, ref }),
   );
 }
 
@@ -325,7 +371,7 @@ function historyCommand(ctx: SurfaceContext, args: JsonObject): CallToolResult {
   const record = ctx.history.find(show);
   if (!record) throw runNotFound(ctx, 'show', show);
   const detail = runDetail(record);
-  const text = `${historyScopeNote(ctx.startedAt, ctx.history.servedOver)}\n${safeStringify(detail, 2)}`;
+  const text = `${historyScopeNote(ctx.startedAt, ctx.history.scope())}\n${safeStringify(detail, 2)}`;
   return textAndData(text, { ...index, runs: [detail] });
 }
 
@@ -349,17 +395,22 @@ function diffCommand(ctx: SurfaceContext, args: JsonObject): CallToolResult {
     result: diff.result,
     truncated: diff.truncated,
     masked_input_fields: diff.maskedInputFields,
-    scope: 'process',
+    masked_result_fields: diff.maskedResultFields,
+    scope: scopeName(ctx.history.scope()),
     process_started_at: ctx.startedAt.toISOString(),
-    note: historyScopeNote(ctx.startedAt, ctx.history.servedOver),
+    note: historyScopeNote(ctx.startedAt, ctx.history.scope()),
   };
-  return textAndData(`${formatRunDiff(diff)}\n${historyScopeNote(ctx.startedAt, ctx.history.servedOver)}`, data);
+  return textAndData(`${formatRunDiff(diff)}\n${historyScopeNote(ctx.startedAt, ctx.history.scope())}`, data);
 }
 
 /** Executes one meta-tool call. Every failure, including a malformed call, is an isError result, never a throw. */
-export async function callMetaTool(ctx: SurfaceContext, rawArgs: unknown, extra: CallExtra): Promise<CallToolResult> {
+export async function callMetaTool(ctx: SurfaceContext, rawArgs: unknown, extra: CallExtra, role: MetaToolRole = 'single'): Promise<CallToolResult> {
   try {
     const { command, args } = parseArguments(rawArgs);
+    if (!ROLE_COMMANDS[role].includes(command)) {
+      const other = role === 'discovery' ? runnerToolName(ctx.names.metaToolName) : ctx.names.metaToolName;
+      throw invalid('command', `${JSON.stringify(command)} is a command of the ${other} tool; this one takes ${ROLE_COMMANDS[role].join(', ')}.`, { use_tool: other });
+    }
     switch (command) {
       case 'search':
         return searchCommand(ctx, args);

@@ -6,8 +6,9 @@ import { ERROR_ADVICE, ERROR_CODES, errorCodeTable, MAX_BATCH_RUNS } from './gui
 import { toolUri } from './meta-tool.js';
 import { safeStringify } from './redact.js';
 import { agentResolveOptions, closestSlugs, resolveSlug } from './resolve.js';
-import { searchTools, type SearchHit } from './search.js';
+import type { SearchHit } from './search/index.js';
 import type { SurfaceContext } from './surface.js';
+import { runnerToolName } from './meta-tool.js';
 
 /** Tools a find-tool or plan-batch prompt offers. */
 const PROMPT_CANDIDATES = 5;
@@ -17,7 +18,7 @@ const MIN_SHARE_OF_BEST = 0.25;
 /** Search hits worth putting in front of a model: close enough to the best, optionally without deprecated tools. */
 function promptCandidates(ctx: SurfaceContext, text: string, skipDeprecated: boolean): SearchHit[] {
   const deprecated = new Set(ctx.getTools().filter((tool) => typeof tool.manifest.deprecated === 'string').map((tool) => tool.slug));
-  const hits = searchTools(ctx.getTools(), text, PROMPT_CANDIDATES * 2).filter((hit) => !skipDeprecated || !deprecated.has(hit.slug));
+  const hits = ctx.search.search(text, PROMPT_CANDIDATES * 2).filter((hit) => !skipDeprecated || !deprecated.has(hit.slug));
   const best = hits[0]?.score ?? 0;
   return hits.filter((hit) => hit.score >= best * MIN_SHARE_OF_BEST).slice(0, PROMPT_CANDIDATES);
 }
@@ -156,9 +157,13 @@ function planBatch(ctx: SurfaceContext, task: string): GetPromptResult {
     `Rules: a batch holds at most ${MAX_BATCH_RUNS} runs. Every slug and every input is validated before the first run;`,
     'one invalid item rejects the whole batch (the error names its index) and nothing runs. After that, runs are',
     'independent: a failing run does not discard the others, failures are listed first, every payload is kept in order.',
+    ...(ctx.confirmation !== undefined && ctx.confirmation.mode !== 'off'
+      ? ['A run of a tool that may change or delete data first asks the user to confirm (one question for the whole batch);',
+        'when the client cannot be asked, the batch answers CONFIRMATION_REQUIRED, runs nothing, and names the tools to call directly.']
+      : []),
     '',
     'Batch call shape (example params validate; replace them with the real values, keep only the tools you need):',
-    jsonBlock({ name: ctx.names.metaToolName, arguments: { command: 'batch', runs } }),
+    jsonBlock({ name: ctx.surfaceMode === 'split' ? runnerToolName(ctx.names.metaToolName) : ctx.names.metaToolName, arguments: { command: 'batch', runs } }),
   );
   if (!runs.length) lines.push('(No runs shown: check each tool\'s parameters with {"command":"schema"} first.)');
   return userMessage(`Batch plan for: ${task}`, lines.join('\n'));

@@ -1,7 +1,7 @@
 // Slug resolution that never guesses: exact match or an unambiguous prefix, else an error naming close matches.
 import { distance } from 'fastest-levenshtein';
 import { toolFailure, type ServedTool, type ToolFailure } from './contracts.js';
-import { searchTools } from './search.js';
+import { searchTools, type ToolSearch } from './search/index.js';
 import { toolBySlug } from './slug-index.js';
 
 export type SlugResolution = { ok: true; tool: ServedTool } | { ok: false; failure: ToolFailure };
@@ -16,13 +16,16 @@ export interface ResolveOptions {
    * pinned at build time: a slug missing from that list may still be published, so "not found" must not say otherwise.
    */
   pinnedCatalogueVar?: string;
+  /** The server's search over the same tools, for ranking a slug written as prose; without it an index is built. */
+  search?: ToolSearch;
 }
 
 /** The options of a lookup made for an agent: the meta-tool's name, and the catalogue switch when the list is pinned. */
-export function agentResolveOptions(ctx: { names: { metaToolName: string }; pinnedCatalogueVar?: string }): ResolveOptions {
-  return ctx.pinnedCatalogueVar === undefined
-    ? { metaToolName: ctx.names.metaToolName }
-    : { metaToolName: ctx.names.metaToolName, pinnedCatalogueVar: ctx.pinnedCatalogueVar };
+export function agentResolveOptions(ctx: { names: { metaToolName: string }; pinnedCatalogueVar?: string; search?: ToolSearch }): ResolveOptions {
+  const options: ResolveOptions = { metaToolName: ctx.names.metaToolName };
+  if (ctx.pinnedCatalogueVar !== undefined) options.pinnedCatalogueVar = ctx.pinnedCatalogueVar;
+  if (ctx.search !== undefined) options.search = ctx.search;
+  return options;
 }
 
 const MAX_CLOSEST = 3;
@@ -87,7 +90,9 @@ export function resolveSlug(tools: readonly ServedTool[], wanted: string, option
   }
   // A slug written as prose ("validate env") is far from every slug by edit distance; rank by intent instead.
   const nearBySpelling = closestSlugs(tools, wanted);
-  const closest = nearBySpelling.length ? nearBySpelling : searchTools(tools, wanted, MAX_CLOSEST).map((hit) => hit.slug);
+  const closest = nearBySpelling.length
+    ? nearBySpelling
+    : (options.search ? options.search.search(wanted, MAX_CLOSEST) : searchTools(tools, wanted, MAX_CLOSEST)).map((hit) => hit.slug);
   const failure = notFoundFailure(wanted, closest, options);
   if (options.exactOnly && closest.length) failure.error += ' Only an exact slug is accepted here.';
   return { ok: false, failure };

@@ -12,6 +12,7 @@ import { historyIndex } from './history.js';
 import { toolUri } from './meta-tool.js';
 import { safeStringify } from './redact.js';
 import { agentResolveOptions, resolveSlug } from './resolve.js';
+import type { ToolSearch } from './search/index.js';
 import type { SurfaceContext } from './surface.js';
 
 /** Completion answers at most this many values (the MCP limit). */
@@ -109,7 +110,7 @@ function jsonContents(uri: string, data: unknown): ReadResourceResult {
 
 export function readResource(ctx: SurfaceContext, uri: string): ReadResourceResult {
   const uris = fixedUris(ctx);
-  if (uri === uris.guide) return { contents: [{ uri, mimeType: 'text/markdown', text: buildGuide(ctx.names) }] };
+  if (uri === uris.guide) return { contents: [{ uri, mimeType: 'text/markdown', text: buildGuide(ctx.names, { policy: ctx.policySummary ?? 'every tool', confirm: ctx.confirmation?.mode ?? 'off', surface: ctx.surfaceMode ?? 'single' }) }] };
   if (uri === uris.catalogue) return jsonContents(uri, catalogueDocument(ctx));
   if (uri === uris.history) return jsonContents(uri, historyIndex(ctx.history, ctx.startedAt));
   if (uri.startsWith(uris.toolsPrefix)) {
@@ -134,8 +135,19 @@ export function readResource(ctx: SurfaceContext, uri: string): ReadResourceResu
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Slugs starting with `prefix`, code-unit sorted, at most 100, with the full count. */
-export function completeSlugs(tools: readonly ServedTool[], prefix: string): { values: string[]; total: number; hasMore: boolean } {
+/**
+ * Slugs starting with `prefix`, code-unit sorted, at most 100, with the full count. When no slug starts with it, what
+ * was typed is read as words ("delete issue") and the slugs come ranked as `search` ranks them.
+ */
+export function completeSlugs(
+  tools: readonly ServedTool[],
+  prefix: string,
+  search?: ToolSearch,
+): { values: string[]; total: number; hasMore: boolean } {
   const matches = tools.map((tool) => tool.slug).filter((slug) => slug.startsWith(prefix)).sort(byCodeUnit);
+  if (!matches.length && search !== undefined && prefix.trim() !== '') {
+    const ranked = search.search(prefix, MAX_COMPLETION_VALUES).map((hit) => hit.slug);
+    return { values: ranked, total: ranked.length, hasMore: false };
+  }
   return { values: matches.slice(0, MAX_COMPLETION_VALUES), total: matches.length, hasMore: matches.length > MAX_COMPLETION_VALUES };
 }

@@ -5,6 +5,8 @@ import { toolFailure } from './contracts.js';
 import type { ApiClient } from './api-client.js';
 import type { Settings } from './config.js';
 import type { LocalExecutor } from './local-exec.js';
+import { operationOf } from './execution/operation.js';
+import type { OperationCaller } from './execution/openapi-call.js';
 
 export function hasLocalSource(tool: ServedTool): boolean {
   const source = tool.manifest.source;
@@ -13,8 +15,12 @@ export function hasLocalSource(tool: ServedTool): boolean {
 
 export function createRunner(
   settings: Pick<Settings, 'execution'>, apiClient: ApiClient, localExecutor: LocalExecutor, log: DiagnosticLog,
+  operations?: OperationCaller,
 ): ToolRunner {
   async function remote(tool: ServedTool, params: JsonObject, signal?: AbortSignal): Promise<RunOutcome> {
+    // A tool converted from an OpenAPI operation is that operation, called on the API it describes.
+    const operation = operations === undefined ? null : operationOf(tool.manifest);
+    if (operation !== null) return operations!.call(tool, operation, params, signal);
     const started = Date.now();
     const answer = await apiClient.runTool(tool.slug, params, signal);
     const durationMs = Date.now() - started;

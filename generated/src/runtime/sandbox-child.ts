@@ -3,7 +3,7 @@
 
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { compileFunction } from 'node:vm';
+import { compileFunction, Script } from 'node:vm';
 
 export const SANDBOX_MARKER = '--nexusbloom-sandbox';
 
@@ -13,6 +13,11 @@ export interface SandboxRequest {
   slug: string;
   code: string;
   params: unknown;
+  /**
+   * How long the tool's synchronous code may run before this process stops it itself: a little past the parent's own
+   * deadline, so a busy loop ends even when the parent that would have killed it is gone.
+   */
+  selfDeadlineMs?: number;
 }
 
 /** What the child answers: the result as JSON text, or why there is none. */
@@ -43,14 +48,33 @@ export function runSandboxChild(): void {
   });
 }
 
+/** The global a guarded call goes through; V8 can interrupt a script it runs, not a function called directly. */
+const GUARDED_CALL = '__nexusbloomGuardedCall';
+let guardedScript: Script | undefined;
+
+/** Runs `body` and stops it (throwing ERR_SCRIPT_EXECUTION_TIMEOUT) if its synchronous part outlasts `timeoutMs`. */
+function guarded<T>(body: () => T, timeoutMs: number | undefined): T {
+  if (timeoutMs === undefined) return body();
+  const slot = globalThis as unknown as Record<string, unknown>;
+  slot[GUARDED_CALL] = body;
+  try {
+    guardedScript ??= new Script(`globalThis.${GUARDED_CALL}()`);
+    return guardedScript.runInThisContext({ timeout: timeoutMs }) as T;
+  } finally {
+    delete slot[GUARDED_CALL];
+  }
+}
+
 async function runTool(request: SandboxRequest): Promise<SandboxReply> {
   const filename = join(process.cwd(), `${encodeURIComponent(request.slug)}.tool.cjs`);
   const module: { exports: unknown } = { exports: {} };
+  const started = Date.now();
+  const left = (): number | undefined => (request.selfDeadlineMs === undefined ? undefined : Math.max(1, request.selfDeadlineMs - (Date.now() - started)));
   let run: unknown;
   try {
     // The whole point of local execution is to evaluate this source; it arrives as data over IPC, never in argv.
     const factory = compileFunction(request.code, ['exports', 'require', 'module', '__filename', '__dirname'], { filename });
-    factory.call(module.exports, module.exports, createRequire(filename), module, filename, process.cwd());
+    guarded(() => factory.call(module.exports, module.exports, createRequire(filename), module, filename, process.cwd()), left());
     run = pickRun(module.exports);
   } catch (error) {
     return { kind: 'error', message: `its source failed to load: ${describeThrown(error)}` };
@@ -59,7 +83,7 @@ async function runTool(request: SandboxRequest): Promise<SandboxReply> {
 
   let result: unknown;
   try {
-    result = await (run as (params: unknown) => unknown)(request.params);
+    result = await guarded(() => (run as (params: unknown) => unknown)(request.params), left());
   } catch (error) {
     return { kind: 'error', message: `it threw ${describeThrown(error)}` };
   }

@@ -178,6 +178,25 @@ export function inlineRefs(schema: JsonObject, options: InlineOptions = {}): Inl
   return result;
 }
 
+/**
+ * The schema with its refs inlined where that keeps its meaning exactly, else as it is (refs and `$defs` kept): a
+ * recursive schema spelled out to a depth accepts deeper instances the original rejects. A 2019-09 `$recursiveRef` or
+ * a ref that does not resolve is inlined as far as it goes, since a 2020-12 reader could not follow it either.
+ */
+export function inlineRefsExactly(schema: JsonObject, options: InlineOptions = {}): JsonObject {
+  const inlined = inlineRefs(schema, options);
+  if (inlined.cutRefs.length === 0 || inlined.unresolvedRefs.length > 0 || usesRecursiveRef(schema)) return inlined.schema;
+  return schema;
+}
+
+function usesRecursiveRef(schema: JsonObject): boolean {
+  let found = false;
+  forEachSchema(schema, (node) => {
+    if (typeof node !== 'boolean' && ('$recursiveRef' in node || '$dynamicRef' in node)) found = true;
+  });
+  return found;
+}
+
 function inlineAtDepth(root: JsonObject, depth: number): InlinedSchema {
   if (!containsRefsOrDefinitions(root)) return { schema: root, cutRefs: [], depth, unresolvedRefs: [] };
   let anchors: Map<string, SchemaNode> | undefined;

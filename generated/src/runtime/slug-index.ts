@@ -15,6 +15,8 @@ export function toolBySlug(tools: readonly ServedTool[], slug: string): ServedTo
     // Slugs are unique in a checked catalogue; should two ever share one, the first wins, as a scan would have it.
     const map = new Map<string, ServedTool>();
     for (const tool of tools) if (!map.has(tool.slug)) map.set(tool.slug, tool);
+    // A mapped tool name (see ServedTool.toolName) reaches its tool too; the plan keeps it apart from every slug.
+    for (const tool of tools) if (tool.toolName !== undefined && !map.has(tool.toolName)) map.set(tool.toolName, tool);
     indexes.set(tools, (index = map));
   }
   return index.get(slug);

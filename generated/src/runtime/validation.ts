@@ -2,13 +2,9 @@
 
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import type { DiagnosticLog, InputValidator, JsonObject, ServedTool, ToolFailure } from './contracts.js';
 import { toolFailure } from './contracts.js';
-
-/** ajv-formats is CommonJS; under NodeNext its default import is the module object, whose `default` is the plugin. */
-const addFormats: FormatsPlugin = (addFormatsModule as unknown as { default?: FormatsPlugin }).default
-  ?? (addFormatsModule as unknown as FormatsPlugin);
+import { SCHEMA_AJV_OPTIONS, withFormats } from './schema/ajv-options.js';
 
 export interface SchemaError {
   /** JSON pointer to the offending value (for a missing field: where it should be). */
@@ -35,22 +31,12 @@ export function createValidator(log: DiagnosticLog): InputValidator {
   let draft2020: Ajv2020 | undefined;
   const compiled = new WeakMap<JsonObject, Compiled>();
 
-  // ownProperties: a property named `constructor` or `toString` must not be read from Object.prototype.
-  const options = { strict: false, allErrors: true, verbose: true, ownProperties: true } as const;
+  // The generator's check stage compiles with the same options, so what it accepted is what runs here.
+  const options = { ...SCHEMA_AJV_OPTIONS, allErrors: true, verbose: true } as const;
 
   function ajvFor(schema: JsonObject): Ajv | Ajv2020 {
-    if (typeof schema.$schema === 'string' && DRAFT_07_FAMILY.test(schema.$schema)) {
-      if (draft07 === undefined) {
-        draft07 = new Ajv(options);
-        addFormats(draft07);
-      }
-      return draft07;
-    }
-    if (draft2020 === undefined) {
-      draft2020 = new Ajv2020(options);
-      addFormats(draft2020);
-    }
-    return draft2020;
+    if (typeof schema.$schema === 'string' && DRAFT_07_FAMILY.test(schema.$schema)) return (draft07 ??= withFormats(new Ajv(options)));
+    return (draft2020 ??= withFormats(new Ajv2020(options)));
   }
 
   /** Compiles on first use and caches by schema object, so nothing is compiled at start-up. */

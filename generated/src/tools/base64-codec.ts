@@ -16,6 +16,9 @@ export interface Base64CodecInput {
 
 export interface Base64CodecOutput {
   output: string
+  /**
+   * @minimum 0
+   */
   byte_length: number
   [k: string]: unknown | undefined
 }
@@ -24,6 +27,18 @@ export interface Base64CodecOutput {
  * Base64 Encoder/Decoder
  *
  * Encodes UTF-8 text to Base64 or decodes Base64 back to text. Use it for HTTP basic-auth headers, data URIs or inspecting an opaque token; pick the `url` variant for base64url (JWTs, URL parameters). Returns the output text and the number of raw bytes. Decoding rejects characters outside the chosen alphabet.
+ *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
+ * @example
+ * ```ts
+ * const result = await base64Codec({
+ *   "input": "admin:s3cr3t",
+ *   "mode": "encode"
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function base64Codec(input: Base64CodecInput, options?: CallOptions): Promise<Base64CodecOutput> {
   return sdk.invoke<Base64CodecOutput>("base64-codec", input, options);

@@ -5,10 +5,12 @@ import { sdk } from '../client.js';
 export interface CaseConverterInput {
   /**
    * Identifier or phrase, e.g. `userId`, `user-id` or "User ID".
+   * @minLength 1
    */
   text: string
   /**
    * Conventions to produce; all of them when omitted or empty.
+   * @uniqueItems true
    */
   targets?: ("camel" | "pascal" | "snake" | "kebab" | "constant" | "title")[]
 }
@@ -25,6 +27,21 @@ export interface CaseConverterOutput {
  * Case Converter
  *
  * Converts an identifier or phrase between naming conventions: camelCase, PascalCase, snake_case, kebab-case, CONSTANT_CASE and Title Case. It splits on separators and on lower-to-upper transitions, so "XMLHttpRequest" becomes xml/http/request. Use it when renaming fields across languages. Returns the detected words and one conversion per requested target (all targets when none are given).
+ *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
+ * @example
+ * ```ts
+ * const result = await caseConverter({
+ *   "text": "XMLHttpRequest handler",
+ *   "targets": [
+ *     "snake",
+ *     "camel"
+ *   ]
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function caseConverter(input: CaseConverterInput, options?: CallOptions): Promise<CaseConverterOutput> {
   return sdk.invoke<CaseConverterOutput>("case-converter", input, options);

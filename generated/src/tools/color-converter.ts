@@ -7,13 +7,28 @@ export interface ColorConverterInput {
    * The colour to convert.
    */
   color: (string | {
+      /**
+       * @minimum 0
+       * @maximum 255
+       */
       r: number
+      /**
+       * @minimum 0
+       * @maximum 255
+       */
       g: number
+      /**
+       * @minimum 0
+       * @maximum 255
+       */
       b: number
     })
 }
 
 export interface ColorConverterOutput {
+  /**
+   * @pattern "^#[0-9a-f]{6}$"
+   */
   hex: string
   rgb: {
     r: number
@@ -32,6 +47,10 @@ export interface ColorConverterOutput {
     hsl?: string
     [k: string]: unknown | undefined
   }
+  /**
+   * @minimum 0
+   * @maximum 1
+   */
   luminance: number
   best_text_color: ("#000000" | "#ffffff")
   [k: string]: unknown | undefined
@@ -41,6 +60,17 @@ export interface ColorConverterOutput {
  * Color Converter
  *
  * Converts a colour between hex, RGB and HSL, and computes its WCAG relative luminance plus the text colour (black or white) that reads best on it. Accepts either a hex string ("#1e90ff" or the short "#fff") or an {r, g, b} object. Use it when moving colours between CSS, design tokens and code.
+ *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
+ * @example
+ * ```ts
+ * const result = await colorConverter({
+ *   "color": "#1e90ff"
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function colorConverter(input: ColorConverterInput, options?: CallOptions): Promise<ColorConverterOutput> {
   return sdk.invoke<ColorConverterOutput>("color-converter", input, options);

@@ -4,6 +4,7 @@ import { sdk } from '../client.js';
 
 /**
  * Five space-separated fields, or a macro such as @hourly, @daily, @weekly.
+ * @minLength 1
  */
 export type CronExplainerInputCronExpression = string
 export interface CronExplainerInput {
@@ -11,6 +12,8 @@ export interface CronExplainerInput {
 }
 
 /**
+ * @minItems 1
+ *
  * @minItems 1
  */
 export type CronExplainerOutputValues = number[]
@@ -31,6 +34,17 @@ export interface CronExplainerOutput {
  * Cron Expression Explainer
  *
  * Explains a standard five-field cron expression (minute, hour, day of month, month, day of week) in plain English and lists the exact values each field matches. Understands ranges, lists, steps such as *\/15, month and weekday names and macros like `@daily`. Use it to check a schedule before it goes into a crontab or a CI config; it doesn't run anything.
+ *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
+ * @example
+ * ```ts
+ * const result = await cronExplainer({
+ *   "expression": "30 9 * * MON-FRI"
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function cronExplainer(input: CronExplainerInput, options?: CallOptions): Promise<CronExplainerOutput> {
   return sdk.invoke<CronExplainerOutput>("cron-explainer", input, options);

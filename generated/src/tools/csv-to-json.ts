@@ -9,6 +9,8 @@ export interface CsvToJsonInput {
   csv: string
   /**
    * Field separator, e.g. `;` or a tab.
+   * @minLength 1
+   * @maxLength 1
    */
   delimiter?: string
   /**
@@ -26,6 +28,9 @@ export interface CsvToJsonOutput {
   rows: ({
       [k: string]: unknown | undefined
     } | unknown[])[]
+  /**
+   * @minimum 0
+   */
   row_count: number
   [k: string]: unknown | undefined
 }
@@ -34,6 +39,17 @@ export interface CsvToJsonOutput {
  * CSV to JSON
  *
  * Parses CSV text into JSON. With a header row (the default) each row becomes an object keyed by column name; without one, rows stay arrays. Handles quoted fields, escaped "" quotes, embedded newlines and CRLF line ends, and can infer numbers, booleans and empty-as-null. Returns the columns, the rows and the row count.
+ *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
+ * @example
+ * ```ts
+ * const result = await csvToJson({
+ *   "csv": "name,age,city\n\"Hopper, Grace\",85,\"New York\"\nAda,36,"
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function csvToJson(input: CsvToJsonInput, options?: CallOptions): Promise<CsvToJsonOutput> {
   return sdk.invoke<CsvToJsonOutput>("csv-to-json", input, options);

@@ -5,6 +5,9 @@ import { sdk } from '../client.js';
 export type CurrentTimeInput = { [key: string]: unknown };
 
 export interface CurrentTimeOutput {
+  /**
+   * @format "date-time"
+   */
   iso: string
   unix_seconds: number
   unix_millis: number
@@ -17,6 +20,15 @@ export interface CurrentTimeOutput {
  * Current Time
  *
  * Returns the current time where the tool runs: ISO 8601 in UTC, Unix seconds and milliseconds, the machine's IANA time zone and its UTC offset. Takes no parameters. Use it when an agent needs "now" to compute deadlines or token expiry; the answer differs on every call.
+ *
+ * Annotations: read-only (changes nothing).
+ *
+ * @example
+ * ```ts
+ * const result = await currentTime();
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function currentTime(input?: CurrentTimeInput, options?: CallOptions): Promise<CurrentTimeOutput> {
   return sdk.invoke<CurrentTimeOutput>("current-time", input ?? {}, options);

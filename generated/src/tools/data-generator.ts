@@ -5,14 +5,19 @@ import { sdk } from '../client.js';
 export interface DataGeneratorInput {
   /**
    * How many records to generate.
+   * @minimum 1
+   * @maximum 100
    */
   count: number
   /**
    * PRNG seed; same seed, same records.
+   * @minimum 0
+   * @maximum 4294967295
    */
   seed?: number
   /**
    * Which fields each record carries.
+   * @uniqueItems true
    */
   fields?: ("id" | "name" | "email" | "age" | "city" | "active")[]
 }
@@ -23,6 +28,9 @@ export interface DataGeneratorOutput {
   records: {
     id?: number
     name?: string
+    /**
+     * @format "email"
+     */
     email?: string
     age?: number
     city?: string
@@ -36,6 +44,17 @@ export interface DataGeneratorOutput {
  * Fake Data Generator
  *
  * Generates fake user records (id, name, email, age, city, active) for fixtures, demos and load tests. Output is deterministic for a given `seed`: the same seed always yields the same records, so tests stay stable. Emails use reserved example.* domains, so nothing can reach a real inbox. Returns the seed used and the records.
+ *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
+ * @example
+ * ```ts
+ * const result = await dataGenerator({
+ *   "count": 2
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function dataGenerator(input: DataGeneratorInput, options?: CallOptions): Promise<DataGeneratorOutput> {
   return sdk.invoke<DataGeneratorOutput>("data-generator", input, options);

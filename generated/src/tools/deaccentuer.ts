@@ -22,7 +22,18 @@ export interface DeaccentuerOutput {
  *
  * Removes diacritics from text — "crème brûlée" becomes "creme brulee", "Straße" becomes "Strasse" — so it can go where only ASCII is accepted: file names, legacy systems, search keys. Optionally drops every remaining non-ASCII character. Returns the folded text, how many characters changed, and whether the result is pure ASCII.
  *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
  * Not advertised in tools/list (slug contains non-ASCII characters); the meta-tool's run command reaches it.
+ *
+ * @example
+ * ```ts
+ * const result = await deaccentuer({
+ *   "text": "Crème brûlée à la Straße"
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function deaccentuer(input: DeaccentuerInput, options?: CallOptions): Promise<DeaccentuerOutput> {
   return sdk.invoke<DeaccentuerOutput>("déaccentuer", input, options);

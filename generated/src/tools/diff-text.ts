@@ -32,6 +32,18 @@ export interface DiffTextOutput {
  * Text Diff
  *
  * Compares two texts line by line using a longest-common-subsequence diff and reports which lines were added, removed or kept, plus a unified-style rendering (+/- prefixes). Can ignore whitespace-only changes. Use it to explain what changed between two versions of a config or a snippet; for JSON structure, format both first.
+ *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
+ * @example
+ * ```ts
+ * const result = await diffText({
+ *   "before": "host=localhost\nport=8080\ndebug=false",
+ *   "after": "host=localhost\nport=9090\ndebug=false"
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function diffText(input: DiffTextInput, options?: CallOptions): Promise<DiffTextOutput> {
   return sdk.invoke<DiffTextOutput>("diff-text", input, options);

@@ -18,6 +18,9 @@ export interface DockerfileLintOutput {
   errors: number
   warnings: number
   findings: {
+    /**
+     * @minimum 1
+     */
     line: number
     rule: string
     severity: ("error" | "warning" | "info")
@@ -31,6 +34,17 @@ export interface DockerfileLintOutput {
  * Dockerfile Linter
  *
  * Checks a Dockerfile against widely used best-practice rules (hadolint-style ids): unpinned or `:latest` base images, ADD where COPY would do, apt-get without -y or without cleaning its lists, shell-form CMD, sudo, and a missing USER. Line continuations are joined, comments skipped. Returns pass/fail (errors only), counts, and each finding with its line, rule id, severity and advice.
+ *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
+ * @example
+ * ```ts
+ * const result = await dockerfileLint({
+ *   "dockerfile": "FROM node:latest\nADD . /app\nRUN apt-get update && \\\n    apt-get install curl\nCMD node /app/index.js\n"
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function dockerfileLint(input: DockerfileLintInput, options?: CallOptions): Promise<DockerfileLintOutput> {
   return sdk.invoke<DockerfileLintOutput>("dockerfile-lint", input, options);

@@ -9,6 +9,7 @@ export interface EnvValidatorInput {
   env_content: string
   /**
    * Keys that must be present, e.g. ["DATABASE_URL", "PORT"].
+   * @uniqueItems true
    */
   required_keys?: string[]
   /**
@@ -50,6 +51,17 @@ export interface EnvValidatorOutput {
  * Validates the content of a .env file: KEY=value syntax, legal key names, quoting, duplicate keys (the later one wins, as in dotenv), empty values and required keys you name. It also flags keys that look like secrets so you know what must not be committed. Values are never echoed back.
  *
  * Returns `valid`, the keys found, what's missing or empty, and line-numbered errors and warnings.
+ *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
+ * @example
+ * ```ts
+ * const result = await envValidator({
+ *   "env_content": "DEBUG=true"
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function envValidator(input: EnvValidatorInput, options?: CallOptions): Promise<EnvValidatorOutput> {
   return sdk.invoke<EnvValidatorOutput>("env-validator", input, options);

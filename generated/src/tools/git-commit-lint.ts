@@ -5,12 +5,17 @@ import { sdk } from '../client.js';
 export interface GitCommitLintInput {
   /**
    * The full commit message, header first.
+   * @minLength 1
    */
   message: string
   /**
    * Allowed types; the Angular set when omitted.
    */
   types?: string[]
+  /**
+   * @minimum 20
+   * @maximum 200
+   */
   max_header_length?: number
 }
 
@@ -29,7 +34,18 @@ export interface GitCommitLintOutput {
  *
  * Checks a git commit message against Conventional Commits: `type(scope)!: subject`, an allowed type, a header within the length limit, no trailing period, and a blank line before the body. Detects breaking changes from "!" or a BREAKING CHANGE footer. Returns validity, the parsed type/scope/subject and every problem found.
  *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
  * Not advertised in tools/list (slug contains "/"); the meta-tool's run command reaches it.
+ *
+ * @example
+ * ```ts
+ * const result = await gitCommitLint({
+ *   "message": "feat(api)!: drop the v1 endpoints\n\nBREAKING CHANGE: clients must use /v2."
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function gitCommitLint(input: GitCommitLintInput, options?: CallOptions): Promise<GitCommitLintOutput> {
   return sdk.invoke<GitCommitLintOutput>("git/commit-lint", input, options);

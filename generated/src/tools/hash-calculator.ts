@@ -25,6 +25,17 @@ export interface HashCalculatorOutput {
  * Hash Calculator
  *
  * Computes a cryptographic digest of UTF-8 text — MD5, SHA-1, SHA-256, SHA-384 or SHA-512 — in hex or Base64, or an HMAC when you give a key (e.g. to check a webhook signature). MD5 and SHA-1 are for checksums only, not security. Returns the digest, the algorithm and the input size in bytes.
+ *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
+ * @example
+ * ```ts
+ * const result = await hashCalculator({
+ *   "text": "hello world"
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function hashCalculator(input: HashCalculatorInput, options?: CallOptions): Promise<HashCalculatorOutput> {
   return sdk.invoke<HashCalculatorOutput>("hash-calculator", input, options);

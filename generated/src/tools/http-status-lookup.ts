@@ -5,6 +5,8 @@ import { sdk } from '../client.js';
 export interface HttpStatusLookupInput {
   /**
    * The status code, e.g. 418.
+   * @minimum 100
+   * @maximum 599
    */
   code: number
 }
@@ -22,6 +24,17 @@ export interface HttpStatusLookupOutput {
  * HTTP Status Lookup
  *
  * Looks up an HTTP status code and returns its standard reason phrase, its class (success, client_error, server_error, …) and whether a client should retry the request (408, 425, 429 and the transient 5xx codes). Use it when reading logs or deciding how to handle an API error.
+ *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
+ * @example
+ * ```ts
+ * const result = await httpStatusLookup({
+ *   "code": 429
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function httpStatusLookup(input: HttpStatusLookupInput, options?: CallOptions): Promise<HttpStatusLookupOutput> {
   return sdk.invoke<HttpStatusLookupOutput>("http-status-lookup", input, options);

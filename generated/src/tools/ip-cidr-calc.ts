@@ -5,21 +5,41 @@ import { sdk } from '../client.js';
 export interface IpCidrCalcInput {
   /**
    * Address and prefix, e.g. 10.0.0.0/16.
+   * @pattern "^\\d{1,3}(\\.\\d{1,3}){3}/(3[0-2]|[12]?\\d)$"
    */
   cidr: string
   /**
    * An address to test for membership.
+   * @format "ipv4"
    */
   contains?: string
 }
 
 export interface IpCidrCalcOutput {
   cidr: string
+  /**
+   * @format "ipv4"
+   */
   network: string
+  /**
+   * @format "ipv4"
+   */
   broadcast: string
+  /**
+   * @format "ipv4"
+   */
   netmask: string
+  /**
+   * @format "ipv4"
+   */
   wildcard: string
+  /**
+   * @format "ipv4"
+   */
   first_host: string
+  /**
+   * @format "ipv4"
+   */
   last_host: string
   total_addresses: number
   usable_hosts: number
@@ -32,6 +52,18 @@ export interface IpCidrCalcOutput {
  * IPv4 CIDR Calculator
  *
  * Calculates an IPv4 CIDR block: network and broadcast addresses, netmask and wildcard mask, first and last usable host, total and usable address counts, and whether it is a private (RFC 1918) range. Optionally tells whether a given address falls inside the block. Useful for firewall rules, VPC subnets and security groups.
+ *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
+ * @example
+ * ```ts
+ * const result = await ipCidrCalc({
+ *   "cidr": "192.168.1.77/26",
+ *   "contains": "192.168.1.100"
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function ipCidrCalc(input: IpCidrCalcInput, options?: CallOptions): Promise<IpCidrCalcOutput> {
   return sdk.invoke<IpCidrCalcOutput>("ip-cidr-calc", input, options);

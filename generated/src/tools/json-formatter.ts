@@ -9,6 +9,8 @@ export interface JsonFormatterInput {
   json: string
   /**
    * 0 minifies.
+   * @minimum 0
+   * @maximum 8
    */
   indent?: number
   sort_keys?: boolean
@@ -30,6 +32,18 @@ export interface JsonFormatterOutput {
  * JSON Formatter
  *
  * Parses JSON text and prints it back pretty (2 spaces by default) or minified (indent 0), optionally with object keys sorted for stable diffs. Invalid JSON isn't an error: you get `valid: false` with the parser's message and the line and offset where it failed, so you can point at the problem.
+ *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
+ * @example
+ * ```ts
+ * const result = await jsonFormatter({
+ *   "json": "{\"b\":1,\"a\":[true,null]}",
+ *   "sort_keys": true
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function jsonFormatter(input: JsonFormatterInput, options?: CallOptions): Promise<JsonFormatterOutput> {
   return sdk.invoke<JsonFormatterOutput>("json-formatter", input, options);

@@ -24,8 +24,17 @@ export interface JsonSchemaValidatorLiteInputSchemaNode {
   items?: JsonSchemaValidatorLiteInputSchemaNode
   minimum?: number
   maximum?: number
+  /**
+   * @minimum 0
+   */
   minLength?: number
+  /**
+   * @minimum 0
+   */
   maxLength?: number
+  /**
+   * @format "regex"
+   */
   pattern?: string
 }
 
@@ -44,6 +53,54 @@ export interface JsonSchemaValidatorLiteOutput {
  * JSON Schema Validator (lite)
  *
  * Validates a JSON value against a JSON Schema written with the commonly used keywords: type, enum, properties, required, additionalProperties: false, items, minimum/maximum, minLength/maxLength and pattern. Lists every violation with its JSON Pointer path. It's deliberately small: no $ref, allOf/oneOf or formats in the schema you pass — use a full validator for those.
+ *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
+ * @example
+ * ```ts
+ * const result = await jsonSchemaValidatorLite({
+ *   "schema": {
+ *     "type": "object",
+ *     "required": [
+ *       "name",
+ *       "tags"
+ *     ],
+ *     "properties": {
+ *       "name": {
+ *         "type": "string",
+ *         "minLength": 1
+ *       },
+ *       "tags": {
+ *         "type": "array",
+ *         "items": {
+ *           "type": "string"
+ *         }
+ *       },
+ *       "owner": {
+ *         "type": "object",
+ *         "properties": {
+ *           "age": {
+ *             "type": "integer",
+ *             "minimum": 0
+ *           }
+ *         }
+ *       }
+ *     }
+ *   },
+ *   "data": {
+ *     "name": "",
+ *     "tags": [
+ *       "a",
+ *       2
+ *     ],
+ *     "owner": {
+ *       "age": 3
+ *     }
+ *   }
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function jsonSchemaValidatorLite(input: JsonSchemaValidatorLiteInput, options?: CallOptions): Promise<JsonSchemaValidatorLiteOutput> {
   return sdk.invoke<JsonSchemaValidatorLiteOutput>("json-schema-validator-lite", input, options);

@@ -5,10 +5,12 @@ import { sdk } from '../client.js';
 export interface JwtDecoderInput {
   /**
    * The compact JWT.
+   * @pattern "^(Bearer\\s+)?[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*$"
    */
   token: string
   /**
    * Unix seconds to judge expiry against; the current time when omitted.
+   * @minimum 0
    */
   now?: number
 }
@@ -22,8 +24,17 @@ export interface JwtDecoderOutput {
   }
   signature_present: boolean
   algorithm: (string | null)
+  /**
+   * @format "date-time"
+   */
   issued_at: (string | null)
+  /**
+   * @format "date-time"
+   */
   expires_at: (string | null)
+  /**
+   * @format "date-time"
+   */
   not_before: (string | null)
   expired: boolean
   warnings: string[]
@@ -34,6 +45,18 @@ export interface JwtDecoderOutput {
  * JWT Decoder
  *
  * Decodes a JSON Web Token's header and payload and turns its iat/exp/nbf claims into ISO dates, telling you whether it has expired. It does NOT verify the signature — never use it to decide whether to trust a token. A leading "Bearer " is stripped. Warns about unsigned (alg "none") tokens.
+ *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
+ * @example
+ * ```ts
+ * const result = await jwtDecoder({
+ *   "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyLCJleHAiOjE1MTYyNDI2MjJ9.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+ *   "now": 1700000000
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function jwtDecoder(input: JwtDecoderInput, options?: CallOptions): Promise<JwtDecoderOutput> {
   return sdk.invoke<JwtDecoderOutput>("jwt-decoder", input, options);

@@ -4,13 +4,25 @@ import { sdk } from '../client.js';
 
 export interface MarkdownTocInput {
   markdown: string
+  /**
+   * @minimum 1
+   * @maximum 6
+   */
   min_level?: number
+  /**
+   * @minimum 1
+   * @maximum 6
+   */
   max_level?: number
 }
 
 export interface MarkdownTocOutput {
   toc: string
   headings: {
+    /**
+     * @minimum 1
+     * @maximum 6
+     */
     level: number
     text: string
     anchor: string
@@ -23,6 +35,18 @@ export interface MarkdownTocOutput {
  * Markdown TOC Generator
  *
  * Builds a table of contents from the `#` headings of a Markdown document, with GitHub-style anchors (lower-case, punctuation dropped, duplicates numbered -1, -2). Headings inside fenced code blocks are ignored. Returns the TOC as a Markdown list ready to paste, and the headings with level, text and anchor.
+ *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
+ * @example
+ * ```ts
+ * const result = await markdownToc({
+ *   "markdown": "# My Tool\n\n## Install\n\n```sh\n# not a heading\n```\n\n## Usage & `flags`\n\n### Options\n\n## Install\n",
+ *   "min_level": 2
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function markdownToc(input: MarkdownTocInput, options?: CallOptions): Promise<MarkdownTocOutput> {
   return sdk.invoke<MarkdownTocOutput>("markdown-toc", input, options);

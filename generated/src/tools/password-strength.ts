@@ -3,11 +3,22 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export interface PasswordStrengthInput {
+  /**
+   * @minLength 1
+   */
   password: string
+  /**
+   * @minimum 4
+   * @maximum 128
+   */
   min_length?: number
 }
 
 export interface PasswordStrengthOutput {
+  /**
+   * @minimum 0
+   * @maximum 4
+   */
   score: number
   label: ("very weak" | "weak" | "fair" | "strong" | "very strong")
   entropy_bits: number
@@ -21,6 +32,17 @@ export interface PasswordStrengthOutput {
  * Password Strength Checker
  *
  * Estimates how hard a password is to guess from its length, character variety, common-password fragments, repeats and sequences, and says how to improve it. Returns a 0–4 score with a label, the estimated entropy in bits, whether it meets a length-plus-strength policy, and feedback. The password is neither stored nor logged.
+ *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
+ * @example
+ * ```ts
+ * const result = await passwordStrength({
+ *   "password": "password123"
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function passwordStrength(input: PasswordStrengthInput, options?: CallOptions): Promise<PasswordStrengthOutput> {
   return sdk.invoke<PasswordStrengthOutput>("password-strength", input, options);

@@ -6,6 +6,7 @@ export type QueryStringBuilderInputScalar = (string | number | boolean)
 export interface QueryStringBuilderInput {
   /**
    * Absolute URL to append the parameters to.
+   * @format "uri"
    */
   base_url?: string
   params: {
@@ -28,6 +29,27 @@ export interface QueryStringBuilderOutput {
  * Query String Builder
  *
  * Builds a correctly percent-encoded query string from a map of parameters, and appends it to a base URL when one is given. Values may be strings, numbers, booleans, null (skipped) or arrays, which are repeated (`a=1&a=2`), bracketed (`a[]=1`) or comma-joined. Returns the query string and the full URL.
+ *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
+ * @example
+ * ```ts
+ * const result = await queryStringBuilder({
+ *   "base_url": "https://api.example.com/v1/search?lang=en",
+ *   "params": {
+ *     "q": "café & co",
+ *     "tag": [
+ *       "a",
+ *       "b"
+ *     ],
+ *     "page": 2,
+ *     "draft": null
+ *   },
+ *   "array_format": "brackets"
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function queryStringBuilder(input: QueryStringBuilderInput, options?: CallOptions): Promise<QueryStringBuilderOutput> {
   return sdk.invoke<QueryStringBuilderOutput>("query-string-builder", input, options);

@@ -7,8 +7,15 @@ export interface RegexTesterInput {
    * The pattern without slashes, e.g. `(?<year>\d{4})-(\d{2})`.
    */
   pattern: string
+  /**
+   * @pattern "^[dgimsuy]*$"
+   */
   flags?: string
   text: string
+  /**
+   * @minimum 1
+   * @maximum 1000
+   */
   max_matches?: number
 }
 
@@ -32,6 +39,18 @@ export interface RegexTesterOutput {
  * Regex Tester
  *
  * Runs a JavaScript regular expression against a text and returns every match with its index, numbered groups and named groups. An invalid pattern is reported as `valid: false` with the engine's message rather than an error. Use it to debug a pattern before putting it in code; the flags are JavaScript's (g, i, m, s, u, y, d).
+ *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
+ * @example
+ * ```ts
+ * const result = await regexTester({
+ *   "pattern": "(?<year>\\d{4})-(\\d{2})",
+ *   "text": "Released 2023-07, patched 2024-01."
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function regexTester(input: RegexTesterInput, options?: CallOptions): Promise<RegexTesterOutput> {
   return sdk.invoke<RegexTesterOutput>("regex-tester", input, options);

@@ -4,6 +4,8 @@ import { sdk } from '../client.js';
 
 /**
  * A semantic version such as 1.2.3-rc.1+build.5.
+ * @minLength 5
+ * @maxLength 256
  */
 export type SemverCompareInputVersion = string
 export interface SemverCompareInput {
@@ -32,6 +34,18 @@ export interface SemverCompareOutputParsed {
  * SemVer Compare
  *
  * Parses two semantic versions and compares them by SemVer 2.0.0 precedence: pre-releases sort before the release, numeric identifiers numerically, and build metadata is ignored. Returns -1/0/1, whether `a` is older, newer or equal, which part differs (major/minor/patch/prerelease) and both parsed versions. A leading "v" is accepted.
+ *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
+ * @example
+ * ```ts
+ * const result = await semverCompare({
+ *   "a": "2.0.0-rc.1",
+ *   "b": "2.0.0"
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function semverCompare(input: SemverCompareInput, options?: CallOptions): Promise<SemverCompareOutput> {
   return sdk.invoke<SemverCompareOutput>("semver-compare", input, options);

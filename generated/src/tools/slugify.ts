@@ -3,9 +3,16 @@ import type { CallOptions } from '../runtime/sdk.js';
 import { sdk } from '../client.js';
 
 export interface SlugifyInput {
+  /**
+   * @minLength 1
+   */
   text: string
   separator?: ("-" | "_" | "." | "")
   lowercase?: boolean
+  /**
+   * @minimum 1
+   * @maximum 200
+   */
   max_length?: number
 }
 
@@ -19,6 +26,17 @@ export interface SlugifyOutput {
  * Slugify
  *
  * Turns a title into a URL-safe slug: accents folded, "&" spelled "and", apostrophes dropped (so "Don't" becomes "dont"), everything else non-alphanumeric collapsed into the separator. Optionally keeps case and trims to a maximum length on a word boundary. Returns the slug and its length.
+ *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
+ * @example
+ * ```ts
+ * const result = await slugify({
+ *   "text": "Don't Panic: Crème Brûlée & Other *Recipes*"
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function slugify(input: SlugifyInput, options?: CallOptions): Promise<SlugifyOutput> {
   return sdk.invoke<SlugifyOutput>("slugify", input, options);

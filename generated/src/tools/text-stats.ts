@@ -4,7 +4,15 @@ import { sdk } from '../client.js';
 
 export interface TextStatsInput {
   text: string
+  /**
+   * @minimum 50
+   * @maximum 1000
+   */
   words_per_minute?: number
+  /**
+   * @minimum 0
+   * @maximum 50
+   */
   top_words?: number
 }
 
@@ -28,7 +36,19 @@ export interface TextStatsOutput {
  *
  * Counts characters (with and without spaces), words, sentences and paragraphs of a text, estimates reading time, and lists the most frequent words (common English stop words excluded). Works with any script, since words are runs of Unicode letters and digits. Use it for copy limits, README reviews or summaries.
  *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
  * Not advertised in tools/list (slug contains white space); the meta-tool's run command reaches it.
+ *
+ * @example
+ * ```ts
+ * const result = await textStats({
+ *   "text": "It's a test. The test is short!\n\nA second paragraph: test it.",
+ *   "top_words": 2
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function textStats(input: TextStatsInput, options?: CallOptions): Promise<TextStatsOutput> {
   return sdk.invoke<TextStatsOutput>("Text Stats", input, options);

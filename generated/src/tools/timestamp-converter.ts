@@ -15,6 +15,9 @@ export interface TimestampConverterInput {
 }
 
 export interface TimestampConverterOutput {
+  /**
+   * @format "date-time"
+   */
   iso: string
   unix_seconds: number
   unix_millis: number
@@ -28,6 +31,18 @@ export interface TimestampConverterOutput {
  * Timestamp Converter
  *
  * Converts a Unix timestamp (seconds or milliseconds, guessed from magnitude unless you say) or a date string into ISO 8601 UTC, Unix seconds and milliseconds, and a local time with weekday in any IANA time zone. Use it to read timestamps from logs, JWTs or databases. Unparseable dates and unknown zones are errors.
+ *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
+ * @example
+ * ```ts
+ * const result = await timestampConverter({
+ *   "timestamp": 1700000000,
+ *   "timezone": "Asia/Tokyo"
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function timestampConverter(input: TimestampConverterInput, options?: CallOptions): Promise<TimestampConverterOutput> {
   return sdk.invoke<TimestampConverterOutput>("timestamp-converter", input, options);

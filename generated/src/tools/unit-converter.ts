@@ -14,6 +14,10 @@ export interface UnitConverterInput {
   value: number
   from: UnitConverterInputUnit
   to: UnitConverterInputUnit1
+  /**
+   * @minimum 0
+   * @maximum 12
+   */
   precision?: number
 }
 
@@ -30,6 +34,20 @@ export interface UnitConverterOutput {
  * Unit Converter
  *
  * Converts a value between units of the same kind: length (mm … mi), mass (mg … lb), temperature (C, F, K), data size (decimal KB/MB/GB and binary KiB/MiB/GiB) and duration (ms … d). Converting between kinds (say kg to m) is an error. Returns the converted value rounded to `precision` decimals and a readable sentence.
+ *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
+ * @example
+ * ```ts
+ * const result = await unitConverter({
+ *   "value": 98.6,
+ *   "from": "F",
+ *   "to": "C",
+ *   "precision": 1
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function unitConverter(input: UnitConverterInput, options?: CallOptions): Promise<UnitConverterOutput> {
   return sdk.invoke<UnitConverterOutput>("unit-converter", input, options);

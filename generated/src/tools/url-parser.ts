@@ -5,6 +5,7 @@ import { sdk } from '../client.js';
 export interface UrlParserInput {
   /**
    * An absolute URL.
+   * @format "uri"
    */
   url: string
 }
@@ -30,6 +31,17 @@ export interface UrlParserOutput {
  * URL Parser
  *
  * Splits a URL into protocol, credentials (only whether a password is present, never the password), host, port (the default one filled in), path and decoded path segments, query parameters (repeated keys become arrays) and fragment, following the WHATWG URL rules browsers use. Use it to inspect links, redirects and webhook targets.
+ *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
+ * @example
+ * ```ts
+ * const result = await urlParser({
+ *   "url": "https://user:pw@example.com/a/b%20c?x=1&y=2&x=3#top"
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function urlParser(input: UrlParserInput, options?: CallOptions): Promise<UrlParserOutput> {
   return sdk.invoke<UrlParserOutput>("url-parser", input, options);

@@ -6,6 +6,8 @@ export interface UuidGeneratorInput {
   version?: ("v4" | "v5")
   /**
    * v4 only.
+   * @minimum 1
+   * @maximum 50
    */
   count?: number
   /**
@@ -23,6 +25,8 @@ export interface UuidGeneratorOutput {
   version: ("v4" | "v5")
   /**
    * @minItems 1
+   *
+   * @minItems 1
    */
   uuids: string[]
   [k: string]: unknown | undefined
@@ -32,6 +36,17 @@ export interface UuidGeneratorOutput {
  * UUID Generator
  *
  * Generates UUIDs: random version 4 (up to 50 at a time), or name-based version 5, which is always the same for the same namespace (dns, url, oid, x500 or your own UUID) and name — handy for stable ids derived from emails or URLs. Returns the version and the list of UUIDs, lower-case unless asked otherwise.
+ *
+ * Annotations: read-only (changes nothing).
+ *
+ * @example
+ * ```ts
+ * const result = await uuidGenerator({
+ *   "count": 3
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function uuidGenerator(input: UuidGeneratorInput, options?: CallOptions): Promise<UuidGeneratorOutput> {
   return sdk.invoke<UuidGeneratorOutput>("uuid-generator", input, options);

@@ -17,6 +17,17 @@ export interface WordCounterOutput {
  *
  * Counts the words (whitespace-separated) and characters of a text. Kept for existing integrations; "Text Stats" does the same with sentences, paragraphs, reading time and Unicode-aware words.
  *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
+ * @example
+ * ```ts
+ * const result = await wordCounter({
+ *   "text": "  Hello,   world! "
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+ *
  * @deprecated Use "Text Stats" instead: it counts words, sentences and paragraphs and estimates reading time.
  */
 export async function wordCounter(input: WordCounterInput, options?: CallOptions): Promise<WordCounterOutput> {

@@ -4,6 +4,7 @@ import { sdk } from '../client.js';
 
 /**
  * The YAML text.
+ * @maxLength 200000
  */
 export type YamlValidatorInputDocument = string
 export interface YamlValidatorInput {
@@ -25,6 +26,17 @@ export interface YamlValidatorOutput {
  * YAML Validator (simple)
  *
  * Checks and parses simple YAML — nested mappings, "- " lists (including lists of mappings), quoted and plain scalars, comments — such as CI configs and docker-compose files. Reports tabs, bad indentation, duplicate keys and lines that aren't `key: value`, with line numbers. Anchors, flow collections and block scalars (| and >) are not supported. Returns validity, the errors and the parsed data.
+ *
+ * Annotations: read-only (changes nothing); idempotent (calling it again with the same input has no further effect).
+ *
+ * @example
+ * ```ts
+ * const result = await yamlValidator({
+ *   "yaml": "version: \"3.9\"\nservices:\n  web:\n    image: nginx:1.25 # pinned\n    ports:\n      - \"8080:80\"\n    environment:\n      - name: DEBUG\n        value: true\n"
+ * });
+ * ```
+ *
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function yamlValidator(input: YamlValidatorInput, options?: CallOptions): Promise<YamlValidatorOutput> {
   return sdk.invoke<YamlValidatorOutput>("yaml-validator", input, options);

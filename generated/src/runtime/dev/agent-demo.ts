@@ -1,6 +1,7 @@
 // `npm run agent-demo [-- --mock]`: walks the path an LLM takes through the real server over stdio (list, search,
 // schema, run, batch, a typo and its recovery via the suggestion, the recover prompt) with no model needed.
 
+import { runnerToolName } from '../meta-tool.js';
 import { parseArgs } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
@@ -111,7 +112,10 @@ async function walk(session: ClientSession, meta: string, goal: string, io: DevI
   step('1. tools/list: what can this server do?');
   const tools = (await session.client.listTools()).tools;
   if (!tools.some((tool) => tool.name === meta)) throw new DemoStepFailed(`tools/list has no meta-tool "${meta}"`);
-  io.stdout(`   ${tools.length - 1} tools advertised, plus the meta-tool "${meta}".`);
+  // A split surface lists a separate runner (run, batch) beside the read-only finder.
+  const runner = tools.some((tool) => tool.name === runnerToolName(meta)) ? runnerToolName(meta) : meta;
+  const metaEntries = runner === meta ? 1 : 2;
+  io.stdout(`   ${tools.length - metaEntries} tools listed, plus the meta-tool "${meta}"${runner === meta ? '' : ` and its runner "${runner}"`}.`);
 
   step(`2. search: ${JSON.stringify(goal)}`);
   const searchResult = await callTool(session, meta, { command: 'search', query: goal, limit: 3 });
@@ -135,20 +139,20 @@ async function walk(session: ClientSession, meta: string, goal: string, io: DevI
     const call = await exampleCall(session, meta, hit.slug, expectSuccess);
     runs.push({ slug: hit.slug, params: call.name === meta ? ((call.arguments.params ?? {}) as Record<string, unknown>) : call.arguments });
   }
-  const batch = await callTool(session, meta, { command: 'batch', runs });
+  const batch = await callTool(session, runner, { command: 'batch', runs });
   const tally = expectSuccess('batch', batch) as { succeeded?: number; failed?: number };
   io.stdout(`   ${runs.length} runs: ${tally.succeeded ?? 0} succeeded, ${tally.failed ?? 0} failed.`);
 
   const typo = typoOf(best.slug);
   step(`6. a typo: run "${typo}" instead of "${best.slug}"`);
-  const typoResult = await callTool(session, meta, { command: 'run', slug: typo, params: runs[0]?.params ?? {} });
+  const typoResult = await callTool(session, runner, { command: 'run', slug: typo, params: runs[0]?.params ?? {} });
   const typoFailure = resultFailure(typoResult);
   if (typoFailure === null) throw new DemoStepFailed(`the misspelt slug ${JSON.stringify(typo)} ran instead of failing`);
   io.stdout(`   ${typoFailure.code} (retryable: ${typoFailure.retryable}): ${typoFailure.error}`);
   const suggestion = Array.isArray(typoFailure.details?.closest) ? String(typoFailure.details.closest[0]) : undefined;
   if (suggestion === undefined) throw new DemoStepFailed(`the ${typoFailure.code} error for ${JSON.stringify(typo)} suggested no slug`);
   io.stdout(`   recovering with the suggestion "${suggestion}"`);
-  const recovered = await callTool(session, meta, { command: 'run', slug: suggestion, params: runs[0]?.params ?? {} });
+  const recovered = await callTool(session, runner, { command: 'run', slug: suggestion, params: runs[0]?.params ?? {} });
   expectSuccess(`run of the suggested ${suggestion}`, recovered);
   io.stdout('   the suggested slug ran.');
 

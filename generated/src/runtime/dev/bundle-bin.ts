@@ -46,19 +46,38 @@ export async function bundleBin(root: string, nodePaths: readonly string[] = [])
   const options = binBundleOptions(realPath(root));
   const folders = nodePaths.map(realPath);
   let text: string;
+  let inputs: string[];
   try {
-    const result = await build({ ...options, nodePaths: folders, write: false });
+    const result = await build({ ...options, nodePaths: folders, write: false, metafile: true });
     text = result.outputFiles[0]!.text;
+    inputs = Object.keys(result.metafile.inputs);
   } catch (error) {
     throw new Error(`bundling src/bin.ts into dist/bin.js failed: ${errorText(error)}`);
   }
-  for (const folder of folders) {
-    const seen = `"${relative(options.absWorkingDir!, folder).split(sep).join('/')}/`;
-    text = text.split(seen).join('"node_modules/');
+  for (const prefix of foreignModulePrefixes(inputs, folders.map((folder) => relative(options.absWorkingDir!, folder).split(sep).join('/')))) {
+    text = text.split(`"${prefix}`).join('"node_modules/');
   }
   await mkdir(dirname(options.outfile!), { recursive: true });
   await writeFile(options.outfile!, text);
   await chmod(options.outfile!, 0o755);
+}
+
+/**
+ * The folders, relative to the package, that modules came from other than its own `node_modules/`: the `nodePaths`
+ * and, in a layout such as pnpm's (`.pnpm/<name>@<version>/node_modules/`), every folder a dependency's own
+ * dependencies were found in. Named as `node_modules/`, the bundle is the same whatever the layout. Longest first,
+ * so that no prefix is cut by a shorter one.
+ */
+function foreignModulePrefixes(inputs: readonly string[], nodePaths: readonly string[]): string[] {
+  const prefixes = new Set(nodePaths.map((path) => `${path}/`));
+  for (const input of inputs) {
+    const end = input.lastIndexOf('node_modules/');
+    const prefix = input.slice(0, end + 'node_modules/'.length);
+    // A dependency npm nested in the package's own node_modules keeps its place; pnpm's store folders do not.
+    if (end > 0 && (!prefix.startsWith('node_modules/') || prefix.includes('/.pnpm/'))) prefixes.add(prefix);
+  }
+  prefixes.delete('node_modules/');
+  return [...prefixes].sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0));
 }
 
 function realPath(path: string): string {

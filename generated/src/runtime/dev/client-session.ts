@@ -208,3 +208,15 @@ export async function callTool(session: ClientSession, name: string, args: Recor
 }
 
 export { errorText, isEntryPoint, processLines, processOutput } from './entry-point.js';
+
+/** Every tool tools/list shows, following nextCursor across pages as a paging host does. */
+export async function listEveryTool(session: ClientSession): Promise<Array<{ name: string; title?: string | undefined; description?: string | undefined }>> {
+  const tools: Array<{ name: string; title?: string | undefined; description?: string | undefined }> = [];
+  let cursor: string | undefined;
+  do {
+    const page = await session.client.listTools(cursor === undefined ? {} : { cursor });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return tools;
+}

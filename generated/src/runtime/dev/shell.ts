@@ -7,6 +7,7 @@ import {
   callTool,
   errorText,
   isEntryPoint,
+  listEveryTool,
   loadPackage,
   openClientSession,
   processLines,
@@ -117,8 +118,8 @@ export async function execute(session: ClientSession, meta: string, line: string
     case 'help':
       return [SHELL_HELP];
     case 'list': {
-      const { tools } = await session.client.listTools();
-      return tools.map((tool) => `${tool.name}${tool.title ? `: ${tool.title}` : ''}`);
+      // Every page: a large list comes in pages with a cursor.
+      return (await listEveryTool(session)).map((tool) => `${tool.name}${tool.title ? `: ${tool.title}` : ''}`);
     }
     case 'search':
       if (rest === '') return ['usage: search <words>'];

@@ -1,0 +1,44 @@
+// The catalogue as the policy lets agents see it, computed once per tool list, and the answer for a tool outside it.
+
+import { toolFailure, type ServedTool, type ToolFailure } from '../contracts.js';
+import { toolBySlug } from '../slug-index.js';
+import { decideTool, isOpenPolicy, type OperatorPolicy } from './operator-policy.js';
+
+export interface PolicyView {
+  /** The tools inside the policy, in the list's order; the same array when the policy lets every tool through. */
+  allowed(tools: readonly ServedTool[]): readonly ServedTool[];
+  /**
+   * TOOL_NOT_ALLOWED for a name that is, or is the only prefix of, a tool outside the policy; null otherwise (the
+   * caller answers its own not-found). Asked only after the name failed to resolve among the allowed tools.
+   */
+  refusal(tools: readonly ServedTool[], wanted: string, exactOnly?: boolean): ToolFailure | null;
+  /** How many tools of the list are outside the policy. */
+  refusedCount(tools: readonly ServedTool[]): number;
+}
+
+export function createPolicyView(policy: OperatorPolicy): PolicyView {
+  const open = isOpenPolicy(policy);
+  const allowedLists = new WeakMap<readonly ServedTool[], readonly ServedTool[]>();
+  const allowed = (tools: readonly ServedTool[]): readonly ServedTool[] => {
+    if (open) return tools;
+    let list = allowedLists.get(tools);
+    if (list === undefined) allowedLists.set(tools, (list = tools.filter((tool) => decideTool(policy, tool).allowed)));
+    return list;
+  };
+  return {
+    allowed,
+    refusal(tools, wanted, exactOnly = false) {
+      if (open || wanted === '') return null;
+      const exact = toolBySlug(tools, wanted);
+      const candidates = exact !== undefined ? [exact] : exactOnly ? [] : tools.filter((tool) => tool.slug.startsWith(wanted));
+      const only = candidates.length === 1 ? candidates[0] : undefined;
+      if (only === undefined) return null;
+      const decision = decideTool(policy, only);
+      if (decision.allowed) return null;
+      return toolFailure('TOOL_NOT_ALLOWED', `Tool ${JSON.stringify(only.slug)} is outside this server's tool policy (${decision.reason}), so it is `
+        + 'not served: not listed, not searchable and not runnable here. Do not retry it or look for a way around the policy; '
+        + 'tell the user it is blocked, and the operator can change the policy if it should be allowed.', { slug: only.slug, reason: decision.reason });
+    },
+    refusedCount: (tools) => tools.length - allowed(tools).length,
+  };
+}

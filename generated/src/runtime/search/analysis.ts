@@ -1,0 +1,187 @@
+// Text analysis shared by the index and the query: words, abbreviations, phrases, Porter stems, and the fields of a
+// tool that search reads, with the kind of action its name says it performs.
+import { stemmer } from 'stemmer';
+import type { JsonObject, ServedTool } from '../contracts.js';
+import { ACTION_WORDS, AGENT_NOUNS, CANONICAL_WORDS, PHRASES, STOP_WORDS, SYNONYM_GROUPS, type ActionKind } from './vocabulary.js';
+
+/** Lower-case words of a text, camelCase and snake/kebab-case split; ".env" gives "env". */
+export function words(text: string): string[] {
+  // Both camelCase splits need an upper-case ASCII letter; most catalogue text has few, so skip them when there is none.
+  const spaced = /[A-Z]/.test(text) ? text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2') : text;
+  return spaced
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '');
+}
+
+/** Porter stem of a lower-case word; words that are not plain ASCII letters, or have two letters or fewer, stay as they are. */
+export function stem(word: string): string {
+  if (word.length <= 2 || !/^[a-z]+$/.test(word)) return word;
+  return stemmer(Object.hasOwn(AGENT_NOUNS, word) ? (AGENT_NOUNS[word] as string) : word);
+}
+
+const termCache = new Map<string, string>();
+
+/** Index term of one word: canonical abbreviation, then stem. */
+export function term(word: string): string {
+  const lower = word.toLowerCase();
+  let found = termCache.get(lower);
+  if (found === undefined) {
+    // Own keys only: "constructor" is a word, not Object.prototype.constructor.
+    found = stem(Object.hasOwn(CANONICAL_WORDS, lower) ? (CANONICAL_WORDS[lower] as string) : lower);
+    if (termCache.size < 50_000) termCache.set(lower, found);
+  }
+  return found;
+}
+
+/** Words that start some phrase: most word pairs need no phrase lookup at all. */
+const PHRASE_STARTS = new Set(Object.keys(PHRASES).map((phrase) => phrase.slice(0, phrase.indexOf(' '))));
+
+/** Document side: every word stays, and each phrase adds its own word. */
+export function withPhrases(list: readonly string[]): string[] {
+  const found: string[] = [];
+  for (let index = 0; index + 1 < list.length; index += 1) {
+    if (!PHRASE_STARTS.has(list[index] as string)) continue;
+    const phrase = PHRASES[`${list[index]} ${list[index + 1]}`];
+    if (phrase !== undefined) found.push(phrase);
+  }
+  return found.length ? [...list, ...found] : [...list];
+}
+
+/** Query side: a phrase replaces its two words, so "pretty print" counts once, as one intent. */
+export function mergePhrases(list: readonly string[]): string[] {
+  const merged: string[] = [];
+  for (let index = 0; index < list.length; index += 1) {
+    const phrase = PHRASE_STARTS.has(list[index] as string) ? PHRASES[`${list[index]} ${list[index + 1] ?? ''}`] : undefined;
+    if (phrase !== undefined) {
+      merged.push(phrase);
+      index += 1;
+    } else {
+      merged.push(list[index] as string);
+    }
+  }
+  return merged;
+}
+
+/** The term naming two adjacent terms together ("custom field"): indexed for names, matched for adjacent query words. */
+export const bigram = (first: string, second: string): string => `${first}_${second}`;
+
+/** Adjacent-term pairs of a list of words, stop words left out. */
+export function bigramsOf(list: readonly string[]): string[] {
+  const terms = list.filter((word) => !STOP_WORDS.has(word)).map(term);
+  const pairs: string[] = [];
+  for (let index = 0; index + 1 < terms.length; index += 1) {
+    if (terms[index] !== terms[index + 1]) pairs.push(bigram(terms[index] as string, terms[index + 1] as string));
+  }
+  return pairs;
+}
+
+/** Hand-kept synonyms by term: each member of a group counts for every other. */
+export const HAND_SYNONYMS: ReadonlyMap<string, readonly string[]> = (() => {
+  const map = new Map<string, Set<string>>();
+  for (const group of SYNONYM_GROUPS) {
+    const terms = group.map(term);
+    for (const member of terms) {
+      const others = map.get(member) ?? new Set<string>();
+      for (const other of terms) if (other !== member) others.add(other);
+      map.set(member, others);
+    }
+  }
+  return new Map([...map].map(([key, value]) => [key, [...value].sort()]));
+})();
+
+const ACTION_OF_TERM: ReadonlyMap<string, ActionKind> = new Map(
+  [...Object.entries(ACTION_WORDS), ['creates', 'create'], ['adds', 'create'], ['returns', 'read'], ['retrieves', 'read'],
+    ['gets', 'read'], ['lists', 'list'], ['searches', 'list'], ['finds', 'list'], ['updates', 'update'], ['sets', 'update'],
+    ['changes', 'update'], ['deletes', 'delete'], ['removes', 'delete']].map(([word, kind]) => [term(word as string), kind as ActionKind]),
+);
+/** Verbs that say "write" without saying whether the write creates or changes (HTTP POST, PUT). */
+const AMBIGUOUS_VERBS = new Set(['post', 'put'].map(term));
+const LIST_MARKERS = new Set(['all', 'list', 'paginated', 'search', 'find', 'every'].map(term));
+
+/** The action a text's leading verb names, if it starts with one ("Returns a list of …" lists). */
+function leadingAction(list: readonly string[]): ActionKind | null {
+  const first = list[0];
+  if (first === undefined) return null;
+  const kind = ACTION_OF_TERM.get(term(first));
+  if (kind === 'read' && list.slice(1, 4).some((word) => LIST_MARKERS.has(term(word)))) return 'list';
+  return kind ?? null;
+}
+
+/** Whether a term is a verb of action ("remove", "show"): the action factor speaks for it, not its synonyms. */
+export const isActionTerm = (indexed: string): boolean => ACTION_OF_TERM.has(indexed);
+
+/** What a tool does, from the verb of its name (or, for POST/PUT-style names, of its description's first words). */
+export function toolAction(name: string, slug: string, description: string): ActionKind | null {
+  const nameWords = words(name || slug);
+  const fromName = leadingAction(nameWords);
+  if (nameWords[0] !== undefined && !AMBIGUOUS_VERBS.has(term(nameWords[0])) && fromName !== null) return fromName;
+  return leadingAction(words(description.slice(0, 80))) ?? fromName;
+}
+
+/** The action a query asks for: its first action word among its first three words ("remove a ticket" deletes). */
+export function queryAction(queryWords: readonly string[]): ActionKind | null {
+  for (const word of queryWords.filter((w) => !STOP_WORDS.has(w) || Object.hasOwn(ACTION_WORDS, w)).slice(0, 3)) {
+    const kind = ACTION_OF_TERM.get(term(word));
+    if (kind !== undefined) return kind;
+  }
+  return null;
+}
+
+/** The searchable fields of a tool, in the order of FIELDS. */
+export const FIELDS = ['slug', 'name', 'lead', 'tags', 'fieldNames', 'description', 'fieldDescriptions', 'bigrams'] as const;
+export type FieldName = (typeof FIELDS)[number];
+
+const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Names and descriptions of input fields, nested ones included (bounded depth; refs not followed). */
+function collectFields(schema: unknown, names: string[], descriptions: string[], depth: number): void {
+  if (!isObject(schema) || depth > 3) return;
+  if (isObject(schema.properties)) {
+    const properties = schema.properties;
+    for (const name of Object.keys(properties)) {
+      const property = properties[name];
+      names.push(name);
+      if (isObject(property) && typeof property.description === 'string') descriptions.push(property.description);
+      collectFields(property, names, descriptions, depth + 1);
+    }
+  }
+  if (isObject(schema.items)) collectFields(schema.items, names, descriptions, depth + 1);
+}
+
+/** The first sentence of a description (up to 200 characters), which says what the tool is for. */
+export function leadSentence(description: string): string {
+  const match = /^(.{1,200}?[.!?])(\s|$)/s.exec(description);
+  return (match ? (match[1] as string) : description.slice(0, 200)).trim();
+}
+
+/** The text of each searchable field of a tool, in FIELDS order: everything an index is built from. */
+export function searchableTexts(tool: ServedTool): string[] {
+  const manifest = tool.manifest;
+  const fieldNames: string[] = [];
+  const fieldDescriptions: string[] = [];
+  collectFields(manifest.input_schema, fieldNames, fieldDescriptions, 0);
+  const description = String(manifest.description ?? '');
+  const lead = leadSentence(description);
+  // A name that only spells the slug out ("Post Customers Customer" for PostCustomersCustomer) says nothing twice.
+  const spelled = String(manifest.name ?? '');
+  const name = words(spelled).join(' ') === words(tool.slug).join(' ') ? '' : spelled;
+  const texts: Record<FieldName, string> = {
+    slug: tool.slug,
+    name,
+    lead,
+    tags: [String(manifest.category ?? ''), ...(Array.isArray(manifest.tags) ? manifest.tags : [])].join(' '),
+    fieldNames: fieldNames.join(' '),
+    description: description.slice(lead.length),
+    fieldDescriptions: fieldDescriptions.join(' '),
+    // Stored as the text it is made from; the index turns it into adjacent-term pairs.
+    bigrams: `${name} | ${lead}`,
+  };
+  return FIELDS.map((field) => texts[field]);
+}
+
+/** The index terms of one field's text: its words' terms, or for the bigram field the pairs of each part. */
+export function fieldTerms(field: FieldName, text: string): string[] {
+  if (field === 'bigrams') return text.split(' | ').flatMap((part) => bigramsOf(words(part)));
+  return withPhrases(words(text)).map(term);
+}

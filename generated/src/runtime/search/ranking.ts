@@ -1,0 +1,274 @@
+// Ranking: BM25F over weighted fields with query expansion (hand and WordNet synonyms, prefixes, adjacent-word
+// pairs), coverage of the query's words, agreement of the query's verb with the tool's action, and deprecation.
+import { parameterCounts, requiredFields } from '../call-shape.js';
+import type { ServedTool } from '../contracts.js';
+import { bigram, FIELDS, HAND_SYNONYMS, isActionTerm, mergePhrases, queryAction, term, words, type FieldName } from './analysis.js';
+import { NAME_FIELD, type SearchIndex } from './scoring-index.js';
+import { STOP_WORDS, type ActionKind } from './vocabulary.js';
+
+export interface SearchHit {
+  slug: string;
+  name: string;
+  description: string;
+  /** The description's first line: what the tool is for. */
+  purpose: string;
+  score: number;
+  /** One line, e.g. "matched: env in slug, validate in description". */
+  reason: string;
+  /** The query words that matched, each as the word of the tool it matched. */
+  matched: string[];
+  /** Share of the query's words (its action verb aside) that this tool matched, 0 to 1. */
+  coverage: number;
+  requiredParams: number;
+  totalParams: number;
+  /** Names of the required input fields. */
+  required: string[];
+  /** From the tool's annotations; null when the catalogue does not say. */
+  readOnly: boolean | null;
+  destructive: boolean | null;
+  deprecated: boolean;
+  withheld: boolean;
+  /** Scores within a few percent of the hit above or below: read both before choosing. */
+  nearTie: boolean;
+}
+
+const FIELD_LABELS: Readonly<Record<FieldName, string>> = {
+  slug: 'slug',
+  name: 'name',
+  lead: 'summary',
+  tags: 'category',
+  fieldNames: 'input fields',
+  description: 'description',
+  fieldDescriptions: 'input field descriptions',
+  bigrams: 'name',
+};
+const HAND_SYNONYM_WEIGHT = 0.8;
+const WORDNET_SYNONYM_WEIGHT = 0.5;
+const PREFIX_WEIGHT = 0.35;
+/** Weight of an adjacent query-word pair found as a pair in a tool's name or summary. */
+const BIGRAM_WEIGHT = 0.8;
+const DEPRECATED_FACTOR = 0.8;
+/** Multipliers for a tool whose action agrees with the query's verb, and for one that does something else. */
+const ACTION_AGREES = 1.35;
+const ACTION_DIFFERS = 0.8;
+/** The factor for a tool none of whose name the query accounts for; a fully accounted name has 1. */
+const NAME_COVERAGE_FLOOR = 0.4;
+/** Weight of a query's action verb as a plain term: the action factor carries its meaning. */
+const ACTION_TERM_WEIGHT = 0.5;
+/** Two hits whose scores differ by less than this share of the higher one are a near tie. */
+const NEAR_TIE_SHARE = 0.05;
+
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+interface Expansion {
+  term: string;
+  weight: number;
+  via: 'exact' | 'synonym' | 'prefix';
+}
+
+/** The index terms one query term may match: itself, its synonyms, and longer terms it is a prefix of. */
+function expand(queryTerm: string, index: SearchIndex): Expansion[] {
+  if (isActionTerm(queryTerm)) return [{ term: queryTerm, weight: ACTION_TERM_WEIGHT, via: 'exact' }];
+  const expansions: Expansion[] = [{ term: queryTerm, weight: 1, via: 'exact' }];
+  const seen = new Set([queryTerm]);
+  const add = (candidate: string, weight: number, via: Expansion['via']): void => {
+    if (seen.has(candidate)) return;
+    seen.add(candidate);
+    expansions.push({ term: candidate, weight, via });
+  };
+  for (const synonym of HAND_SYNONYMS.get(queryTerm) ?? []) add(synonym, HAND_SYNONYM_WEIGHT, 'synonym');
+  for (const synonym of index.synonyms.get(queryTerm) ?? []) add(synonym, WORDNET_SYNONYM_WEIGHT, 'synonym');
+  if (queryTerm.length >= 3) {
+    // Terms starting with the query term sit together in the sorted vocabulary, from its lower bound on.
+    const { vocabulary } = index;
+    let low = 0;
+    let high = vocabulary.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((vocabulary[middle] as string) < queryTerm) low = middle + 1;
+      else high = middle;
+    }
+    for (let i = low; i < vocabulary.length && (vocabulary[i] as string).startsWith(queryTerm); i += 1) add(vocabulary[i] as string, PREFIX_WEIGHT, 'prefix');
+  }
+  return expansions;
+}
+
+/** The query's words that carry intent (stop words dropped unless nothing else is left), phrases merged. */
+export function queryWords(query: string): string[] {
+  const all = mergePhrases(words(query));
+  const meaningful = all.filter((word) => !STOP_WORDS.has(word));
+  return meaningful.length ? meaningful : all;
+}
+
+interface Candidate {
+  tool: number;
+  score: number;
+  coverage: number;
+}
+
+/** One query word's contribution, per tool: the best expansion's score, which expansion, and in which field. */
+interface WordMatches {
+  word: string;
+  options: Expansion[];
+  option: Int32Array;
+  field: Uint8Array;
+}
+
+/** Ranks tools of `index` (built from exactly `tools`) for a prose or keyword query. Equal scores go by slug. */
+export function rankTools(tools: readonly ServedTool[], index: SearchIndex, query: string, limit: number): SearchHit[] {
+  const all = queryWords(query);
+  const seenTerms = new Set<string>();
+  const chosen = all.filter((word) => {
+    const indexed = term(word);
+    if (seenTerms.has(indexed)) return false;
+    seenTerms.add(indexed);
+    return true;
+  });
+  if (!chosen.length || limit <= 0) return [];
+  const toolCount = index.toolCount;
+  const totals = new Float64Array(toolCount);
+  const matchedWords = new Float64Array(toolCount);
+  const nameMatched = new Uint16Array(toolCount);
+  const bestScores = new Float64Array(toolCount);
+  const bestOptions = new Int32Array(toolCount);
+  const bestFieldIndexes = new Uint8Array(toolCount);
+  const bestInName = new Uint8Array(toolCount);
+  const matchedTools: number[] = [];
+  const perWord: WordMatches[] = [];
+  const intentWords = chosen.filter((word) => !isActionTerm(term(word))).length;
+  for (const word of chosen) {
+    const actionWord = isActionTerm(term(word));
+    const options = expand(term(word), index);
+    const touched: number[] = [];
+    // Per tool, the best-scoring option wins; on a tie the earlier option (exact, then synonym, then prefix) stays.
+    options.forEach((option, optionIndex) => {
+      const postings = index.postings.get(option.term);
+      if (!postings) return;
+      for (let i = 0; i < postings.tools.length; i += 1) {
+        const tool = postings.tools[i] as number;
+        const weighted = (postings.scores[i] as number) * option.weight;
+        if (weighted > (bestScores[tool] as number)) {
+          if (bestScores[tool] === 0) touched.push(tool);
+          bestScores[tool] = weighted;
+          bestOptions[tool] = optionIndex;
+          bestFieldIndexes[tool] = postings.bestFields[i] as number;
+          bestInName[tool] = postings.inName[i] as number;
+        }
+      }
+    });
+    const option = new Int32Array(toolCount).fill(-1);
+    const field = new Uint8Array(toolCount);
+    for (const tool of touched) {
+      if (totals[tool] === 0) matchedTools.push(tool);
+      totals[tool] = (totals[tool] as number) + (bestScores[tool] as number);
+      // A word matched only through a synonym or a prefix covers the query less than one matched as written; the
+      // action verb counts through the action factor instead, unless the query has no other word.
+      if (!actionWord || intentWords === 0) matchedWords[tool] = (matchedWords[tool] as number) + (bestOptions[tool] === 0 ? 1 : 0.75);
+      if (bestInName[tool] === 1 && !actionWord) nameMatched[tool] = (nameMatched[tool] as number) + 1;
+      option[tool] = bestOptions[tool] as number;
+      // A word in the tool's name is reported there: what the tool is called says more than where it scored most.
+      field[tool] = bestInName[tool] === 1 ? NAME_FIELD : (bestFieldIndexes[tool] as number);
+      bestScores[tool] = 0;
+    }
+    perWord.push({ word, options, option, field });
+  }
+  // Adjacent query words found side by side in a name or summary ("custom field", "payment intent").
+  const terms = chosen.map(term);
+  for (let i = 0; i + 1 < terms.length; i += 1) {
+    const postings = index.postings.get(bigram(terms[i] as string, terms[i + 1] as string));
+    if (!postings) continue;
+    for (let j = 0; j < postings.tools.length; j += 1) {
+      const tool = postings.tools[j] as number;
+      if (totals[tool] === 0) matchedTools.push(tool);
+      totals[tool] = (totals[tool] as number) + (postings.scores[j] as number) * BIGRAM_WEIGHT;
+    }
+  }
+
+  const wanted = queryAction(words(query));
+  const candidates: Candidate[] = matchedTools.map((tool) => {
+    const coverage = Math.min(1, (matchedWords[tool] as number) / (intentWords || chosen.length));
+    let score = (totals[tool] as number) * (0.1 + 0.9 * coverage * coverage);
+    const action = index.actions[tool];
+    const agrees = wanted !== null && action !== null && action !== undefined && actionFactor(wanted, action) >= 1;
+    if (wanted !== null && action !== null && action !== undefined) score *= actionFactor(wanted, action);
+    // How much of the tool's name the query accounts for ("create a screen": createScreen over createScreenScheme);
+    // the name's verb counts when the query asks for the same action.
+    const nameCoverage = Math.min(1, ((nameMatched[tool] as number) + (agrees ? 1 : 0)) / Math.max(1, index.nameTerms[tool] as number));
+    score *= NAME_COVERAGE_FLOOR + (1 - NAME_COVERAGE_FLOOR) * nameCoverage;
+    if (typeof (tools[tool] as ServedTool).manifest.deprecated === 'string') score *= DEPRECATED_FACTOR;
+    return { tool, score: Math.round(score * 1000) / 1000, coverage: Math.round(coverage * 100) / 100 };
+  });
+  const ranksBefore = (a: Candidate, b: Candidate): number =>
+    b.score - a.score || byCodeUnit((tools[a.tool] as ServedTool).slug, (tools[b.tool] as ServedTool).slug) || a.tool - b.tool;
+  // One past the limit, so the last hit shown knows whether the next one ties with it.
+  const top = topRanked(candidates, limit + 1, ranksBefore);
+  return top.slice(0, limit).map(({ tool: toolIndex, score, coverage }, position) => {
+    const tool = tools[toolIndex] as ServedTool;
+    const reasons: string[] = [];
+    const matched: string[] = [];
+    for (const { word, options, option, field } of perWord) {
+      const expansion = options[option[toolIndex] ?? -1];
+      if (!expansion) continue;
+      const surface = index.postings.get(expansion.term)?.surface ?? expansion.term;
+      matched.push(surface);
+      const label = FIELD_LABELS[FIELDS[field[toolIndex] ?? 0] as FieldName];
+      reasons.push(`${expansion.via === 'exact' ? word : `${word} (as ${surface})`} in ${label}`);
+    }
+    const counts = parameterCounts(tool);
+    const annotations = tool.manifest.annotations;
+    const neighbours = [top[position - 1], top[position + 1]].filter((other): other is Candidate => other !== undefined);
+    return {
+      slug: tool.slug,
+      name: String(tool.manifest.name ?? ''),
+      description: String(tool.manifest.description ?? ''),
+      purpose: firstLine(String(tool.manifest.description ?? '')),
+      score,
+      reason: `matched: ${reasons.join(', ')}`,
+      matched,
+      coverage,
+      requiredParams: counts.required,
+      totalParams: counts.total,
+      required: requiredFields(tool),
+      readOnly: typeof annotations?.readOnlyHint === 'boolean' ? annotations.readOnlyHint : null,
+      destructive: typeof annotations?.destructiveHint === 'boolean' ? annotations.destructiveHint : null,
+      deprecated: typeof tool.manifest.deprecated === 'string',
+      withheld: tool.withheldReason !== null,
+      nearTie: neighbours.some((other) => Math.abs(other.score - score) <= NEAR_TIE_SHARE * Math.max(other.score, score)),
+    };
+  });
+}
+
+function actionFactor(wanted: ActionKind, action: ActionKind): number {
+  if (wanted === action) return ACTION_AGREES;
+  // Reading one and listing many are close: "show the customers" may mean either.
+  if ((wanted === 'read' && action === 'list') || (wanted === 'list' && action === 'read')) return 1;
+  return ACTION_DIFFERS;
+}
+
+/** The first line of a description, cut at a sentence end when one comes within 160 characters. */
+function firstLine(description: string): string {
+  const line = description.split('\n')[0]?.trim() ?? '';
+  const sentence = /^(.{1,160}?[.!?])(\s|$)/.exec(line);
+  return sentence ? (sentence[1] as string) : line.length > 160 ? `${line.slice(0, 159)}…` : line;
+}
+
+/** The first `limit` items in `compare` order, without sorting the rest: a bounded insertion into a sorted window. */
+function topRanked<T>(items: readonly T[], limit: number, compare: (a: T, b: T) => number): T[] {
+  const wanted = Math.min(items.length, Math.trunc(limit) || 0);
+  if (wanted <= 0) return [];
+  if (wanted === items.length) return [...items].sort(compare);
+  const top: T[] = [];
+  for (const item of items) {
+    if (top.length === wanted && compare(item, top[wanted - 1] as T) >= 0) continue;
+    let low = 0;
+    let high = top.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compare(top[middle] as T, item) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    top.splice(low, 0, item);
+    if (top.length > wanted) top.pop();
+  }
+  return top;
+}

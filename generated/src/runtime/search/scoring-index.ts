@@ -1,0 +1,109 @@
+// The index as a query reads it: each term's BM25F score per tool precomputed from the index data, with the
+// tools' actions and name sizes that ranking weighs.
+import type { ServedTool } from '../contracts.js';
+import { fieldTerms, FIELDS, toolAction, type FieldName } from './analysis.js';
+import type { SearchIndexData, SearchTermData } from './index-data.js';
+import type { ActionKind } from './vocabulary.js';
+
+/** Field weights: what a tool is called outranks the sentence that says what it does, which outranks its prose. */
+const FIELD_WEIGHTS: Readonly<Record<FieldName, number>> = {
+  slug: 2,
+  name: 4,
+  lead: 4,
+  tags: 1.5,
+  fieldNames: 1,
+  description: 0.6,
+  fieldDescriptions: 0.3,
+  bigrams: 3,
+};
+const BM25_K1 = 1.2;
+const BM25_B = 0.75;
+export const NAME_FIELD = FIELDS.indexOf('name');
+const SLUG_FIELD = FIELDS.indexOf('slug');
+
+/** One index term's postings, decoded for scoring: per tool holding it, its BM25F score and strongest field. */
+export interface TermPostings {
+  surface: string;
+  tools: Int32Array;
+  scores: Float64Array;
+  bestFields: Uint8Array;
+  /** 1 where the term is in the tool's name (or slug). */
+  inName: Uint8Array;
+}
+
+/** An index decoded for queries: each term's per-tool scores precomputed, the vocabulary sorted for prefix search. */
+export interface SearchIndex {
+  toolCount: number;
+  vocabulary: readonly string[];
+  postings: ReadonlyMap<string, TermPostings>;
+  synonyms: ReadonlyMap<string, readonly string[]>;
+  actions: readonly (ActionKind | null)[];
+  /** Per tool, the number of distinct terms of its name (of its slug, when it has no name). */
+  nameTerms: Uint16Array;
+}
+
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Decodes index data once, so that a query only reads precomputed per-term scores. */
+export function decodeSearchIndex(data: SearchIndexData, tools: readonly ServedTool[]): SearchIndex {
+  const toolCount = data.lengths.length;
+  const fieldCount = FIELDS.length;
+  // BM25 length normalizer per tool and field, at `tool * fieldCount + field`.
+  const normalizers = new Float64Array(toolCount * fieldCount);
+  for (let field = 0; field < fieldCount; field += 1) {
+    let total = 0;
+    for (const row of data.lengths) total += row[field] as number;
+    const averageLength = toolCount ? Math.max(total / toolCount, 1) : 1;
+    for (let tool = 0; tool < toolCount; tool += 1) {
+      normalizers[tool * fieldCount + field] = 1 - BM25_B + (BM25_B * ((data.lengths[tool] as number[])[field] as number)) / averageLength;
+    }
+  }
+  const fieldWeights = Float64Array.from(FIELDS, (field) => FIELD_WEIGHTS[field]);
+  const postings = new Map<string, TermPostings>();
+  for (const indexedTerm of Object.keys(data.terms)) {
+    postings.set(indexedTerm, decodePostings(data.terms[indexedTerm] as SearchTermData, toolCount, normalizers, fieldWeights));
+  }
+  const synonyms = new Map(Object.keys(data.synonyms).map((key) => [key, data.synonyms[key] as string[]]));
+  const actions = tools.map((tool) => toolAction(String(tool.manifest.name ?? ''), tool.slug, String(tool.manifest.description ?? '')));
+  const nameTerms = Uint16Array.from(tools, (tool) => new Set(fieldTerms('name', String(tool.manifest.name ?? '') || tool.slug)).size);
+  return { toolCount, vocabulary: [...postings.keys()].filter((name) => !name.includes('_')).sort(byCodeUnit), postings, synonyms, actions, nameTerms };
+}
+
+/**
+ * BM25F per tool for one term: field-weighted, length-normalized term frequency, saturated once, times IDF; also the
+ * field that contributed most. Fields are summed in FIELDS order so scores do not depend on how the data was read.
+ */
+function decodePostings(termData: SearchTermData, toolCount: number, normalizers: Float64Array, fieldWeights: Float64Array): TermPostings {
+  const raw = termData.postings;
+  let df = 0;
+  for (let i = 0; i < raw.length; i += 3) if (i === 0 || raw[i] !== raw[i - 3]) df += 1;
+  const tools = new Int32Array(df);
+  const weightedFrequencies = new Float64Array(df);
+  const bestFields = new Uint8Array(df);
+  const inName = new Uint8Array(df);
+  let slot = -1;
+  let bestContribution = 0;
+  for (let i = 0; i < raw.length; i += 3) {
+    const tool = raw[i] as number;
+    const field = raw[i + 1] as number;
+    const contribution = ((fieldWeights[field] as number) * (raw[i + 2] as number)) / (normalizers[tool * fieldWeights.length + field] as number);
+    if (slot < 0 || tools[slot] !== tool) {
+      slot += 1;
+      tools[slot] = tool;
+      weightedFrequencies[slot] = contribution;
+      bestFields[slot] = field;
+      bestContribution = contribution;
+      if (field === NAME_FIELD || field === SLUG_FIELD) inName[slot] = 1;
+    } else {
+      if (field === NAME_FIELD || field === SLUG_FIELD) inName[slot] = 1;
+      weightedFrequencies[slot] = (weightedFrequencies[slot] as number) + contribution;
+      if (contribution > bestContribution) {
+        bestContribution = contribution;
+        bestFields[slot] = field;
+      }
+    }
+  }
+  const idf = Math.log(1 + (toolCount - df + 0.5) / (df + 0.5));
+  const scores = weightedFrequencies.map((wf) => (idf * wf * (BM25_K1 + 1)) / (BM25_K1 + wf));
+  return { surface: termData.surface, tools, scores, bestFields, inName };
+}
