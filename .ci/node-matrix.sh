@@ -12,10 +12,11 @@ cd "$(dirname "$0")/.."
 
 read -r -a versions <<< "${NODE_MATRIX_VERSIONS:-22.23.5 24.22.3}"
 # CLI: every command through the real binary (diff's changelog logic is pure pipeline code, left to the full suite);
-# e2e: the generated server over stdio and HTTP under the SDK client. About 90 s of CPU per version on these machines.
+# e2e: the generated server over stdio and HTTP under the SDK client, both protocol eras (1.x and v2 clients); the
+# local-execution sandbox, whose permission flags differ between Node 20 and 22+. About 2 min of CPU per version.
 tests=(
   test/cli/cli.test.ts test/cli/config-file.test.ts test/cli/output-folder.test.ts test/cli/source-credentials.test.ts test/cli/source-flag.test.ts
-  test/e2e/stdio.test.ts test/e2e/http.test.ts test/e2e/server.test.ts
+  test/e2e/stdio.test.ts test/e2e/http.test.ts test/e2e/server.test.ts test/e2e/protocol-eras.test.ts test/runtime/local-sandbox.test.ts
 )
 
 if [ "$(uname -s)-$(uname -m)" != Linux-x86_64 ]; then
