@@ -165,6 +165,7 @@ describe('examples/ci/regenerate.sh in a git repo, generator from the registry',
       'changed data/catalogue-index.json',
       'changed data/catalogue.json',
       'changed data/search-index.json',
+      'changed data/token-costs.json',
       'changed data/tools-list.json',
       'changed names.lock.json',
       `changed ${changedModule}`,
@@ -181,11 +182,13 @@ describe('examples/ci/regenerate.sh in a git repo, generator from the registry',
     const lock = JSON.parse(readFileSync(join(repo, 'server', 'names.lock.json'), 'utf8')) as { tools: Record<string, { file: string }> };
     const moduleOf = (slug: string): string => `server/src/tools/${lock.tools[slug]!.file}.ts`;
     const expected = [
-      // The pulled bundle, the package's copy of it and its index, its search index and its prepared tools/list.
+      // The pulled bundle, the package's copy of it and its index, its search index, its prepared tools/list and what
+      // each tool costs in it.
       'catalogue.json',
       'server/data/catalogue-index.json',
       'server/data/catalogue.json',
       'server/data/search-index.json',
+      'server/data/token-costs.json',
       'server/data/tools-list.json',
       // One module per tool: the changed one and the new one, nothing else.
       moduleOf(CHANGED_SLUG),
