@@ -118,7 +118,7 @@ export async function runSpec(specPath: string, spec: string, options: CorpusOpt
   const mock = await startSpecMock(manifests);
   const checker = schemaChecker();
   try {
-    const session = await connectServer(dir, { NEXUSBLOOM_API_URL: mock.url, NEXUSBLOOM_MCP_TOOLS: 'all', NEXUSBLOOM_MCP_TIMEOUT_MS: '5000' });
+    const session = await connectServer(dir, { NEXUSBLOOM_API_URL: mock.url, NEXUSBLOOM_MCP_TOOLS: 'all', NEXUSBLOOM_MCP_TIMEOUT_MS: '20000' });
     try {
       const listed = (await session.client.listTools()).tools;
       const problems: string[] = [];

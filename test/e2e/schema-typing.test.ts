@@ -30,8 +30,9 @@ const schemas: Record<string, Record<string, unknown>> = {
     properties: { hasOwnProperty: { type: 'number' }, nested: { $ref: '#/$defs/hasOwnProperty' } },
     $defs: { hasOwnProperty: { type: 'object', properties: { hasOwnProperty: { type: 'string' } } } },
   },
-  // Properties that refer to each other: beyond it, so the type falls back and the build warns.
-  'mutual-refs': { type: 'object', properties: { a: { $ref: '#/properties/b' }, b: { type: 'string', $ref: '#/properties/a' } } },
+  // A `$ref` into a 2020-12 tuple (`prefixItems`): beyond it, so the type falls back and the build warns. (Properties
+  // that are each other, the case this used to be, are now a check error: a $ref cycle with no base case.)
+  'prefix-items-ref': { type: 'object', properties: { a: { type: 'array', prefixItems: [{ type: 'string' }] }, b: { $ref: '#/properties/a/prefixItems/0' } } },
 };
 
 const document = bundle(Object.entries(schemas).map(([slug, input_schema]) => tool(slug, { input_schema, examples: [] })));
@@ -73,7 +74,7 @@ describe('schemas beyond json-schema-to-typescript, built and served', () => {
   });
 
   it('falls back to an open type, marked, for a schema it cannot type', () => {
-    assert.match(moduleText('mutual-refs'), /^\/\/ loose type for input_schema: .+\nexport type MutualRefsInput = \{ \[key: string\]: unknown \};$/m);
+    assert.match(moduleText('prefix-items-ref'), /^\/\/ loose type for input_schema: .+\nexport type PrefixItemsRefInput = \{ \[key: string\]: unknown \};$/m);
   });
 
   it('serves every one of them, validating against the full schema', async () => {
@@ -107,9 +108,9 @@ describe('build warnings for open types', () => {
     const result = await runCli(['build', '--no-compile', '--json', '--source', source, '--out', join(dir, 'out')]);
     assert.equal(result.code, 0, result.stderr);
     const { warnings } = JSON.parse(result.stdout) as { warnings: Array<{ slug: string; pointer: string; message: string; hint: string }> };
-    assert.deepEqual(warnings.map((w) => [w.slug, w.pointer]), [['mutual-refs', '/input_schema']]);
+    assert.deepEqual(warnings.map((w) => [w.slug, w.pointer]), [['prefix-items-ref', '/input_schema']]);
     assert.match(warnings[0]!.message, /cannot type this schema/);
     assert.match(warnings[0]!.hint, /validates against the full schema/);
-    assert.match(result.stderr, /mutual-refs/);
+    assert.match(result.stderr, /prefix-items-ref/);
   });
 });

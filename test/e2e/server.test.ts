@@ -74,7 +74,8 @@ for (const transport of ['stdio', 'http'] as TransportName[]) describe(`generate
   before(async () => {
     packageDir = await builtExample();
     api = await startMockApi({ manifests });
-    session = await connectOver(transport, packageDir, { NEXUSBLOOM_API_URL: api.url });
+    // Over HTTP, history is kept per caller, so this client is one (a bearer token); without one it is off.
+    session = await connectOver(transport, packageDir, { NEXUSBLOOM_API_URL: api.url, ...(transport === 'http' ? { NEXUSBLOOM_MCP_HTTP_TOKEN: 'e2e-caller-token' } : {}) });
   });
   after(async () => {
     await session?.close();

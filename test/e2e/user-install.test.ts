@@ -152,7 +152,7 @@ describe('the generator installed from a registry into a project of its own', { 
     assert.match(checked.stdout, /billing-catalogue\.json: 3 tools, no errors/);
 
     const built = ok(await timed(`${manager}: build (with compile)`, () => exec(['nexusbloom-gen', 'build'])), 'build');
-    assert.match(built.stdout, /Built 3 tools \(3 advertised, 0 withheld\) into .*server: .*compiled\./);
+    assert.match(built.stdout, /Listed by default: 3 of 3 tools plus the meta-tool[^\n]*\nBuilt 3 tools \(0 withheld from the tool list by name\) into .*server: .*compiled\./);
     assert.doesNotMatch(built.stderr, /warning: |Cannot find/, 'the config names everything: no warning');
     const server = join(project, 'server');
     assert.equal((JSON.parse(await readFile(join(server, 'package.json'), 'utf8')) as { name: string }).name, '@acme/billing-mcp-server');
@@ -218,14 +218,14 @@ describe('the generator installed from a registry into a project of its own', { 
     await copyFile(BILLING_CATALOGUE, join(project, 'billing.json'));
     await writeFile(join(project, 'nexusbloom-gen.config.json'), `${JSON.stringify({ source: 'billing.json', out: 'server', packageName: '@acme/billing-mcp-server', serverName: 'billing', defaultApiUrl: 'https://billing.acme.test/api' })}\n`);
     const built = ok(await timed('global build', () => run(join(prefix, 'bin', 'nexusbloom-gen'), ['build'], project)), 'global build');
-    assert.match(built.stdout, /Built 3 tools \(3 advertised, 0 withheld\) into .*server: .*compiled\./);
+    assert.match(built.stdout, /Listed by default: 3 of 3 tools plus the meta-tool[^\n]*\nBuilt 3 tools \(0 withheld from the tool list by name\) into .*server: .*compiled\./);
     assert.ok(existsSync(join(project, 'server', 'dist', 'bin.js')));
   });
 
   it('npx -y nexusbloom-gen@<version> build in an empty folder builds and compiles the bundled example', async () => {
     const empty = await mkdtemp(join(scratch, 'npx-'));
     const built = ok(await timed('npx -y build', () => run('npx', ['-y', '--prefer-offline', '--registry', `${registry.url}/`, `${GENERATOR.name}@${GENERATOR.version}`, 'build'], empty)), 'npx -y build');
-    assert.match(built.stdout, /Built 31 tools \(28 advertised, 3 withheld\) into generated: .*compiled\./);
+    assert.match(built.stdout, /Listed by default: 28 of 31 tools plus the meta-tool[^\n]*\nBuilt 31 tools \(3 withheld from the tool list by name\) into generated: .*compiled\./);
     assert.doesNotMatch(built.stderr, /warning: no nexusbloom-gen\.config\.json/, "the bundled example is NexusBloom's own catalogue");
     for (const file of ['package.json', 'dist/bin.js', 'dist/tools/index.d.ts', 'names.lock.json']) assert.ok(existsSync(join(empty, 'generated', file)), `generated/${file}`);
   });

@@ -175,7 +175,9 @@ export async function connectHttpServer(packageDir: string, env: Record<string, 
   await waitFor(() => /listening on (http:\S+)/.test(stderr) || child.exitCode !== null, 'the HTTP server to listen', 30_000);
   const url = /listening on (http:\S+)/.exec(stderr)?.[1];
   if (!url) throw new Error(`the HTTP server did not start:\n${stderr}`);
-  const transport = new StreamableHTTPClientTransport(new URL(url));
+  // With a bearer token set on the server, the client is its first caller (history is kept per caller over HTTP).
+  const token = env.NEXUSBLOOM_MCP_HTTP_TOKEN?.split(',')[0]?.trim();
+  const transport = new StreamableHTTPClientTransport(new URL(url), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : undefined);
   const client = newClient(setup);
   await client.connect(transport);
   const received = recordMessages(transport);

@@ -116,6 +116,15 @@ describe('$ref cycles', () => {
     assert.match(problems[0]?.message ?? '', /\/\$defs\/a\/anyOf\/0\/\$ref → \/input_schema\/\$defs\/b, \/input_schema\/\$defs\/b\/oneOf\/0\/\$ref → \/input_schema\/\$defs\/a/);
   });
 
+  it('a $ref to itself under properties is that cycle alone, not also a compiler stack overflow', () => {
+    const problems = errorsOf(bundle([tool('self', {
+      input_schema: { type: 'object', properties: { a: { type: 'object', properties: { b: { $ref: '#/properties/a/properties/b' } } } } },
+      examples: [],
+    })]));
+    assert.deepEqual(problems.map((p) => p.pointer), ['/input_schema/properties/a/properties/b/$ref']);
+    assert.doesNotMatch(problems[0]?.message ?? '', /call stack/);
+  });
+
   it('recursion through properties or items has its base case and passes', () => {
     const problems = errorsOf(bundle([tool('tree', {
       input_schema: { type: 'object', properties: { node: { $ref: '#/$defs/node' } }, $defs: { node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/$defs/node' } }, parent: { $ref: '#' } } } } },

@@ -76,6 +76,8 @@ function checkSchema(slug: string, field: 'input_schema' | 'output_schema', sche
       message: `$ref cycle with no base case: ${chain}; such a schema is only itself, and no value or type can be written for it`,
       hint: 'break the cycle: put the recursive $ref under properties or items, or drop it',
     });
+    // Compiling it would only recurse until the stack runs out: the cycle is the problem to report.
+    return undefined;
   }
   for (const { ref, pointer } of collectRefs(schema)) {
     if (!ref.startsWith('#')) {

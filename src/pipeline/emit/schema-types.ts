@@ -90,8 +90,11 @@ function cleanNode(node: unknown, mapKeyword: string | null, oldPointer: string,
     for (const [key, value] of Object.entries(node)) {
       // Keys here are property or definition names, not keywords: keep them all, clean each subschema.
       const isDefinition = mapKeyword === '$defs' || mapKeyword === 'definitions';
-      const outKey = METHOD_KEYS.has(key) ? placeholderFor(key, rewrites) : key;
       const from = `${oldPointer}/${escapePointerSegment(key)}`;
+      // A definition is keyed by its planned name in the copy: json-schema-to-typescript names parts of a schema after
+      // its key (the own properties beside an allOf), and a catalogue's keys repeat across tools (`DscNode` in many).
+      const planned = isDefinition ? rewrites.typeNames.get(from) : undefined;
+      const outKey = planned ?? (METHOD_KEYS.has(key) ? placeholderFor(key, rewrites) : key);
       const to = `${newPointer}/${escapePointerSegment(outKey)}`;
       if (from !== to) rewrites.pointers.set(from, to);
       const cleaned = cleanNode(value, null, from, to, rewrites);

@@ -2,6 +2,7 @@
 // Only schema positions are walked, so a property *named* `nullable` or `example` is left alone.
 
 import type { JsonObject } from '../../../runtime/contracts.js';
+import { linearRegExp } from '../../../runtime/schema/linear-regexp.js';
 
 /** Which rules apply: `oas30` for Swagger 2.0 and OpenAPI 3.0 schemas, `oas31` for OpenAPI 3.1 (already 2020-12). */
 export type SchemaDialect = 'oas30' | 'oas31';
@@ -29,12 +30,28 @@ function compiles(pattern: string, flags: string): boolean {
   }
 }
 
+/** Whether the server's linear-time engine can run it (no lookaround, no backreference): `check` refuses others. */
+function linearTime(pattern: string): boolean {
+  try {
+    linearRegExp(pattern, 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * `pattern` as a Unicode regular expression, which 2020-12 (and ajv) use, or null when it cannot be one. OpenAPI 3.0
  * patterns are plain ECMA-262, where `\:` or `\_` are harmless identity escapes; with the `u` flag they are errors,
  * so a backslash before a character that needs none is dropped (`\-` inside a class is kept).
  */
 export function unicodePattern(pattern: string): string | null {
+  const respelled = respelledAsUnicode(pattern);
+  // A lookahead password rule from the API's own docs cannot be checked in linear time; the API still checks it.
+  return respelled !== null && linearTime(respelled) ? respelled : null;
+}
+
+function respelledAsUnicode(pattern: string): string | null {
   if (compiles(pattern, 'u')) return pattern;
   if (!compiles(pattern, '')) return null;
   let out = '';
@@ -91,8 +108,8 @@ export const DIALECT_RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
     if (Array.isArray(rest.enum)) return rest;
     return { anyOf: [rest, { type: 'null' }] };
   }],
-  // A pattern that is no Unicode regular expression is respelled as one, or dropped when it cannot be (the API still
-  // checks its own input); so is a patternProperties key.
+  // A pattern that is no Unicode regular expression is respelled as one, or dropped when it cannot be or cannot be
+  // matched in linear time (the API still checks its own input); so is a patternProperties key.
   ['patterns become Unicode regular expressions', (schema) => {
     let out = schema;
     if (typeof schema.pattern === 'string') {
