@@ -6,7 +6,11 @@ import assert from 'node:assert/strict';
 import { ElicitRequestSchema, type ElicitRequest, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
 import { BILLING_BUNDLE, BILLING_MANIFESTS } from '../fixtures/billing-catalogue.js';
-import { builtPackage, call, connectOver, connectServer, dataOf, serverEnv, type ClientSetup, type ServerSession } from '../helpers/mcp.js';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpTransportV2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioTransportV2 } from '@modelcontextprotocol/client/stdio';
+import { builtPackage, call, connectOver, connectServer, dataOf, serverEnv, startRawServer, waitFor, type ClientSetup, type ServerSession } from '../helpers/mcp.js';
 
 let dir: string;
 let api: MockApi;
@@ -209,5 +213,104 @@ describe('catalogue-check (what verify runs) expects the policy and the confirma
     assert.equal(report.ok, true);
     const refund = report.results.find((result) => result.slug === 'refund-payment');
     assert.deepEqual(refund?.passed, ['listing', 'description', 'example', 'run', 'batch', 'resource']);
+  });
+});
+
+describe('2026-07-28: the confirmation is an input_required round trip, on stdio and stateless HTTP alike', () => {
+  type Answer = { action: 'accept' | 'decline' | 'cancel'; content?: { confirm: boolean } };
+  /** The SDK's v2 client negotiating 2026-07-28; with `answer`, it declares elicitation and answers every question so. */
+  async function withModern<T>(transport: 'stdio' | 'http', answer: Answer | null, asked: unknown[], use: (client: ClientV2) => Promise<T>): Promise<T> {
+    const client = new ClientV2({ name: 'v2-policy', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' }, capabilities: answer === null ? {} : { elicitation: { form: {} } } });
+    if (answer !== null) {
+      client.setRequestHandler('elicitation/create', (request) => {
+        asked.push(request.params);
+        return answer;
+      });
+    }
+    const env = serverEnv({ NEXUSBLOOM_API_URL: api.url });
+    let stop = async (): Promise<void> => {};
+    if (transport === 'stdio') {
+      await client.connect(new StdioTransportV2({ command: process.execPath, args: [join(dir, 'dist', 'bin.js')], env, stderr: 'ignore', cwd: dir }));
+    } else {
+      const child = spawn(process.execPath, [join(dir, 'dist', 'bin.js'), '--http', '0'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      await waitFor(() => /listening on (http:\S+)/.test(stderr), 'the HTTP server to listen', 30_000);
+      await client.connect(new HttpTransportV2(new URL(/listening on (http:\S+)/.exec(stderr)![1]!)));
+      stop = async () => {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      };
+    }
+    try {
+      assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
+      return await use(client);
+    } finally {
+      await client.close();
+      await stop();
+    }
+  }
+  const failureCode = (result: { isError?: boolean; structuredContent?: unknown }): string | undefined =>
+    (result.isError === true ? (result.structuredContent as { code?: string }).code : undefined);
+
+  for (const transport of ['stdio', 'http'] as const) {
+    it(`over ${transport}: one question for the batch, asked by the client; yes runs it, no runs nothing`, async () => {
+      const asked: unknown[] = [];
+      await withModern(transport, { action: 'accept', content: { confirm: true } }, asked, async (client) => {
+        const before = runsOf('void-invoice');
+        const result = await client.callTool({ name: 'nexusbloom', arguments: { command: 'batch', runs: [
+          { slug: 'delete-customer', params: { id: 'c2', api_token: 'sk-live-789' } },
+          { slug: 'get-invoice', params: { id: 'i2' } },
+          { slug: 'void-invoice', params: { id: 'i3' } },
+        ] } });
+        assert.notEqual(result.isError, true, JSON.stringify(result.structuredContent));
+        assert.equal((result.structuredContent as { succeeded: number }).succeeded, 3);
+        assert.equal(asked.length, 1, 'one question for the batch');
+        const question = asked[0] as { message: string };
+        assert.match(question.message, /void-invoice/);
+        assert.doesNotMatch(question.message, /sk-live-789/);
+        assert.equal(runsOf('void-invoice'), before + 1);
+      });
+      const declined: unknown[] = [];
+      await withModern(transport, { action: 'decline' }, declined, async (client) => {
+        const before = runsOf('refund-payment');
+        const result = await client.callTool({ name: 'nexusbloom', arguments: { command: 'run', slug: 'refund-payment', params: {} } });
+        assert.equal(failureCode(result), 'CONFIRMATION_DECLINED');
+        assert.equal(declined.length, 1);
+        assert.equal(runsOf('refund-payment'), before, 'nothing was run');
+      });
+    });
+  }
+
+  it('a client that declares no elicitation gets CONFIRMATION_REQUIRED, naming the tool to call directly', async () => {
+    await withModern('stdio', null, [], async (client) => {
+      const result = await client.callTool({ name: 'nexusbloom', arguments: { command: 'run', slug: 'refund-payment', params: {} } });
+      assert.equal(failureCode(result), 'CONFIRMATION_REQUIRED');
+    });
+  });
+
+  it('an answer counts only for the question it answers (raw requests: another requestState is asked again)', async () => {
+    const server = startRawServer(dir, { NEXUSBLOOM_API_URL: api.url });
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+    const params = { name: 'nexusbloom', arguments: { command: 'run', slug: 'refund-payment', params: {} }, _meta: meta };
+    try {
+      const before = runsOf('refund-payment');
+      server.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params });
+      const first = (await server.response(1)).result as { resultType: string; requestState: string; inputRequests: Record<string, { method: string }> };
+      assert.equal(first.resultType, 'input_required');
+      assert.equal(first.inputRequests.confirm?.method, 'elicitation/create');
+      const yes = { confirm: { action: 'accept', content: { confirm: true } } };
+      server.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { ...params, inputResponses: yes, requestState: 'confirm-v1:forged' } });
+      assert.equal(((await server.response(2)).result as { resultType: string }).resultType, 'input_required');
+      assert.equal(runsOf('refund-payment'), before);
+      server.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { ...params, inputResponses: yes, requestState: first.requestState } });
+      const done = (await server.response(3)).result as { resultType: string; isError?: boolean };
+      assert.equal(done.resultType, 'complete');
+      assert.notEqual(done.isError, true);
+      assert.equal(runsOf('refund-payment'), before + 1);
+    } finally {
+      await server.close();
+    }
   });
 });
