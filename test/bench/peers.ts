@@ -48,10 +48,14 @@ function installedDir(prefix: string, peer: Peer): string | null {
 /** Installs the peers missing from `prefix` in one npm call (under the shared npm lock). Returns npm's failure, if any. */
 export async function installPeers(prefix: string, peers: readonly Peer[]): Promise<string | null> {
   const missing = peers.filter((peer) => installedDir(prefix, peer) === null);
-  if (missing.length === 0) return null;
+  return missing.length === 0 ? null : installPackages(prefix, missing.map((p) => `${p.name}@${p.version}`));
+}
+
+/** `npm install` of `specs` (name@range) into the prefix `prefix`, under the shared npm lock. Returns npm's failure, if any. */
+export async function installPackages(prefix: string, specs: readonly string[]): Promise<string | null> {
   await mkdir(prefix, { recursive: true });
   if (!existsSync(join(prefix, 'package.json'))) await writeFile(join(prefix, 'package.json'), '{ "name": "bench-peers", "private": true }\n');
-  const npmArgs = ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', prefix, ...missing.map((p) => `${p.name}@${p.version}`)];
+  const npmArgs = ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', prefix, ...specs];
   const hasFlock = spawnSync('flock', ['--version']).status === 0;
   const [command, args] = hasFlock ? ['flock', ['/tmp/npm.lock', 'npm', ...npmArgs]] : ['npm', npmArgs];
   return new Promise((resolve) => {
