@@ -4,6 +4,7 @@
 // `npm run corpus` and by `npm run bench` on the committed sample.
 
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { readFile, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../helpers/cli.js';
@@ -14,6 +15,7 @@ import { installPackages, installPeers, measurePeer, PEERS, type Peer } from './
 export const CORPUS_PEER: Peer = PEERS.find((peer) => peer.name === 'openapi-mcp-generator')!;
 export const PEERS_DIR = join(REPO_ROOT, '.tmp', 'bench-peers');
 const TSC = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+const TS_VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', 'typescript', 'package.json'), 'utf8')) as { version: string }).version;
 
 export interface PeerOutcome {
   spec: string;
@@ -126,7 +128,9 @@ export function comparisonReport(result: Comparison): string {
   const { ours, peer, typeChecked: checked } = result;
   const oursLine = `nexusbloom-gen: build ${ours.filter((o) => o.build === 'ok').length}/${ours.length}, compile ${ours.filter((o) => o.compile === 'ok').length}/${checked}, ` +
     `every stage ${ours.filter((o) => o.failures.length === 0).length}/${ours.length}`;
-  const lines = [corpusTable(ours, peer), '', 'nexusbloom-gen failures by cause:', groupsText(failuresByCause(ours))];
+  const lines = [corpusTable(ours, peer), '',
+    `Times: our build = convert + build --no-compile + bundle the bin, compile = type-check + emit, total = every stage with start, list and calls; ` +
+    `the peer's build = its CLI, spawn to exit, compile = tsc --noEmit (typescript ${TS_VERSION}) on the emitted project.`, '', 'nexusbloom-gen failures by cause:', groupsText(failuresByCause(ours))];
   if (result.peerSkipped !== null) {
     lines.push('', `peer not installed: ${result.peerSkipped}`, '', `Specs where each succeeded (${ours.length} specs, ${checked} type-checked): ${oursLine}`);
   } else {

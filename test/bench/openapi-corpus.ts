@@ -34,6 +34,9 @@ export interface SpecOutcome {
   list: 'ok' | 'failed' | 'skipped';
   /** Calls made and calls that answered as the mock did. */
   calls: { made: number; passed: number };
+  /** Convert + build --no-compile + bundle, the type-check (with its bundle), and every stage. */
+  buildMs: number;
+  compileMs: number;
   ms: number;
   failures: Array<{ stage: Stage; cause: string; detail: string }>;
 }
@@ -85,7 +88,7 @@ function schemaChecker() {
 /** Runs one API description through every stage; never throws, every failure is recorded with its cause. */
 export async function runSpec(specPath: string, spec: string, options: CorpusOptions): Promise<SpecOutcome> {
   const started = performance.now();
-  const outcome: SpecOutcome = { spec, operations: 0, advertised: 0, build: 'failed', compile: 'skipped', list: 'skipped', calls: { made: 0, passed: 0 }, ms: 0, failures: [] };
+  const outcome: SpecOutcome = { spec, operations: 0, advertised: 0, build: 'failed', compile: 'skipped', list: 'skipped', calls: { made: 0, passed: 0 }, buildMs: 0, compileMs: 0, ms: 0, failures: [] };
   const fail = (stage: Stage, error: unknown): void => {
     const detail = error instanceof Error ? error.message : String(error);
     outcome.failures.push({ stage, cause: causeOf(stage, detail), detail: detail.slice(0, 2000) });
@@ -99,12 +102,14 @@ export async function runSpec(specPath: string, spec: string, options: CorpusOpt
     outcome.advertised = result.advertised;
     await bundleBin(dir, [join(REPO_ROOT, 'node_modules')]);
     outcome.build = 'ok';
+    outcome.buildMs = performance.now() - started;
   } catch (error) {
     fail('build', error);
     outcome.ms = performance.now() - started;
     return outcome;
   }
   if (options.compile) {
+    const compileStarted = performance.now();
     try {
       const { compilePackage } = await import('../../src/pipeline/compile/compile-package.js');
       await compilePackage(dir);
@@ -114,6 +119,7 @@ export async function runSpec(specPath: string, spec: string, options: CorpusOpt
       outcome.compile = 'failed';
       fail('compile', error);
     }
+    outcome.compileMs = performance.now() - compileStarted;
   }
   const served = JSON.parse(await readFile(join(dir, 'data', 'catalogue.json'), 'utf8')) as ServedCatalogueFile;
   const manifests = served.tools.map((tool) => tool.manifest);
@@ -181,8 +187,9 @@ export function corpusTable(outcomes: readonly SpecOutcome[], peer: ReadonlyArra
     const p = peer.find((candidate) => candidate.spec === spec);
     return p ? [p.build, p.compile, p.build === 'ok' ? s(p.emitMs) : '', p.compile === 'skipped' ? '' : s(p.compileMs)] : ['', '', '', ''];
   };
-  const rows = [['spec', 'ops', 'listed', 'build', 'compile', 'list', 'calls', 'time', ...(peer.length > 0 ? ['| peer build', 'compile', 'emit', 'tsc'] : [])],
-    ...outcomes.map((o) => [o.spec, String(o.operations), String(o.advertised), o.build, o.compile, o.list, `${o.calls.passed}/${o.calls.made}`, s(o.ms),
+  const rows = [['spec', 'ops', 'listed', 'build', 'compile', 'list', 'calls', 'build t', 'compile t', 'total t', ...(peer.length > 0 ? ['| peer build', 'peer compile', 'build t', 'compile t'] : [])],
+    ...outcomes.map((o) => [o.spec, String(o.operations), String(o.advertised), o.build, o.compile, o.list, `${o.calls.passed}/${o.calls.made}`,
+      o.build === 'ok' ? s(o.buildMs) : '', o.compile === 'skipped' ? '' : s(o.compileMs), s(o.ms),
       ...(peer.length > 0 ? peerCells(o.spec).map((cell, i) => (i === 0 ? `| ${cell}` : cell)) : [])])];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
