@@ -45,6 +45,20 @@ async function sharedDependencies(projectDir: string): Promise<{ dir: string; er
   return cache;
 }
 
+/** `name version` of the packages the emitted projects were type-checked against, as npm resolved their ranges. */
+async function resolvedDependencies(): Promise<string> {
+  const names = new Set<string>();
+  for (const cache of dependencyCaches.values()) {
+    const { dir, error } = await cache;
+    if (error !== null) continue;
+    for (const name of ['@modelcontextprotocol/sdk', 'zod', 'axios', 'json-schema-to-zod']) {
+      const pkg = JSON.parse(await readFile(join(dir, 'node_modules', name, 'package.json'), 'utf8').catch(() => '{}')) as { version?: string };
+      if (pkg.version !== undefined) names.add(`${name} ${pkg.version}`);
+    }
+  }
+  return [...names].join(', ');
+}
+
 /** Emits one API description with the peer and, when asked, type-checks the result; never throws. */
 export async function runPeerSpec(specPath: string, spec: string, options: { compile: boolean; workDir: string }): Promise<PeerOutcome> {
   const outcome: PeerOutcome = { spec, build: 'failed', compile: 'skipped', emitMs: 0, compileMs: 0, failures: [] };
@@ -124,13 +138,13 @@ function groupsText(groups: ReturnType<typeof failuresByCause>): string {
 }
 
 /** The table (ours, then the peer's columns), the failures of each grouped by cause, and a summary line. */
-export function comparisonReport(result: Comparison): string {
+export async function comparisonReport(result: Comparison): Promise<string> {
   const { ours, peer, typeChecked: checked } = result;
   const oursLine = `nexusbloom-gen: build ${ours.filter((o) => o.build === 'ok').length}/${ours.length}, compile ${ours.filter((o) => o.compile === 'ok').length}/${checked}, ` +
     `every stage ${ours.filter((o) => o.failures.length === 0).length}/${ours.length}`;
   const lines = [corpusTable(ours, peer), '',
     `Times: our build = convert + build --no-compile + bundle the bin, compile = type-check + emit, total = every stage with start, list and calls; ` +
-    `the peer's build = its CLI, spawn to exit, compile = tsc --noEmit (typescript ${TS_VERSION}) on the emitted project.`, '', 'nexusbloom-gen failures by cause:', groupsText(failuresByCause(ours))];
+    `the peer's build = its CLI, spawn to exit, compile = tsc --noEmit (typescript ${TS_VERSION}) on the emitted project${await resolvedDependencies().then((d) => (d ? `, its dependencies as npm resolved the emitted ranges: ${d}` : ''))}.`, '', 'nexusbloom-gen failures by cause:', groupsText(failuresByCause(ours))];
   if (result.peerSkipped !== null) {
     lines.push('', `peer not installed: ${result.peerSkipped}`, '', `Specs where each succeeded (${ours.length} specs, ${checked} type-checked): ${oursLine}`);
   } else {

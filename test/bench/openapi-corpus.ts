@@ -220,7 +220,7 @@ async function main(): Promise<void> {
     const compiled = (position: number): boolean => position < Number(values.compile);
     const result = await compareOnCorpus(sample, { compiled, calls: Number(values.calls), workDir: join(REPO_ROOT, '.tmp', 'corpus'), peer: !values['no-peer'] },
       (line) => process.stderr.write(`${line}\n`));
-    process.stdout.write(`${comparisonReport(result)}\n`);
+    process.stdout.write(`${await comparisonReport(result)}\n`);
     const ok = result.ours.filter((o) => o.failures.length === 0).length;
     process.stdout.write(`\n${ok} passed, ${result.ours.length - ok} failed\n`);
   } finally {

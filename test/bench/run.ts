@@ -290,7 +290,7 @@ async function corpusComparison(settings: Settings): Promise<{ lines: string[]; 
   const result = await compareOnCorpus(entries, { compiled: spreadPositions(entries.length, settings.corpusCompile), calls: 0, workDir: join(WORK_DIR, 'corpus'), peer: true }, progress);
   const title = `Corpus: the committed ${entries.length}-spec APIs.guru sample, nexusbloom-gen vs. ${PEERS.find((p) => p.name === 'openapi-mcp-generator')!.label}:`;
   if (result.peerSkipped !== null) return { lines: [title, '', `peer not installed: ${result.peerSkipped}`], result: null };
-  return { lines: [title, '', comparisonReport(result)], result };
+  return { lines: [title, '', await comparisonReport(result)], result };
 }
 
 async function main(): Promise<void> {
