@@ -20,7 +20,7 @@ import { snapshotGenerator } from './generator-snapshot.js';
 import { measureGeneration, type GenerationResult } from './generation.js';
 import { HAS_GNU_TIME, runNode, tail } from './measure.js';
 import { catalogueToOpenApi } from './openapi.js';
-import { compareOnCorpus, comparisonReport, spreadPositions, type Comparison } from './corpus-compare.js';
+import { compareOnCorpus, comparisonReport, CORPUS_PEER, PEERS_DIR, spreadPositions, type Comparison } from './corpus-compare.js';
 import { CORPUS_FIXTURES, type CorpusEntry } from './corpus-sample.js';
 import { installPeers, measurePeer, PEERS, type PeerStat } from './peers.js';
 import { summarizeCpuProfile, type ProfileSummary } from './profile.js';
@@ -31,7 +31,6 @@ import { measureServersInTurns, SDK_STDIO_MAX_BUFFER, type ServerCommand, type S
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WORK_DIR = join(REPO_ROOT, '.tmp', 'bench');
-const PEERS_DIR = join(REPO_ROOT, '.tmp', 'bench-peers');
 const RESULT_FILE = join(REPO_ROOT, '.tmp', 'bench.json');
 const BASELINE_SERVER = fileURLToPath(new URL('./baseline-server.mjs', import.meta.url));
 const SEARCH_CATALOGUE_SIZE = 3000;
@@ -286,10 +285,12 @@ function table(settings: Settings, results: SizeResult[], search: SearchStat | {
 async function corpusComparison(settings: Settings): Promise<{ lines: string[]; result: Comparison | null }> {
   const index = JSON.parse(await readFile(join(CORPUS_FIXTURES, 'index.json'), 'utf8')) as { specs: CorpusEntry[] };
   const entries = index.specs.map((spec) => ({ path: join(CORPUS_FIXTURES, spec.file), file: spec.file }));
+  const title = `Corpus: the committed ${entries.length}-spec APIs.guru sample, nexusbloom-gen vs. ${CORPUS_PEER.label}:`;
+  progress(`corpus comparison: installing ${CORPUS_PEER.label} into ${PEERS_DIR}`);
+  const notInstalled = await installPeers(PEERS_DIR, [CORPUS_PEER]);
+  if (notInstalled !== null) return { lines: [title, '', `peer not installed: ${notInstalled}`], result: null };
   progress(`corpus comparison: ${entries.length} specs, ${settings.corpusCompile} type-checked by both`);
   const result = await compareOnCorpus(entries, { compiled: spreadPositions(entries.length, settings.corpusCompile), calls: 0, workDir: join(WORK_DIR, 'corpus'), peer: true }, progress);
-  const title = `Corpus: the committed ${entries.length}-spec APIs.guru sample, nexusbloom-gen vs. ${PEERS.find((p) => p.name === 'openapi-mcp-generator')!.label}:`;
-  if (result.peerSkipped !== null) return { lines: [title, '', `peer not installed: ${result.peerSkipped}`], result: null };
   return { lines: [title, '', await comparisonReport(result)], result };
 }
 
