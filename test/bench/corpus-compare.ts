@@ -134,7 +134,7 @@ export function spreadPositions(total: number, count: number): (position: number
 }
 
 function groupsText(groups: ReturnType<typeof failuresByCause>): string {
-  return groups.length === 0 ? '  none' : groups.map((g) => `  ${g.specs.length}× ${g.cause}\n     ${g.specs.join(', ')}\n     e.g. ${g.example.split('\n')[0]!.slice(0, 300)}`).join('\n');
+  return groups.length === 0 ? '  none' : groups.map((g) => `  ${g.specs.length}× ${g.cause}\n     ${g.specs.join(', ')}\n     e.g. ${g.example.split('\n').find((line) => line.trim() !== '' && !/has problems: \d+ error/.test(line))?.trim().slice(0, 300) ?? ''}`).join('\n');
 }
 
 /** The table (ours, then the peer's columns), the failures of each grouped by cause, and a summary line. */
