@@ -63,8 +63,14 @@ export async function installPackages(prefix: string, specs: readonly string[]):
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', (error) => resolve(`npm install failed: ${error.message}`));
-    child.on('close', (code) => resolve(code === 0 ? null : `npm install exited ${code}: ${tail(stderr)}`));
+    child.on('close', (code) => resolve(code === 0 ? null : `npm install exited ${code}: ${npmFailure(stderr)}`));
   });
+}
+
+/** npm's own account of a failure: its `npm error` lines without stack frames and boilerplate, the first three. */
+function npmFailure(stderr: string): string {
+  const lines = stderr.split('\n').filter((line) => line.startsWith('npm error') && !/^npm error\s+at |complete log|behind a proxy|^npm error (syscall|errno)\b/.test(line));
+  return lines.length > 0 ? lines.slice(0, 3).map((line) => line.replace(/^npm error\s*/, '')).join(' | ').slice(0, 400) : tail(stderr);
 }
 
 /** The CLI script a package's `bin` names (its only one, or the one named like the package). */
