@@ -69,6 +69,7 @@ export async function runPeerSpec(specPath: string, spec: string, options: { com
   const emitted = await measurePeer(CORPUS_PEER, PEERS_DIR, specPath, outDir, 1, 0, REPO_ROOT);
   if (!emitted.ok) {
     fail('build', emitted.reason);
+    await rm(outDir, { recursive: true, force: true });
     return outcome;
   }
   outcome.build = 'ok';
