@@ -45,17 +45,19 @@ function installedDir(prefix: string, peer: Peer): string | null {
   }
 }
 
-/** Installs the peers missing from `prefix` in one npm call (under the shared npm lock). Returns npm's failure, if any. */
+/** Installs the peers into `prefix` in one npm call (under the shared npm lock) unless all are there. Returns npm's failure, if any. */
 export async function installPeers(prefix: string, peers: readonly Peer[]): Promise<string | null> {
-  const missing = peers.filter((peer) => installedDir(prefix, peer) === null);
-  return missing.length === 0 ? null : installPackages(prefix, missing.map((p) => `${p.name}@${p.version}`));
+  // All of them when one is missing: a peer installed unsaved by an older bench would be pruned by this install.
+  const missing = peers.some((peer) => installedDir(prefix, peer) === null);
+  return missing ? installPackages(prefix, peers.map((p) => `${p.name}@${p.version}`)) : null;
 }
 
 /** `npm install` of `specs` (name@range) into the prefix `prefix`, under the shared npm lock. Returns npm's failure, if any. */
 export async function installPackages(prefix: string, specs: readonly string[]): Promise<string | null> {
   await mkdir(prefix, { recursive: true });
   if (!existsSync(join(prefix, 'package.json'))) await writeFile(join(prefix, 'package.json'), '{ "name": "bench-peers", "private": true }\n');
-  const npmArgs = ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', prefix, ...specs];
+  // Saved into the prefix's own package.json: an unsaved package would be pruned by the next install into it.
+  const npmArgs = ['install', '--no-audit', '--no-fund', '--save-exact', '--prefix', prefix, ...specs];
   const hasFlock = spawnSync('flock', ['--version']).status === 0;
   const [command, args] = hasFlock ? ['flock', ['/tmp/npm.lock', 'npm', ...npmArgs]] : ['npm', npmArgs];
   return new Promise((resolve) => {
