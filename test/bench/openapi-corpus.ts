@@ -3,7 +3,9 @@
 // against a loopback API answering from the description. Shared by test/e2e/openapi-corpus.test.ts and
 // `npm run corpus`, which runs a larger sample and prints a table and the failures grouped by cause.
 //
-//   npm run corpus -- [--from DIR] [--count 80] [--max-bytes 400000] [--compile 20] [--calls 3]
+//   npm run corpus -- [--from DIR] [--count 80] [--max-bytes 400000] [--compile 20] [--calls 3] [--no-peer]
+//
+// Next to ours, openapi-mcp-generator emits and type-checks the same documents (test/bench/corpus-compare.ts).
 
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -32,6 +34,9 @@ export interface SpecOutcome {
   list: 'ok' | 'failed' | 'skipped';
   /** Calls made and calls that answered as the mock did. */
   calls: { made: number; passed: number };
+  /** Convert + build --no-compile + bundle, the type-check (with its bundle), and every stage. */
+  buildMs: number;
+  compileMs: number;
   ms: number;
   failures: Array<{ stage: Stage; cause: string; detail: string }>;
 }
@@ -83,7 +88,7 @@ function schemaChecker() {
 /** Runs one API description through every stage; never throws, every failure is recorded with its cause. */
 export async function runSpec(specPath: string, spec: string, options: CorpusOptions): Promise<SpecOutcome> {
   const started = performance.now();
-  const outcome: SpecOutcome = { spec, operations: 0, advertised: 0, build: 'failed', compile: 'skipped', list: 'skipped', calls: { made: 0, passed: 0 }, ms: 0, failures: [] };
+  const outcome: SpecOutcome = { spec, operations: 0, advertised: 0, build: 'failed', compile: 'skipped', list: 'skipped', calls: { made: 0, passed: 0 }, buildMs: 0, compileMs: 0, ms: 0, failures: [] };
   const fail = (stage: Stage, error: unknown): void => {
     const detail = error instanceof Error ? error.message : String(error);
     outcome.failures.push({ stage, cause: causeOf(stage, detail), detail: detail.slice(0, 2000) });
@@ -97,12 +102,14 @@ export async function runSpec(specPath: string, spec: string, options: CorpusOpt
     outcome.advertised = result.advertised;
     await bundleBin(dir, [join(REPO_ROOT, 'node_modules')]);
     outcome.build = 'ok';
+    outcome.buildMs = performance.now() - started;
   } catch (error) {
     fail('build', error);
     outcome.ms = performance.now() - started;
     return outcome;
   }
   if (options.compile) {
+    const compileStarted = performance.now();
     try {
       const { compilePackage } = await import('../../src/pipeline/compile/compile-package.js');
       await compilePackage(dir);
@@ -112,6 +119,7 @@ export async function runSpec(specPath: string, spec: string, options: CorpusOpt
       outcome.compile = 'failed';
       fail('compile', error);
     }
+    outcome.compileMs = performance.now() - compileStarted;
   }
   const served = JSON.parse(await readFile(join(dir, 'data', 'catalogue.json'), 'utf8')) as ServedCatalogueFile;
   const manifests = served.tools.map((tool) => tool.manifest);
@@ -172,15 +180,23 @@ export async function runSpec(specPath: string, spec: string, options: CorpusOpt
   return outcome;
 }
 
-export function corpusTable(outcomes: readonly SpecOutcome[]): string {
-  const rows = [['spec', 'ops', 'listed', 'build', 'compile', 'list', 'calls', 'time'],
-    ...outcomes.map((o) => [o.spec, String(o.operations), String(o.advertised), o.build, o.compile, o.list, `${o.calls.passed}/${o.calls.made}`, `${(o.ms / 1000).toFixed(1)} s`])];
+/** One row per spec; with `peer` outcomes (test/bench/corpus-compare.ts), the peer's build, compile and times after ours. */
+export function corpusTable(outcomes: readonly SpecOutcome[], peer: ReadonlyArray<{ spec: string; build: string; compile: string; emitMs: number; compileMs: number }> = []): string {
+  const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+  const peerCells = (spec: string): string[] => {
+    const p = peer.find((candidate) => candidate.spec === spec);
+    return p ? [p.build, p.compile, p.build === 'ok' ? s(p.emitMs) : '', p.compile === 'skipped' ? '' : s(p.compileMs)] : ['', '', '', ''];
+  };
+  const rows = [['spec', 'ops', 'listed', 'build', 'compile', 'list', 'calls', 'build t', 'compile t', 'total t', ...(peer.length > 0 ? ['| peer build', 'peer compile', 'build t', 'compile t'] : [])],
+    ...outcomes.map((o) => [o.spec, String(o.operations), String(o.advertised), o.build, o.compile, o.list, `${o.calls.passed}/${o.calls.made}`,
+      o.build === 'ok' ? s(o.buildMs) : '', o.compile === 'skipped' ? '' : s(o.compileMs), s(o.ms),
+      ...(peer.length > 0 ? peerCells(o.spec).map((cell, i) => (i === 0 ? `| ${cell}` : cell)) : [])])];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
 }
 
 /** Failures grouped by cause, most frequent first, each with the specs it hit. */
-export function failuresByCause(outcomes: readonly SpecOutcome[]): Array<{ cause: string; specs: string[]; example: string }> {
+export function failuresByCause(outcomes: ReadonlyArray<Pick<SpecOutcome, 'spec' | 'failures'>>): Array<{ cause: string; specs: string[]; example: string }> {
   const groups = new Map<string, { specs: Set<string>; example: string }>();
   for (const outcome of outcomes) for (const failure of outcome.failures) {
     const group = groups.get(failure.cause) ?? { specs: new Set<string>(), example: failure.detail };
@@ -194,25 +210,19 @@ export function failuresByCause(outcomes: readonly SpecOutcome[]): Array<{ cause
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: {
     from: { type: 'string' }, count: { type: 'string', default: '80' }, 'max-bytes': { type: 'string', default: '400000' },
-    compile: { type: 'string', default: '20' }, calls: { type: 'string', default: '3' },
+    compile: { type: 'string', default: '20' }, calls: { type: 'string', default: '3' }, 'no-peer': { type: 'boolean', default: false },
   } });
   const { corpusCandidates, installCorpusPackage, pickSample } = await import('./corpus-sample.js');
+  const { compareOnCorpus, comparisonReport } = await import('./corpus-compare.js');
   const installed = values.from === undefined ? installCorpusPackage() : { dir: values.from, cleanup: () => {} };
-  const workDir = join(REPO_ROOT, '.tmp', 'corpus');
   try {
     const sample = pickSample(corpusCandidates(installed.dir, Number(values['max-bytes'])), Number(values.count));
-    const outcomes: SpecOutcome[] = [];
-    for (const [index, entry] of sample.entries()) {
-      const outcome = await runSpec(entry.path, entry.file, { compile: index < Number(values.compile), calls: Number(values.calls), workDir });
-      outcomes.push(outcome);
-      process.stderr.write(`${index + 1}/${sample.length} ${entry.file}: ${outcome.failures.length === 0 ? 'ok' : outcome.failures.map((f) => f.cause).join('; ')}\n`);
-      await rm(join(workDir, entry.file.replace(/[^A-Za-z0-9._-]+/g, '_')), { recursive: true, force: true });
-    }
-    process.stdout.write(`${corpusTable(outcomes)}\n\n`);
-    const groups = failuresByCause(outcomes);
-    process.stdout.write(groups.length === 0 ? 'No failures.\n' : `Failures by cause:\n${groups.map((g) => `  ${g.specs.length}× ${g.cause}\n     ${g.specs.join(', ')}\n     e.g. ${g.example.split('\n')[0]!.slice(0, 300)}`).join('\n')}\n`);
-    const ok = outcomes.filter((o) => o.failures.length === 0).length;
-    process.stdout.write(`\n${ok} passed, ${outcomes.length - ok} failed\n`);
+    const compiled = (position: number): boolean => position < Number(values.compile);
+    const result = await compareOnCorpus(sample, { compiled, calls: Number(values.calls), workDir: join(REPO_ROOT, '.tmp', 'corpus'), peer: !values['no-peer'] },
+      (line) => process.stderr.write(`${line}\n`));
+    process.stdout.write(`${await comparisonReport(result)}\n`);
+    const ok = result.ours.filter((o) => o.failures.length === 0).length;
+    process.stdout.write(`\n${ok} passed, ${result.ours.length - ok} failed\n`);
   } finally {
     installed.cleanup();
   }

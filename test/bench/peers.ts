@@ -45,13 +45,19 @@ function installedDir(prefix: string, peer: Peer): string | null {
   }
 }
 
-/** Installs the peers missing from `prefix` in one npm call (under the shared npm lock). Returns npm's failure, if any. */
+/** Installs the peers into `prefix` in one npm call (under the shared npm lock) unless all are there. Returns npm's failure, if any. */
 export async function installPeers(prefix: string, peers: readonly Peer[]): Promise<string | null> {
-  const missing = peers.filter((peer) => installedDir(prefix, peer) === null);
-  if (missing.length === 0) return null;
+  // All of them when one is missing: a peer installed unsaved by an older bench would be pruned by this install.
+  const missing = peers.some((peer) => installedDir(prefix, peer) === null);
+  return missing ? installPackages(prefix, peers.map((p) => `${p.name}@${p.version}`)) : null;
+}
+
+/** `npm install` of `specs` (name@range) into the prefix `prefix`, under the shared npm lock. Returns npm's failure, if any. */
+export async function installPackages(prefix: string, specs: readonly string[]): Promise<string | null> {
   await mkdir(prefix, { recursive: true });
   if (!existsSync(join(prefix, 'package.json'))) await writeFile(join(prefix, 'package.json'), '{ "name": "bench-peers", "private": true }\n');
-  const npmArgs = ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', prefix, ...missing.map((p) => `${p.name}@${p.version}`)];
+  // Saved into the prefix's own package.json: an unsaved package would be pruned by the next install into it.
+  const npmArgs = ['install', '--no-audit', '--no-fund', '--save-exact', '--prefix', prefix, ...specs];
   const hasFlock = spawnSync('flock', ['--version']).status === 0;
   const [command, args] = hasFlock ? ['flock', ['/tmp/npm.lock', 'npm', ...npmArgs]] : ['npm', npmArgs];
   return new Promise((resolve) => {
@@ -59,8 +65,14 @@ export async function installPeers(prefix: string, peers: readonly Peer[]): Prom
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', (error) => resolve(`npm install failed: ${error.message}`));
-    child.on('close', (code) => resolve(code === 0 ? null : `npm install exited ${code}: ${tail(stderr)}`));
+    child.on('close', (code) => resolve(code === 0 ? null : `npm install exited ${code}: ${npmFailure(stderr)}`));
   });
+}
+
+/** npm's own account of a failure: its `npm error` lines without stack frames and boilerplate, the first three. */
+function npmFailure(stderr: string): string {
+  const lines = stderr.split('\n').filter((line) => line.startsWith('npm error') && !/^npm error\s+at |complete log|behind a proxy|^npm error (syscall|errno)\b/.test(line));
+  return lines.length > 0 ? lines.slice(0, 3).map((line) => line.replace(/^npm error\s*/, '')).join(' | ').slice(0, 400) : tail(stderr);
 }
 
 /** The CLI script a package's `bin` names (its only one, or the one named like the package). */

@@ -4,10 +4,12 @@
 //   npm run bench                          31, 300 and 3,000 tools (about 15 minutes on 2 cores)
 //   npm run bench -- --sizes 31,300        only these sizes
 //   npm run bench -- --quick               fewer runs and calls
-//   npm run bench -- --no-peers            skip the peer generators
+//   npm run bench -- --no-peers            skip the peer generators (and the corpus comparison)
+//   npm run bench -- --only corpus         only the corpus comparison: the committed 30-spec sample built by us and by
+//                                          openapi-mcp-generator, --corpus-compile N of them type-checked by both (4)
 //   npm run bench -- --profile             also CPU-profile `build --no-compile` at the largest size (top 5 self time)
 
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +20,8 @@ import { snapshotGenerator } from './generator-snapshot.js';
 import { measureGeneration, type GenerationResult } from './generation.js';
 import { HAS_GNU_TIME, runNode, tail } from './measure.js';
 import { catalogueToOpenApi } from './openapi.js';
+import { compareOnCorpus, comparisonReport, CORPUS_PEER, PEERS_DIR, spreadPositions, type Comparison } from './corpus-compare.js';
+import { CORPUS_FIXTURES, type CorpusEntry } from './corpus-sample.js';
 import { installPeers, measurePeer, PEERS, type PeerStat } from './peers.js';
 import { summarizeCpuProfile, type ProfileSummary } from './profile.js';
 import { measurePatternEngine } from './pattern-engine.js';
@@ -27,7 +31,6 @@ import { measureServersInTurns, SDK_STDIO_MAX_BUFFER, type ServerCommand, type S
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WORK_DIR = join(REPO_ROOT, '.tmp', 'bench');
-const PEERS_DIR = join(REPO_ROOT, '.tmp', 'bench-peers');
 const RESULT_FILE = join(REPO_ROOT, '.tmp', 'bench.json');
 const BASELINE_SERVER = fileURLToPath(new URL('./baseline-server.mjs', import.meta.url));
 const SEARCH_CATALOGUE_SIZE = 3000;
@@ -46,6 +49,9 @@ interface Settings {
   calls: number;
   searchQueries: number;
   peerRuns: number;
+  /** Only the corpus comparison (`--only corpus`). */
+  onlyCorpus: boolean;
+  corpusCompile: number;
 }
 
 function readSettings(argv: string[]): Settings {
@@ -56,8 +62,11 @@ function readSettings(argv: string[]): Settings {
       quick: { type: 'boolean', default: false },
       'no-peers': { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      'corpus-compile': { type: 'string', default: '4' },
     },
   });
+  if (values.only !== undefined && values.only !== 'corpus') throw new Error(`--only takes "corpus"; got ${values.only}`);
   const sizes = values.sizes.split(',').map((s) => Number(s.trim()));
   if (sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--sizes takes positive integers, e.g. 31,300,3000; got ${values.sizes}`);
   const quick = values.quick;
@@ -74,6 +83,8 @@ function readSettings(argv: string[]): Settings {
     calls: quick ? 50 : 200,
     searchQueries: 20,
     peerRuns: quick ? 1 : 3,
+    onlyCorpus: values.only === 'corpus',
+    corpusCompile: Number(values['corpus-compile']),
   };
 }
 
@@ -270,9 +281,27 @@ function table(settings: Settings, results: SizeResult[], search: SearchStat | {
   return [line(headers), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
 }
 
+/** The committed corpus sample through us and openapi-mcp-generator: the comparison's lines, or why it was skipped. */
+async function corpusComparison(settings: Settings): Promise<{ lines: string[]; result: Comparison | null }> {
+  const index = JSON.parse(await readFile(join(CORPUS_FIXTURES, 'index.json'), 'utf8')) as { specs: CorpusEntry[] };
+  const entries = index.specs.map((spec) => ({ path: join(CORPUS_FIXTURES, spec.file), file: spec.file }));
+  const title = `Corpus: the committed ${entries.length}-spec APIs.guru sample, nexusbloom-gen vs. ${CORPUS_PEER.label}:`;
+  progress(`corpus comparison: installing ${CORPUS_PEER.label} into ${PEERS_DIR}`);
+  const notInstalled = await installPeers(PEERS_DIR, [CORPUS_PEER]);
+  if (notInstalled !== null) return { lines: [title, '', `peer not installed: ${notInstalled}`], result: null };
+  progress(`corpus comparison: ${entries.length} specs, ${settings.corpusCompile} type-checked by both`);
+  const result = await compareOnCorpus(entries, { compiled: spreadPositions(entries.length, settings.corpusCompile), calls: 0, workDir: join(WORK_DIR, 'corpus'), peer: true }, progress);
+  return { lines: [title, '', await comparisonReport(result)], result };
+}
+
 async function main(): Promise<void> {
   const settings = readSettings(process.argv.slice(2));
   await mkdir(WORK_DIR, { recursive: true });
+  if (settings.onlyCorpus) {
+    const corpus = await corpusComparison(settings);
+    process.stdout.write(`${corpus.lines.join('\n')}\n`);
+    return;
+  }
   const smokeBundle = join(WORK_DIR, 'catalogue-smoke.json');
   await writeFile(smokeBundle, bundleText(syntheticCatalogue(3)));
   progress('taking a snapshot of the built generator (dist/ of the shared working tree)');
@@ -340,6 +369,8 @@ async function main(): Promise<void> {
     }
   }
 
+  const corpus = settings.peers ? await corpusComparison(settings) : null;
+
   let profile: ProfileSummary | { error: string } | null = null;
   if (settings.profile) {
     const size = settings.sizes[settings.sizes.length - 1]!;
@@ -360,6 +391,7 @@ async function main(): Promise<void> {
     'error' in quality ? `failed: ${quality.error}` : qualityTable(quality)];
   progress('argument validation throughput by pattern engine');
   lines.push('', ...measurePatternEngine());
+  if (corpus) lines.push('', ...corpus.lines);
   if (notes.length > 0) lines.push('', ...notes.map((text, i) => `[${i + 1}] ${text}`));
   if (profile) {
     lines.push('');
@@ -371,7 +403,7 @@ async function main(): Promise<void> {
     }
   }
   process.stdout.write(`${lines.join('\n')}\n`);
-  await writeFile(RESULT_FILE, `${JSON.stringify({ node: process.version, cpus: cpus().length, loadAtStart, settings, totalMs, results, search, quality, profile }, null, 2)}\n`);
+  await writeFile(RESULT_FILE, `${JSON.stringify({ node: process.version, cpus: cpus().length, loadAtStart, settings, totalMs, results, search, quality, profile, corpus: corpus?.result ?? null }, null, 2)}\n`);
   progress(`wrote ${RESULT_FILE}`);
 }
 
