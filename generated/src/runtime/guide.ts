@@ -65,7 +65,7 @@ function policySection(names: ServerNames, policy: GuidePolicy): string {
     ? `Runs through \`${runner}\` are not confirmed here (turned off by the operator); the host gates direct calls as usual.`
     : `Running ${CONFIRM_RULES[policy.confirm]} through \`${runner}\` (\`run\` or \`batch\`) first asks the user to confirm: one question `
       + 'per call, listing the tools and their arguments with secrets masked. A client that cannot be asked (no elicitation '
-      + 'capability, or stateless HTTP) gets CONFIRMATION_REQUIRED, nothing runs, and the error names the tool to call directly, '
+      + 'capability, or a 2025-era client over stateless HTTP; in 2026-07-28 the question is an input_required result) gets CONFIRMATION_REQUIRED, nothing runs, and the error names the tool to call directly, '
       + 'so the host asks as it does for any tool. A "no" is CONFIRMATION_DECLINED. Tools that declare nothing run as usual.';
   const surface = policy.surface === 'split'
     ? `\`${meta}\` only finds and describes tools (search, list, schema, history, diff) and is read-only; \`${meta}-run\` runs them (run, batch).`

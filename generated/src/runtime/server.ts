@@ -45,6 +45,7 @@ import { createAgentSurface, type AgentSurface, type CallExtra } from './surface
 import { createValidator } from './validation.js';
 import { discoverResult, modernEnvelope, modernResult, REMOVED_IN_MODERN, type ModernEnvelope, type ResultDressing } from './protocol/eras.js';
 import { createSubscriptions, type NotificationFilter } from './protocol/subscriptions.js';
+import { inputRequiredConfirmation } from './protocol/input-required.js';
 import { pageOf } from './listing/index.js';
 import { listingReport, type ListingReport } from './listing/index.js';
 import { createPolicyView, describePolicy, elicitationChannel, readPolicySettings, supportsFormElicitation, type PolicySettings } from './policy/index.js';
@@ -104,6 +105,8 @@ type RequestLogSink = (notification: LoggingMessageNotification) => Promise<void
 interface RequestContext {
   sink?: RequestLogSink;
   modernLogLevel?: string | null;
+  /** A 2026-07-28 request's envelope and its params as sent (the SDK's parse keeps only the fields it knows). */
+  modern?: { envelope: ModernEnvelope; params: Record<string, unknown> };
 }
 
 /** How long a confirmation question waits for the user (the SDK's default of 60 s is short for a person deciding). */
@@ -232,10 +235,10 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
   const dressing: ResultDressing = { serverInfo, ttlMs: settings.cacheTtlMs, cacheScope: options.privateResults === true ? 'private' : 'public' };
   const subscriptions = createSubscriptions((listener) => catalogueStore.onListChanged(listener));
   /** Runs a handler for the era its request names: a 2026-07-28 request gets its own log level and a dressed result. */
-  const inEra: EraRunner = async (method, envelope, extra, handle) => {
+  const inEra: EraRunner = async (method, envelope, params, extra, handle) => {
     if (envelope === null) return handle();
     const sink: RequestLogSink = (notification) => extra.sendNotification(notification);
-    const result = await requestContext.run({ sink, modernLogLevel: envelope.logLevel }, handle);
+    const result = await requestContext.run({ sink, modernLogLevel: envelope.logLevel, modern: { envelope, params } }, handle);
     return modernResult(method, result as Record<string, unknown>, dressing) as ServerResult;
   };
 
@@ -253,11 +256,18 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
 
     onRequest(CallToolRequestSchema, async (request, extra) => {
       const progressToken = request.params._meta?.progressToken;
-      // Over stdio the client's capabilities are known from its initialize; a stateless HTTP request has none, so it
-      // cannot be asked (its answer would arrive at another Server).
-      const confirmationChannel = supportsFormElicitation(mcp.getClientCapabilities())
-        ? elicitationChannel(async (params, signal) => extra.sendRequest({ method: 'elicitation/create', params: params as never }, ElicitResultSchema, { signal, timeout: CONFIRMATION_TIMEOUT_MS }))
+      // 2026-07-28 asks through an input_required result when the request's capabilities take form elicitation. Over
+      // 2025 stdio the client's capabilities are known from its initialize; a stateless 2025 HTTP request has none, so
+      // it cannot be asked (its answer would arrive at another Server).
+      const modern = requestContext.getStore()?.modern;
+      const roundTrip = modern !== undefined && supportsFormElicitation(modern.envelope.clientCapabilities as Parameters<typeof supportsFormElicitation>[0])
+        ? inputRequiredConfirmation(modern.params)
         : undefined;
+      const confirmationChannel = modern !== undefined
+        ? roundTrip?.channel
+        : supportsFormElicitation(mcp.getClientCapabilities())
+          ? elicitationChannel(async (params, signal) => extra.sendRequest({ method: 'elicitation/create', params: params as never }, ElicitResultSchema, { signal, timeout: CONFIRMATION_TIMEOUT_MS }))
+          : undefined;
       const callExtra: CallExtra = {
         signal: extra.signal,
         ...(confirmationChannel === undefined ? {} : { confirmationChannel }),
@@ -278,11 +288,13 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
       // A live list is refreshed before any call that reads it, not only on tools/list: a host that never lists again
       // still reaches new tools, and a TTL of 0 means every call sees the API's list.
       await catalogueStore.ensureFresh();
-      return requestContext.run(
+      const result = await requestContext.run(
         { ...requestContext.getStore(), sink: (notification) => extra.sendNotification(notification) },
         // Keys the host profile advertised under aliases go back to the manifest's keys before validation.
         () => surface.callTool(request.params.name, advertiser.argumentsFor(servedTools(), request.params.name, request.params.arguments), callExtra),
       );
+      // Nothing ran: the confirmation question goes back for the client to ask, and the answer comes with the retry.
+      return (roundTrip?.inputRequired() ?? result) as ServerResult;
     });
 
     onRequest(ListResourcesRequestSchema, async (request) => {
@@ -384,6 +396,7 @@ type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 type EraRunner = (
   method: string,
   envelope: ModernEnvelope | null,
+  params: Record<string, unknown>,
   extra: RequestExtra,
   handle: () => ServerResult | Promise<ServerResult>,
 ) => Promise<ServerResult>;
@@ -408,7 +421,9 @@ function onEraRequest<T extends RequestSchema>(
     const envelope = modernEnvelope((request as { params?: unknown }).params);
     const removed = REMOVED_IN_MODERN[method];
     if (envelope !== null && removed !== undefined) throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}; ${removed}.`);
-    return inEra(method, envelope, extra, () => handler(parseRequest(schema, request), extra));
+    const params = (request as { params?: unknown }).params;
+    const rawParams = params !== null && typeof params === 'object' ? (params as Record<string, unknown>) : {};
+    return inEra(method, envelope, rawParams, extra, () => handler(parseRequest(schema, request), extra));
   });
 }
 

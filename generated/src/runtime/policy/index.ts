@@ -9,6 +9,6 @@ export {
 } from './settings.js';
 export {
   confirmationQuestion, confirmRuns, elicitationChannel, needsConfirmation, supportsFormElicitation,
-  type ConfirmationAnswer, type ConfirmationChannel, type ConfirmationContext, type ConfirmationItem, type ConfirmationQuestion,
+  type ConfirmationAnswer, type ConfirmationChannel, type ConfirmationContext, type ConfirmationItem, type ConfirmationQuestion, type ElicitationReply,
 } from './confirmation.js';
 export { metaToolAnnotations, type ReachableSurface } from './annotations.js';
