@@ -30,13 +30,14 @@ export const MODERN_ERROR_CODES = {
   unsupportedProtocolVersion: -32022,
 } as const;
 
-/** Methods the 2026-07-28 revision removed; a modern request for one is answered -32601 with what replaced it. */
+/**
+ * Methods the 2026-07-28 revision removed that this server still answers for 2025 sessions: a modern request for one
+ * is answered -32601 with what replaced it. (`initialize` stays the SDK's, and selects the 2025 era, as the revision
+ * allows a dual-era server; the resource subscription methods were never served.)
+ */
 export const REMOVED_IN_MODERN: Readonly<Record<string, string>> = {
-  initialize: 'revision 2026-07-28 has no handshake: send each request with io.modelcontextprotocol/protocolVersion in _meta',
   ping: 'revision 2026-07-28 removed ping: any request (server/discover is the cheapest) shows the server is alive',
   'logging/setLevel': 'revision 2026-07-28 removed logging/setLevel: send io.modelcontextprotocol/logLevel in the _meta of each request that wants log notifications',
-  'resources/subscribe': 'revision 2026-07-28 replaced resources/subscribe with subscriptions/listen',
-  'resources/unsubscribe': 'revision 2026-07-28 replaced resources/unsubscribe with cancelling subscriptions/listen',
 };
 
 /** Methods a 2026-07-28 request may name on this server. */
