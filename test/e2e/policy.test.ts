@@ -6,11 +6,10 @@ import assert from 'node:assert/strict';
 import { ElicitRequestSchema, type ElicitRequest, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
 import { BILLING_BUNDLE, BILLING_MANIFESTS } from '../fixtures/billing-catalogue.js';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpTransportV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioTransportV2 } from '@modelcontextprotocol/client/stdio';
-import { builtPackage, call, connectOver, connectServer, dataOf, serverEnv, startRawServer, waitFor, type ClientSetup, type ServerSession } from '../helpers/mcp.js';
+import { builtPackage, call, connectOver, connectServer, dataOf, serverEnv, startHttpBin, startRawServer, type ClientSetup, type ServerSession } from '../helpers/mcp.js';
 
 let dir: string;
 let api: MockApi;
@@ -232,16 +231,9 @@ describe('2026-07-28: the confirmation is an input_required round trip, on stdio
     if (transport === 'stdio') {
       await client.connect(new StdioTransportV2({ command: process.execPath, args: [join(dir, 'dist', 'bin.js')], env, stderr: 'ignore', cwd: dir }));
     } else {
-      const child = spawn(process.execPath, [join(dir, 'dist', 'bin.js'), '--http', '0'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      await waitFor(() => /listening on (http:\S+)/.test(stderr), 'the HTTP server to listen', 30_000);
-      await client.connect(new HttpTransportV2(new URL(/listening on (http:\S+)/.exec(stderr)![1]!)));
-      stop = async () => {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      };
+      const bin = await startHttpBin(dir, { NEXUSBLOOM_API_URL: api.url });
+      stop = bin.stop;
+      await client.connect(new HttpTransportV2(new URL(bin.url)));
     }
     try {
       assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');

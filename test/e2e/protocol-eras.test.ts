@@ -3,14 +3,13 @@
 // Raw 2026-07-28 requests are checked against what the revision's schema and transport pages require.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client as ClientV2, isSpecType, StreamableHTTPClientTransport as HttpTransportV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { manifestsFromBundle, startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
-import { builtExample, connectOver, EXAMPLE_CATALOGUE, serverEnv, startRawServer, waitFor, type TransportName } from '../helpers/mcp.js';
+import { builtExample, connectOver, EXAMPLE_CATALOGUE, serverEnv, startHttpBin, startRawServer, waitFor, type TransportName } from '../helpers/mcp.js';
 
 const MODERN = '2026-07-28';
 const catalogue = JSON.parse(readFileSync(EXAMPLE_CATALOGUE, 'utf8')) as { tools: Array<{ slug: string }> };
@@ -35,27 +34,9 @@ async function connectV2(transport: TransportName, packageDir: string, env: Reco
     await client.connect(new StdioTransportV2({ command: process.execPath, args: [join(packageDir, 'dist', 'bin.js')], env: serverEnv(env), stderr: 'ignore', cwd: packageDir }));
     return { client, close: () => client.close() };
   }
-  const http = await startHttp(packageDir, env);
+  const http = await startHttpBin(packageDir, env);
   await client.connect(new HttpTransportV2(new URL(http.url)));
   return { client, close: async () => { await client.close(); await http.stop(); } };
-}
-
-async function startHttp(packageDir: string, env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [join(packageDir, 'dist', 'bin.js'), '--http', '0'], { cwd: packageDir, env: serverEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  await waitFor(() => /listening on (http:\S+)/.test(stderr) || child.exitCode !== null, 'the HTTP server to listen', 30_000);
-  const url = /listening on (http:\S+)/.exec(stderr)?.[1];
-  if (url === undefined) throw new Error(`the HTTP server did not start:\n${stderr}`);
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }
 
 describe('both protocol eras from one server', { timeout: 300_000 }, () => {
@@ -186,7 +167,7 @@ describe('both protocol eras from one server', { timeout: 300_000 }, () => {
   });
 
   it('checks 2026-07-28 HTTP headers against the body, with the revision\'s status codes', async () => {
-    const http = await startHttp(packageDir, env);
+    const http = await startHttpBin(packageDir, env);
     const post = async (body: Record<string, unknown>, headers: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> => {
       const response = await fetch(http.url, {
         method: 'POST',

@@ -160,11 +160,16 @@ function recordMessages(transport: { onmessage?: (message: JSONRPCMessage, ...re
   return received;
 }
 
-/**
- * Spawns `packageDir/dist/bin.js --http 0` (stateless Streamable HTTP on an ephemeral loopback port), waits for the
- * address it prints on stderr, and connects an SDK client; `close()` also stops the process.
- */
-export async function connectHttpServer(packageDir: string, env: Record<string, string> = {}, setup: ClientSetup = {}): Promise<ServerSession> {
+export interface HttpBin {
+  /** The MCP endpoint it printed, e.g. `http://127.0.0.1:PORT/mcp`. */
+  url: string;
+  stderr(): string;
+  /** SIGTERM, and waits for the exit. */
+  stop(): Promise<void>;
+}
+
+/** Spawns `packageDir/dist/bin.js --http 0` (stateless Streamable HTTP on an ephemeral loopback port) until it listens. */
+export async function startHttpBin(packageDir: string, env: Record<string, string> = {}): Promise<HttpBin> {
   const child = spawn(process.execPath, [join(packageDir, 'dist', 'bin.js'), '--http', '0'], {
     cwd: packageDir,
     env: serverEnv(env),
@@ -175,23 +180,34 @@ export async function connectHttpServer(packageDir: string, env: Record<string, 
   await waitFor(() => /listening on (http:\S+)/.test(stderr) || child.exitCode !== null, 'the HTTP server to listen', 30_000);
   const url = /listening on (http:\S+)/.exec(stderr)?.[1];
   if (!url) throw new Error(`the HTTP server did not start:\n${stderr}`);
+  return {
+    url,
+    stderr: () => stderr,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Starts the bin over HTTP (startHttpBin) and connects an SDK client; `close()` also stops the process. */
+export async function connectHttpServer(packageDir: string, env: Record<string, string> = {}, setup: ClientSetup = {}): Promise<ServerSession> {
+  const bin = await startHttpBin(packageDir, env);
   // With a bearer token set on the server, the client is its first caller (history is kept per caller over HTTP).
   const token = env.NEXUSBLOOM_MCP_HTTP_TOKEN?.split(',')[0]?.trim();
-  const transport = new StreamableHTTPClientTransport(new URL(url), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : undefined);
+  const transport = new StreamableHTTPClientTransport(new URL(bin.url), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : undefined);
   const client = newClient(setup);
   await client.connect(transport);
   const received = recordMessages(transport);
   return {
     client,
-    stderr: () => stderr,
+    stderr: bin.stderr,
     received,
     close: async () => {
       await client.close();
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await bin.stop();
     },
   };
 }

@@ -11,6 +11,7 @@ import { readSource, type SourceOptions } from '../../src/pipeline/source/read-s
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../src/pipeline/source/retry.js';
 import { PipelineError } from '../../src/pipeline/problems.js';
 import { manifest, sendJson, startHttp, type RecordedRequest } from '../runtime/core-fixtures.js';
+import { rejectionOf } from '../helpers/rejection.js';
 
 /** A retry policy that records each wait and returns at once, so no test sleeps. */
 function recordingRetry(overrides: Partial<RetryPolicy> = {}): RetryPolicy & { waits: number[] } {
@@ -55,15 +56,7 @@ function failingBeta(failures: Answer[]): Answer {
 const status = (code: number, headers: Record<string, string> = {}): Answer => (res) =>
   void sendJson(res, code, { success: false, error: 'transient', code: code === 429 ? 'RATE_LIMITED' : 'UPSTREAM_ERROR', retryable: true }, headers);
 
-async function sourceError(promise: Promise<unknown>): Promise<SourceError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof SourceError, String(error));
-    return error;
-  }
-  assert.fail('expected a SourceError');
-}
+const sourceError = (promise: Promise<unknown>): Promise<SourceError> => rejectionOf(promise, SourceError);
 
 const slugsOf = (document: unknown) => (document as { tools: Array<{ slug: string }> }).tools.map((t) => t.slug);
 const hits = (requests: RecordedRequest[], path: string) => requests.filter((r) => r.url === path).length;

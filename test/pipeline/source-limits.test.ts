@@ -12,6 +12,7 @@ import { SourceError } from '../../src/pipeline/source/http-json.js';
 import { readSource, type SourceOptions } from '../../src/pipeline/source/read-source.js';
 import { runCli } from '../helpers/cli.js';
 import { manifest, sendJson, startHttp } from '../runtime/core-fixtures.js';
+import { rejectionOf } from '../helpers/rejection.js';
 
 const MiB = 2 ** 20;
 const entry = (slug: string) => ({ slug, name: slug, description: '', category: 'test', tags: [], version: '1.0.0', has_schema: false, has_source: false });
@@ -28,15 +29,7 @@ function endlessListing() {
   });
 }
 
-async function sourceError(promise: Promise<unknown>): Promise<SourceError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof SourceError, String(error));
-    return error;
-  }
-  assert.fail('expected a SourceError');
-}
+const sourceError = (promise: Promise<unknown>): Promise<SourceError> => rejectionOf(promise, SourceError);
 
 const options = (limits: SourceOptions['limits']): SourceOptions => ({ timeoutMs: 5000, concurrency: 4, limits });
 

@@ -7,16 +7,9 @@ import { ACCEPTED_ENCODINGS, exchangeWithApi, ExchangeError, type ExchangeFailur
 import { createApiClient } from '../../src/runtime/api-client.js';
 import { readSettings } from '../../src/runtime/config.js';
 import { sendJson, startHttp, testNames } from './core-fixtures.js';
+import { rejectionOf } from '../helpers/rejection.js';
 
-async function failureOf(promise: Promise<unknown>): Promise<ExchangeFailure> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ExchangeError, String(error));
-    return error.failure;
-  }
-  assert.fail('the exchange was expected to fail');
-}
+const failureOf = async (promise: Promise<unknown>): Promise<ExchangeFailure> => (await rejectionOf(promise, ExchangeError)).failure;
 
 test('sequential exchanges reuse one keep-alive connection', async () => {
   const sockets = new Set<Socket>();

@@ -9,6 +9,7 @@ import { createApiClient } from '../../src/runtime/api-client.js';
 import { exchangeWithApi, ExchangeError, type ExchangeFailure } from '../../src/runtime/api-transport.js';
 import { readSettings } from '../../src/runtime/config.js';
 import { startHttp, testNames } from './core-fixtures.js';
+import { rejectionOf } from '../helpers/rejection.js';
 
 const MiB = 2 ** 20;
 
@@ -32,15 +33,7 @@ function endlessBody(res: ServerResponse): void {
   more();
 }
 
-async function failureOf(promise: Promise<unknown>): Promise<ExchangeFailure> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ExchangeError, String(error));
-    return error.failure;
-  }
-  assert.fail('the exchange was expected to fail');
-}
+const failureOf = async (promise: Promise<unknown>): Promise<ExchangeFailure> => (await rejectionOf(promise, ExchangeError)).failure;
 
 describe('response bodies are capped as sent and as decoded', () => {
   for (const [label, answer] of [['an endless body', endlessBody], ['a gzip bomb', (res: ServerResponse) => gzipBomb(res)]] as const) {

@@ -131,15 +131,8 @@ function cleanNode(node: unknown, mapKeyword: string | null, oldPointer: string,
   if (bothDefinitionKinds) {
     const defs = out.$defs as Record<string, unknown>;
     const moved = cleanNode(record.definitions, 'definitions', `${oldPointer}/definitions`, `${newPointer}/$defs`, rewrites) as Record<string, unknown>;
-    for (const [key, value] of Object.entries(moved)) {
-      let outKey = key;
-      for (let n = 2; Object.hasOwn(defs, outKey); n++) outKey = `${key}_definitions${n === 2 ? '' : n}`;
-      if (outKey !== key) {
-        const original = rewrites.keys.get(key) ?? key;
-        rewrites.pointers.set(`${oldPointer}/definitions/${escapePointerSegment(original)}`, `${newPointer}/$defs/${escapePointerSegment(outKey)}`);
-      }
-      Object.defineProperty(defs, outKey, { value, enumerable: true, writable: true, configurable: true });
-    }
+    // Definitions are keyed by their planned names, unique across the package, so the two kinds never share a key.
+    for (const [key, value] of Object.entries(moved)) Object.defineProperty(defs, key, { value, enumerable: true, writable: true, configurable: true });
   }
   const constraints = constraintLines(record);
   if (constraints.length > 0) out.description = [...(typeof out.description === 'string' ? [out.description] : []), ...constraints].join('\n');
