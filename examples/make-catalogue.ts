@@ -3,7 +3,7 @@
 
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Manifest } from '../src/runtime/contracts.js';
+import type { Manifest } from '../src/runtime/shared/contracts.js';
 import { toolDefinitions } from './tool-definitions.js';
 
 export const CATALOGUE_PATH = fileURLToPath(new URL('./catalogue.json', import.meta.url));

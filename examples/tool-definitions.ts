@@ -1,6 +1,6 @@
 // The example catalogue's tools, minus their source code (which lives in examples/tools/<sourceFile>).
 
-import type { Manifest } from '../src/runtime/contracts.js';
+import type { Manifest } from '../src/runtime/shared/contracts.js';
 
 /** A manifest as written here: `source` is read from `examples/tools/<sourceFile>` by make-catalogue.ts. */
 // A key-remapped mapped type, because Omit<> on a type with an index signature drops every named member.

@@ -9,7 +9,7 @@ import { Flags } from '@oclif/core';
 import type { ConfigOverrides } from '../pipeline/config.js';
 import { unreadableReason } from '../pipeline/source/bundle-source.js';
 import { isApiSource } from '../pipeline/source/read-source.js';
-import { withoutByteOrderMark } from '../runtime/json-text.js';
+import { withoutByteOrderMark } from '../runtime/shared/json-text.js';
 import { policyDefaultsProblems, type PolicyDefaults } from '../runtime/policy/index.js';
 
 /** The file a project's config is found by, from the working folder up. */

@@ -1,6 +1,6 @@
 // The generator's options, resolved once into one explicit object with NexusBloom defaults.
 
-import type { ServerNames } from '../runtime/contracts.js';
+import type { ServerNames } from '../runtime/shared/contracts.js';
 import type { ToolNamesMode } from './plan/plan-package.js';
 import type { PolicyDefaults } from '../runtime/policy/index.js';
 

@@ -4,13 +4,13 @@
 import { contextBudget, overBudgetMessage, type ContextBudget } from './budget/context-budget.js';
 import { startCountingThread } from './budget/counting-thread.js';
 import { loadCache, saveCache } from './cache/build-cache.js';
-import type { Manifest } from '../runtime/contracts.js';
+import type { Manifest } from '../runtime/shared/contracts.js';
 import { checkCacheKey, checkCatalogue, type CheckResult } from './check/check-catalogue.js';
 import type { GeneratorConfig } from './config.js';
 import { cachedListParts } from './emit/advertised-list.js';
 import { emitPackage, looseTypeWarnings, moduleCacheKey, type PackageFiles } from './emit/emit-package.js';
 import { collectGarbage } from './memory.js';
-import { DEFAULT_TOOLS_THRESHOLD, isAdvertised, isListable } from '../runtime/advertise.js';
+import { DEFAULT_TOOLS_THRESHOLD, isAdvertised, isListable } from '../runtime/catalogue/advertise.js';
 import { tokenCostsFileText } from '../runtime/listing/index.js';
 import { createPolicyView, describePolicy, readPolicySettings } from '../runtime/policy/index.js';
 import { createToolPool, workersAllowed, type ToolJob } from './parallel/warm-cache.js';

@@ -2,7 +2,7 @@
 // oneOf, $ref to $defs, a recursive ref, prose descriptions) with an example and a runnable source per tool.
 // Tool i depends only on i, so the 31-tool catalogue is a prefix of the 300-tool one, which is a prefix of 3,000.
 
-import type { JsonObject, Manifest } from '../../src/runtime/contracts.js';
+import type { JsonObject, Manifest } from '../../src/runtime/shared/contracts.js';
 
 export const BUNDLE_FORMAT = 'nexusbloom-catalogue/1';
 

@@ -2,7 +2,7 @@
 // tool, request body = input schema, 200 response = output schema. Each tool's `$defs` move to
 // `components/schemas` under a per-operation prefix, and its `#/$defs/…` refs are rewritten to point there.
 
-import type { JsonObject, Manifest } from '../../src/runtime/contracts.js';
+import type { JsonObject, Manifest } from '../../src/runtime/shared/contracts.js';
 import type { SyntheticBundle } from './catalogue.js';
 
 /** camelCase operation id from a slug (`validate-json-2` → `validateJson2`); synthetic slugs are ASCII words. */

@@ -2,9 +2,9 @@
 // src/runtime/schema/linear-regexp.ts) against the same ajv with the native RegExp engine, measured in turns.
 
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ServedTool } from '../../src/runtime/contracts.js';
+import type { ServedTool } from '../../src/runtime/shared/contracts.js';
 import { SCHEMA_AJV_OPTIONS, withFormats } from '../../src/runtime/schema/ajv-options.js';
-import { createValidator } from '../../src/runtime/validation.js';
+import { createValidator } from '../../src/runtime/schema/validation.js';
 
 interface Case {
   label: string;

@@ -1,7 +1,7 @@
 // Meta-tool search latency in-process: the runtime's searchTools over a synthetic catalogue, index warm; also the cost
 // of building the index in memory and of loading the prebuilt `data/search-index.json` a generated server ships.
 
-import type { ServedTool } from '../../src/runtime/contracts.js';
+import type { ServedTool } from '../../src/runtime/shared/contracts.js';
 import { searchIndexFileText } from '../../src/pipeline/emit/search-index-file.js';
 import { createToolSearch, parseSearchIndex, searchTools } from '../../src/runtime/search/index.js';
 import type { SyntheticBundle } from './catalogue.js';

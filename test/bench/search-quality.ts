@@ -2,7 +2,7 @@
 // Jira catalogues of test/fixtures/search-eval/, each query set split into a tuning half and a held-out half.
 import { readFileSync } from 'node:fs';
 import MiniSearch from 'minisearch';
-import type { Manifest, ServedTool } from '../../src/runtime/contracts.js';
+import type { Manifest, ServedTool } from '../../src/runtime/shared/contracts.js';
 import { packagedSearchIndex } from '../../src/pipeline/emit/search-index-file.js';
 import { createToolSearch } from '../../src/runtime/search/index.js';
 

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema, ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Manifest } from '../../src/runtime/contracts.js';
+import type { Manifest } from '../../src/runtime/shared/contracts.js';
 import { median } from './measure.js';
 
 export interface ServerCommand {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
-import type { Manifest } from '../../src/runtime/contracts.js';
+import type { Manifest } from '../../src/runtime/shared/contracts.js';
 import { bundle, hostileBundle, tool } from '../fixtures/catalogues.js';
 import { runCli } from '../helpers/cli.js';
 

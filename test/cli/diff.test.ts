@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Manifest } from '../../src/runtime/contracts.js';
+import type { Manifest } from '../../src/runtime/shared/contracts.js';
 import { startMockApi } from '../../src/runtime/dev/mock-api.js';
 import { bundle, tool } from '../fixtures/catalogues.js';
 import { runCli } from '../helpers/cli.js';

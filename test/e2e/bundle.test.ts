@@ -30,9 +30,9 @@ describe('the bundled bin', () => {
   });
 
   // test/e2e/faults.test.ts runs local tools through this child from the bundled bin.
-  it('leaves the sandbox child as its own file under dist/runtime/, where local runs look for it', async () => {
+  it('leaves the sandbox child as its own file under dist/runtime/execution/, where local runs look for it', async () => {
     const dir = await builtExample();
-    const child = await readFile(join(dir, 'dist', 'runtime', 'sandbox-child.js'), 'utf8');
+    const child = await readFile(join(dir, 'dist', 'runtime', 'execution', 'sandbox-child.js'), 'utf8');
     assert.match(child, /compileFunction/);
   });
 

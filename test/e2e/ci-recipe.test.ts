@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Manifest } from '../../src/runtime/contracts.js';
+import type { Manifest } from '../../src/runtime/shared/contracts.js';
 import { manifestsFromBundle, startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
 import { REPO_ROOT, runProcess, type CliResult } from '../helpers/cli.js';
 import { GENERATOR_REGISTRY_ROOTS, publishGenerator } from '../helpers/generator-package.js';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startMockApi, type MockApi, type MockFaults } from '../../src/runtime/dev/mock-api.js';
-import type { Manifest, ToolFailure } from '../../src/runtime/contracts.js';
+import type { Manifest, ToolFailure } from '../../src/runtime/shared/contracts.js';
 import { bundle, tool } from '../fixtures/catalogues.js';
 import { builtPackage, call, connectServer, dataOf, type ServerSession } from '../helpers/mcp.js';
 

@@ -56,7 +56,7 @@ describe('hostile catalogue, built and served', () => {
     assert.equal(index.title, HOSTILE_TEXT);
   });
 
-  // Known bug (server side, src/runtime/advertise.ts / server.ts): the SDK client (1.32.2, zod v4) parses
+  // Known bug (server side, src/runtime/catalogue/advertise.ts / transport/server.ts): the SDK client (1.32.2, zod v4) parses
   // `inputSchema.properties` as a record, and zod v4 refuses an object whose own `constructor` key is not a function.
   // The `index` tool has a parameter named "constructor", so the whole tools/list is rejected by every SDK-based
   // host: one tool costs the agent every tool. The server must not advertise such a schema as is.

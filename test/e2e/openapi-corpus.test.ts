@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { mapLimited } from '../../src/runtime/map-limited.js';
+import { mapLimited } from '../../src/runtime/shared/map-limited.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { corpusTable, failuresByCause, runSpec, type SpecOutcome } from '../bench/openapi-corpus.js';
 import { CORPUS_FIXTURES, type CorpusEntry } from '../bench/corpus-sample.js';

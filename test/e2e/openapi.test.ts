@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Manifest, ToolFailure } from '../../src/runtime/contracts.js';
+import type { Manifest, ToolFailure } from '../../src/runtime/shared/contracts.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { call, connectServer, dataOf, type ServerSession } from '../helpers/mcp.js';
 import { builtApiPackage } from '../helpers/openapi-build.js';

@@ -9,8 +9,8 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { manifestsFromBundle, startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
-import { inlineRefs } from '../../src/runtime/schema-transform.js';
-import type { Manifest, ToolFailure } from '../../src/runtime/contracts.js';
+import { inlineRefs } from '../../src/runtime/schema/schema-transform.js';
+import type { Manifest, ToolFailure } from '../../src/runtime/shared/contracts.js';
 import { builtExample, call, connectOver, dataOf, EXAMPLE_CATALOGUE, notificationsOf, textOf, type ServerSession, type TransportName } from '../helpers/mcp.js';
 
 const manifests: Manifest[] = manifestsFromBundle(JSON.parse(readFileSync(EXAMPLE_CATALOGUE, 'utf8')));

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { manifestsFromBundle, startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
-import type { ToolFailure } from '../../src/runtime/contracts.js';
+import type { ToolFailure } from '../../src/runtime/shared/contracts.js';
 import { builtExample, call, connectServer, dataOf, EXAMPLE_CATALOGUE, initializeRaw, startRawServer, textOf } from '../helpers/mcp.js';
 
 const manifests = manifestsFromBundle(JSON.parse(readFileSync(EXAMPLE_CATALOGUE, 'utf8')));

@@ -93,7 +93,7 @@ describe('the generator installed from a registry into a project of its own', { 
       'dist/commands/init.js',
       'dist/pipeline/compile/compile-package.js',
       'src/schemas/manifest.schema.json',
-      'src/runtime/server.ts',
+      'src/runtime/transport/server.ts',
       'templates/tool.ts.hbs',
       'examples/catalogue.json',
     ]) {

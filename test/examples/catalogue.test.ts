@@ -8,7 +8,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { catalogueText, CATALOGUE_PATH } from '../../examples/make-catalogue.js';
-import type { JsonObject, Manifest } from '../../src/runtime/contracts.js';
+import type { JsonObject, Manifest } from '../../src/runtime/shared/contracts.js';
 import { manifestsFromBundle, startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
 
 const MCP_TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;

@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
-import type { JsonObject, Manifest } from '../../src/runtime/contracts.js';
+import type { JsonObject, Manifest } from '../../src/runtime/shared/contracts.js';
 import { operationOf, type OperationCall } from '../../src/runtime/execution/operation.js';
 import { splitFixedQuery } from '../../src/runtime/execution/operation-request.js';
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkCatalogue } from '../../src/pipeline/check/check-catalogue.js';
-import { createValidator } from '../../src/runtime/validation.js';
+import { createValidator } from '../../src/runtime/schema/validation.js';
 import { isProvablyLinear, linearRegExp } from '../../src/runtime/schema/linear-regexp.js';
 import { bundle, tool } from '../fixtures/catalogues.js';
 import { manifest, servedTool } from '../runtime/core-fixtures.js';

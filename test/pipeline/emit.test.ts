@@ -63,7 +63,7 @@ describe('emit stage', () => {
     const pkg = JSON.parse(files.get('package.json')!);
     assert.equal(pkg.name, '@nexusbloom/mcp-server');
     for (const version of Object.values({ ...pkg.dependencies, ...pkg.devDependencies })) assert.match(String(version), /^\d+\.\d+\.\d+$/);
-    assert.ok(files.get('src/runtime/contracts.ts'));
+    assert.ok(files.get('src/runtime/shared/contracts.ts'));
   });
 
   it('gives the README an example call whose input fits: an example, none where input may be left out, plain values', async () => {

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { JsonObject, Manifest } from '../../src/runtime/contracts.js';
+import type { JsonObject, Manifest } from '../../src/runtime/shared/contracts.js';
 import { OPERATION_FIELD, type OperationCall } from '../../src/runtime/execution/operation.js';
 import { buildOperationRequest } from '../../src/runtime/execution/operation-request.js';
 import { checkCatalogue } from '../../src/pipeline/check/check-catalogue.js';

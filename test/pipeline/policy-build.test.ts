@@ -13,8 +13,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { loadConfigFile } from '../../src/cli/config-file.js';
 import { resolveConfig } from '../../src/pipeline/config.js';
 import { buildPackage } from '../../src/pipeline/run-pipeline.js';
-import { loadServedCatalogue } from '../../src/runtime/catalogue-store.js';
-import { createServer } from '../../src/runtime/server.js';
+import { loadServedCatalogue } from '../../src/runtime/catalogue/catalogue-store.js';
+import { createServer } from '../../src/runtime/transport/server.js';
 import { BILLING_MANIFESTS } from '../fixtures/billing-catalogue.js';
 import { testNames } from '../runtime/core-fixtures.js';
 

@@ -9,7 +9,7 @@ import { SourceError } from '../../src/pipeline/source/http-json.js';
 import { readSource } from '../../src/pipeline/source/read-source.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/pipeline/source/retry.js';
 import { startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
-import type { Manifest } from '../../src/runtime/contracts.js';
+import type { Manifest } from '../../src/runtime/shared/contracts.js';
 import { tool } from '../fixtures/catalogues.js';
 
 const manifests: Manifest[] = [

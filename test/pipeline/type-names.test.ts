@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { Manifest } from '../../src/runtime/contracts.js';
+import type { Manifest } from '../../src/runtime/shared/contracts.js';
 import { checkCatalogue } from '../../src/pipeline/check/check-catalogue.js';
 import { slugHash, typeNameOf } from '../../src/pipeline/plan/naming.js';
 import { planPackage, type PackagePlan } from '../../src/pipeline/plan/plan-package.js';

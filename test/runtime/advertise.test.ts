@@ -9,9 +9,9 @@ import { pathToFileURL } from 'node:url';
 import {
   advertisedForm, advertisedListFileText, advertisedListLine, advertisedListParts, advertisedTool, createToolAdvertiser, FAILURE_ENVELOPE_SCHEMA, offerAdvertisedForms, outputSchemaOf,
   readAdvertisedListFileSync, withheldReasonFor,
-} from '../../src/runtime/advertise.js';
-import { DEFAULT_HOST_PROFILE } from '../../src/runtime/host-profiles.js';
-import { toolFailure } from '../../src/runtime/contracts.js';
+} from '../../src/runtime/catalogue/advertise.js';
+import { DEFAULT_HOST_PROFILE } from '../../src/runtime/schema/host-profiles.js';
+import { toolFailure } from '../../src/runtime/shared/contracts.js';
 import { manifest, servedTool } from './core-fixtures.js';
 
 test('slug, title, verbatim description, schema unchanged', () => {

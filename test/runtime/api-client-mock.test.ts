@@ -2,9 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { createApiClient } from '../../src/runtime/api-client.js';
-import { readSettings } from '../../src/runtime/config.js';
-import { createValidator } from '../../src/runtime/validation.js';
+import { createApiClient } from '../../src/runtime/execution/api-client.js';
+import { readSettings } from '../../src/runtime/settings/config.js';
+import { createValidator } from '../../src/runtime/schema/validation.js';
 import { manifestsFromBundle, startMockApi, type MockFault } from '../../src/runtime/dev/mock-api.js';
 import { servedTool, testNames } from './core-fixtures.js';
 

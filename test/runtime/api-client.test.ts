@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer as createNetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { createApiClient, parseRetryAfter } from '../../src/runtime/api-client.js';
-import { readSettings } from '../../src/runtime/config.js';
+import { createApiClient, parseRetryAfter } from '../../src/runtime/execution/api-client.js';
+import { readSettings } from '../../src/runtime/settings/config.js';
 import { captureLog, manifest, sendJson, startHttp, testNames } from './core-fixtures.js';
 
 function client(apiUrl: string, extra: Record<string, string> = {}) {

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
-import { ACCEPTED_ENCODINGS, exchangeWithApi, ExchangeError, type ExchangeFailure } from '../../src/runtime/api-transport.js';
-import { createApiClient } from '../../src/runtime/api-client.js';
-import { readSettings } from '../../src/runtime/config.js';
+import { ACCEPTED_ENCODINGS, exchangeWithApi, ExchangeError, type ExchangeFailure } from '../../src/runtime/execution/api-transport.js';
+import { createApiClient } from '../../src/runtime/execution/api-client.js';
+import { readSettings } from '../../src/runtime/settings/config.js';
 import { sendJson, startHttp, testNames } from './core-fixtures.js';
 import { rejectionOf } from '../helpers/rejection.js';
 

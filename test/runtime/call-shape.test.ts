@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { JsonObject } from '../../src/runtime/contracts.js';
-import { callFor, inputFields, parameterCounts, requiredFields, sampleValue, validExampleArguments } from '../../src/runtime/call-shape.js';
+import type { JsonObject } from '../../src/runtime/shared/contracts.js';
+import { callFor, inputFields, parameterCounts, requiredFields, sampleValue, validExampleArguments } from '../../src/runtime/schema/call-shape.js';
 import { ajvValidator, servedTools } from './surface-fixtures.js';
 
 const tools = servedTools();

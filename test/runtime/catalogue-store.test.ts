@@ -4,12 +4,12 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createApiClient } from '../../src/runtime/api-client.js';
-import { createCatalogueStore, loadServedCatalogue } from '../../src/runtime/catalogue-store.js';
-import { catalogueIndexFileText, isManifestPending, lazyServedTools, readCatalogueIndexSync } from '../../src/runtime/catalogue-index.js';
+import { createApiClient } from '../../src/runtime/execution/api-client.js';
+import { createCatalogueStore, loadServedCatalogue } from '../../src/runtime/catalogue/catalogue-store.js';
+import { catalogueIndexFileText, isManifestPending, lazyServedTools, readCatalogueIndexSync } from '../../src/runtime/catalogue/catalogue-index.js';
 import { unlink } from 'node:fs/promises';
-import { readSettings } from '../../src/runtime/config.js';
-import type { Manifest, ServedCatalogueFile } from '../../src/runtime/contracts.js';
+import { readSettings } from '../../src/runtime/settings/config.js';
+import type { Manifest, ServedCatalogueFile } from '../../src/runtime/shared/contracts.js';
 import { captureLog, manifest, sendJson, servedTool, startHttp, testNames } from './core-fixtures.js';
 
 const pinned: ServedCatalogueFile = {
@@ -160,8 +160,8 @@ test('with an index beside it, loading reads the index only; every manifest come
 test('a server over an indexed package starts and lists every tool without reading a manifest', async () => {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
-  const { advertisedListFileText, advertisedTool } = await import('../../src/runtime/advertise.js');
-  const { createServer } = await import('../../src/runtime/server.js');
+  const { advertisedListFileText, advertisedTool } = await import('../../src/runtime/catalogue/advertise.js');
+  const { createServer } = await import('../../src/runtime/transport/server.js');
   const dir = await mkdtemp(join(tmpdir(), 'nb-cat-lazy-server-'));
   await writeFile(join(dir, 'catalogue.json'), JSON.stringify(pinned));
   await writeFile(join(dir, 'catalogue-index.json'), catalogueIndexFileText(pinned.tools));

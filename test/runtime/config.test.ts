@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { normalizeApiUrl, readSettings } from '../../src/runtime/config.js';
-import { redactUrlCredentials } from '../../src/runtime/redact.js';
+import { normalizeApiUrl, readSettings } from '../../src/runtime/settings/config.js';
+import { redactUrlCredentials } from '../../src/runtime/secrets/redact.js';
 import { captureLog, testNames } from './core-fixtures.js';
 
 test('defaults when nothing is set', () => {

@@ -2,7 +2,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DiagnosticLog, Manifest, ServedTool, ServerNames } from '../../src/runtime/contracts.js';
+import type { DiagnosticLog, Manifest, ServedTool, ServerNames } from '../../src/runtime/shared/contracts.js';
 
 export const testNames: ServerNames = {
   packageName: '@nexusbloom/mcp-server',

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ERROR_RETRYABLE, type ErrorCode } from '../../src/runtime/contracts.js';
-import { buildGuide, ERROR_ADVICE, errorCodeTable } from '../../src/runtime/guide.js';
+import { ERROR_RETRYABLE, type ErrorCode } from '../../src/runtime/shared/contracts.js';
+import { buildGuide, ERROR_ADVICE, errorCodeTable } from '../../src/runtime/surface/guide.js';
 import { NAMES } from './surface-fixtures.js';
 
 describe('guide', () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { toolFailure } from '../../src/runtime/contracts.js';
-import { createRunHistory, historyIndex, historyScopeNote, runDetail } from '../../src/runtime/history.js';
-import { REDACTED_MASK } from '../../src/runtime/redact.js';
+import { toolFailure } from '../../src/runtime/shared/contracts.js';
+import { createRunHistory, historyIndex, historyScopeNote, runDetail } from '../../src/runtime/history/history.js';
+import { REDACTED_MASK } from '../../src/runtime/secrets/redact.js';
 
 const ok = (result: unknown) => ({ ok: true as const, result, durationMs: 5 });
 

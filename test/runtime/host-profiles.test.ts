@@ -4,16 +4,16 @@ import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ListToolsResultSchema, ToolSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { advertisedForm, createToolAdvertiser, listedCatalogueTools, withheldReasonFor } from '../../src/runtime/advertise.js';
-import type { JsonObject, Manifest, ServedCatalogueFile, ServedTool } from '../../src/runtime/contracts.js';
-import { validExampleArguments } from '../../src/runtime/call-shape.js';
+import { advertisedForm, createToolAdvertiser, listedCatalogueTools, withheldReasonFor } from '../../src/runtime/catalogue/advertise.js';
+import type { JsonObject, Manifest, ServedCatalogueFile, ServedTool } from '../../src/runtime/shared/contracts.js';
+import { validExampleArguments } from '../../src/runtime/schema/call-shape.js';
 import {
   argumentsForHost, argumentsFromHost, HOST_PROFILE_NAMES, HOST_RULES, hostInputSchema, hostViolations, type HostProfileName,
-} from '../../src/runtime/host-profiles.js';
-import { forEachSchema, inlineRefs, NAMED_SCHEMA_KEYWORDS } from '../../src/runtime/schema-transform.js';
-import { readSettings } from '../../src/runtime/config.js';
-import { createServer } from '../../src/runtime/server.js';
-import { createValidator } from '../../src/runtime/validation.js';
+} from '../../src/runtime/schema/host-profiles.js';
+import { forEachSchema, inlineRefs, NAMED_SCHEMA_KEYWORDS } from '../../src/runtime/schema/schema-transform.js';
+import { readSettings } from '../../src/runtime/settings/config.js';
+import { createServer } from '../../src/runtime/transport/server.js';
+import { createValidator } from '../../src/runtime/schema/validation.js';
 import { NASTY_MANIFESTS } from '../fixtures/nasty-schemas.js';
 import { compileSchema, mutations } from '../fixtures/schema-mutations.js';
 import { captureLog, manifest, sendJson, servedTool, startHttp, testNames } from './core-fixtures.js';

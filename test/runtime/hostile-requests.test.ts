@@ -4,11 +4,11 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import type { ServedCatalogueFile } from '../../src/runtime/contracts.js';
-import { serveHttp, type HttpMcpServer } from '../../src/runtime/http.js';
-import { MAX_ARGUMENT_DEPTH } from '../../src/runtime/json-arguments.js';
-import { LineStdioTransport } from '../../src/runtime/main.js';
-import { createServer } from '../../src/runtime/server.js';
+import type { ServedCatalogueFile } from '../../src/runtime/shared/contracts.js';
+import { serveHttp, type HttpMcpServer } from '../../src/runtime/transport/http.js';
+import { MAX_ARGUMENT_DEPTH } from '../../src/runtime/schema/json-arguments.js';
+import { LineStdioTransport } from '../../src/runtime/transport/main.js';
+import { createServer } from '../../src/runtime/transport/server.js';
 import { captureLog, manifest, servedTool, testNames } from './core-fixtures.js';
 
 const catalogue: ServedCatalogueFile = {

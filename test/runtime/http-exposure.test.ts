@@ -1,9 +1,9 @@
 // `--http` beyond loopback with no bearer token refuses to start, unless the exposure is asked for by name.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readHttpSettings } from '../../src/runtime/config.js';
+import { readHttpSettings } from '../../src/runtime/settings/config.js';
 import { isLoopbackHost, unauthenticatedExposure } from '../../src/runtime/callers/exposure.js';
-import { serveHttp } from '../../src/runtime/http.js';
+import { serveHttp } from '../../src/runtime/transport/http.js';
 import { captureLog, manifest, servedTool, testNames } from './core-fixtures.js';
 
 const catalogue = { format: 'nexusbloom-served-catalogue/1' as const, tools: [servedTool(manifest({ slug: 'word-counter' }))] };

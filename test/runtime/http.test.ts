@@ -5,11 +5,11 @@ import { readFile } from 'node:fs/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { ServedCatalogueFile } from '../../src/runtime/contracts.js';
-import { parsePort, readHttpSettings } from '../../src/runtime/config.js';
+import type { ServedCatalogueFile } from '../../src/runtime/shared/contracts.js';
+import { parsePort, readHttpSettings } from '../../src/runtime/settings/config.js';
 import { manifestsFromBundle, startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
-import { rejectedOrigin, serveHttp, type HttpMcpServer } from '../../src/runtime/http.js';
-import { serveMode } from '../../src/runtime/main.js';
+import { rejectedOrigin, serveHttp, type HttpMcpServer } from '../../src/runtime/transport/http.js';
+import { serveMode } from '../../src/runtime/transport/main.js';
 import { captureLog, sendJson, servedTool, startHttp, testNames } from './core-fixtures.js';
 
 const SERVED_SLUGS = ['data-generator', 'env-validator', 'word-counter'];

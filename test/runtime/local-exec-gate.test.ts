@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createDeferredLocalExecutor, localExecutionWarning } from '../../src/runtime/local-exec-gate.js';
-import { localExecutionWarning as warningFromLocalExec } from '../../src/runtime/local-exec.js';
+import { createDeferredLocalExecutor, localExecutionWarning } from '../../src/runtime/execution/local-exec-gate.js';
+import { localExecutionWarning as warningFromLocalExec } from '../../src/runtime/execution/local-exec.js';
 import { manifest, servedTool, testNames } from './core-fixtures.js';
 
 function toolWithCode(slug: string, code: string) {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createLocalExecutor, localExecutionWarning, stripCredentials } from '../../src/runtime/local-exec.js';
-import type { RunOutcome } from '../../src/runtime/contracts.js';
+import { createLocalExecutor, localExecutionWarning, stripCredentials } from '../../src/runtime/execution/local-exec.js';
+import type { RunOutcome } from '../../src/runtime/shared/contracts.js';
 import { captureLog, manifest, servedTool, testNames } from './core-fixtures.js';
 
 function toolWithCode(slug: string, code: string) {

@@ -5,11 +5,11 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { RunOutcome } from '../../src/runtime/contracts.js';
+import type { RunOutcome } from '../../src/runtime/shared/contracts.js';
 import { permissionFlag, sandboxFlags } from '../../src/runtime/execution/child-flags.js';
 import { readLocalLimits } from '../../src/runtime/execution/local-limits.js';
 import { killProcessTree } from '../../src/runtime/execution/process-group.js';
-import { createLocalExecutor } from '../../src/runtime/local-exec.js';
+import { createLocalExecutor } from '../../src/runtime/execution/local-exec.js';
 import { captureLog, manifest, servedTool, testNames } from './core-fixtures.js';
 import { connectSourceServer, type SourceSession } from './source-server.js';
 
@@ -205,8 +205,8 @@ describe('the child\'s flags', () => {
   it('choose the permission flag by Node.js version and allow reading the entry script alone', () => {
     assert.deepEqual(['v18.20.0', 'v20.20.2', 'v22.12.0', 'v22.13.0', 'v23.4.0', 'v23.5.0', 'v24.1.0'].map(permissionFlag),
       [null, '--experimental-permission', '--experimental-permission', '--permission', '--experimental-permission', '--permission', '--permission']);
-    assert.deepEqual(sandboxFlags('/pkg/dist/runtime/sandbox-child.js', 128, 'v20.20.2'),
-      ['--max-old-space-size=128', '--experimental-permission', '--allow-fs-read=/pkg/dist/runtime/sandbox-child.js', '--disable-warning=ExperimentalWarning']);
+    assert.deepEqual(sandboxFlags('/pkg/dist/runtime/execution/sandbox-child.js', 128, 'v20.20.2'),
+      ['--max-old-space-size=128', '--experimental-permission', '--allow-fs-read=/pkg/dist/runtime/execution/sandbox-child.js', '--disable-warning=ExperimentalWarning']);
     assert.deepEqual(sandboxFlags('/e.js', 64, 'v25.0.0'), ['--max-old-space-size=64', '--permission', '--allow-fs-read=/e.js', '--allow-net', '--disable-warning=ExperimentalWarning']);
   });
 });

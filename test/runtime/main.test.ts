@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { ServedCatalogueFile } from '../../src/runtime/contracts.js';
+import type { ServedCatalogueFile } from '../../src/runtime/shared/contracts.js';
 import { manifest, servedTool, testNames } from './core-fixtures.js';
 
 const repoRoot = new URL('../../', import.meta.url);
@@ -25,7 +25,7 @@ async function fakePackage(): Promise<string> {
   await mkdir(join(dir, 'data'));
   await writeFile(join(dir, 'data', 'catalogue.json'), JSON.stringify(catalogue));
   await writeFile(join(dir, 'bin.mjs'), [
-    `import { main } from ${JSON.stringify(new URL('src/runtime/main.ts', repoRoot).href)};`,
+    `import { main } from ${JSON.stringify(new URL('src/runtime/transport/main.ts', repoRoot).href)};`,
     `await main({ names: ${JSON.stringify(testNames)}, catalogueUrl: new URL('./data/catalogue.json', import.meta.url) });`,
   ].join('\n'));
   return dir;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { mapLimited } from '../../src/runtime/map-limited.js';
+import { mapLimited } from '../../src/runtime/shared/map-limited.js';
 
 describe('mapLimited', () => {
   it('keeps the list order and never runs more than the limit at once', async () => {

@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
-import { createApiClient } from '../../src/runtime/api-client.js';
-import { MAX_TIMEOUT_MS, readSettings } from '../../src/runtime/config.js';
-import { diffRuns, formatRunDiff } from '../../src/runtime/diff.js';
-import { createRunHistory } from '../../src/runtime/history.js';
-import { createLocalExecutor } from '../../src/runtime/local-exec.js';
+import { createApiClient } from '../../src/runtime/execution/api-client.js';
+import { MAX_TIMEOUT_MS, readSettings } from '../../src/runtime/settings/config.js';
+import { diffRuns, formatRunDiff } from '../../src/runtime/history/diff.js';
+import { createRunHistory } from '../../src/runtime/history/history.js';
+import { createLocalExecutor } from '../../src/runtime/execution/local-exec.js';
 import { captureLog, manifest, servedTool, testNames } from './core-fixtures.js';
 
 const ok = (result: unknown) => ({ ok: true as const, result, durationMs: 1 });

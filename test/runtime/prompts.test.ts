@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ErrorCode, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
-import { ProtocolError } from '../../src/runtime/contracts.js';
-import { errorCodeIn } from '../../src/runtime/prompts.js';
+import { ProtocolError } from '../../src/runtime/shared/contracts.js';
+import { errorCodeIn } from '../../src/runtime/surface/prompts.js';
 import { callExtra, harness, NAMES, type Harness } from './surface-fixtures.js';
 
 const promptText = (result: GetPromptResult): string => {

@@ -3,8 +3,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { createServer, type CreatedServer } from '../../src/runtime/server.js';
-import type { ServedCatalogueFile } from '../../src/runtime/contracts.js';
+import { createServer, type CreatedServer } from '../../src/runtime/transport/server.js';
+import type { ServedCatalogueFile } from '../../src/runtime/shared/contracts.js';
 import { captureLog, manifest, servedTool, testNames } from './core-fixtures.js';
 
 const catalogue: ServedCatalogueFile = {

@@ -1,8 +1,8 @@
 // Protocol details of the stateless Streamable HTTP endpoint, driven with raw JSON-RPC over fetch.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ServedCatalogueFile } from '../../src/runtime/contracts.js';
-import { serveHttp, type HttpMcpServer } from '../../src/runtime/http.js';
+import type { ServedCatalogueFile } from '../../src/runtime/shared/contracts.js';
+import { serveHttp, type HttpMcpServer } from '../../src/runtime/transport/http.js';
 import { captureLog, manifest, servedTool, testNames } from './core-fixtures.js';
 
 const catalogue: ServedCatalogueFile = { format: 'nexusbloom-served-catalogue/1', tools: [servedTool(manifest({ slug: 'env-validator' }))] };

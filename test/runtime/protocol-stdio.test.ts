@@ -2,9 +2,9 @@
 import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { LineStdioTransport, leadingRequestId } from '../../src/runtime/main.js';
-import { createServer, type CreatedServer } from '../../src/runtime/server.js';
-import type { ServedCatalogueFile } from '../../src/runtime/contracts.js';
+import { LineStdioTransport, leadingRequestId } from '../../src/runtime/transport/main.js';
+import { createServer, type CreatedServer } from '../../src/runtime/transport/server.js';
+import type { ServedCatalogueFile } from '../../src/runtime/shared/contracts.js';
 import { captureLog, manifest, servedTool, testNames } from './core-fixtures.js';
 
 const catalogue: ServedCatalogueFile = {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { capPayload, DEEP_MASK, isSecretKey, MAX_PAYLOAD_CHARS, redactSecrets, REDACTED_MASK, safeStringify } from '../../src/runtime/redact.js';
+import { capPayload, DEEP_MASK, isSecretKey, MAX_PAYLOAD_CHARS, redactSecrets, REDACTED_MASK, safeStringify } from '../../src/runtime/secrets/redact.js';
 
 describe('isSecretKey', () => {
   const table: [string, boolean][] = [

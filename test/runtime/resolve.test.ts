@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { closestSlugs, resolveSlug } from '../../src/runtime/resolve.js';
+import { closestSlugs, resolveSlug } from '../../src/runtime/catalogue/resolve.js';
 import { servedTools } from './surface-fixtures.js';
 
 const tools = servedTools();

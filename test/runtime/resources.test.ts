@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { ProtocolError } from '../../src/runtime/contracts.js';
-import type { Manifest } from '../../src/runtime/contracts.js';
+import { ProtocolError } from '../../src/runtime/shared/contracts.js';
+import type { Manifest } from '../../src/runtime/shared/contracts.js';
 import { callExtra, harness, MANIFESTS, servedTools, STARTED_AT } from './surface-fixtures.js';
 
 const textOf = (result: { contents: unknown[] }): string => (result.contents[0] as { text: string }).text;

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { createApiClient } from '../../src/runtime/api-client.js';
-import { exchangeWithApi, ExchangeError, type ExchangeFailure } from '../../src/runtime/api-transport.js';
-import { readSettings } from '../../src/runtime/config.js';
+import { createApiClient } from '../../src/runtime/execution/api-client.js';
+import { exchangeWithApi, ExchangeError, type ExchangeFailure } from '../../src/runtime/execution/api-transport.js';
+import { readSettings } from '../../src/runtime/settings/config.js';
 import { startHttp, testNames } from './core-fixtures.js';
 import { rejectionOf } from '../helpers/rejection.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { toolFailure } from '../../src/runtime/contracts.js';
-import { checkOutput, failureResult, outcomeResult, structuredResult, successResult } from '../../src/runtime/results.js';
+import { toolFailure } from '../../src/runtime/shared/contracts.js';
+import { checkOutput, failureResult, outcomeResult, structuredResult, successResult } from '../../src/runtime/history/results.js';
 import { ajvValidator, servedTools } from './surface-fixtures.js';
 
 const tools = servedTools();

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createApiClient } from '../../src/runtime/api-client.js';
-import { readSettings } from '../../src/runtime/config.js';
-import { createLocalExecutor } from '../../src/runtime/local-exec.js';
-import { createRunner } from '../../src/runtime/runner.js';
+import { createApiClient } from '../../src/runtime/execution/api-client.js';
+import { readSettings } from '../../src/runtime/settings/config.js';
+import { createLocalExecutor } from '../../src/runtime/execution/local-exec.js';
+import { createRunner } from '../../src/runtime/execution/runner.js';
 import { manifest, sendJson, servedTool, startHttp, testNames } from './core-fixtures.js';
 
 const withSource = servedTool(manifest({ slug: 'has-source', source: { runtime: 'node', code: 'exports.run = () => "local";' } }));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkParams, executeRun, validateAndRun } from '../../src/runtime/runs.js';
+import { checkParams, executeRun, validateAndRun } from '../../src/runtime/history/runs.js';
 import { functionRunner, harness } from './surface-fixtures.js';
 
 const signal = new AbortController().signal;

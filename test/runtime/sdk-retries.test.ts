@@ -7,9 +7,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { bindSdk, ToolCallError, type BoundSdk } from '../../src/runtime/sdk.js';
-import type { FetchLike } from '../../src/runtime/api-transport.js';
-import type { ServedCatalogueFile } from '../../src/runtime/contracts.js';
+import { bindSdk, ToolCallError, type BoundSdk } from '../../src/runtime/execution/sdk.js';
+import type { FetchLike } from '../../src/runtime/execution/api-transport.js';
+import type { ServedCatalogueFile } from '../../src/runtime/shared/contracts.js';
 import { startMockApi, type MockApi, type MockFaults } from '../../src/runtime/dev/mock-api.js';
 import { manifest, servedTool, testNames } from './core-fixtures.js';
 

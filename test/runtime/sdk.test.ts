@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { bindSdk, ToolCallError, type CallOptions } from '../../src/runtime/sdk.js';
-import type { ServedCatalogueFile } from '../../src/runtime/contracts.js';
+import { bindSdk, ToolCallError, type CallOptions } from '../../src/runtime/execution/sdk.js';
+import type { ServedCatalogueFile } from '../../src/runtime/shared/contracts.js';
 import { manifest, sendJson, servedTool, startHttp, testNames } from './core-fixtures.js';
 
 const catalogue: ServedCatalogueFile = {
@@ -220,12 +220,12 @@ test('a bundled consumer gets a ToolCallError from a wrapper, not a plain Error'
     await mkdir(join(dir, 'pkg', 'data'), { recursive: true });
     await writeFile(join(dir, 'pkg', 'data', 'catalogue.json'), JSON.stringify(catalogue));
     await writeFile(join(dir, 'pkg', 'client.ts'), [
-      `import { bindSdk } from ${JSON.stringify(new URL('../../src/runtime/sdk.ts', import.meta.url).pathname)};`,
+      `import { bindSdk } from ${JSON.stringify(new URL('../../src/runtime/execution/sdk.ts', import.meta.url).pathname)};`,
       `export const sdk = bindSdk({ names: ${JSON.stringify(testNames)}, catalogueUrl: new URL('./data/catalogue.json', import.meta.url) });`,
     ].join('\n'));
     await writeFile(join(dir, 'app.ts'), [
       "import { sdk } from './pkg/client.ts';",
-      `import { ToolCallError } from ${JSON.stringify(new URL('../../src/runtime/sdk.ts', import.meta.url).pathname)};`,
+      `import { ToolCallError } from ${JSON.stringify(new URL('../../src/runtime/execution/sdk.ts', import.meta.url).pathname)};`,
       "try { await sdk.invoke('env-validator', { env_content: 'A=1' }, { env: {} }); } catch (error) {",
       '  const e = error as ToolCallError;',
       '  console.log(JSON.stringify({ isToolCallError: error instanceof ToolCallError, code: e.code, retryable: e.retryable, message: e.message }));',

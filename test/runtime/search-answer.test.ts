@@ -1,7 +1,7 @@
 // The meta-tool's search answer: what an agent needs to act on each hit, near ties, and a plain "no good match".
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Manifest } from '../../src/runtime/contracts.js';
+import type { Manifest } from '../../src/runtime/shared/contracts.js';
 import { createToolSearch, largestCategories, searchAnswer } from '../../src/runtime/search/index.js';
 import { servedTools } from './surface-fixtures.js';
 

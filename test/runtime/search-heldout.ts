@@ -1,5 +1,5 @@
 // A second catalogue, written in another style after the search vocabulary was fixed, to check ranking on unseen text.
-import type { JsonObject, Manifest } from '../../src/runtime/contracts.js';
+import type { JsonObject, Manifest } from '../../src/runtime/shared/contracts.js';
 
 const tool = (slug: string, name: string, description: string, fields: Record<string, string>, tags: string[] = []): Manifest => ({
   slug, name, description, category: 'misc', tags, version: '1.0.0',

@@ -1,6 +1,6 @@
 // The catalogues and queries whose search results are pinned in `search-ranking.fixture.json`, and how a result is recorded.
 import { readFileSync } from 'node:fs';
-import type { Manifest, ServedTool } from '../../src/runtime/contracts.js';
+import type { Manifest, ServedTool } from '../../src/runtime/shared/contracts.js';
 import type { SearchHit } from '../../src/runtime/search/index.js';
 import { syntheticCatalogue } from '../bench/catalogue.js';
 import { SEARCH_QUERIES, servedToolsOf } from '../bench/search-latency.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
-import type { Manifest, ServedTool } from '../../src/runtime/contracts.js';
+import type { Manifest, ServedTool } from '../../src/runtime/shared/contracts.js';
 import {
   buildSearchIndex, createToolSearch, parseSearchIndex, readSearchIndexFile, SEARCH_INDEX_FORMAT, searchIndexKey, searchTools,
   type SearchIndexData,

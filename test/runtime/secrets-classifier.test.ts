@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isCredentialVariable, isSecretName, maskSecretsInText, nameWords } from '../../src/runtime/secrets/classifier.js';
-import { stripCredentials } from '../../src/runtime/local-exec.js';
-import { redactSecrets } from '../../src/runtime/redact.js';
+import { stripCredentials } from '../../src/runtime/execution/local-exec.js';
+import { redactSecrets } from '../../src/runtime/secrets/redact.js';
 
 describe('isSecretName matches the words of a name, not raw substrings', () => {
   const secret = [

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createServer } from '../../src/runtime/server.js';
-import type { ServedCatalogueFile } from '../../src/runtime/contracts.js';
+import { createServer } from '../../src/runtime/transport/server.js';
+import type { ServedCatalogueFile } from '../../src/runtime/shared/contracts.js';
 import { captureLog, manifest, sendJson, servedTool, startHttp, testNames } from './core-fixtures.js';
 
 const catalogue: ServedCatalogueFile = {

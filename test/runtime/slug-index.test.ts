@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ServedTool } from '../../src/runtime/contracts.js';
-import { advertisedSubset, toolBySlug } from '../../src/runtime/slug-index.js';
+import type { ServedTool } from '../../src/runtime/shared/contracts.js';
+import { advertisedSubset, toolBySlug } from '../../src/runtime/catalogue/slug-index.js';
 import { servedTools } from './surface-fixtures.js';
 
 describe('toolBySlug', () => {

@@ -1,4 +1,4 @@
-// Starts the server's bin from source (src/runtime/main.ts under tsx) over a served catalogue written to a temp folder,
+// Starts the server's bin from source (src/runtime/transport/main.ts under tsx) over a served catalogue written to a temp folder,
 // as its own process with real stdio pipes: for tests about what a process, not a module, does.
 
 import { mkdtemp, writeFile } from 'node:fs/promises';
@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { ServedTool } from '../../src/runtime/contracts.js';
+import type { ServedTool } from '../../src/runtime/shared/contracts.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { serverEnv } from '../helpers/mcp.js';
 import { testNames } from './core-fixtures.js';
@@ -23,7 +23,7 @@ export interface SourceServer {
 export async function sourceServer(tools: readonly ServedTool[]): Promise<SourceServer> {
   const dir = await mkdtemp(join(tmpdir(), 'nexusbloom-source-server-'));
   await writeFile(join(dir, 'catalogue.json'), JSON.stringify({ format: 'nexusbloom-served-catalogue/1', tools }));
-  const main = pathToFileURL(join(REPO_ROOT, 'src', 'runtime', 'main.ts')).href;
+  const main = pathToFileURL(join(REPO_ROOT, 'src', 'runtime', 'transport', 'main.ts')).href;
   await writeFile(join(dir, 'start.mjs'), `import { main } from ${JSON.stringify(main)};
 await main({ names: ${JSON.stringify(testNames)}, catalogueUrl: new URL('./catalogue.json', import.meta.url) });
 `);

@@ -11,9 +11,9 @@ import {
   type ServedTool,
   type ServerNames,
   type ToolRunner,
-} from '../../src/runtime/contracts.js';
-import { createRunHistory } from '../../src/runtime/history.js';
-import { createAgentSurface, type AgentSurface, type CallExtra, type SurfaceContext } from '../../src/runtime/surface.js';
+} from '../../src/runtime/shared/contracts.js';
+import { createRunHistory } from '../../src/runtime/history/history.js';
+import { createAgentSurface, type AgentSurface, type CallExtra, type SurfaceContext } from '../../src/runtime/surface/surface.js';
 import { createToolSearch } from '../../src/runtime/search/index.js';
 
 export const NAMES: ServerNames = {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ServedTool } from '../../src/runtime/contracts.js';
-import { createRunHistory } from '../../src/runtime/history.js';
-import { createAgentSurface } from '../../src/runtime/surface.js';
+import type { ServedTool } from '../../src/runtime/shared/contracts.js';
+import { createRunHistory } from '../../src/runtime/history/history.js';
+import { createAgentSurface } from '../../src/runtime/surface/surface.js';
 import { createToolSearch } from '../../src/runtime/search/index.js';
 import { ajvValidator, callExtra, functionRunner, harness, MANIFESTS, NAMES, servedTools } from './surface-fixtures.js';
 

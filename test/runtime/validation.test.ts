@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createValidator } from '../../src/runtime/validation.js';
+import { createValidator } from '../../src/runtime/schema/validation.js';
 import { captureLog, manifest, servedTool } from './core-fixtures.js';
 
 const envValidator = servedTool(manifest({

@@ -1,11 +1,11 @@
 // The context budget: what the advertised tools/list costs an agent in tokens, per tool, in total, and meta-tool only.
 
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { advertisedListLineInputs, createToolAdvertiser, DEFAULT_TOOLS_THRESHOLD, listedCatalogueTools, type ToolAdvertiser } from '../../runtime/advertise.js';
-import type { ServedTool, ServerNames } from '../../runtime/contracts.js';
-import { DEFAULT_HOST_PROFILE } from '../../runtime/host-profiles.js';
-import { metaToolDefinition } from '../../runtime/meta-tool.js';
-import type { SurfaceContext } from '../../runtime/surface.js';
+import { advertisedListLineInputs, createToolAdvertiser, DEFAULT_TOOLS_THRESHOLD, listedCatalogueTools, type ToolAdvertiser } from '../../runtime/catalogue/advertise.js';
+import type { ServedTool, ServerNames } from '../../runtime/shared/contracts.js';
+import { DEFAULT_HOST_PROFILE } from '../../runtime/schema/host-profiles.js';
+import { metaToolDefinition } from '../../runtime/surface/meta-tool.js';
+import type { SurfaceContext } from '../../runtime/surface/surface.js';
 import { contentKey, type BuildCache } from '../cache/build-cache.js';
 import { BUDGET_ENCODING, loadBatchCounter, type BatchCounter } from './token-count.js';
 

@@ -2,7 +2,7 @@
 // every input/output schema change), each classified for SDK callers and MCP clients, and the suggested bump.
 
 import { isDeepStrictEqual } from 'node:util';
-import type { JsonObject } from '../../runtime/contracts.js';
+import type { JsonObject } from '../../runtime/shared/contracts.js';
 import { bumpOf, classifyAnnotationChange, classifySchemaChange, classifyToolChange, highestImpact, type AnnotationHint, type Bump, type Impact, type SchemaSide, type ToolChangeKind } from './classify.js';
 import type { CatalogueSide, SideTool } from './load-side.js';
 import { describeChange } from './describe.js';

@@ -3,7 +3,7 @@
 
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Manifest, ServedCatalogueFile } from '../../runtime/contracts.js';
+import type { Manifest, ServedCatalogueFile } from '../../runtime/shared/contracts.js';
 import { namesLockOf, planPackage, type NamesLock } from '../plan/plan-package.js';
 import { PipelineError } from '../problems.js';
 import { failOnErrors, readAndCheck } from '../run-pipeline.js';

@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import type { Manifest } from '../../runtime/contracts.js';
+import type { Manifest } from '../../runtime/shared/contracts.js';
 import { contentKey, type BuildCache } from '../cache/build-cache.js';
 import { joinPointer, pointerSegment, type Problem } from '../problems.js';
 import { ANNOTATION_TYPES, specAnnotations } from '../../runtime/protocol/tool-annotations.js';

@@ -3,7 +3,7 @@
 import { Ajv as Draft07, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 as Draft2020 } from 'ajv/dist/2020.js';
 import { SCHEMA_AJV_OPTIONS, withFormats } from '../../runtime/schema/ajv-options.js';
-import { compilableSchema } from '../../runtime/validation.js';
+import { compilableSchema } from '../../runtime/schema/validation.js';
 
 export type Draft = 'draft-07' | '2020-12';
 

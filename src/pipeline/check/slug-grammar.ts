@@ -1,7 +1,7 @@
 // Why a slug fails the MCP tool-name grammar strict hosts enforce, in words a catalogue author can act on.
-// The grammar itself is the server's (runtime/advertise.ts), so generator and server never disagree on it.
+// The grammar itself is the server's (runtime/catalogue/advertise.ts), so generator and server never disagree on it.
 
-import { TOOL_NAME_GRAMMAR } from '../../runtime/advertise.js';
+import { TOOL_NAME_GRAMMAR } from '../../runtime/catalogue/advertise.js';
 
 /** Null when the slug can be advertised as an MCP tool name; otherwise the reason it is withheld. */
 export function withheldReason(slug: string): string | null {

@@ -1,8 +1,8 @@
 // Each advertisable tool's default-profile form as JSON text, cached by content: `data/tools-list.json` is made of
 // them, and the token budget counts the same text instead of building every form a second time.
 
-import { advertisedListLineInputs, advertisedListParts, type AdvertisedListParts } from '../../runtime/advertise.js';
-import type { ServedTool } from '../../runtime/contracts.js';
+import { advertisedListLineInputs, advertisedListParts, type AdvertisedListParts } from '../../runtime/catalogue/advertise.js';
+import type { ServedTool } from '../../runtime/shared/contracts.js';
 import { contentKey, type BuildCache } from '../cache/build-cache.js';
 
 /** Its schema transforms are most of a large rebuild's emit. */

@@ -3,7 +3,7 @@
 
 import { operationOf } from '../../runtime/execution/operation.js';
 import { schemeVariables } from '../../runtime/execution/credentials.js';
-import type { Manifest, ServedCatalogueFile, ServedTool } from '../../runtime/contracts.js';
+import type { Manifest, ServedCatalogueFile, ServedTool } from '../../runtime/shared/contracts.js';
 import { contentKey, type BuildCache } from '../cache/build-cache.js';
 import type { GeneratorConfig } from '../config.js';
 import { NAMES_LOCK_FILE, namesLockOf, type PackagePlan, type PlannedTool } from '../plan/plan-package.js';
@@ -13,9 +13,9 @@ import { LOOSE_TYPE_MARK, schemaTypes } from './schema-types.js';
 import type { Problem } from '../problems.js';
 import { renderTemplate } from './templates.js';
 import { acceptsEmptyInput, sampleInput } from './sample-input.js';
-import { advertisedListFileText, advertisedListLineOf } from '../../runtime/advertise.js';
+import { advertisedListFileText, advertisedListLineOf } from '../../runtime/catalogue/advertise.js';
 import { cachedListParts } from './advertised-list.js';
-import { catalogueIndexFileText } from '../../runtime/catalogue-index.js';
+import { catalogueIndexFileText } from '../../runtime/catalogue/catalogue-index.js';
 import { searchIndexFileText } from './search-index-file.js';
 import { policyFileText } from '../../runtime/policy/index.js';
 import { docComment, endingInOneNewline, firstSentence } from './text.js';

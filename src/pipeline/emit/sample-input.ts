@@ -1,6 +1,6 @@
 // What a caller may pass to a typed wrapper with no thought: nothing at all, or a sample value for the README.
 
-import type { Manifest } from '../../runtime/contracts.js';
+import type { Manifest } from '../../runtime/shared/contracts.js';
 
 /** Root keywords that can make `{}` an invalid input, or its type something `{}` is not assignable to. */
 const CONSTRAINING = ['allOf', 'anyOf', 'oneOf', '$ref', '$dynamicRef', 'not', 'if', 'enum', 'const', 'minProperties', 'dependentRequired', 'dependentSchemas', 'unevaluatedProperties'];

@@ -1,6 +1,6 @@
 // The package's `data/search-index.json`: the runtime's index data for the served tools, with the WordNet synonym
 // table for their words, as canonical JSON that diffs one term (and one tool's field lengths) per line.
-import type { JsonObject, ServedTool } from '../../runtime/contracts.js';
+import type { JsonObject, ServedTool } from '../../runtime/shared/contracts.js';
 import { buildSearchIndex, words, type SearchIndexData } from '../../runtime/search/index.js';
 import { wordNetSynonyms } from './wordnet-synonyms.js';
 

@@ -1,7 +1,7 @@
 // The JSDoc of a tool's wrapper and client method: title, description, annotations, an example call, what it throws.
 // Catalogue text reaches it only as comment text (docComment escapes it) and the example's input only as JSON.
 
-import type { ToolAnnotations } from '../../runtime/contracts.js';
+import type { ToolAnnotations } from '../../runtime/shared/contracts.js';
 import type { PlannedTool } from '../plan/plan-package.js';
 import { acceptsEmptyInput } from './sample-input.js';
 

@@ -4,7 +4,7 @@
 
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import type { Manifest } from '../../runtime/contracts.js';
+import type { Manifest } from '../../runtime/shared/contracts.js';
 import type { BuildCache } from '../cache/build-cache.js';
 import type { PlannedTool } from '../plan/plan-package.js';
 import { createJobRunner } from './run-jobs.js';

@@ -1,9 +1,9 @@
 // The plan stage: decides every name in the package once, from the checked tools, before anything is emitted.
 
-import type { Manifest } from '../../runtime/contracts.js';
+import type { Manifest } from '../../runtime/shared/contracts.js';
 import type { CheckedTool } from '../check/check-catalogue.js';
 import { PipelineError } from '../problems.js';
-import { TOOL_NAME_GRAMMAR } from '../../runtime/advertise.js';
+import { TOOL_NAME_GRAMMAR } from '../../runtime/catalogue/advertise.js';
 import { sanitizedToolName, withToolNameHash } from './tool-names.js';
 import { baseNames, isCanonicalSpelling, isReservedIdentifier, typeNameOf, withHashSuffix, type BaseNames } from './naming.js';
 import { planTypeNames, type TypeNames } from './type-names.js';

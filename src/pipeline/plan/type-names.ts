@@ -3,7 +3,7 @@
 // Names that two schemas would share, in one tool or across tools, get a suffix from a hash of slug and pointer, so no
 // name depends on the order of tools, properties or definitions.
 
-import type { Manifest } from '../../runtime/contracts.js';
+import type { Manifest } from '../../runtime/shared/contracts.js';
 import { PipelineError } from '../problems.js';
 import { slugHash, slugWords, typeNameOf } from './naming.js';
 

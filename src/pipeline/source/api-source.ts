@@ -1,8 +1,8 @@
 // Reads a whole catalogue from the NexusBloom HTTP API: the paginated list, then every manifest with bounded concurrency.
 
 import { setMaxListeners } from 'node:events';
-import { slugPathSegment } from '../../runtime/api-client.js';
-import { mapLimited } from '../../runtime/map-limited.js';
+import { slugPathSegment } from '../../runtime/execution/api-client.js';
+import { mapLimited } from '../../runtime/shared/map-limited.js';
 import { getJson, shownUrl, SourceError, usableApiKey, type HttpOptions } from './http-json.js';
 import { sourceLimits, type SourceLimits } from './source-limits.js';
 

@@ -1,7 +1,7 @@
 // Reads a catalogue bundle file (`{"format":"nexusbloom-catalogue/1","tools":[...]}`).
 
 import { readFile } from 'node:fs/promises';
-import { withoutByteOrderMark } from '../../runtime/json-text.js';
+import { withoutByteOrderMark } from '../../runtime/shared/json-text.js';
 import { PipelineError } from '../problems.js';
 
 export const BUNDLE_FORMAT = 'nexusbloom-catalogue/1';

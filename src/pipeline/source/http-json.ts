@@ -1,10 +1,10 @@
 // One JSON GET against the catalogue API with a deadline and bounded retries, turning every failure into a clear SourceError.
 
-import { parseRetryAfter } from '../../runtime/api-client.js';
-import { DEFAULT_MAX_BODY_BYTES, exchangeWithApi, ExchangeError, type ApiAnswer, type ExchangeFailure } from '../../runtime/api-transport.js';
-import { unsendableHeaderCharacter } from '../../runtime/config.js';
-import { withoutByteOrderMark } from '../../runtime/json-text.js';
-import { maskSecretsInText, redactUrlCredentials } from '../../runtime/redact.js';
+import { parseRetryAfter } from '../../runtime/execution/api-client.js';
+import { DEFAULT_MAX_BODY_BYTES, exchangeWithApi, ExchangeError, type ApiAnswer, type ExchangeFailure } from '../../runtime/execution/api-transport.js';
+import { unsendableHeaderCharacter } from '../../runtime/settings/config.js';
+import { withoutByteOrderMark } from '../../runtime/shared/json-text.js';
+import { maskSecretsInText, redactUrlCredentials } from '../../runtime/secrets/redact.js';
 import { PipelineError } from '../problems.js';
 import { DEFAULT_RETRY_POLICY, retryWaitMs, type RetryPolicy } from './retry.js';
 

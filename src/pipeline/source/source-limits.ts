@@ -1,6 +1,6 @@
 // How much of an API the source stage reads before it gives up: bodies, listing pages, tools and time, all capped.
 
-import { DEFAULT_MAX_BODY_BYTES } from '../../runtime/api-transport.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../../runtime/execution/api-transport.js';
 
 export interface SourceLimits {
   /** Largest response body, as sent and as decoded (a gzip bomb stops at it). */

@@ -1,7 +1,7 @@
 // Bundles the server's entry (`src/bin.ts`, the runtime and its dependencies) into one file, `dist/bin.js`, so that
 // start-up reads and links one module instead of a few hundred. The package's build runs this after `tsc`; the
 // generator's compile stage calls bundleBin() with the same options. Everything else in `dist/` stays tsc's output
-// (the typed SDK, the dev scripts, and `runtime/sandbox-child.js`, which local runs start as its own process).
+// (the typed SDK, the dev scripts, and `runtime/execution/sandbox-child.js`, which local runs start as its own process).
 //
 // Usage: node dist/runtime/dev/bundle-bin.js (from any folder; the package's `npm run build` runs it)
 

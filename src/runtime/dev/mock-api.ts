@@ -24,10 +24,10 @@ import {
   type JsonObject,
   type Manifest,
   type ServedCatalogueFile,
-} from '../contracts.js';
-import { compilableSchema } from '../validation.js';
+} from '../shared/contracts.js';
+import { compilableSchema } from '../schema/validation.js';
 import { messageOf, runToolSource, ToolSourceError } from './tool-source.js';
-import { readRequestBody } from '../request-body.js';
+import { readRequestBody } from '../transport/request-body.js';
 
 /** How one endpoint misbehaves. `times` limits the fault to the next N matching requests; absent means always. */
 export type MockFault = (

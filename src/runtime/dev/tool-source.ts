@@ -5,7 +5,7 @@
 import { Buffer } from 'node:buffer';
 import { createRequire, isBuiltin } from 'node:module';
 import vm from 'node:vm';
-import type { DiagnosticLog, JsonObject } from '../contracts.js';
+import type { DiagnosticLog, JsonObject } from '../shared/contracts.js';
 
 export interface ToolSourceOptions {
   /** Deadline for loading the module plus one run, synchronous and asynchronous parts together. */

@@ -1,11 +1,11 @@
 // Calls the HTTP operation a tool converted from an OpenAPI document stands for, and maps the answer onto the same
 // results and stable error codes as a NexusBloom run.
 
-import type { DiagnosticLog, EnvironmentVariables, JsonObject, RunOutcome, ServedTool, ServerNames, ToolFailure } from '../contracts.js';
-import { toolFailure } from '../contracts.js';
-import { exchangeWithApi, ExchangeError, type ApiAnswer } from '../api-transport.js';
-import { parseRetryAfter } from '../api-client.js';
-import { withoutByteOrderMark } from '../json-text.js';
+import type { DiagnosticLog, EnvironmentVariables, JsonObject, RunOutcome, ServedTool, ServerNames, ToolFailure } from '../shared/contracts.js';
+import { toolFailure } from '../shared/contracts.js';
+import { exchangeWithApi, ExchangeError, type ApiAnswer } from './api-transport.js';
+import { parseRetryAfter } from './api-client.js';
+import { withoutByteOrderMark } from '../shared/json-text.js';
 import { createCredentialReader, type TokenSource } from './credentials.js';
 import type { OperationCall } from './operation.js';
 import { buildOperationRequest } from './operation-request.js';

@@ -1,7 +1,7 @@
 // Builds the HTTP request of an OpenAPI operation from validated arguments: the path template filled with encoded
 // values, the query, headers and cookies serialized by their declared style/explode, and the body.
 
-import type { JsonObject } from '../contracts.js';
+import type { JsonObject } from '../shared/contracts.js';
 import type { OperationCall, OperationParameter } from './operation.js';
 
 export interface OperationRequest {

@@ -1,6 +1,6 @@
 // What a tool converted from an OpenAPI operation carries so the server can call it: the `x-nexusbloom-operation` field.
 
-import type { JsonObject, Manifest } from '../contracts.js';
+import type { JsonObject, Manifest } from '../shared/contracts.js';
 
 export const OPERATION_FIELD = 'x-nexusbloom-operation';
 

@@ -3,9 +3,9 @@
 
 import { readFileSync } from 'node:fs';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ServedTool } from '../contracts.js';
-import type { EnvVarNames } from '../config.js';
-import { isListable, type ListingOptions } from '../advertise.js';
+import type { ServedTool } from '../shared/contracts.js';
+import type { EnvVarNames } from '../settings/config.js';
+import { isListable, type ListingOptions } from '../catalogue/advertise.js';
 import { describePolicy, type PolicySettings } from '../policy/index.js';
 
 /** What the build counted (`data/token-costs.json`): tokens of tools/list entries, o200k_base. */

@@ -1,7 +1,7 @@
 // The catalogue as the policy lets agents see it, computed once per tool list, and the answer for a tool outside it.
 
-import { toolFailure, type ServedTool, type ToolFailure } from '../contracts.js';
-import { toolBySlug } from '../slug-index.js';
+import { toolFailure, type ServedTool, type ToolFailure } from '../shared/contracts.js';
+import { toolBySlug } from '../catalogue/slug-index.js';
 import { decideTool, isOpenPolicy, type OperatorPolicy } from './operator-policy.js';
 
 export interface PolicyView {

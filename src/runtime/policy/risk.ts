@@ -1,6 +1,6 @@
 // A tool's risk as trust-gating hosts infer it from MCP annotations: read < low < medium < high.
 
-import type { ToolAnnotations } from '../contracts.js';
+import type { ToolAnnotations } from '../shared/contracts.js';
 
 export const RISK_LEVELS = ['read', 'low', 'medium', 'high'] as const;
 export type RiskLevel = (typeof RISK_LEVELS)[number];

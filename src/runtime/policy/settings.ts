@@ -1,7 +1,7 @@
 // The policy a server applies: the build's defaults (data/policy.json), each overridden by its environment variable.
 
 import { readFileSync } from 'node:fs';
-import type { DiagnosticLog, EnvironmentVariables, ServerNames } from '../contracts.js';
+import type { DiagnosticLog, EnvironmentVariables, ServerNames } from '../shared/contracts.js';
 import type { OperatorPolicy } from './operator-policy.js';
 import { RISK_CEILINGS, type RiskCeiling } from './risk.js';
 

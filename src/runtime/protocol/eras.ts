@@ -4,7 +4,7 @@
 // what differs between the eras: reading a request's envelope and dressing a result for it.
 
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import { ProtocolError } from '../contracts.js';
+import { ProtocolError } from '../shared/contracts.js';
 
 /** Revisions served without a handshake, newest first. */
 export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];

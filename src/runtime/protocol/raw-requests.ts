@@ -3,9 +3,9 @@
 
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_BATCH_RUNS } from '../guide.js';
-import { protoMemberFailure } from '../json-arguments.js';
-import { failureResult } from '../results.js';
+import { MAX_BATCH_RUNS } from '../surface/guide.js';
+import { protoMemberFailure } from '../schema/json-arguments.js';
+import { failureResult } from '../history/results.js';
 
 type RequestId = string | number;
 

@@ -1,7 +1,7 @@
 // Text analysis shared by the index and the query: words, abbreviations, phrases, Porter stems, and the fields of a
 // tool that search reads, with the kind of action its name says it performs.
 import { stemmer } from 'stemmer';
-import type { JsonObject, ServedTool } from '../contracts.js';
+import type { JsonObject, ServedTool } from '../shared/contracts.js';
 import { ACTION_WORDS, AGENT_NOUNS, CANONICAL_WORDS, PHRASES, STOP_WORDS, SYNONYM_GROUPS, type ActionKind } from './vocabulary.js';
 
 /** Lower-case words of a text, camelCase and snake/kebab-case split; ".env" gives "env". */

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import type { JsonObject, ServedTool } from '../contracts.js';
+import type { JsonObject, ServedTool } from '../shared/contracts.js';
 import { fieldTerms, FIELDS, searchableTexts, term, withPhrases, words } from './analysis.js';
 
 /** Names the layout of SearchIndexData and the text analysis behind it; change it whenever either changes. */

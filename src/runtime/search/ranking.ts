@@ -1,7 +1,7 @@
 // Ranking: BM25F over weighted fields with query expansion (hand and WordNet synonyms, prefixes, adjacent-word
 // pairs), coverage of the query's words, agreement of the query's verb with the tool's action, and deprecation.
-import { parameterCounts, requiredFields } from '../call-shape.js';
-import type { ServedTool } from '../contracts.js';
+import { parameterCounts, requiredFields } from '../schema/call-shape.js';
+import type { ServedTool } from '../shared/contracts.js';
 import { bigram, FIELDS, HAND_SYNONYMS, isActionTerm, mergePhrases, queryAction, term, words, type FieldName } from './analysis.js';
 import { NAME_FIELD, type SearchIndex } from './scoring-index.js';
 import { STOP_WORDS, type ActionKind } from './vocabulary.js';

@@ -1,6 +1,6 @@
 // The index as a query reads it: each term's BM25F score per tool precomputed from the index data, with the
 // tools' actions and name sizes that ranking weighs.
-import type { ServedTool } from '../contracts.js';
+import type { ServedTool } from '../shared/contracts.js';
 import { fieldTerms, FIELDS, toolAction, type FieldName } from './analysis.js';
 import type { SearchIndexData, SearchTermData } from './index-data.js';
 import type { ActionKind } from './vocabulary.js';

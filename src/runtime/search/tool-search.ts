@@ -1,6 +1,6 @@
 // The search a server holds for its tool list: the index decoded once per list, from the package's prebuilt data when
 // that data was built from exactly this list, else built in memory (keeping the prebuilt synonym table).
-import type { ServedTool } from '../contracts.js';
+import type { ServedTool } from '../shared/contracts.js';
 import { buildSearchIndex, readSearchIndexFileSync, searchIndexKey, type SearchIndexData } from './index-data.js';
 import { rankTools, type SearchHit } from './ranking.js';
 import { decodeSearchIndex, type SearchIndex } from './scoring-index.js';

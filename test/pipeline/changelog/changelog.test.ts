@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { Manifest } from '../../../src/runtime/contracts.js';
+import type { Manifest } from '../../../src/runtime/shared/contracts.js';
 import { buildChangelog, bumpVersion, diffTool } from '../../../src/pipeline/changelog/changelog.js';
 import { loadSide, type CatalogueSide, type SideTool } from '../../../src/pipeline/changelog/load-side.js';
 import { codeSpan, latestChangelogVersion, prependChangelogEntry, renderMarkdown } from '../../../src/pipeline/changelog/render-markdown.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import type { ServerNames } from '../../../src/runtime/contracts.js';
+import type { ServerNames } from '../../../src/runtime/shared/contracts.js';
 import { runAgentDemo } from '../../../src/runtime/dev/agent-demo.js';
 import { runCatalogueCheck } from '../../../src/runtime/dev/catalogue-check.js';
 import { startMockHint } from '../../../src/runtime/dev/client-session.js';

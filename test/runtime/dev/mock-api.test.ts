@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import type { Manifest, ServedCatalogueFile } from '../../../src/runtime/contracts.js';
+import type { Manifest, ServedCatalogueFile } from '../../../src/runtime/shared/contracts.js';
 import {
   manifestsFromBundle,
   manifestsFromServedCatalogue,

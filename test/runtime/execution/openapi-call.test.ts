@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import type { Manifest, ServedTool } from '../../../src/runtime/contracts.js';
+import type { Manifest, ServedTool } from '../../../src/runtime/shared/contracts.js';
 import { createOperationCaller } from '../../../src/runtime/execution/openapi-call.js';
 import type { OperationCall } from '../../../src/runtime/execution/operation.js';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createServer } from '../../../src/runtime/server.js';
+import { createServer } from '../../../src/runtime/transport/server.js';
 import { BILLING_MANIFESTS } from '../../fixtures/billing-catalogue.js';
 import { manifest, servedTool, testNames } from '../core-fixtures.js';
 

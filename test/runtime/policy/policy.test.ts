@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ToolAnnotations } from '../../../src/runtime/contracts.js';
+import type { ToolAnnotations } from '../../../src/runtime/shared/contracts.js';
 import {
   confirmRuns, createPolicyView, decideTool, matchesPattern, metaToolAnnotations, needsConfirmation, policyDefaultsProblems,
   readPolicySettings, riskOf, type ConfirmationChannel, type OperatorPolicy,

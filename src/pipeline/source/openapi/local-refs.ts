@@ -2,7 +2,7 @@
 // self-contained; refs are looked up through the parser's resolved `$refs`, never by hand.
 
 import { createHash } from 'node:crypto';
-import type { JsonObject } from '../../../runtime/contracts.js';
+import type { JsonObject } from '../../../runtime/shared/contracts.js';
 import { toJsonSchema2020, type SchemaDialect } from './schema-dialect.js';
 
 /** Reads a local pointer (`#/components/schemas/Pet`) of the document; throws when it points nowhere. */

@@ -3,8 +3,8 @@
 
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml } from 'yaml';
-import type { JsonObject, Manifest } from '../../../runtime/contracts.js';
-import { withoutByteOrderMark } from '../../../runtime/json-text.js';
+import type { JsonObject, Manifest } from '../../../runtime/shared/contracts.js';
+import { withoutByteOrderMark } from '../../../runtime/shared/json-text.js';
 import { PipelineError, type Problem } from '../../problems.js';
 import { BUNDLE_FORMAT } from '../bundle-source.js';
 import { documentManifests, type DocumentContext } from './operations.js';

@@ -2,7 +2,7 @@
 // schema from its parameters and request body, the output schema from its first 2xx JSON response, and the
 // `x-nexusbloom-operation` field the generated server calls it with.
 
-import type { JsonObject, Manifest, ToolAnnotations } from '../../../runtime/contracts.js';
+import type { JsonObject, Manifest, ToolAnnotations } from '../../../runtime/shared/contracts.js';
 import { OPERATION_FIELD, type OperationCall, type OperationParameter, type ParameterLocation, type SecurityScheme } from '../../../runtime/execution/operation.js';
 import { createDefsCollector, withLocalDefs, type PointerReader } from './local-refs.js';
 import type { SchemaDialect } from './schema-dialect.js';

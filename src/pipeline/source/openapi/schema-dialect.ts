@@ -1,7 +1,7 @@
 // Turns an OpenAPI 3.0 / Swagger 2.0 schema object (or a 3.1 one) into JSON Schema 2020-12, keyword by keyword.
 // Only schema positions are walked, so a property *named* `nullable` or `example` is left alone.
 
-import type { JsonObject } from '../../../runtime/contracts.js';
+import type { JsonObject } from '../../../runtime/shared/contracts.js';
 import { linearRegExp } from '../../../runtime/schema/linear-regexp.js';
 
 /** Which rules apply: `oas30` for Swagger 2.0 and OpenAPI 3.0 schemas, `oas31` for OpenAPI 3.1 (already 2020-12). */
