@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createLocalExecutor, localExecutionWarning, stripCredentials } from '../../src/runtime/execution/local-exec.js';
+import { createLocalExecutor, stripCredentials } from '../../src/runtime/execution/local-exec.js';
+import { localExecutionWarning } from '../../src/runtime/execution/local-exec-gate.js';
 import type { RunOutcome } from '../../src/runtime/shared/contracts.js';
 import { captureLog, manifest, servedTool, testNames } from './core-fixtures.js';
 

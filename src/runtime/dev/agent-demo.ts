@@ -1,7 +1,7 @@
 // `npm run agent-demo [-- --mock]`: walks the path an LLM takes through the real server over stdio (list, search,
 // schema, run, batch, a typo and its recovery via the suggestion, the recover prompt) with no model needed.
 
-import { runnerToolName } from '../surface/meta-tool.js';
+import { runnerToolName } from '../surface/context.js';
 import { parseArgs } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import type { ServedTool } from '../shared/contracts.js';
 import { TOOL_NAME_GRAMMAR } from '../catalogue/advertise.js';
 import { isRunSelected, notRunText, runSelectionOf, selectionText, type RunSelection } from './run-selection.js';
-import { runnerToolName } from '../surface/meta-tool.js';
+import { runnerToolName } from '../surface/context.js';
 import { decideTool, needsConfirmation, readPolicySettings, type PolicySettings } from '../policy/index.js';
 import {
   apiUnreachableReason,

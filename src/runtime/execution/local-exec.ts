@@ -61,8 +61,6 @@ export function stripCredentials(env: EnvironmentVariables, _apiUrlVar?: string)
   return kept;
 }
 
-export { localExecutionWarning } from './local-exec-gate.js';
-
 let entryPath: Promise<string> | undefined;
 
 /**

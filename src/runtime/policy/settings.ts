@@ -3,23 +3,9 @@
 import { readFileSync } from 'node:fs';
 import type { DiagnosticLog, EnvironmentVariables, ServerNames } from '../shared/contracts.js';
 import type { OperatorPolicy } from './operator-policy.js';
-import { RISK_CEILINGS, type RiskCeiling } from './risk.js';
+import { CONFIRM_MODES, RISK_CEILINGS, SURFACE_MODES, type ConfirmMode, type PolicyDefaults, type RiskCeiling, type SurfaceMode } from './modes.js';
 
-/** `declared`: tools declaring destructiveHint: true; `unless-safe`: every tool not declared read-only or non-destructive. */
-export const CONFIRM_MODES = ['declared', 'unless-safe', 'off'] as const;
-export type ConfirmMode = (typeof CONFIRM_MODES)[number];
-/** `single`: one meta-tool (the reference); `split`: a read-only discovery tool and a separate runner. */
-export const SURFACE_MODES = ['single', 'split'] as const;
-export type SurfaceMode = (typeof SURFACE_MODES)[number];
-
-/** What a build may set (config file `policy`, shipped as `data/policy.json`); every field optional. */
-export interface PolicyDefaults {
-  allow?: string[];
-  deny?: string[];
-  maxRisk?: RiskCeiling;
-  confirm?: ConfirmMode;
-  surface?: SurfaceMode;
-}
+export { CONFIRM_MODES, SURFACE_MODES, type ConfirmMode, type PolicyDefaults, type SurfaceMode } from './modes.js';
 
 export interface PolicySettings {
   policy: OperatorPolicy;

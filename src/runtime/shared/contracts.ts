@@ -2,7 +2,7 @@
 // the outcome of running a tool. This file is shipped verbatim inside every generated package.
 
 import { maskSecretsInText } from '../secrets/classifier.js';
-import type { PolicyDefaults } from '../policy/settings.js';
+import type { PolicyDefaults } from '../policy/modes.js';
 
 export type JsonObject = { [key: string]: unknown };
 

@@ -11,7 +11,7 @@ import { agentResolveOptions, resolveSlug } from '../catalogue/resolve.js';
 import { toolBySlug } from '../catalogue/slug-index.js';
 import { failureResult, outcomeResult } from '../history/results.js';
 import { checkParams, executeRun, validateAndRun } from '../history/runs.js';
-import type { CallExtra, SurfaceContext } from './surface.js';
+import { runnerToolName, toolUri, type CallExtra, type SurfaceContext } from './context.js';
 import { confirmRuns, metaToolAnnotations } from '../policy/index.js';
 
 export const META_COMMANDS = ['search', 'list', 'schema', 'run', 'batch', 'history', 'diff'] as const;
@@ -36,11 +36,6 @@ const FIELD_COMMANDS: Readonly<Record<(typeof META_FIELDS)[number], readonly Met
   command: META_COMMANDS, query: ['search'], limit: ['search'], slug: ['schema', 'run'], params: ['run'], runs: ['batch'],
   show: ['history'], from: ['diff'], to: ['diff'],
 };
-
-/** The runner's name in the split surface. */
-export function runnerToolName(metaToolName: string): string {
-  return `${metaToolName}-run`;
-}
 
 function roleText(ctx: SurfaceContext, role: MetaToolRole): { name: string; title: string; description: string } {
   const { productName, uriScheme, metaToolName } = ctx.names;
@@ -151,10 +146,6 @@ function parseArguments(raw: unknown): { command: MetaCommand; args: JsonObject 
 function shortDescription(text: string, max = 160): string {
   const firstLine = text.split(/\r?\n|\u2028|\u2029/)[0] ?? '';
   return firstLine.length > max ? `${firstLine.slice(0, max - 1)}…` : firstLine;
-}
-
-export function toolUri(ctx: SurfaceContext, slug: string): string {
-  return `${ctx.names.uriScheme}://tools/${encodeURIComponent(slug)}`;
 }
 
 function textAndData(text: string, data: Record<string, unknown>): CallToolResult {

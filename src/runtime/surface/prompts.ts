@@ -3,12 +3,10 @@ import { ErrorCode, type GetPromptResult, type ListPromptsResult } from '@modelc
 import { ERROR_RETRYABLE, ProtocolError, type ErrorCode as ToolErrorCode, type ServedTool } from '../shared/contracts.js';
 import { callFor, inputFields, parameterCounts, validExampleArguments, type ExampleCall } from '../schema/call-shape.js';
 import { ERROR_ADVICE, ERROR_CODES, errorCodeTable, MAX_BATCH_RUNS } from './guide.js';
-import { toolUri } from './meta-tool.js';
 import { safeStringify } from '../secrets/redact.js';
 import { agentResolveOptions, closestSlugs, resolveSlug } from '../catalogue/resolve.js';
 import type { SearchHit } from '../search/index.js';
-import type { SurfaceContext } from './surface.js';
-import { runnerToolName } from './meta-tool.js';
+import { runnerToolName, toolUri, type SurfaceContext } from './context.js';
 
 /** Tools a find-tool or plan-batch prompt offers. */
 const PROMPT_CANDIDATES = 5;

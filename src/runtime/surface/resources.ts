@@ -9,11 +9,10 @@ import { ProtocolError, type ServedTool } from '../shared/contracts.js';
 import { callFor, parameterCounts, validExampleArguments } from '../schema/call-shape.js';
 import { buildGuide } from './guide.js';
 import { historyIndex } from '../history/history.js';
-import { toolUri } from './meta-tool.js';
 import { safeStringify } from '../secrets/redact.js';
 import { agentResolveOptions, resolveSlug } from '../catalogue/resolve.js';
 import type { ToolSearch } from '../search/index.js';
-import type { SurfaceContext } from './surface.js';
+import { toolUri, type SurfaceContext } from './context.js';
 
 /** Completion answers at most this many values (the MCP limit). */
 export const MAX_COMPLETION_VALUES = 100;

@@ -8,52 +8,18 @@ import type {
   ReadResourceResult,
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { toolFailure, type DiagnosticLog, type InputValidator, type ServedTool, type ServerNames, type ToolFailure, type ToolRunner } from '../shared/contracts.js';
-import type { RunHistory } from '../history/history.js';
+import { toolFailure, type ServedTool, type ToolFailure } from '../shared/contracts.js';
 import { ERROR_CODES } from './guide.js';
-import { callMetaTool, metaToolDefinition, runnerToolName } from './meta-tool.js';
-import type { ConfirmationChannel, ConfirmMode, SurfaceMode } from '../policy/index.js';
+import { runnerToolName, type CallExtra, type SurfaceContext } from './context.js';
+import { callMetaTool, metaToolDefinition } from './meta-tool.js';
 import { getPrompt, listPrompts, PROMPT_SLUG_ARGUMENTS } from './prompts.js';
 import { completeSlugs, listResources, listResourceTemplates, readResource, toolTemplateUri } from './resources.js';
 import { agentResolveOptions, notFoundFailure, resolveSlug, closestSlugs } from '../catalogue/resolve.js';
 import { failureResult, outcomeResult } from '../history/results.js';
 import { validateAndRun } from '../history/runs.js';
 import { advertisedSubset, toolBySlug } from '../catalogue/slug-index.js';
-import type { ToolSearch } from '../search/index.js';
 
-export interface SurfaceContext {
-  names: ServerNames;
-  /** Every tool, advertised and withheld, sorted by slug; may change between calls (live refresh). */
-  getTools(): readonly ServedTool[];
-  /** Search over getTools(), one index per list: meta-tool search, prompts, completions and not-found hints rank alike. */
-  search: ToolSearch;
-  runner: ToolRunner;
-  validator: InputValidator;
-  history: RunHistory;
-  startedAt: Date;
-  log: DiagnosticLog;
-  /** `<prefix>MCP_CATALOGUE` while the server serves the list pinned at build time (see ResolveOptions); else absent. */
-  pinnedCatalogueVar?: string;
-  /**
-   * TOOL_NOT_ALLOWED for a name that did not resolve among `getTools()` because its tool is outside the operator's
-   * policy (see policy/catalogue-view.ts); absent or null: answer not-found as usual.
-   */
-  refusal?(wanted: string, exactOnly?: boolean): ToolFailure | null;
-  /** The confirmation rule for runs through the meta-tool (see policy/confirmation.ts); absent: none. */
-  confirmation?: { mode: ConfirmMode; confirmVar: string };
-  /** One meta-tool (default) or a discovery tool and a separate runner. */
-  surfaceMode?: SurfaceMode;
-  /** The operator policy in words, for the guide. */
-  policySummary?: string;
-}
-
-export interface CallExtra {
-  signal: AbortSignal;
-  progressToken?: string | number;
-  sendProgress(progress: number, total?: number, message?: string): Promise<void>;
-  /** How this call can ask the user to confirm runs (elicitation when the client declares it); absent: it cannot. */
-  confirmationChannel?: ConfirmationChannel;
-}
+export type { CallExtra, SurfaceContext } from './context.js';
 
 export interface AgentSurface {
   /** The first meta-tool entry (the only one unless the surface is split). */
