@@ -11,7 +11,7 @@ import { cachedListParts } from './emit/advertised-list.js';
 import { emitPackage, looseTypeWarnings, moduleCacheKey, type PackageFiles } from './emit/emit-package.js';
 import { collectGarbage } from './memory.js';
 import { DEFAULT_TOOLS_THRESHOLD, isAdvertised, isListable } from '../runtime/catalogue/advertise.js';
-import { tokenCostsFileText } from '../runtime/listing/index.js';
+import { tokenCostsFileText } from './emit/token-costs-file.js';
 import { createPolicyView, describePolicy, readPolicySettings } from '../runtime/policy/index.js';
 import { createToolPool, workersAllowed, type ToolJob } from './parallel/warm-cache.js';
 import { planPackage, type PackagePlan } from './plan/plan-package.js';

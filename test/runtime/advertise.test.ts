@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  advertisedForm, advertisedListFileText, advertisedListLine, advertisedListParts, advertisedTool, createToolAdvertiser, FAILURE_ENVELOPE_SCHEMA, offerAdvertisedForms, outputSchemaOf,
-  readAdvertisedListFileSync, withheldReasonFor,
+  advertisedForm, advertisedTool, createToolAdvertiser, FAILURE_ENVELOPE_SCHEMA, offerAdvertisedForms, outputSchemaOf, readAdvertisedListFileSync, withheldReasonFor,
 } from '../../src/runtime/catalogue/advertise.js';
+import { advertisedListFileText, advertisedListLine, advertisedListParts } from '../../src/pipeline/emit/advertised-list.js';
 import { DEFAULT_HOST_PROFILE } from '../../src/runtime/schema/host-profiles.js';
 import { toolFailure } from '../../src/runtime/shared/contracts.js';
 import { manifest, servedTool } from './core-fixtures.js';

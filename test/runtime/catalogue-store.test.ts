@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createApiClient } from '../../src/runtime/execution/api-client.js';
 import { createCatalogueStore, loadServedCatalogue } from '../../src/runtime/catalogue/catalogue-store.js';
-import { catalogueIndexFileText, isManifestPending, lazyServedTools, readCatalogueIndexSync } from '../../src/runtime/catalogue/catalogue-index.js';
+import { catalogueIndexFileText } from '../../src/pipeline/emit/catalogue-index-file.js';
+import { isManifestPending, lazyServedTools, readCatalogueIndexSync } from '../../src/runtime/catalogue/catalogue-index.js';
 import { unlink } from 'node:fs/promises';
 import { readSettings } from '../../src/runtime/settings/config.js';
 import type { Manifest, ServedCatalogueFile } from '../../src/runtime/shared/contracts.js';
@@ -160,7 +161,8 @@ test('with an index beside it, loading reads the index only; every manifest come
 test('a server over an indexed package starts and lists every tool without reading a manifest', async () => {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
-  const { advertisedListFileText, advertisedTool } = await import('../../src/runtime/catalogue/advertise.js');
+  const { advertisedTool } = await import('../../src/runtime/catalogue/advertise.js');
+  const { advertisedListFileText } = await import('../../src/pipeline/emit/advertised-list.js');
   const { createServer } = await import('../../src/runtime/transport/server.js');
   const dir = await mkdtemp(join(tmpdir(), 'nb-cat-lazy-server-'));
   await writeFile(join(dir, 'catalogue.json'), JSON.stringify(pinned));

@@ -1,7 +1,8 @@
 // The context budget: what the advertised tools/list costs an agent in tokens, per tool, in total, and meta-tool only.
 
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { advertisedListLineInputs, createToolAdvertiser, DEFAULT_TOOLS_THRESHOLD, listedCatalogueTools, type ToolAdvertiser } from '../../runtime/catalogue/advertise.js';
+import { advertisedListLineInputs } from '../emit/advertised-list.js';
+import { createToolAdvertiser, DEFAULT_TOOLS_THRESHOLD, listedCatalogueTools, type ToolAdvertiser } from '../../runtime/catalogue/advertise.js';
 import type { ServedTool, ServerNames } from '../../runtime/shared/contracts.js';
 import { DEFAULT_HOST_PROFILE } from '../../runtime/schema/host-profiles.js';
 import { metaToolDefinition } from '../../runtime/surface/meta-tool.js';

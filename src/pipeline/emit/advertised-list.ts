@@ -1,9 +1,49 @@
-// Each advertisable tool's default-profile form as JSON text, cached by content: `data/tools-list.json` is made of
-// them, and the token budget counts the same text instead of building every form a second time.
+// `data/tools-list.json`: each advertisable tool's default-profile form as JSON text, cached by content; the token
+// budget counts the same text instead of building every form a second time. The server reads it (catalogue/advertise.ts).
 
-import { advertisedListLineInputs, advertisedListParts, type AdvertisedListParts } from '../../runtime/catalogue/advertise.js';
+import { ADVERTISED_LIST_FORMAT, advertisedDescription, advertisedForm, isAdvertised } from '../../runtime/catalogue/advertise.js';
+import { DEFAULT_HOST_PROFILE } from '../../runtime/schema/host-profiles.js';
 import type { ServedTool } from '../../runtime/shared/contracts.js';
 import { contentKey, type BuildCache } from '../cache/build-cache.js';
+
+/**
+ * `data/tools-list.json`: the default-profile form of every advertisable tool, prepared by the generator so that a
+ * server listing every tool does no schema work at start-up. One tool a line, in the catalogue's order.
+ */
+export function advertisedListFileText(tools: readonly ServedTool[], lineOf: (tool: ServedTool) => string = advertisedListLine): string {
+  const lines = tools.filter(isAdvertised).map(lineOf);
+  return `{"format":${JSON.stringify(ADVERTISED_LIST_FORMAT)},"profile":${JSON.stringify(DEFAULT_HOST_PROFILE)},"tools":[\n${lines.join(',\n')}\n]}\n`;
+}
+
+/**
+ * One advertisable tool's default-profile form as JSON texts: `tool` is exactly the tools/list entry, which the
+ * generator's token budget counts, and with `aliases` it makes the tool's line of `data/tools-list.json`.
+ */
+export interface AdvertisedListParts {
+  tool: string;
+  aliases: string;
+}
+
+export function advertisedListParts(tool: ServedTool): AdvertisedListParts {
+  const form = advertisedForm(tool, DEFAULT_HOST_PROFILE);
+  return { tool: JSON.stringify(form.tool), aliases: JSON.stringify(form.aliases) };
+}
+
+/** The line the parts make: the same text as `JSON.stringify({ tool, aliases })` of the form. */
+export function advertisedListLineOf(parts: AdvertisedListParts): string {
+  return `{"tool":${parts.tool},"aliases":${parts.aliases}}`;
+}
+
+/** One advertisable tool's line of `data/tools-list.json` (the generator caches its parts by advertisedListLineInputs). */
+export function advertisedListLine(tool: ServedTool): string {
+  return advertisedListLineOf(advertisedListParts(tool));
+}
+
+/** Everything advertisedListParts reads of a tool, for a cache key. */
+export function advertisedListLineInputs(tool: ServedTool): unknown[] {
+  const { manifest } = tool;
+  return [ADVERTISED_LIST_FORMAT, DEFAULT_HOST_PROFILE, tool.slug, tool.toolName ?? null, manifest.name, advertisedDescription(manifest), manifest.input_schema, manifest.output_schema ?? null, manifest.annotations ?? null];
+}
 
 /** Its schema transforms are most of a large rebuild's emit. */
 export const LIST_PARTS_CACHE_KIND = 'list-parts';

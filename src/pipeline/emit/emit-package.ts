@@ -13,11 +13,10 @@ import { LOOSE_TYPE_MARK, schemaTypes } from './schema-types.js';
 import type { Problem } from '../problems.js';
 import { renderTemplate } from './templates.js';
 import { acceptsEmptyInput, sampleInput } from './sample-input.js';
-import { advertisedListFileText, advertisedListLineOf } from '../../runtime/catalogue/advertise.js';
-import { cachedListParts } from './advertised-list.js';
-import { catalogueIndexFileText } from '../../runtime/catalogue/catalogue-index.js';
+import { advertisedListFileText, advertisedListLineOf, cachedListParts } from './advertised-list.js';
+import { catalogueIndexFileText } from './catalogue-index-file.js';
 import { searchIndexFileText } from './search-index-file.js';
-import { policyFileText } from '../../runtime/policy/index.js';
+import { policyFileText } from './policy-file.js';
 import { docComment, endingInOneNewline, firstSentence } from './text.js';
 import { toolDoc } from './tool-doc.js';
 

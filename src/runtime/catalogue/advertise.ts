@@ -44,7 +44,7 @@ export function advertisedTool(tool: ServedTool): Tool {
 }
 
 /** The manifest's description verbatim, after a line saying so when the tool is deprecated. */
-function advertisedDescription(manifest: ServedTool['manifest']): string {
+export function advertisedDescription(manifest: ServedTool['manifest']): string {
   const deprecated = typeof manifest.deprecated === 'string' && manifest.deprecated.trim() !== ''
     ? `Deprecated: ${manifest.deprecated.trim().replace(/\.$/, '')}.\n`
     : '';
@@ -164,46 +164,8 @@ export function createToolAdvertiser(options: ListingOptions & { profile: HostPr
   };
 }
 
+/** The format of `data/tools-list.json`, which the generator writes (src/pipeline/emit/advertised-list.ts) and a server reads. */
 export const ADVERTISED_LIST_FORMAT = 'nexusbloom-tools-list/1';
-
-/**
- * `data/tools-list.json`: the default-profile form of every advertisable tool, prepared by the generator so that a
- * server listing every tool does no schema work at start-up. One tool a line, in the catalogue's order.
- */
-export function advertisedListFileText(tools: readonly ServedTool[], lineOf: (tool: ServedTool) => string = advertisedListLine): string {
-  const lines = tools.filter(isAdvertised).map(lineOf);
-  return `{"format":${JSON.stringify(ADVERTISED_LIST_FORMAT)},"profile":${JSON.stringify(DEFAULT_HOST_PROFILE)},"tools":[\n${lines.join(',\n')}\n]}\n`;
-}
-
-/**
- * One advertisable tool's default-profile form as JSON texts: `tool` is exactly the tools/list entry, which the
- * generator's token budget counts, and with `aliases` it makes the tool's line of `data/tools-list.json`.
- */
-export interface AdvertisedListParts {
-  tool: string;
-  aliases: string;
-}
-
-export function advertisedListParts(tool: ServedTool): AdvertisedListParts {
-  const form = advertisedForm(tool, DEFAULT_HOST_PROFILE);
-  return { tool: JSON.stringify(form.tool), aliases: JSON.stringify(form.aliases) };
-}
-
-/** The line the parts make: the same text as `JSON.stringify({ tool, aliases })` of the form. */
-export function advertisedListLineOf(parts: AdvertisedListParts): string {
-  return `{"tool":${parts.tool},"aliases":${parts.aliases}}`;
-}
-
-/** One advertisable tool's line of `data/tools-list.json` (the generator caches its parts by advertisedListLineInputs). */
-export function advertisedListLine(tool: ServedTool): string {
-  return advertisedListLineOf(advertisedListParts(tool));
-}
-
-/** Everything advertisedListParts reads of a tool, for a cache key. */
-export function advertisedListLineInputs(tool: ServedTool): unknown[] {
-  const { manifest } = tool;
-  return [ADVERTISED_LIST_FORMAT, DEFAULT_HOST_PROFILE, tool.slug, tool.toolName ?? null, manifest.name, advertisedDescription(manifest), manifest.input_schema, manifest.output_schema ?? null, manifest.annotations ?? null];
-}
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 

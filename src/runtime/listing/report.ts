@@ -21,11 +21,6 @@ export interface TokenCosts {
 
 export const TOKEN_COSTS_FORMAT = 'nexusbloom-token-costs/1';
 
-export function tokenCostsFileText(costs: TokenCosts): string {
-  const perTool = Object.fromEntries(Object.entries(costs.perTool).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return `${JSON.stringify({ format: TOKEN_COSTS_FORMAT, encoding: costs.encoding, total: costs.total, metaOnly: costs.metaOnly, perTool })}\n`;
-}
-
 export function readTokenCostsSync(url: URL): TokenCosts | null {
   try {
     const data = JSON.parse(readFileSync(url, 'utf8')) as Partial<TokenCosts> & { format?: unknown };

@@ -95,12 +95,6 @@ export function policyDefaultsProblems(value: unknown): string[] {
 
 export const POLICY_FILE_FORMAT = 'nexusbloom-policy/1';
 
-/** `data/policy.json`: the build's policy defaults, keys sorted, so the same config writes the same bytes. */
-export function policyFileText(defaults: PolicyDefaults): string {
-  const sorted = Object.fromEntries(Object.entries(defaults).filter(([, value]) => value !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return `${JSON.stringify({ format: POLICY_FILE_FORMAT, ...sorted }, null, 2)}\n`;
-}
-
 /**
  * The defaults in a package's `data/policy.json`: none when the file is absent (a package built before it existed).
  * A file that is there but unreadable or invalid is an error: serving every tool in place of a policy the operator
