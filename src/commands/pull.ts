@@ -7,6 +7,7 @@ import { BaseCommand } from '../cli/base-command.js';
 import { BUNDLE_FORMAT } from '../pipeline/source/bundle-source.js';
 import { isApiSource, readSource, shownSource } from '../pipeline/source/read-source.js';
 import { sourceFlags, sourceOptions } from '../cli/shared-flags.js';
+import { byCodeUnit } from '../runtime/shared/order.js';
 
 export interface PullResult {
   /** The API URL, its credentials masked. */
@@ -14,8 +15,6 @@ export interface PullResult {
   out: string;
   tools: number;
 }
-
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export default class Pull extends BaseCommand {
   static override description = `Snapshot a catalogue API into a bundle file.

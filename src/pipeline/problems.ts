@@ -1,5 +1,7 @@
 // Problems found while reading or checking a catalogue, each naming the tool (slug) and a JSON pointer.
 
+import { pointerToken } from '../runtime/shared/json-values.js';
+
 export type Severity = 'error' | 'warning';
 
 export interface Problem {
@@ -43,7 +45,7 @@ export function hasErrors(problems: readonly Problem[]): boolean {
 
 /** JSON pointer escaping (RFC 6901). */
 export function pointerSegment(segment: string | number): string {
-  return String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
+  return pointerToken(String(segment));
 }
 
 export function joinPointer(...segments: Array<string | number>): string {

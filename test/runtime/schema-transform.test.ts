@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { JsonObject, Manifest } from '../../src/runtime/shared/contracts.js';
-import { namedBooleanSubschemasAsObjects, NAMED_SCHEMA_KEYWORDS, forEachSchema, inlineRefs, isJsonObject, mapSubschemas, DEFAULT_RECURSION_DEPTH } from '../../src/runtime/schema/schema-transform.js';
+import { namedBooleanSubschemasAsObjects, NAMED_SCHEMA_KEYWORDS, forEachSchema, inlineRefs, mapSubschemas, DEFAULT_RECURSION_DEPTH } from '../../src/runtime/schema/schema-transform.js';
+import { isJsonObject } from '../../src/runtime/shared/json-values.js';
 import { DEEP_TREE, NASTY_MANIFESTS } from '../fixtures/nasty-schemas.js';
 import { compileSchema } from '../fixtures/schema-mutations.js';
 

@@ -7,6 +7,7 @@ import { bumpOf, classifyAnnotationChange, classifySchemaChange, classifyToolCha
 import type { CatalogueSide, SideTool } from './load-side.js';
 import { describeChange } from './describe.js';
 import { diffSchemas, type Effect, type SchemaChangeKind } from './schema-diff.js';
+import { byCodeUnit } from '../../runtime/shared/order.js';
 
 export interface ChangelogChange {
   kind: SchemaChangeKind | ToolChangeKind;
@@ -99,7 +100,6 @@ export function diffTool(before: SideTool, after: SideTool): ChangelogChange[] {
   return changes;
 }
 
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function summarize(slug: string, status: ToolChangelog['status'], changes: ChangelogChange[]): ToolChangelog {
   return { slug, status, sdk: highestImpact(changes.map((c) => c.sdk)), mcp: highestImpact(changes.map((c) => c.mcp)), changes };

@@ -9,6 +9,7 @@ import { PipelineError } from '../problems.js';
 import { failOnErrors, readAndCheck } from '../run-pipeline.js';
 import { isApiSource, type SourceOptions } from '../source/read-source.js';
 import { readNamesLock } from '../write/write-package.js';
+import { byCodeUnit } from '../../runtime/shared/order.js';
 
 export const SERVED_CATALOGUE_FILE = 'data/catalogue.json';
 const SERVED_CATALOGUE_FORMAT = 'nexusbloom-served-catalogue/1';
@@ -41,7 +42,6 @@ export interface LoadSideOptions {
   lock?: NamesLock | null;
 }
 
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 async function isDirectory(path: string): Promise<boolean> {
   try {

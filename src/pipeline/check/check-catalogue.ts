@@ -11,6 +11,7 @@ import { refCycleWithoutBase } from './ref-cycles.js';
 import { schemaLimitProblems } from './schema-limits.js';
 import { collectRefs, createSchemaCompiler, describeAjvError, mostTelling, type SchemaCompiler } from './schema-compiler.js';
 import { hasLoneSurrogate, withheldReason } from './slug-grammar.js';
+import { byCodeUnit } from '../../runtime/shared/order.js';
 
 const bundleSchema = JSON.parse(readFileSync(new URL('../../../src/schemas/manifest.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 let validateBundleShape: ValidateFunction | undefined;
@@ -203,7 +204,6 @@ function withSpecAnnotations(manifest: Manifest, problems: Problem[]): Manifest 
   return kept === undefined ? (rest as Manifest) : { ...rest, annotations: kept };
 }
 
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export function checkCatalogue(document: unknown, cache?: BuildCache): CheckResult {
   let compiler: SchemaCompiler | undefined;

@@ -2,7 +2,7 @@
 // itself (`$defs: {a: {allOf: [{$ref: "#/$defs/a"}]}}`). No value type can be written for it (TypeScript: TS2456), so
 // check refuses it, naming the cycle. A `$ref` under properties or items is structure, the base case of recursion.
 
-import { escapePointerSegment } from './schema-walk.js';
+import { isJsonObject, pointerToken } from '../../runtime/shared/json-values.js';
 
 /** Keywords that apply their subschemas to the same value, in place. */
 const IN_PLACE_SINGLE = ['not', 'if', 'then', 'else'];
@@ -15,7 +15,6 @@ interface RefEdge {
   target: string;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The JSON pointer a local `$ref` names (`#` is the root), or null for an anchor or a ref that is not local. */
 function refPointer(ref: string): string | null {
@@ -35,7 +34,7 @@ function resolve(root: unknown, pointer: string): unknown {
   for (const raw of pointer.split('/').slice(1)) {
     const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     if (Array.isArray(node)) node = node[Number(segment)];
-    else if (isObject(node) && Object.hasOwn(node, segment)) node = node[segment];
+    else if (isJsonObject(node) && Object.hasOwn(node, segment)) node = node[segment];
     else return undefined;
   }
   return node;
@@ -47,12 +46,12 @@ function inPlaceRefs(schema: unknown, pointer: string): RefEdge[] {
   const stack: Array<{ node: unknown; pointer: string }> = [{ node: schema, pointer }];
   while (stack.length > 0) {
     const { node, pointer: here } = stack.pop() as { node: unknown; pointer: string };
-    if (!isObject(node)) continue;
+    if (!isJsonObject(node)) continue;
     if (typeof node.$ref === 'string') {
       const target = refPointer(node.$ref);
       if (target !== null) edges.push({ at: `${here}/$ref`, target });
     }
-    for (const keyword of IN_PLACE_SINGLE) stack.push({ node: node[keyword], pointer: `${here}/${escapePointerSegment(keyword)}` });
+    for (const keyword of IN_PLACE_SINGLE) stack.push({ node: node[keyword], pointer: `${here}/${pointerToken(keyword)}` });
     for (const keyword of IN_PLACE_LISTS) {
       const list = node[keyword];
       if (Array.isArray(list)) list.forEach((item, index) => stack.push({ node: item, pointer: `${here}/${keyword}/${index}` }));
@@ -109,7 +108,7 @@ function allRefTargets(schema: unknown): string[] {
     const node = stack.pop();
     if (Array.isArray(node)) {
       for (let index = node.length - 1; index >= 0; index -= 1) stack.push(node[index]);
-    } else if (isObject(node)) {
+    } else if (isJsonObject(node)) {
       if (typeof node.$ref === 'string') {
         const target = refPointer(node.$ref);
         if (target !== null) targets.push(target);

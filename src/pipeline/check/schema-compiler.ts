@@ -4,6 +4,7 @@ import { Ajv as Draft07, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 as Draft2020 } from 'ajv/dist/2020.js';
 import { SCHEMA_AJV_OPTIONS, withFormats } from '../../runtime/schema/ajv-options.js';
 import { compilableSchema } from '../../runtime/schema/validation.js';
+import { pointerToken } from '../../runtime/shared/json-values.js';
 
 export type Draft = 'draft-07' | '2020-12';
 
@@ -150,7 +151,7 @@ export function collectRefs(node: unknown, pointer = ''): Array<{ ref: string; p
   if (!node || typeof node !== 'object') return [];
   const found: Array<{ ref: string; pointer: string }> = [];
   for (const [key, value] of Object.entries(node)) {
-    const here = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const here = `${pointer}/${pointerToken(key)}`;
     if ((key === '$ref' || key === '$dynamicRef') && typeof value === 'string') found.push({ ref: value, pointer: here });
     else found.push(...collectRefs(value, here));
   }

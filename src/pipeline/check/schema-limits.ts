@@ -3,7 +3,8 @@
 
 import { linearRegExp, UnsupportedPatternError } from '../../runtime/schema/linear-regexp.js';
 import type { Problem } from '../problems.js';
-import { escapePointerSegment, walkSchema } from './schema-walk.js';
+import { walkSchema } from './schema-walk.js';
+import { pointerToken } from '../../runtime/shared/json-values.js';
 
 /** Subschema levels a schema may nest; real tool schemas stay well under 30, and compilers recurse once per level. */
 export const MAX_SCHEMA_DEPTH = 64;
@@ -19,7 +20,7 @@ export function schemaLimitProblems(slug: string, field: string, schema: unknown
     if (typeof node.pattern === 'string') checkPattern(node.pattern, `/${field}${pointer}/pattern`);
     const patternProperties = node.patternProperties;
     if (patternProperties !== null && typeof patternProperties === 'object' && !Array.isArray(patternProperties)) {
-      for (const name of Object.keys(patternProperties)) checkPattern(name, `/${field}${pointer}/patternProperties/${escapePointerSegment(name)}`);
+      for (const name of Object.keys(patternProperties)) checkPattern(name, `/${field}${pointer}/patternProperties/${pointerToken(name)}`);
     }
     return true;
   });

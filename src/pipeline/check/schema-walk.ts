@@ -1,6 +1,9 @@
 // Every subschema of a JSON Schema with its JSON pointer and depth, walked with an explicit stack (never recursion), so
 // a schema nested thousands of levels deep is measured and reported instead of overflowing the call stack.
 
+import { SCHEMA_ARRAY_KEYWORDS, SCHEMA_KEYWORDS, SCHEMA_MAP_KEYWORDS, SCHEMA_OR_NAMES_MAP_KEYWORDS } from '../../runtime/schema/schema-transform.js';
+import { isJsonObject, pointerToken } from '../../runtime/shared/json-values.js';
+
 export interface Subschema {
   node: Record<string, unknown>;
   /** JSON pointer from the schema's root. */
@@ -9,26 +12,17 @@ export interface Subschema {
   depth: number;
 }
 
-/** Keywords whose value is one subschema. */
-const SINGLE = ['not', 'if', 'then', 'else', 'additionalItems', 'contains', 'propertyNames', 'additionalProperties',
-  'unevaluatedItems', 'unevaluatedProperties', 'contentSchema', 'items'];
-/** Keywords whose value is an array of subschemas. */
-const LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
-/** Keywords whose value maps names to subschemas. */
-const MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'];
-
-export function escapePointerSegment(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+/** The server's subschema keywords (runtime/schema/schema-transform.ts), in the order subschemas are visited. */
+const SINGLE = SCHEMA_KEYWORDS;
+const LISTS = SCHEMA_ARRAY_KEYWORDS;
+const MAPS = [...SCHEMA_MAP_KEYWORDS, ...SCHEMA_OR_NAMES_MAP_KEYWORDS];
 
 /**
  * Calls `visit` for every subschema, parents before children; stops descending below `maxDepth` (visit still sees the
  * subschema at maxDepth + 1, so the caller can report it) and stops entirely when `visit` returns false.
  */
 export function walkSchema(schema: unknown, maxDepth: number, visit: (subschema: Subschema) => boolean | void): void {
-  if (!isObject(schema)) return;
+  if (!isJsonObject(schema)) return;
   const stack: Subschema[] = [{ node: schema, pointer: '', depth: 0 }];
   while (stack.length > 0) {
     const current = stack.pop() as Subschema;
@@ -36,7 +30,7 @@ export function walkSchema(schema: unknown, maxDepth: number, visit: (subschema:
     if (current.depth > maxDepth) continue;
     const children: Subschema[] = [];
     const push = (value: unknown, pointer: string): void => {
-      if (isObject(value)) children.push({ node: value, pointer, depth: current.depth + 1 });
+      if (isJsonObject(value)) children.push({ node: value, pointer, depth: current.depth + 1 });
     };
     const { node, pointer } = current;
     for (const keyword of SINGLE) push(node[keyword], `${pointer}/${keyword}`);
@@ -46,7 +40,7 @@ export function walkSchema(schema: unknown, maxDepth: number, visit: (subschema:
     }
     for (const keyword of MAPS) {
       const map = node[keyword];
-      if (isObject(map)) for (const [name, value] of Object.entries(map)) push(value, `${pointer}/${keyword}/${escapePointerSegment(name)}`);
+      if (isJsonObject(map)) for (const [name, value] of Object.entries(map)) push(value, `${pointer}/${keyword}/${pointerToken(name)}`);
     }
     // Reversed onto the stack, so subschemas are visited in the order they are written.
     for (let index = children.length - 1; index >= 0; index -= 1) stack.push(children[index] as Subschema);

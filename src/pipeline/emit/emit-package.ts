@@ -19,10 +19,10 @@ import { searchIndexFileText } from './search-index-file.js';
 import { policyFileText } from './policy-file.js';
 import { docComment, endingInOneNewline, firstSentence } from './text.js';
 import { toolDoc } from './tool-doc.js';
+import { byCodeUnit } from '../../runtime/shared/order.js';
 
 export type PackageFiles = ReadonlyMap<string, string>;
 
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 const MANIFEST_FIELD_ORDER = ['slug', 'name', 'description', 'category', 'tags', 'version', 'deprecated', 'annotations', 'input_schema', 'output_schema', 'examples', 'source'];
 

@@ -2,6 +2,7 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { byCodeUnit } from '../../runtime/shared/order.js';
 
 const RUNTIME_DIR = fileURLToPath(new URL('../../../src/runtime/', import.meta.url));
 
@@ -17,7 +18,7 @@ export function runtimeFiles(): ReadonlyMap<string, string> {
       const relative = full.slice(RUNTIME_DIR.length).replace(/\\/g, '/').replace(/^\/+/, '');
       return [relative, readFileSync(full, 'utf8').replace(/\r\n?/g, '\n')] as const;
     })
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    .sort(([a], [b]) => byCodeUnit(a, b));
   cached = new Map(entries);
   return cached;
 }

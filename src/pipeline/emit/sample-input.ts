@@ -1,11 +1,11 @@
 // What a caller may pass to a typed wrapper with no thought: nothing at all, or a sample value for the README.
 
 import type { Manifest } from '../../runtime/shared/contracts.js';
+import { isJsonObject } from '../../runtime/shared/json-values.js';
 
 /** Root keywords that can make `{}` an invalid input, or its type something `{}` is not assignable to. */
 const CONSTRAINING = ['allOf', 'anyOf', 'oneOf', '$ref', '$dynamicRef', 'not', 'if', 'enum', 'const', 'minProperties', 'dependentRequired', 'dependentSchemas', 'unevaluatedProperties'];
 
-const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * Whether the tool accepts `{}`, so that its wrapper's input can be left out: no schema, or an object schema that
@@ -13,7 +13,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => !!value &
  * `{}` that the type did not accept would fail the package's compile.)
  */
 export function acceptsEmptyInput(schema: Manifest['input_schema']): boolean {
-  if (!isObject(schema)) return true;
+  if (!isJsonObject(schema)) return true;
   if (Array.isArray(schema.required) && schema.required.length > 0) return false;
   if (schema.type !== undefined && schema.type !== 'object') return false;
   return !CONSTRAINING.some((keyword) => keyword in schema);
@@ -21,7 +21,7 @@ export function acceptsEmptyInput(schema: Manifest['input_schema']): boolean {
 
 /** A plain value for a property schema, from what it states (const, enum, default, type); undefined when unsure. */
 function sampleValue(schema: unknown): unknown {
-  if (!isObject(schema)) return undefined;
+  if (!isJsonObject(schema)) return undefined;
   if ('const' in schema) return schema.const;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
   if ('default' in schema) return schema.default;
@@ -44,10 +44,10 @@ function sampleValue(schema: unknown): unknown {
  */
 export function sampleInput(manifest: Manifest): Record<string, unknown> | null {
   const example = manifest.examples?.[0]?.params;
-  if (isObject(example)) return example;
+  if (isJsonObject(example)) return example;
   const schema = manifest.input_schema;
   if (acceptsEmptyInput(schema)) return {};
-  if (!isObject(schema) || !isObject(schema.properties) || CONSTRAINING.some((keyword) => keyword in schema)) return null;
+  if (!isJsonObject(schema) || !isJsonObject(schema.properties) || CONSTRAINING.some((keyword) => keyword in schema)) return null;
   const sample: Record<string, unknown> = {};
   for (const name of schema.required as unknown[]) {
     const value = typeof name === 'string' && Object.hasOwn(schema.properties, name) ? sampleValue(schema.properties[name]) : undefined;

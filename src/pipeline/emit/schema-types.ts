@@ -4,6 +4,8 @@
 
 import type { Options } from 'json-schema-to-typescript';
 import { commentText } from './text.js';
+import { SCHEMA_MAP_KEYWORDS } from '../../runtime/schema/schema-transform.js';
+import { isJsonObject, pointerToken } from '../../runtime/shared/json-values.js';
 
 const J2TS_OPTIONS: Partial<Options> = {
   bannerComment: '',
@@ -18,7 +20,7 @@ const J2TS_OPTIONS: Partial<Options> = {
 
 // Keywords json-schema-to-typescript reads as instructions (raw TypeScript, enum names, type names, ids).
 const CODE_KEYWORDS = new Set(['tsType', 'tsEnumNames', 'title', '$id', 'id', 'x-tsType', '$comment', 'examples', 'default', 'deprecated']);
-const SCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+const MAP_KEYWORDS: ReadonlySet<string> = new Set(SCHEMA_MAP_KEYWORDS);
 
 /**
  * Map keys json-schema-to-typescript cannot hold: it calls `node.hasOwnProperty(...)` on every object it walks, so a
@@ -43,7 +45,6 @@ interface Rewrites {
   typeNames: ReadonlyMap<string, string>;
 }
 
-const escapePointerSegment = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** A JSON pointer as a URI fragment: characters a fragment cannot hold raw are percent-encoded. */
 const pointerFragment = (pointer: string): string => `#${pointer.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/gu, (c) => encodeURIComponent(c))}`;
@@ -90,15 +91,15 @@ function cleanNode(node: unknown, mapKeyword: string | null, oldPointer: string,
     for (const [key, value] of Object.entries(node)) {
       // Keys here are property or definition names, not keywords: keep them all, clean each subschema.
       const isDefinition = mapKeyword === '$defs' || mapKeyword === 'definitions';
-      const from = `${oldPointer}/${escapePointerSegment(key)}`;
+      const from = `${oldPointer}/${pointerToken(key)}`;
       // A definition is keyed by its planned name in the copy: json-schema-to-typescript names parts of a schema after
       // its key (the own properties beside an allOf), and a catalogue's keys repeat across tools (`DscNode` in many).
       const planned = isDefinition ? rewrites.typeNames.get(from) : undefined;
       const outKey = planned ?? (METHOD_KEYS.has(key) ? placeholderFor(key, rewrites) : key);
-      const to = `${newPointer}/${escapePointerSegment(outKey)}`;
+      const to = `${newPointer}/${pointerToken(outKey)}`;
       if (from !== to) rewrites.pointers.set(from, to);
       const cleaned = cleanNode(value, null, from, to, rewrites);
-      if (isDefinition && isPlainObject(cleaned) && cleaned.title === undefined) {
+      if (isDefinition && isJsonObject(cleaned) && cleaned.title === undefined) {
         throw new Error(`the plan has no type name for the definition at ${from}`);
       }
       Object.defineProperty(out, outKey, { value: cleaned, enumerable: true, writable: true, configurable: true });
@@ -108,7 +109,7 @@ function cleanNode(node: unknown, mapKeyword: string | null, oldPointer: string,
   const record = node as Record<string, unknown>;
   if (typeof record.$anchor === 'string' && !rewrites.anchors.has(record.$anchor)) rewrites.anchors.set(record.$anchor, newPointer);
   // json-schema-to-typescript refuses a schema with both; the draft-07 ones join `$defs` (renamed on a clash).
-  const bothDefinitionKinds = isPlainObject(record.definitions) && isPlainObject(record.$defs);
+  const bothDefinitionKinds = isJsonObject(record.definitions) && isJsonObject(record.$defs);
   for (const [key, value] of Object.entries(node)) {
     if (CODE_KEYWORDS.has(key)) continue;
     if (key === 'description') {
@@ -124,9 +125,9 @@ function cleanNode(node: unknown, mapKeyword: string | null, oldPointer: string,
       continue;
     }
     if (bothDefinitionKinds && key === 'definitions') continue;
-    const here = `${oldPointer}/${escapePointerSegment(key)}`;
-    const there = `${newPointer}/${escapePointerSegment(key)}`;
-    out[key] = cleanNode(value, SCHEMA_MAP_KEYWORDS.has(key) ? key : null, here, there, rewrites);
+    const here = `${oldPointer}/${pointerToken(key)}`;
+    const there = `${newPointer}/${pointerToken(key)}`;
+    out[key] = cleanNode(value, MAP_KEYWORDS.has(key) ? key : null, here, there, rewrites);
   }
   if (bothDefinitionKinds) {
     const defs = out.$defs as Record<string, unknown>;
@@ -209,7 +210,7 @@ function saySchemaMeaning(out: Record<string, unknown>, place: SchemaPlace): voi
     if (out.type === undefined) out.type = 'array';
   }
   if (Array.isArray(out.required) && (out.type === undefined || admitsObjects(out.type))) {
-    const properties = isPlainObject(out.properties) ? out.properties : (out.properties = {});
+    const properties = isJsonObject(out.properties) ? out.properties : (out.properties = {});
     for (const name of out.required) {
       if (typeof name === 'string' && !Object.hasOwn(properties, name)) Object.defineProperty(properties, name, { value: {}, enumerable: true, writable: true, configurable: true });
     }
@@ -219,12 +220,11 @@ function saySchemaMeaning(out: Record<string, unknown>, place: SchemaPlace): voi
   if (place !== 'object root' && !TYPE_DEFINING.some((keyword) => keyword in out)) out.tsType = 'unknown';
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
 
 /** Points every `$ref` of the copy at where its target now stands: anchors become JSON pointers, moved paths follow. */
 function rewriteRefs(node: unknown, rewrites: Rewrites): unknown {
   if (Array.isArray(node)) return node.map((item) => rewriteRefs(item, rewrites));
-  if (!isPlainObject(node)) return node;
+  if (!isJsonObject(node)) return node;
   for (const [key, value] of Object.entries(node)) {
     if (key === '$ref' && typeof value === 'string') node.$ref = rewrittenRef(value, rewrites);
     else if (value && typeof value === 'object') rewriteRefs(value, rewrites);

@@ -6,6 +6,7 @@
 import type { Manifest } from '../../runtime/shared/contracts.js';
 import { PipelineError } from '../problems.js';
 import { slugHash, slugWords, typeNameOf } from './naming.js';
+import { isJsonObject, pointerToken } from '../../runtime/shared/json-values.js';
 
 /** JSON pointer from the manifest's root (`/input_schema/$defs/item-x`) → the exported type name of that schema. */
 export type TypeNames = Record<string, string>;
@@ -26,8 +27,6 @@ const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'defini
 const DEFINITION_MAPS = new Set(['$defs', 'definitions']);
 const BRANCH_LISTS = new Set(['oneOf', 'anyOf']);
 
-const escapeSegment = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
-const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
 
 /** PascalCase from a key's or title's ASCII words (at most 8); empty when it has none. */
 function pascalWords(text: string): string {
@@ -48,15 +47,15 @@ function collect(node: unknown, slug: string, pointer: string, owner: string, ou
     node.forEach((item, index) => collect(item, slug, `${pointer}/${index}`, owner, out));
     return;
   }
-  if (!isObject(node)) return;
+  if (!isJsonObject(node)) return;
   for (const [key, value] of Object.entries(node)) {
     if (NOT_SUBSCHEMAS.has(key)) continue;
-    const here = `${pointer}/${escapeSegment(key)}`;
-    if (SCHEMA_MAPS.has(key) && isObject(value)) {
+    const here = `${pointer}/${pointerToken(key)}`;
+    if (SCHEMA_MAPS.has(key) && isJsonObject(value)) {
       for (const [name, child] of Object.entries(value)) {
-        const at = `${here}/${escapeSegment(name)}`;
+        const at = `${here}/${pointerToken(name)}`;
         let childOwner = owner;
-        if (DEFINITION_MAPS.has(key) && isObject(child)) {
+        if (DEFINITION_MAPS.has(key) && isJsonObject(child)) {
           childOwner = `${owner}${pascalWords(name) || 'Def'}`;
           out.push({ slug, pointer: at, base: childOwner, root: false });
         }
@@ -69,7 +68,7 @@ function collect(node: unknown, slug: string, pointer: string, owner: string, ou
         const at = `${here}/${index}`;
         let branchOwner = owner;
         // A `$ref` branch is named by its definition; a titled inline branch gets a type of its own.
-        if (isObject(branch) && typeof branch.title === 'string' && branch.$ref === undefined && pascalWords(branch.title) !== '') {
+        if (isJsonObject(branch) && typeof branch.title === 'string' && branch.$ref === undefined && pascalWords(branch.title) !== '') {
           branchOwner = `${owner}${pascalWords(branch.title)}`;
           out.push({ slug, pointer: at, base: branchOwner, root: false });
         }

@@ -9,6 +9,7 @@ import { isManifestPending } from './catalogue-index.js';
 import { namedBooleanSubschemasAsObjects, inlineRefs, inlineRefsExactly } from '../schema/schema-transform.js';
 import { toolBySlug } from './slug-index.js';
 import { specAnnotations } from '../protocol/tool-annotations.js';
+import { isJsonObject } from '../shared/json-values.js';
 
 /** The tool-name grammar strict hosts enforce; a slug outside it is withheld from tools/list. */
 export const TOOL_NAME_GRAMMAR = /^[A-Za-z0-9_-]{1,64}$/;
@@ -167,7 +168,6 @@ export function createToolAdvertiser(options: ListingOptions & { profile: HostPr
 /** The format of `data/tools-list.json`, which the generator writes (src/pipeline/emit/advertised-list.ts) and a server reads. */
 export const ADVERTISED_LIST_FORMAT = 'nexusbloom-tools-list/1';
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The forms in a `data/tools-list.json`, or null when it is missing or not one (the server then computes them). */
 export function readAdvertisedListFileSync(url: URL): AdvertisedForm[] | null {
@@ -177,9 +177,9 @@ export function readAdvertisedListFileSync(url: URL): AdvertisedForm[] | null {
   } catch {
     return null;
   }
-  if (!isRecord(data) || data.format !== ADVERTISED_LIST_FORMAT || data.profile !== DEFAULT_HOST_PROFILE || !Array.isArray(data.tools)) return null;
-  const wellFormed = data.tools.every((form: unknown) => isRecord(form) && isRecord(form.tool) && typeof form.tool.name === 'string'
-    && isRecord(form.tool.inputSchema) && isRecord(form.aliases));
+  if (!isJsonObject(data) || data.format !== ADVERTISED_LIST_FORMAT || data.profile !== DEFAULT_HOST_PROFILE || !Array.isArray(data.tools)) return null;
+  const wellFormed = data.tools.every((form: unknown) => isJsonObject(form) && isJsonObject(form.tool) && typeof form.tool.name === 'string'
+    && isJsonObject(form.tool.inputSchema) && isJsonObject(form.aliases));
   return wellFormed ? (data.tools as AdvertisedForm[]) : null;
 }
 

@@ -3,6 +3,7 @@ import { distance } from 'fastest-levenshtein';
 import { toolFailure, type ServedTool, type ToolFailure } from '../shared/contracts.js';
 import { searchTools, type ToolSearch } from '../search/index.js';
 import { toolBySlug } from './slug-index.js';
+import { byCodeUnit } from '../shared/order.js';
 
 export type SlugResolution = { ok: true; tool: ServedTool } | { ok: false; failure: ToolFailure };
 
@@ -31,7 +32,6 @@ export function agentResolveOptions(ctx: { names: { metaToolName: string }; pinn
 const MAX_CLOSEST = 3;
 const MAX_LISTED_CANDIDATES = 10;
 
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Up to three slugs close to `wanted`, closest first: edit distance, with prefix and substring relations favoured. */
 export function closestSlugs(tools: readonly ServedTool[], wanted: string, limit = MAX_CLOSEST): string[] {

@@ -10,6 +10,7 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
+import { byCodeUnit } from '../shared/order.js';
 import { errorText, isEntryPoint } from './entry-point.js';
 
 /** The bin bundle's esbuild options for the package at `root`. */
@@ -77,7 +78,7 @@ function foreignModulePrefixes(inputs: readonly string[], nodePaths: readonly st
     if (end > 0 && (!prefix.startsWith('node_modules/') || prefix.includes('/.pnpm/'))) prefixes.add(prefix);
   }
   prefixes.delete('node_modules/');
-  return [...prefixes].sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0));
+  return [...prefixes].sort((a, b) => b.length - a.length || byCodeUnit(a, b));
 }
 
 function realPath(path: string): string {

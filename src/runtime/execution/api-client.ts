@@ -6,6 +6,7 @@ import type { Settings } from '../settings/config.js';
 import { exchangeWithApi, ExchangeError, type ApiAnswer, type FetchLike } from './api-transport.js';
 import { retryDelay, type AttemptFailure, type RetryPolicy } from './retry.js';
 import { withoutByteOrderMark } from '../shared/json-text.js';
+import { isJsonObject } from '../shared/json-values.js';
 
 /** The summary fields of a tool as `GET /tools` lists it. */
 export interface CatalogueEntry {
@@ -185,7 +186,7 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
 
   function statusFailure(response: ApiAnswer, json: unknown, what: string, text: string): ToolFailure {
     const status = response.status;
-    const envelope = isObject(json) ? json : {};
+    const envelope = isJsonObject(json) ? json : {};
     const apiMessage = typeof envelope.error === 'string' && envelope.error.trim() !== '' ? envelope.error.trim() : null;
     const said = apiMessage === null ? '' : `: ${apiMessage}`;
     const details: JsonObject = { status };
@@ -226,8 +227,8 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
     const answer = await request('POST', `/tools/${slugPathSegment(slug)}/run`, what, { params }, signal, retry);
     if (!answer.ok) return answer;
     const body = answer.value;
-    if (isObject(body) && body.success === true && 'result' in body) return { ok: true, value: body.result };
-    if (isObject(body) && body.success === false && typeof body.error === 'string') {
+    if (isJsonObject(body) && body.success === true && 'result' in body) return { ok: true, value: body.result };
+    if (isJsonObject(body) && body.success === false && typeof body.error === 'string') {
       const code = typeof body.code === 'string' && body.code in ERROR_RETRYABLE ? (body.code as ErrorCode) : 'UPSTREAM_ERROR';
       return fail(code, `The API reported a failure ${what}: ${body.error}`);
     }
@@ -244,7 +245,7 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
       const answer = await request('GET', path, 'listing the catalogue', undefined, signal);
       if (!answer.ok) return answer;
       const body = answer.value;
-      if (!isObject(body) || !Array.isArray(body.tools)) {
+      if (!isJsonObject(body) || !Array.isArray(body.tools)) {
         return fail('BAD_RESPONSE', `The API at ${baseUrl} answered GET /tools with JSON that has no "tools" array.`);
       }
       for (const entry of body.tools) {
@@ -313,19 +314,15 @@ function fail(code: ErrorCode, message: string, details?: JsonObject): { ok: fal
   return { ok: false, failure: toolFailure(code, message, details) };
 }
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isCatalogueEntry(value: unknown): value is CatalogueEntry {
-  return isObject(value) && typeof value.slug === 'string' && value.slug !== ''
+  return isJsonObject(value) && typeof value.slug === 'string' && value.slug !== ''
     && typeof value.name === 'string' && typeof value.version === 'string';
 }
 
 function isManifest(value: unknown): value is Manifest {
   return isCatalogueEntry(value) && typeof value.description === 'string'
-    && (value.input_schema === null || isObject(value.input_schema))
-    && (value.output_schema === undefined || value.output_schema === null || isObject(value.output_schema));
+    && (value.input_schema === null || isJsonObject(value.input_schema))
+    && (value.output_schema === undefined || value.output_schema === null || isJsonObject(value.output_schema));
 }
 
 /** `retry-after` is either delay-seconds or an HTTP date; both become whole seconds from now. */

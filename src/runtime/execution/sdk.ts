@@ -18,6 +18,7 @@ import { createRunner } from './runner.js';
 import { createValidator } from '../schema/validation.js';
 import type { FetchLike } from './api-transport.js';
 import { retryPolicy, retrySettingProblem, type RetrySetting } from './retry.js';
+import { isJsonObject } from '../shared/json-values.js';
 
 /**
  * How the typed wrappers call the API. Every option may be left out or be `undefined` (`{ apiKey: process.env.MY_KEY }`
@@ -78,7 +79,7 @@ export class ToolCallError<C extends ErrorCode = ErrorCode> extends Error {
     this.status = typeof details?.status === 'number' ? details.status : undefined;
     this.slug = slug ?? (typeof details?.slug === 'string' ? details.slug : undefined);
     const first = Array.isArray(details?.errors) ? details.errors[0] : undefined;
-    this.pointer = isRecord(first) && typeof first.pointer === 'string' ? first.pointer : undefined;
+    this.pointer = isJsonObject(first) && typeof first.pointer === 'string' ? first.pointer : undefined;
     this.attempts = typeof details?.attempts === 'number' ? details.attempts : 1;
     if (details !== undefined) this.details = details;
   }
@@ -96,7 +97,6 @@ export class ToolCallError<C extends ErrorCode = ErrorCode> extends Error {
 /** A ToolCallError as a union by `code`, for a `switch (error.code)` that narrows the error in each case. */
 export type AnyToolCallError = { [K in ErrorCode]: ToolCallError<K> }[ErrorCode];
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export interface BoundSdk {
   invoke<TOutput>(slug: string, input: unknown, options?: CallOptions): Promise<TOutput>;

@@ -1,6 +1,8 @@
 // Compares two recorded runs field by field and leads with a verdict that separates moved inputs from moved results.
 import type { RunRecord } from './history.js';
 import { MAX_PAYLOAD_CHARS, type StoredPayload } from '../secrets/redact.js';
+import { isJsonObject, pointerToken } from '../shared/json-values.js';
+import { byCodeUnit } from '../shared/order.js';
 
 export interface FieldChanges {
   /** JSON pointers present in both with different values. */
@@ -30,16 +32,12 @@ export interface RunDiff {
   maskedResultFields: string[];
 }
 
-const pointerToken = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-const byCodeUnit = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
 
 /** Field-by-field differences between two JSON values, as JSON pointers sorted by code unit. */
 export function compareValues(from: unknown, to: unknown): FieldChanges {
   const changes: FieldChanges = { changed: [], added: [], removed: [] };
   const walk = (a: unknown, b: unknown, pointer: string): void => {
-    if (isPlainObject(a) && isPlainObject(b)) {
+    if (isJsonObject(a) && isJsonObject(b)) {
       for (const key of Object.keys(a)) {
         const child = `${pointer}/${pointerToken(key)}`;
         if (Object.prototype.hasOwnProperty.call(b, key)) walk(a[key], b[key], child);

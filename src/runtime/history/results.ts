@@ -2,13 +2,12 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toolFailure, type InputValidator, type RunOutcome, type ServedTool, type ToolFailure } from '../shared/contracts.js';
 import { safeStringify } from '../secrets/redact.js';
+import { isJsonObject } from '../shared/json-values.js';
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** structuredContent must be an object: a plain-object result is used as is, anything else is wrapped. */
 export function structuredResult(result: unknown): Record<string, unknown> {
-  return isPlainObject(result) ? result : { result: result === undefined ? null : result };
+  return isJsonObject(result) ? result : { result: result === undefined ? null : result };
 }
 
 export function successResult(result: unknown): CallToolResult {

@@ -1,5 +1,6 @@
 // Schema helpers for agents: parameter counts, field listings and a ready-to-send example call synthesized from a schema.
 import type { InputValidator, JsonObject, ServedTool } from '../shared/contracts.js';
+import { isJsonObject } from '../shared/json-values.js';
 
 export interface ExampleCall {
   name: string;
@@ -11,13 +12,11 @@ export interface ParameterCounts {
   total: number;
 }
 
-const isObject = (value: unknown): value is JsonObject =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 export function parameterCounts(tool: ServedTool): ParameterCounts {
   const schema = tool.manifest.input_schema;
   if (!schema) return { required: 0, total: 0 };
-  const properties = isObject(schema.properties) ? Object.keys(schema.properties) : [];
+  const properties = isJsonObject(schema.properties) ? Object.keys(schema.properties) : [];
   const required = Array.isArray(schema.required) ? schema.required.filter((name) => typeof name === 'string') : [];
   return { required: new Set(required).size, total: new Set([...properties, ...required]).size };
 }
@@ -39,9 +38,9 @@ export function inputFields(tool: ServedTool): FieldSummary[] {
   const schema = tool.manifest.input_schema;
   if (!schema) return [];
   const required = new Set(requiredFields(tool));
-  const properties = isObject(schema.properties) ? schema.properties : {};
+  const properties = isJsonObject(schema.properties) ? schema.properties : {};
   return Object.entries(properties).map(([name, raw]) => {
-    const property = isObject(raw) ? resolveRefs(schema, raw, new Set()) : {};
+    const property = isJsonObject(raw) ? resolveRefs(schema, raw, new Set()) : {};
     const type = Array.isArray(property.type) ? property.type.join('|') : typeof property.type === 'string' ? property.type : Array.isArray(property.enum) ? 'enum' : 'any';
     return { name, required: required.has(name), type, description: typeof property.description === 'string' ? property.description : '' };
   });
@@ -55,7 +54,7 @@ function resolveRefs(root: JsonObject, schema: JsonObject, seen: Set<string>): J
     if (seen.has(ref) || !ref.startsWith('#')) return {};
     seen.add(ref);
     const target = followPointer(root, ref.slice(1));
-    if (!isObject(target)) return {};
+    if (!isJsonObject(target)) return {};
     const { $ref: _ignored, ...siblings } = current;
     current = { ...target, ...siblings };
   }
@@ -68,7 +67,7 @@ function followPointer(root: unknown, pointer: string): unknown {
   for (const raw of pointer.replace(/^\//, '').split('/')) {
     const token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
     if (Array.isArray(node)) node = node[Number(token)];
-    else if (isObject(node)) node = node[token];
+    else if (isJsonObject(node)) node = node[token];
     else return undefined;
   }
   return node;
@@ -98,7 +97,7 @@ const MAX_SAMPLE_DEPTH = 8;
 
 /** A value that satisfies `schema` as far as a simple walk can tell; callers re-validate it. */
 export function sampleValue(root: JsonObject, schema: unknown, depth = 0, seen: Set<string> = new Set()): unknown {
-  if (!isObject(schema)) return null;
+  if (!isJsonObject(schema)) return null;
   const node = resolveRefs(root, schema, new Set(seen));
   if ('const' in node) return node.const;
   if ('default' in node) return node.default;
@@ -106,7 +105,7 @@ export function sampleValue(root: JsonObject, schema: unknown, depth = 0, seen: 
   if (Array.isArray(node.examples) && node.examples.length) return node.examples[0];
   if (Array.isArray(node.allOf)) {
     const merged: JsonObject = {};
-    for (const part of node.allOf) if (isObject(part)) Object.assign(merged, resolveRefs(root, part, new Set(seen)));
+    for (const part of node.allOf) if (isJsonObject(part)) Object.assign(merged, resolveRefs(root, part, new Set(seen)));
     const { allOf: _allOf, ...rest } = node;
     return sampleValue(root, { ...merged, ...rest }, depth + 1, seen);
   }
@@ -114,12 +113,12 @@ export function sampleValue(root: JsonObject, schema: unknown, depth = 0, seen: 
     const options = node[key];
     if (Array.isArray(options) && options.length) {
       const { [key]: _options, ...rest } = node;
-      return sampleValue(root, { ...rest, ...(isObject(options[0]) ? options[0] : {}) }, depth + 1, seen);
+      return sampleValue(root, { ...rest, ...(isJsonObject(options[0]) ? options[0] : {}) }, depth + 1, seen);
     }
   }
   const types = Array.isArray(node.type) ? node.type : [node.type];
   const type = types.find((candidate) => candidate !== 'null') ?? types[0];
-  const inferred = type ?? (isObject(node.properties) || Array.isArray(node.required) ? 'object' : node.items ? 'array' : undefined);
+  const inferred = type ?? (isJsonObject(node.properties) || Array.isArray(node.required) ? 'object' : node.items ? 'array' : undefined);
   switch (inferred) {
     case 'string': {
       const format = typeof node.format === 'string' ? FORMAT_SAMPLES[node.format] : undefined;
@@ -150,7 +149,7 @@ export function sampleValue(root: JsonObject, schema: unknown, depth = 0, seen: 
     case 'object': {
       const result: JsonObject = {};
       if (depth >= MAX_SAMPLE_DEPTH) return result;
-      const properties = isObject(node.properties) ? node.properties : {};
+      const properties = isJsonObject(node.properties) ? node.properties : {};
       const required = Array.isArray(node.required) ? node.required.filter((name): name is string => typeof name === 'string') : [];
       for (const name of required) result[name] = sampleValue(root, properties[name] ?? {}, depth + 1, seen);
       return result;
@@ -177,12 +176,12 @@ export function validExampleArguments(
   validator: InputValidator,
 ): { arguments: JsonObject; source: 'manifest-example' | 'synthesized'; valid: boolean } {
   for (const example of tool.manifest.examples ?? []) {
-    if (isObject(example.params) && validator.validateInput(tool, example.params) === null) {
+    if (isJsonObject(example.params) && validator.validateInput(tool, example.params) === null) {
       return { arguments: structuredClone(example.params), source: 'manifest-example', valid: true };
     }
   }
   const schema = tool.manifest.input_schema;
   const synthesized = schema ? sampleValue(schema, schema) : {};
-  const args = isObject(synthesized) ? synthesized : {};
+  const args = isJsonObject(synthesized) ? synthesized : {};
   return { arguments: args, source: 'synthesized', valid: validator.validateInput(tool, args) === null };
 }

@@ -4,9 +4,10 @@
 import { createHash } from 'node:crypto';
 import type { JsonObject } from '../shared/contracts.js';
 import {
-  NAMED_SCHEMA_KEYWORDS, namedBooleanSubschemasAsObjects, copyOwn, defineOwn, escapePointerToken, forEachSchema, inlineRefs, inlineRefsExactly, isJsonObject, mapSubschemas, type InlineOptions,
+  NAMED_SCHEMA_KEYWORDS, namedBooleanSubschemasAsObjects, copyOwn, defineOwn, forEachSchema, inlineRefs, inlineRefsExactly, mapSubschemas, type InlineOptions,
   type SchemaNode,
 } from './schema-transform.js';
+import { isJsonObject, pointerToken } from '../shared/json-values.js';
 
 export const HOST_PROFILE_NAMES = ['spec', 'claude', 'openai', 'gemini', 'cursor'] as const;
 export type HostProfileName = (typeof HOST_PROFILE_NAMES)[number];
@@ -386,8 +387,8 @@ export function hostViolations(schema: JsonObject, profile: HostProfileName): st
   for (const keyword of rules.topLevelForbidden) if (keyword in schema) problems.push(`: top-level ${keyword}`);
   if (isJsonObject(schema.properties)) {
     for (const key of Object.keys(schema.properties)) {
-      if (rules.propertyKey !== null && !rules.propertyKey.test(key)) problems.push(`/properties/${escapePointerToken(key)}: key outside ${String(rules.propertyKey)}`);
-      if (SDK_UNSAFE_KEYS.includes(key)) problems.push(`/properties/${escapePointerToken(key)}: key the MCP SDK rejects or drops`);
+      if (rules.propertyKey !== null && !rules.propertyKey.test(key)) problems.push(`/properties/${pointerToken(key)}: key outside ${String(rules.propertyKey)}`);
+      if (SDK_UNSAFE_KEYS.includes(key)) problems.push(`/properties/${pointerToken(key)}: key the MCP SDK rejects or drops`);
     }
   }
   forEachSchema(schema, (node, pointer) => {

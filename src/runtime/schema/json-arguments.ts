@@ -3,6 +3,7 @@
 // as a named optional field set to `undefined` does. The arguments are validated, run and recorded as that JSON form.
 
 import { toolFailure, type ToolFailure } from '../shared/contracts.js';
+import { pointerToken } from '../shared/json-values.js';
 
 export type JsonArguments = { ok: true; value: unknown } | { ok: false; failure: ToolFailure };
 
@@ -59,7 +60,7 @@ function walkObject(walk: Walk, node: Record<string, unknown>, pointer: string):
     const key = keys[index] as string;
     const member = node[key];
     const dropped = member === undefined;
-    const walked = dropped ? undefined : walkValue(walk, member, `${pointer}/${escapePointer(key)}`);
+    const walked = dropped ? undefined : walkValue(walk, member, `${pointer}/${pointerToken(key)}`);
     // The first member dropped or changed starts the copy, with the members before it as they were.
     if (copy === null && (dropped || walked !== member)) copy = keys.slice(0, index).map((kept) => [kept, node[kept]]);
     if (copy !== null && !dropped) copy.push([key, walked]);
@@ -102,6 +103,3 @@ function isPlainObject(value: object): value is Record<string, unknown> {
   return prototype === Object.prototype || prototype === null;
 }
 
-function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}

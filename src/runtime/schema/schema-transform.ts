@@ -1,22 +1,23 @@
 // Pure transforms over JSON Schema documents (never mutating their input): walking subschemas and inlining `$ref`s.
 
 import type { JsonObject } from '../shared/contracts.js';
+import { isJsonObject, pointerToken } from '../shared/json-values.js';
 
 /** A schema is an object or a boolean (`true` accepts anything, `false` nothing). */
 export type SchemaNode = JsonObject | boolean;
 
-export const isJsonObject = (value: unknown): value is JsonObject =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
+// The subschema keywords of draft-07 and 2020-12, for every walker of schemas (the generator's too), in one place.
 /** Keywords whose value is one subschema (`items` too, unless it is the draft-07 tuple form). */
-const SCHEMA_KEYWORDS = [
-  'additionalProperties', 'additionalItems', 'contains', 'propertyNames', 'not', 'if', 'then', 'else',
+export const SCHEMA_KEYWORDS = [
+  'not', 'if', 'then', 'else', 'additionalItems', 'contains', 'propertyNames', 'additionalProperties',
   'unevaluatedItems', 'unevaluatedProperties', 'contentSchema', 'items',
 ] as const;
 /** Keywords whose value is an array of subschemas (`items` too, in its draft-07 tuple form). */
-const SCHEMA_ARRAY_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'] as const;
-/** Keywords whose value maps names to subschemas (`dependencies` values may also be arrays of names). */
-const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'] as const;
+export const SCHEMA_ARRAY_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'] as const;
+/** Keywords whose value maps names to subschemas, every value a subschema. */
+export const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'] as const;
+/** draft-07's `dependencies`: maps names to subschemas or to arrays of names. */
+export const SCHEMA_OR_NAMES_MAP_KEYWORDS = ['dependencies'] as const;
 
 /** What each subschema-holding keyword holds; one lookup per key of a node instead of one per keyword. */
 const KEYWORD_KINDS: ReadonlyMap<string, ReadonlySet<'schema' | 'array' | 'map'>> = (() => {
@@ -24,7 +25,7 @@ const KEYWORD_KINDS: ReadonlyMap<string, ReadonlySet<'schema' | 'array' | 'map'>
   const add = (keyword: string, kind: 'schema' | 'array' | 'map') => kinds.set(keyword, (kinds.get(keyword) ?? new Set()).add(kind));
   for (const keyword of SCHEMA_KEYWORDS) add(keyword, 'schema');
   for (const keyword of SCHEMA_ARRAY_KEYWORDS) add(keyword, 'array');
-  for (const keyword of SCHEMA_MAP_KEYWORDS) add(keyword, 'map');
+  for (const keyword of [...SCHEMA_MAP_KEYWORDS, ...SCHEMA_OR_NAMES_MAP_KEYWORDS]) add(keyword, 'map');
   return kinds;
 })();
 
@@ -84,7 +85,7 @@ function mapArray(values: unknown[], keyword: string, map: (schema: SchemaNode, 
 }
 
 /** Keywords that map names to subschemas, where readers of tool schemas expect each value to be an object. */
-export const NAMED_SCHEMA_KEYWORDS: ReadonlySet<string> = new Set(SCHEMA_MAP_KEYWORDS);
+export const NAMED_SCHEMA_KEYWORDS: ReadonlySet<string> = new Set([...SCHEMA_MAP_KEYWORDS, ...SCHEMA_OR_NAMES_MAP_KEYWORDS]);
 
 /**
  * `schema` with every boolean subschema that a name maps to (under `properties`, `$defs` and the other map keywords)
@@ -106,14 +107,10 @@ export function forEachSchema(schema: SchemaNode, visit: (node: SchemaNode, poin
   visit(schema, pointer);
   if (!isJsonObject(schema)) return;
   mapSubschemas(schema, (sub, at) => {
-    const key = at.key === undefined ? '' : `/${escapePointerToken(String(at.key))}`;
+    const key = at.key === undefined ? '' : `/${pointerToken(String(at.key))}`;
     forEachSchema(sub, visit, `${pointer}/${at.keyword}${key}`);
     return sub;
   });
-}
-
-export function escapePointerToken(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /**

@@ -5,6 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { DiagnosticLog, InputValidator, JsonObject, ServedTool, ToolFailure } from '../shared/contracts.js';
 import { toolFailure } from '../shared/contracts.js';
 import { SCHEMA_AJV_OPTIONS, withFormats } from './ajv-options.js';
+import { isJsonObject, pointerToken } from '../shared/json-values.js';
 
 export interface SchemaError {
   /** JSON pointer to the offending value (for a missing field: where it should be). */
@@ -58,7 +59,7 @@ export function createValidator(log: DiagnosticLog): InputValidator {
   }
 
   function validateInput(tool: ServedTool, params: unknown): ToolFailure | null {
-    if (!isPlainObject(params)) {
+    if (!isJsonObject(params)) {
       return toolFailure('VALIDATION_ERROR',
         `Arguments for ${JSON.stringify(tool.slug)} must be a JSON object, got ${jsonType(params)}.`,
         { slug: tool.slug, errors: [{ pointer: '', message: `must be an object, got ${jsonType(params)}`, keyword: 'type' }] });
@@ -137,12 +138,12 @@ function describeError(error: ErrorObject): SchemaError {
   switch (keyword) {
     case 'required': {
       const field = String(params.missingProperty);
-      return { pointer: `${at}/${escapePointer(field)}`, message: `missing required field \`${field}\` (at ${shown})`, keyword };
+      return { pointer: `${at}/${pointerToken(field)}`, message: `missing required field \`${field}\` (at ${shown})`, keyword };
     }
     case 'additionalProperties':
     case 'unevaluatedProperties': {
       const field = String(params.additionalProperty ?? params.unevaluatedProperty);
-      return { pointer: `${at}/${escapePointer(field)}`, message: `unexpected field \`${field}\` (at ${shown})`, keyword };
+      return { pointer: `${at}/${pointerToken(field)}`, message: `unexpected field \`${field}\` (at ${shown})`, keyword };
     }
     case 'type':
       return { pointer: at, message: `\`${shown}\` must be ${String(params.type).replace(/,/g, ' or ')}, got ${jsonType(error.data)}`, keyword };
@@ -157,14 +158,6 @@ function describeError(error: ErrorObject): SchemaError {
     default:
       return { pointer: at, message: `\`${shown}\` ${error.message ?? `fails ${keyword}`}`, keyword };
   }
-}
-
-function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-function isPlainObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The JSON type of a value as a schema would name it. */

@@ -2,6 +2,7 @@
 // shape, depth cap, size cap), and URLs safe to show (credentials in the userinfo masked).
 
 import { isSecretName, maskSecretsInText, SECRET_NAME_WORDS, URL_USERINFO_MASK } from './classifier.js';
+import { pointerToken } from '../shared/json-values.js';
 
 export { isSecretName, maskSecretsInText, URL_USERINFO_MASK } from './classifier.js';
 
@@ -26,10 +27,6 @@ export interface RedactedValue {
    * secret by shape (masked in place) and values beyond the depth cap.
    */
   masked: string[];
-}
-
-function pointerToken(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /**

@@ -13,6 +13,8 @@ import { failureResult, outcomeResult } from '../history/results.js';
 import { checkParams, executeRun, validateAndRun } from '../history/runs.js';
 import { runnerToolName, toolUri, type CallExtra, type SurfaceContext } from './context.js';
 import { confirmRuns, metaToolAnnotations } from '../policy/index.js';
+import { firstLine } from '../shared/text.js';
+import { isJsonObject } from '../shared/json-values.js';
 
 export const META_COMMANDS = ['search', 'list', 'schema', 'run', 'batch', 'history', 'diff'] as const;
 export type MetaCommand = (typeof META_COMMANDS)[number];
@@ -107,7 +109,6 @@ function invalid(field: string, message: string, extra: JsonObject = {}): Comman
   return new CommandFailure(toolFailure('INVALID_COMMAND', message, { field, ...extra }));
 }
 
-const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** `blank`: whether a string of only white space counts (a slug is any non-empty string, `" "` included). */
 function requireString(args: JsonObject, field: string, command: string, blank: 'allowed' | 'refused' = 'refused'): string {
@@ -129,7 +130,7 @@ function optionalRunRef(args: JsonObject, field: string, fallback: string | unde
 }
 
 function parseArguments(raw: unknown): { command: MetaCommand; args: JsonObject } {
-  if (!isObject(raw)) throw invalid('command', `Arguments must be an object with a "command" field (one of: ${META_COMMANDS.join(', ')}).`);
+  if (!isJsonObject(raw)) throw invalid('command', `Arguments must be an object with a "command" field (one of: ${META_COMMANDS.join(', ')}).`);
   for (const key of Object.keys(raw)) {
     if ((META_FIELDS as readonly string[]).includes(key)) continue;
     const alias = FIELD_ALIASES[key];
@@ -143,10 +144,8 @@ function parseArguments(raw: unknown): { command: MetaCommand; args: JsonObject 
   return { command: command as MetaCommand, args: raw };
 }
 
-function shortDescription(text: string, max = 160): string {
-  const firstLine = text.split(/\r?\n|\u2028|\u2029/)[0] ?? '';
-  return firstLine.length > max ? `${firstLine.slice(0, max - 1)}…` : firstLine;
-}
+/** A tool's description in a listing: its first line, at most 160 characters. */
+const shortDescription = (text: string): string => firstLine(text, 160);
 
 function textAndData(text: string, data: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text }], structuredContent: data };
@@ -246,7 +245,7 @@ function withRunId(result: CallToolResult, record: RunRecord | undefined): CallT
 
 async function runCommand(ctx: SurfaceContext, args: JsonObject, extra: CallExtra): Promise<CallToolResult> {
   const tool = resolveOrThrow(ctx, ctx.getTools(), requireString(args, 'slug', 'run', 'allowed'));
-  if (args.params !== undefined && !isObject(args.params)) throw invalid('params', 'Field "params" must be an object of the tool\'s arguments.');
+  if (args.params !== undefined && !isJsonObject(args.params)) throw invalid('params', 'Field "params" must be an object of the tool\'s arguments.');
   // Validated first: a call that cannot run asks no one to confirm it.
   const checked = checkParams(ctx.validator, tool, args.params);
   if (!checked.ok) return failureResult(checked.failure);
@@ -283,14 +282,14 @@ async function batchCommand(ctx: SurfaceContext, args: JsonObject, extra: CallEx
   const problems: { index: number; failure: ToolFailure }[] = [];
   runs.forEach((item: unknown, index) => {
     const problem = (failure: ToolFailure): void => void problems.push({ index, failure });
-    if (!isObject(item)) return problem(toolFailure('INVALID_COMMAND', `runs[${index}] must be an object {"slug": "...", "params": {...}}.`, { field: `runs[${index}]` }));
+    if (!isJsonObject(item)) return problem(toolFailure('INVALID_COMMAND', `runs[${index}] must be an object {"slug": "...", "params": {...}}.`, { field: `runs[${index}]` }));
     const unknownKey = Object.keys(item).find((key) => key !== 'slug' && key !== 'params');
     if (unknownKey !== undefined) {
       const alias = FIELD_ALIASES[unknownKey];
       return problem(toolFailure('INVALID_COMMAND', `runs[${index}] has unknown field "${unknownKey}".${alias ? ` Did you mean "${alias}"?` : ''}`, { field: `runs[${index}].${unknownKey}` }));
     }
     if (typeof item.slug !== 'string' || item.slug === '') return problem(toolFailure('INVALID_COMMAND', `runs[${index}].slug is required and must be a non-empty string.`, { field: `runs[${index}].slug` }));
-    if (item.params !== undefined && !isObject(item.params)) return problem(toolFailure('INVALID_COMMAND', `runs[${index}].params must be an object.`, { field: `runs[${index}].params` }));
+    if (item.params !== undefined && !isJsonObject(item.params)) return problem(toolFailure('INVALID_COMMAND', `runs[${index}].params must be an object.`, { field: `runs[${index}].params` }));
     const resolution = resolveForAgent(ctx, tools, item.slug);
     if (!resolution.ok) return problem(resolution.failure);
     const checked = checkParams(ctx.validator, resolution.tool, item.params);

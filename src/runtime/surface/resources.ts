@@ -13,6 +13,8 @@ import { safeStringify } from '../secrets/redact.js';
 import { agentResolveOptions, resolveSlug } from '../catalogue/resolve.js';
 import type { ToolSearch } from '../search/index.js';
 import { toolUri, type SurfaceContext } from './context.js';
+import { firstLine } from '../shared/text.js';
+import { byCodeUnit } from '../shared/order.js';
 
 /** Completion answers at most this many values (the MCP limit). */
 export const MAX_COMPLETION_VALUES = 100;
@@ -28,10 +30,8 @@ function fixedUris(ctx: SurfaceContext): { guide: string; catalogue: string; his
   return { guide: `${scheme}://guide`, catalogue: `${scheme}://catalogue`, history: `${scheme}://history`, toolsPrefix: `${scheme}://tools/` };
 }
 
-function shortDescription(text: string, max = 200): string {
-  const firstLine = text.split(/\r?\n|\u2028|\u2029/)[0] ?? '';
-  return firstLine.length > max ? `${firstLine.slice(0, max - 1)}…` : firstLine;
-}
+/** A tool's description in a listing: its first line, at most 200 characters. */
+const shortDescription = (text: string): string => firstLine(text, 200);
 
 export function listResources(ctx: SurfaceContext): ListResourcesResult {
   const uris = fixedUris(ctx);
@@ -132,7 +132,6 @@ export function readResource(ctx: SurfaceContext, uri: string): ReadResourceResu
   );
 }
 
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Slugs starting with `prefix`, code-unit sorted, at most 100, with the full count. When no slug starts with it, what

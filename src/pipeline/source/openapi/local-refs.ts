@@ -3,6 +3,7 @@
 
 import { createHash } from 'node:crypto';
 import type { JsonObject } from '../../../runtime/shared/contracts.js';
+import { byCodeUnit } from '../../../runtime/shared/order.js';
 import { toJsonSchema2020, type SchemaDialect } from './schema-dialect.js';
 
 /** Reads a local pointer (`#/components/schemas/Pet`) of the document; throws when it points nowhere. */
@@ -55,7 +56,7 @@ export function createDefsCollector(dialect: SchemaDialect, read: PointerReader)
         converted.set(names.get(ref)!, toJsonSchema2020(read(ref), dialect, rewrite));
       }
       const sorted: JsonObject = {};
-      for (const name of [...converted.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) sorted[name] = converted.get(name);
+      for (const name of [...converted.keys()].sort(byCodeUnit)) sorted[name] = converted.get(name);
       return sorted;
     },
   };

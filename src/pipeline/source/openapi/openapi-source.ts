@@ -8,15 +8,15 @@ import { withoutByteOrderMark } from '../../../runtime/shared/json-text.js';
 import { PipelineError, type Problem } from '../../problems.js';
 import { BUNDLE_FORMAT } from '../bundle-source.js';
 import { documentManifests, type DocumentContext } from './operations.js';
+import { isJsonObject, pointerToken } from '../../../runtime/shared/json-values.js';
 
 type ParserDocument = Parameters<typeof SwaggerParser.validate>[0] & object;
 type ParserOptions = SwaggerParser.Options;
 
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Which kind of API description a parsed document is, by its content alone. */
 export function openApiVersionOf(document: unknown): { major: 2 | 3; minor: number; version: string } | null {
-  if (!isObject(document)) return null;
+  if (!isJsonObject(document)) return null;
   if (typeof document.swagger === 'string' && /^2\./.test(document.swagger)) return { major: 2, minor: 0, version: document.swagger };
   const match = typeof document.openapi === 'string' ? /^3\.(\d+)/.exec(document.openapi) : null;
   return match ? { major: 3, minor: Number(match[1]), version: document.openapi as string } : null;
@@ -41,16 +41,15 @@ function problem(origin: string, pointer: string, message: string, hint?: string
   return { severity: 'error', slug: null, pointer, message: `${origin}: ${message}`, ...(hint === undefined ? {} : { hint }) };
 }
 
-const escapePointer = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Every `$ref` that leaves the document (another file or a URL): refused, as for catalogue schemas. */
 export function externalRefs(value: unknown, pointer = ''): Array<{ ref: string; pointer: string }> {
   if (Array.isArray(value)) return value.flatMap((item, index) => externalRefs(item, `${pointer}/${index}`));
-  if (!isObject(value)) return [];
+  if (!isJsonObject(value)) return [];
   const found: Array<{ ref: string; pointer: string }> = [];
   for (const [key, child] of Object.entries(value)) {
     if (key === '$ref' && typeof child === 'string' && !child.startsWith('#')) found.push({ ref: child, pointer: `${pointer}/$ref` });
-    else found.push(...externalRefs(child, `${pointer}/${escapePointer(key)}`));
+    else found.push(...externalRefs(child, `${pointer}/${pointerToken(key)}`));
   }
   return found;
 }

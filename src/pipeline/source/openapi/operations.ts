@@ -6,6 +6,7 @@ import type { JsonObject, Manifest, ToolAnnotations } from '../../../runtime/sha
 import { OPERATION_FIELD, type OperationCall, type OperationParameter, type ParameterLocation, type SecurityScheme } from '../../../runtime/execution/operation.js';
 import { createDefsCollector, withLocalDefs, type PointerReader } from './local-refs.js';
 import type { SchemaDialect } from './schema-dialect.js';
+import { isJsonObject } from '../../../runtime/shared/json-values.js';
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -18,7 +19,6 @@ export const BODY_KEY = 'body';
  */
 export const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization', 'transfer-encoding', 'content-length', 'host', 'connection']);
 
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export interface DocumentContext {
   document: JsonObject;
@@ -33,11 +33,11 @@ export interface DocumentContext {
 /** An object that may be a `$ref` to another part of the document (a parameter, a response, a path item…), followed. */
 function followed(context: DocumentContext, value: unknown): JsonObject {
   let current = value;
-  for (let hops = 0; isObject(current) && typeof current.$ref === 'string'; hops += 1) {
+  for (let hops = 0; isJsonObject(current) && typeof current.$ref === 'string'; hops += 1) {
     if (hops > 32) throw new Error(`$ref ${JSON.stringify(current.$ref)} does not end (a loop of references)`);
     current = context.read(current.$ref);
   }
-  return isObject(current) ? current : {};
+  return isJsonObject(current) ? current : {};
 }
 
 /** A JSON media type: `application/json`, `application/problem+json`, `application/json; charset=utf-8`, `*\/*`. */
@@ -47,9 +47,9 @@ function isJsonMediaType(type: string): boolean {
 }
 
 function firstJsonMedia(content: unknown): { type: string; media: JsonObject } | null {
-  if (!isObject(content)) return null;
+  if (!isJsonObject(content)) return null;
   const type = Object.keys(content).find(isJsonMediaType);
-  return type === undefined ? null : { type, media: isObject(content[type]) ? content[type] : {} };
+  return type === undefined ? null : { type, media: isJsonObject(content[type]) ? content[type] : {} };
 }
 
 /** The schema of a Swagger 2.0 non-body parameter, which carries `type`, `items`, `enum`, … on itself. */
@@ -125,9 +125,9 @@ function buildInput(context: DocumentContext, pathItem: JsonObject, operation: J
     } else {
       const media = firstJsonMedia(parameter.content);
       // A parameter with `content` (not `schema`) is sent as that media type: JSON text.
-      schema = isObject(parameter.schema) ? parameter.schema : media !== null && isObject(media.media.schema) ? media.media.schema : {};
+      schema = isJsonObject(parameter.schema) ? parameter.schema : media !== null && isJsonObject(media.media.schema) ? media.media.schema : {};
       const defaultStyle = location === 'query' || location === 'cookie' ? 'form' : 'simple';
-      const declaredStyle = media !== null && !isObject(parameter.schema) ? 'json' : typeof parameter.style === 'string' ? parameter.style : defaultStyle;
+      const declaredStyle = media !== null && !isJsonObject(parameter.schema) ? 'json' : typeof parameter.style === 'string' ? parameter.style : defaultStyle;
       style = { style: declaredStyle, explode: typeof parameter.explode === 'boolean' ? parameter.explode : declaredStyle === 'form' };
     }
     let converted = collector.convert(schema) as JsonObject;
@@ -143,22 +143,22 @@ function buildInput(context: DocumentContext, pathItem: JsonObject, operation: J
 
   if (context.major === 3 && operation.requestBody !== undefined) {
     const requestBody = followed(context, operation.requestBody);
-    const content = isObject(requestBody.content) ? requestBody.content : {};
+    const content = isJsonObject(requestBody.content) ? requestBody.content : {};
     const json = firstJsonMedia(content);
     const types = Object.keys(content);
     const form = types.find((t) => t.toLowerCase().startsWith('application/x-www-form-urlencoded'));
     const text = types.find((t) => t.toLowerCase().startsWith('text/'));
     const chosen = json !== null ? json.type : form ?? text ?? types[0];
     if (chosen !== undefined) {
-      const media = isObject(content[chosen]) ? (content[chosen] as JsonObject) : {};
+      const media = isJsonObject(content[chosen]) ? (content[chosen] as JsonObject) : {};
       bodySchema = json !== null || form !== undefined ? media.schema ?? {} : { type: 'string', description: `The request body as ${chosen} text.` };
       body = { key: BODY_KEY, contentType: json !== null ? 'application/json' : chosen, required: requestBody.required === true };
-      if (typeof requestBody.description === 'string' && isObject(bodySchema) && bodySchema.description === undefined) bodySchema = { ...bodySchema, description: requestBody.description };
+      if (typeof requestBody.description === 'string' && isJsonObject(bodySchema) && bodySchema.description === undefined) bodySchema = { ...bodySchema, description: requestBody.description };
     }
   } else if (bodySchema !== undefined) {
     const bodyParameter = declared.find((p) => p.in === 'body')!;
     body = { key: BODY_KEY, contentType: 'application/json', required: bodyParameter.required === true };
-    if (typeof bodyParameter.description === 'string' && isObject(bodySchema) && bodySchema.description === undefined) bodySchema = { ...bodySchema, description: bodyParameter.description };
+    if (typeof bodyParameter.description === 'string' && isJsonObject(bodySchema) && bodySchema.description === undefined) bodySchema = { ...bodySchema, description: bodyParameter.description };
   } else if (formFields.length > 0) {
     const fields: JsonObject = {};
     const fieldsRequired: string[] = [];
@@ -184,12 +184,12 @@ function buildInput(context: DocumentContext, pathItem: JsonObject, operation: J
 
 /** The schema of the first 2xx response with a JSON body (200 before 201 before 2XX), or null. */
 function outputSchema(context: DocumentContext, operation: JsonObject): JsonObject | null {
-  const responses = isObject(operation.responses) ? operation.responses : {};
+  const responses = isJsonObject(operation.responses) ? operation.responses : {};
   const codes = Object.keys(responses).filter((code) => /^2(\d\d|XX)$/i.test(code)).sort();
   for (const code of codes) {
     const response = followed(context, responses[code]);
     const schema = context.major === 2 ? response.schema : firstJsonMedia(response.content)?.media.schema;
-    if (schema !== undefined && (isObject(schema) || typeof schema === 'boolean')) return withLocalDefs(schema, context.dialect, context.read);
+    if (schema !== undefined && (isJsonObject(schema) || typeof schema === 'boolean')) return withLocalDefs(schema, context.dialect, context.read);
   }
   return null;
 }
@@ -200,8 +200,8 @@ function annotationsOf(method: string, operation: JsonObject): ToolAnnotations {
   const annotations: ToolAnnotations = readOnly
     ? { readOnlyHint: true, openWorldHint: true }
     : { readOnlyHint: false, destructiveHint: method === 'delete', idempotentHint: method === 'put' || method === 'delete', openWorldHint: true };
-  const extension = isObject(operation['x-mcp']) ? operation['x-mcp'].annotations : undefined;
-  if (isObject(extension)) {
+  const extension = isJsonObject(operation['x-mcp']) ? operation['x-mcp'].annotations : undefined;
+  if (isJsonObject(extension)) {
     for (const key of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
       if (typeof extension[key] === 'boolean') annotations[key] = extension[key];
     }
@@ -229,11 +229,11 @@ function serversOf(context: DocumentContext, pathItem: JsonObject, operation: Js
   }
   const declared = [operation.servers, pathItem.servers, document.servers].find((list) => Array.isArray(list) && list.length > 0) as unknown[] | undefined;
   if (declared === undefined) return [resolve('/')];
-  return declared.filter(isObject).filter((server) => typeof server.url === 'string').map((server) => {
-    const variables = isObject(server.variables) ? server.variables : {};
+  return declared.filter(isJsonObject).filter((server) => typeof server.url === 'string').map((server) => {
+    const variables = isJsonObject(server.variables) ? server.variables : {};
     const url = (server.url as string).replace(/\{([^}]+)\}/g, (whole, name: string) => {
       const variable = variables[name];
-      return isObject(variable) && variable.default !== undefined ? String(variable.default) : whole;
+      return isJsonObject(variable) && variable.default !== undefined ? String(variable.default) : whole;
     });
     return resolve(url).replace(/\/+$/, '');
   });
@@ -242,9 +242,9 @@ function serversOf(context: DocumentContext, pathItem: JsonObject, operation: Js
 /** The document's security schemes, reduced to what a call sends. */
 export function securitySchemesOf(context: DocumentContext): Record<string, SecurityScheme> {
   const document = context.document;
-  const declared = context.major === 2 ? document.securityDefinitions : isObject(document.components) ? document.components.securitySchemes : undefined;
+  const declared = context.major === 2 ? document.securityDefinitions : isJsonObject(document.components) ? document.components.securitySchemes : undefined;
   const out: Record<string, SecurityScheme> = {};
-  if (!isObject(declared)) return out;
+  if (!isJsonObject(declared)) return out;
   for (const name of Object.keys(declared).sort()) {
     const scheme = followed(context, declared[name]);
     let reduced: SecurityScheme;
@@ -255,8 +255,8 @@ export function securitySchemesOf(context: DocumentContext): Record<string, Secu
     } else if (scheme.type === 'basic') {
       reduced = { type: 'http', scheme: 'basic' };
     } else if (scheme.type === 'oauth2') {
-      const flows = isObject(scheme.flows) ? scheme.flows : {};
-      const credentials = isObject(flows.clientCredentials) ? flows.clientCredentials : scheme.flow === 'application' ? scheme : null;
+      const flows = isJsonObject(scheme.flows) ? scheme.flows : {};
+      const credentials = isJsonObject(flows.clientCredentials) ? flows.clientCredentials : scheme.flow === 'application' ? scheme : null;
       const tokenUrl = credentials !== null && typeof credentials.tokenUrl === 'string' ? credentials.tokenUrl : null;
       reduced = { type: 'oauth2', tokenUrl, scopes: [] };
     } else {
@@ -269,7 +269,7 @@ export function securitySchemesOf(context: DocumentContext): Record<string, Secu
 
 function securityOf(document: JsonObject, operation: JsonObject): string[][] {
   const declared = Array.isArray(operation.security) ? operation.security : Array.isArray(document.security) ? document.security : [];
-  return declared.filter(isObject).map((alternative) => Object.keys(alternative));
+  return declared.filter(isJsonObject).map((alternative) => Object.keys(alternative));
 }
 
 const METHOD_LABEL = (method: string, path: string): string => `${method.toUpperCase()} ${path}`;
@@ -284,7 +284,7 @@ export function operationManifest(context: DocumentContext, path: string, method
   const summary = typeof operation.summary === 'string' && operation.summary.trim() !== '' ? operation.summary.trim() : null;
   const description = typeof operation.description === 'string' && operation.description.trim() !== '' ? operation.description.trim() : null;
   const tags = Array.isArray(operation.tags) ? operation.tags.filter((t): t is string => typeof t === 'string') : [];
-  const info = isObject(context.document.info) ? context.document.info : {};
+  const info = isJsonObject(context.document.info) ? context.document.info : {};
   const input = buildInput(context, pathItem, operation);
   const security = securityOf(context.document, operation);
   const used = new Set(security.flat());
@@ -315,15 +315,15 @@ export function operationManifest(context: DocumentContext, path: string, method
 
 /** Every operation of the document as a manifest, in path then method order; `x-mcp: {exclude: true}` leaves one out. */
 export function documentManifests(context: DocumentContext): Manifest[] {
-  const paths = isObject(context.document.paths) ? context.document.paths : {};
+  const paths = isJsonObject(context.document.paths) ? context.document.paths : {};
   const schemes = securitySchemesOf(context);
   const manifests: Manifest[] = [];
   for (const path of Object.keys(paths)) {
     const pathItem = followed(context, paths[path]);
     for (const method of HTTP_METHODS) {
       const operation = pathItem[method];
-      if (!isObject(operation)) continue;
-      if (isObject(operation['x-mcp']) && operation['x-mcp'].exclude === true) continue;
+      if (!isJsonObject(operation)) continue;
+      if (isJsonObject(operation['x-mcp']) && operation['x-mcp'].exclude === true) continue;
       manifests.push(operationManifest(context, path, method, pathItem, operation, schemes));
     }
   }

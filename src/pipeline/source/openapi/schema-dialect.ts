@@ -3,6 +3,8 @@
 
 import type { JsonObject } from '../../../runtime/shared/contracts.js';
 import { linearRegExp } from '../../../runtime/schema/linear-regexp.js';
+import { SCHEMA_ARRAY_KEYWORDS, SCHEMA_KEYWORDS, SCHEMA_MAP_KEYWORDS } from '../../../runtime/schema/schema-transform.js';
+import { isJsonObject } from '../../../runtime/shared/json-values.js';
 
 /** Which rules apply: `oas30` for Swagger 2.0 and OpenAPI 3.0 schemas, `oas31` for OpenAPI 3.1 (already 2020-12). */
 export type SchemaDialect = 'oas30' | 'oas31';
@@ -10,14 +12,11 @@ export type SchemaDialect = 'oas30' | 'oas31';
 /** Rewrites a `$ref` into the tool's own `$defs` (see local-refs.ts). */
 export type RefRewriter = (ref: string) => string;
 
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Keywords whose value is one subschema. */
-const SCHEMA_KEYWORDS = ['additionalProperties', 'additionalItems', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems', 'contentSchema'];
-/** Keywords whose value is an array of subschemas. */
-const SCHEMA_ARRAY_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
-/** Keywords whose value maps names to subschemas. */
-const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'];
+/** The server's subschema keywords (runtime/schema/schema-transform.ts); `items`, one schema or a tuple, has a case of its own. */
+const ONE_SCHEMA: readonly string[] = SCHEMA_KEYWORDS.filter((keyword) => keyword !== 'items');
+const SCHEMA_ARRAYS: readonly string[] = SCHEMA_ARRAY_KEYWORDS.filter((keyword) => keyword !== 'items');
+const SCHEMA_MAPS: readonly string[] = SCHEMA_MAP_KEYWORDS;
 /** OpenAPI-only keywords with no meaning for validation or typing; dropped so the schemas stay small and plain. */
 const DROPPED_KEYWORDS = new Set(['discriminator', 'xml', 'externalDocs', 'x-nullable']);
 
@@ -119,7 +118,7 @@ export const DIALECT_RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
         out = pattern === null ? rest : { ...rest, pattern };
       }
     }
-    if (isObject(out.patternProperties)) {
+    if (isJsonObject(out.patternProperties)) {
       const entries = Object.entries(out.patternProperties);
       if (entries.some(([key]) => unicodePattern(key) !== key)) {
         const map: JsonObject = {};
@@ -146,7 +145,7 @@ export const DIALECT_RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
  */
 export function toJsonSchema2020(schema: unknown, dialect: SchemaDialect, rewriteRef: RefRewriter): unknown {
   if (typeof schema === 'boolean') return schema;
-  if (!isObject(schema)) return schema;
+  if (!isJsonObject(schema)) return schema;
   if (typeof schema.$ref === 'string') {
     const ref = rewriteRef(schema.$ref);
     if (dialect === 'oas30') {
@@ -157,10 +156,10 @@ export function toJsonSchema2020(schema: unknown, dialect: SchemaDialect, rewrit
   let out: JsonObject = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === '$ref' && typeof value === 'string') out[key] = rewriteRef(value);
-    else if (SCHEMA_KEYWORDS.includes(key) && (isObject(value) || typeof value === 'boolean')) out[key] = toJsonSchema2020(value, dialect, rewriteRef);
+    else if (ONE_SCHEMA.includes(key) && (isJsonObject(value) || typeof value === 'boolean')) out[key] = toJsonSchema2020(value, dialect, rewriteRef);
     else if (key === 'items') out[key] = Array.isArray(value) ? value.map((item) => toJsonSchema2020(item, dialect, rewriteRef)) : toJsonSchema2020(value, dialect, rewriteRef);
-    else if (SCHEMA_ARRAY_KEYWORDS.includes(key) && Array.isArray(value)) out[key] = value.map((item) => toJsonSchema2020(item, dialect, rewriteRef));
-    else if (SCHEMA_MAP_KEYWORDS.includes(key) && isObject(value)) {
+    else if (SCHEMA_ARRAYS.includes(key) && Array.isArray(value)) out[key] = value.map((item) => toJsonSchema2020(item, dialect, rewriteRef));
+    else if (SCHEMA_MAPS.includes(key) && isJsonObject(value)) {
       const map: JsonObject = {};
       for (const [name, sub] of Object.entries(value)) {
         Object.defineProperty(map, name, { value: toJsonSchema2020(sub, dialect, rewriteRef), enumerable: true, writable: true, configurable: true });
