@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  advertisedForm, advertisedTool, createToolAdvertiser, FAILURE_ENVELOPE_SCHEMA, offerAdvertisedForms, outputSchemaOf, readAdvertisedListFileSync, withheldReasonFor,
+  advertisedForm, advertisedTool, createToolAdvertiser, FAILURE_ENVELOPE_SCHEMA, offerAdvertisedForms, outputSchemaOf, readAdvertisedListFileSync, withheldReasonFor, type PreparedForms,
 } from '../../src/runtime/catalogue/advertise.js';
 import { advertisedListFileText, advertisedListLine, advertisedListParts } from '../../src/pipeline/emit/advertised-list.js';
 import { DEFAULT_HOST_PROFILE } from '../../src/runtime/schema/host-profiles.js';
@@ -92,7 +92,7 @@ async function writePrepared(text: string): Promise<URL> {
   return pathToFileURL(path);
 }
 
-const lister = () => createToolAdvertiser({ profile: DEFAULT_HOST_PROFILE, mode: 'all', threshold: Infinity, pinned: [], metaToolName: 'nexusbloom' });
+const lister = (prepared?: PreparedForms) => createToolAdvertiser({ profile: DEFAULT_HOST_PROFILE, mode: 'all', threshold: Infinity, pinned: [], metaToolName: 'nexusbloom', prepared });
 const META = { name: 'nexusbloom', inputSchema: { type: 'object' as const, properties: {} } };
 
 test('the prepared list holds exactly the forms the server computes, for advertisable tools only', async () => {
@@ -117,19 +117,19 @@ test('a server lists the prepared forms for the tools they were offered for, and
   const url = await writePrepared(advertisedListFileText(tools).replaceAll('"inputSchema":{', '"inputSchema":{"x-prepared":true,'));
   const offered = preparedTools();
   let loads = 0;
-  offerAdvertisedForms(offered, () => {
+  const prepared = offerAdvertisedForms(offered, () => {
     loads += 1;
     return readAdvertisedListFileSync(url);
   });
   // A direct call maps its arguments back without loading the prepared forms of every tool.
-  assert.deepEqual(lister().argumentsFor(offered, 'beta', { constructor: 1 }), { constructor: 1 });
+  assert.deepEqual(lister(prepared).argumentsFor(offered, 'beta', { constructor: 1 }), { constructor: 1 });
   assert.equal(loads, 0);
-  const listed = lister().list(offered, META);
+  const listed = lister(prepared).list(offered, META);
   assert.equal(loads, 1);
   assert.deepEqual(listed.slice(0, 2).map((tool) => tool.inputSchema['x-prepared']), [true, true]);
   assert.deepEqual(listed.map((tool) => tool.name), ['alpha', 'beta', 'nexusbloom']);
   // Tools that were not offered (a live refresh) are computed and never read the file.
-  const refreshed = lister().list(preparedTools(), META);
+  const refreshed = lister(prepared).list(preparedTools(), META);
   assert.equal(loads, 1);
   assert.deepEqual(refreshed.slice(0, 2), tools.slice(0, 2).map((tool) => advertisedTool(tool)));
 });
@@ -140,8 +140,7 @@ test('a prepared form that no longer describes its tool, or a broken file, falls
   for (const text of [stale, '{"format":"nexusbloom-tools-list/1","profile":"spec","tools":[{"tool":{}}]}', 'not json', '{"format":"other"}']) {
     const url = await writePrepared(text);
     const offered = preparedTools();
-    offerAdvertisedForms(offered, () => readAdvertisedListFileSync(url));
-    const listed = lister().list(offered, META);
+    const listed = lister(offerAdvertisedForms(offered, () => readAdvertisedListFileSync(url))).list(offered, META);
     assert.deepEqual(listed.slice(0, 2), offered.slice(0, 2).map((tool) => advertisedTool(tool)), text.slice(0, 40));
     assert.equal(listed[1]!.description, 'Deprecated: use alpha.\nSecond.');
   }

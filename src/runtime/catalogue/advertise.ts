@@ -130,14 +130,14 @@ export interface ToolAdvertiser {
  * Advertised forms computed once per served tool object (a catalogue refresh brings new objects, hence new forms), so
  * tools/list costs no schema work after the first request.
  */
-export function createToolAdvertiser(options: ListingOptions & { profile: HostProfileName }): ToolAdvertiser {
+export function createToolAdvertiser(options: ListingOptions & { profile: HostProfileName; prepared?: PreparedForms }): ToolAdvertiser {
   const forms = new WeakMap<ServedTool, AdvertisedForm>();
   const metaForms = new WeakMap<Tool, Tool>();
   // Listing may load the prepared forms (one file for every tool); a single call's argument aliases never do.
   const formOf = (tool: ServedTool, prepared: boolean): AdvertisedForm => {
     let form = forms.get(tool);
     if (form === undefined) {
-      form = (prepared && options.profile === DEFAULT_HOST_PROFILE ? offeredForm(tool) : undefined) ?? advertisedForm(tool, options.profile);
+      form = (prepared && options.profile === DEFAULT_HOST_PROFILE ? options.prepared?.formOf(tool) : undefined) ?? advertisedForm(tool, options.profile);
       forms.set(tool, form);
     }
     return form;
@@ -183,25 +183,29 @@ export function readAdvertisedListFileSync(url: URL): AdvertisedForm[] | null {
   return wellFormed ? (data.tools as AdvertisedForm[]) : null;
 }
 
-/** Prepared forms on offer, by the served tool objects they were prepared for; loaded on the first tools/list. */
-const offers = new WeakMap<ServedTool, () => ReadonlyMap<string, AdvertisedForm>>();
-
-/** Offers prepared default-profile forms for `tools` (the package's own list; tools a refresh brings are not in it). */
-export function offerAdvertisedForms(tools: readonly ServedTool[], load: () => readonly AdvertisedForm[] | null): void {
-  let loaded: ReadonlyMap<string, AdvertisedForm> | undefined;
-  const offer = (): ReadonlyMap<string, AdvertisedForm> => (loaded ??= new Map((load() ?? []).map((form) => [form.tool.name, form])));
-  for (const tool of tools) offers.set(tool, offer);
+/** Default-profile forms the build prepared (`data/tools-list.json`) for the package's own tools, loaded on first use. */
+export interface PreparedForms {
+  /**
+   * The prepared form of this tool, if it is one of the tools the forms were offered for (by slug, and the very tool
+   * the package pinned: tools a refresh brings are not) and the form still carries its name, title and description.
+   * A pinned tool whose manifest is not read yet has the form its own build prepared, so the check does not read it.
+   */
+  formOf(tool: ServedTool): AdvertisedForm | undefined;
 }
 
-/**
- * The prepared form of this very tool object, if one was offered and still carries its name, title and description.
- * A pinned tool whose manifest is not read yet has the form its own build prepared, so the check does not read it.
- */
-function offeredForm(tool: ServedTool): AdvertisedForm | undefined {
-  const form = offers.get(tool)?.().get(tool.slug);
-  if (form !== undefined && isManifestPending(tool)) return form;
-  if (form === undefined || form.tool.title !== tool.manifest.name || form.tool.description !== advertisedDescription(tool.manifest)) return undefined;
-  return form;
+/** Prepared default-profile forms for `tools` (the package's own list); `load` runs on the first form asked for. */
+export function offerAdvertisedForms(tools: readonly ServedTool[], load: () => readonly AdvertisedForm[] | null): PreparedForms {
+  const offered = new Map(tools.map((tool) => [tool.slug, tool]));
+  let loaded: ReadonlyMap<string, AdvertisedForm> | undefined;
+  return {
+    formOf(tool) {
+      if (offered.get(tool.slug) !== tool) return undefined;
+      const form = (loaded ??= new Map((load() ?? []).map((prepared) => [prepared.tool.name, prepared]))).get(tool.slug);
+      if (form !== undefined && isManifestPending(tool)) return form;
+      if (form === undefined || form.tool.title !== tool.manifest.name || form.tool.description !== advertisedDescription(tool.manifest)) return undefined;
+      return form;
+    },
+  };
 }
 
 /** The error envelope every failed call carries as structuredContent. */

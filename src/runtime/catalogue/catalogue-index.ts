@@ -16,11 +16,13 @@ export interface ToolTraits {
   annotations: ToolAnnotations | null;
 }
 
-const pendingTraits = new WeakMap<ServedTool, ToolTraits>();
+/** Where a tool from lazyServedTools carries its indexed traits: a property of its own, not enumerable, never written out. */
+const INDEXED_TRAITS = Symbol('indexed traits');
+type PendingTool = ServedTool & { readonly [INDEXED_TRAITS]?: ToolTraits };
 
 /** A tool's category, tags and annotations, from the index while its manifest is not read yet. */
 export function traitsOf(tool: ServedTool): ToolTraits {
-  const indexed = isManifestPending(tool) ? pendingTraits.get(tool) : undefined;
+  const indexed = isManifestPending(tool) ? (tool as PendingTool)[INDEXED_TRAITS] : undefined;
   if (indexed !== undefined) return indexed;
   const { manifest } = tool;
   return {
@@ -68,7 +70,7 @@ export function lazyServedTools(index: readonly IndexedTool[], load: () => reado
   const tools = index.map(({ slug, identifier, withheldReason, toolName, traits }) => {
     const tool = { slug } as ServedTool;
     Object.defineProperty(tool, 'manifest', { get: () => materialize(tool), enumerable: true, configurable: true });
-    if (traits !== undefined) pendingTraits.set(tool, traits);
+    if (traits !== undefined) Object.defineProperty(tool, INDEXED_TRAITS, { value: traits });
     return Object.assign(tool, { identifier, withheldReason }, toolName === undefined ? {} : { toolName });
   });
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { DiagnosticLog, Manifest, ServedCatalogueFile, ServedTool } from '../shared/contracts.js';
 import type { ApiClient, CatalogueEntry } from '../execution/api-client.js';
 import type { Settings } from '../settings/config.js';
-import { offerAdvertisedForms, readAdvertisedListFileSync, withheldReasonFor } from './advertise.js';
+import { offerAdvertisedForms, readAdvertisedListFileSync, withheldReasonFor, type PreparedForms } from './advertise.js';
 import { lazyServedTools, readCatalogueIndexSync } from './catalogue-index.js';
 import { mapLimited } from '../shared/map-limited.js';
 import { readPolicyFileSync } from '../policy/settings.js';
@@ -24,6 +24,8 @@ export interface CatalogueStore {
   /** Called after the list changed. */
   /** Calls `listener` after each change of the list; returns what stops that. */
   onListChanged(listener: () => void): () => void;
+  /** The forms the build prepared for the pinned tools (`data/tools-list.json`), when the package has them. */
+  readonly preparedForms?: PreparedForms;
 }
 
 export interface CatalogueStoreOptions {
@@ -98,7 +100,7 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
   const pinnedBySlug = new Map(options.catalogue.tools.map((tool) => [tool.slug, tool]));
   let tools: readonly ServedTool[] = sortBySlug(options.catalogue.tools);
   const advertisedListUrl = options.catalogue.advertisedListUrl;
-  if (advertisedListUrl) offerAdvertisedForms(options.catalogue.tools, () => readAdvertisedListFileSync(new URL(advertisedListUrl)));
+  const preparedForms = advertisedListUrl ? offerAdvertisedForms(options.catalogue.tools, () => readAdvertisedListFileSync(new URL(advertisedListUrl))) : undefined;
   let refreshedAt: number | null = null;
   let inFlight: Promise<void> | null = null;
   let lastFailure: string | null = null;
@@ -181,6 +183,7 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
         if (index !== -1) listeners.splice(index, 1);
       };
     },
+    ...(preparedForms === undefined ? {} : { preparedForms }),
   };
 }
 

@@ -92,6 +92,24 @@ export async function startDevApi(pkg: PackageContext, options: { mock: boolean;
   return { url, mock: false, close: async () => undefined };
 }
 
+/**
+ * The package and its API (a mock when asked) for a dev script named `script`, or null when either fails, after
+ * saying why on stderr as `<script>: <reason>`.
+ */
+export async function openPackageApi(
+  script: string,
+  io: Pick<DevIo, 'stderr'>,
+  options: { packageRoot?: string; mock: boolean; env?: NodeJS.ProcessEnv },
+): Promise<{ pkg: PackageContext; api: DevApi } | null> {
+  try {
+    const pkg = await loadPackage(options.packageRoot);
+    return { pkg, api: await startDevApi(pkg, options) };
+  } catch (error) {
+    io.stderr(`${script}: ${errorText(error)}`);
+    return null;
+  }
+}
+
 /** GET {api}/tools answered with a JSON tool list: null when it did, else why not in a few words. */
 export async function apiUnreachableReason(apiUrl: string, timeoutMs = 3000): Promise<string | null> {
   try {

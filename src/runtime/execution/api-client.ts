@@ -8,14 +8,8 @@ import { retryDelay, type AttemptFailure, type RetryPolicy } from './retry.js';
 import { withoutByteOrderMark } from '../shared/json-text.js';
 import { isJsonObject } from '../shared/json-values.js';
 
-/** The summary fields of a tool as `GET /tools` lists it. */
-export interface CatalogueEntry {
-  slug: string;
-  name: string;
-  description: string;
-  category: string;
-  tags: string[];
-  version: string;
+/** The summary fields of a tool as `GET /tools` lists it: the manifest's own, and whether it has a schema and source. */
+export interface CatalogueEntry extends Pick<Manifest, 'slug' | 'name' | 'description' | 'category' | 'tags' | 'version'> {
   has_schema: boolean;
   has_source: boolean;
   [extra: string]: unknown;

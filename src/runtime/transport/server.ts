@@ -204,7 +204,7 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
     profile: settings.hostProfile, mode: settings.tools, threshold: settings.toolsThreshold,
     pinned: settings.pinnedTools, metaToolName: names.metaToolName,
   };
-  const advertiser = createToolAdvertiser(listingOptions);
+  const advertiser = createToolAdvertiser({ ...listingOptions, prepared: catalogueStore.preparedForms });
   const surface = createAgentSurface({
     names, getTools: servedTools, search: packageToolSearch(servedTools, catalogue.searchIndexUrl), runner, validator,
     // Over HTTP, each caller (bearer token) has a history of its own; a stdio process has one client.
