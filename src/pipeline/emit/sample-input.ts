@@ -19,8 +19,12 @@ export function acceptsEmptyInput(schema: Manifest['input_schema']): boolean {
   return !CONSTRAINING.some((keyword) => keyword in schema);
 }
 
-/** A plain value for a property schema, from what it states (const, enum, default, type); undefined when unsure. */
-function sampleValue(schema: unknown): unknown {
+/**
+ * A plain value for a property schema, from what it states (const, enum, default, type); undefined when unsure. Not
+ * the runtime's sampleValue (schema/call-shape.ts), which always answers and has its answer validated: a README call
+ * is compiled against the tool's types as written, so it holds only values that are certain.
+ */
+function certainValue(schema: unknown): unknown {
   if (!isJsonObject(schema)) return undefined;
   if ('const' in schema) return schema.const;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
@@ -50,7 +54,7 @@ export function sampleInput(manifest: Manifest): Record<string, unknown> | null 
   if (!isJsonObject(schema) || !isJsonObject(schema.properties) || CONSTRAINING.some((keyword) => keyword in schema)) return null;
   const sample: Record<string, unknown> = {};
   for (const name of schema.required as unknown[]) {
-    const value = typeof name === 'string' && Object.hasOwn(schema.properties, name) ? sampleValue(schema.properties[name]) : undefined;
+    const value = typeof name === 'string' && Object.hasOwn(schema.properties, name) ? certainValue(schema.properties[name]) : undefined;
     if (value === undefined) return null;
     Object.defineProperty(sample, name as string, { value, enumerable: true, writable: true, configurable: true });
   }

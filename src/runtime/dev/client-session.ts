@@ -73,7 +73,7 @@ export interface DevApi {
 }
 
 /**
- * Reads the API URL variable as the server does (config.ts): unset means the package's default; any other value that
+ * Reads the API URL variable as the server does (settings/config.ts): unset means the package's default; any other value that
  * is not an http(s) URL, blank included, is an error here too, never replaced by the default, which would send the
  * runs (and the API key) to another host. The server itself gets the variable untouched, with any credentials in it.
  */

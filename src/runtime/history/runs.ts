@@ -14,7 +14,7 @@ export type CheckedParams = { ok: true; params: JsonObject } | { ok: false; fail
 
 /**
  * Arguments as the tool's own schema sees them: absent means `{}`; anything but an object is rejected; `undefined`
- * members are dropped as JSON would drop them (an in-process client can send them; see json-arguments.ts).
+ * members are dropped as JSON would drop them (an in-process client can send them; see schema/json-arguments.ts).
  */
 export function checkParams(validator: InputValidator, tool: ServedTool, params: unknown): CheckedParams {
   const candidate = params === undefined || params === null ? {} : params;

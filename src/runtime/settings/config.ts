@@ -36,7 +36,7 @@ export interface Settings {
   debug: boolean;
   execution: ExecutionMode;
   catalogue: CatalogueMode;
-  /** Which host's schema limits tools/list is shaped for (see host-profiles.ts); calls are always checked against the manifest. */
+  /** Which host's schema limits tools/list is shaped for (see schema/host-profiles.ts); calls are always checked against the manifest. */
   hostProfile: HostProfileName;
   /** Which tools tools/list shows: all, only the meta-tool (+ pinned), or auto (all up to toolsThreshold). */
   tools: ToolsMode;
