@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { DiagnosticLog, Manifest, ServedCatalogueFile, ServedTool } from '../shared/contracts.js';
 import type { ApiClient, CatalogueEntry } from '../execution/api-client.js';
 import type { Settings } from '../settings/config.js';
+import { toolList, type ToolList } from './slug-index.js';
 import { offerAdvertisedForms, readAdvertisedListFileSync, withheldReasonFor, type PreparedForms } from './advertise.js';
 import { lazyServedTools, readCatalogueIndexSync } from './catalogue-index.js';
 import { mapLimited } from '../shared/map-limited.js';
@@ -98,7 +99,8 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
   const { settings, apiClient, log } = options;
   const now = options.now ?? Date.now;
   const pinnedBySlug = new Map(options.catalogue.tools.map((tool) => [tool.slug, tool]));
-  let tools: readonly ServedTool[] = sortBySlug(options.catalogue.tools);
+  // A ToolList (see slug-index.ts): every lookup by slug on the list the server hands out is one Map read.
+  let tools: ToolList = toolList(sortBySlug(options.catalogue.tools));
   const advertisedListUrl = options.catalogue.advertisedListUrl;
   const preparedForms = advertisedListUrl ? offerAdvertisedForms(options.catalogue.tools, () => readAdvertisedListFileSync(new URL(advertisedListUrl))) : undefined;
   let refreshedAt: number | null = null;
@@ -148,7 +150,7 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
 
     const sorted = sortBySlug(next);
     if (fingerprint(sorted) !== fingerprint(tools)) {
-      tools = sorted;
+      tools = toolList(sorted);
       for (const listener of [...listeners]) {
         try {
           listener();

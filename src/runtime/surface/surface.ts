@@ -71,15 +71,13 @@ export function createAgentSurface(ctx: SurfaceContext): AgentSurface {
   const split = ctx.surfaceMode === 'split';
   const runnerName = runnerToolName(ctx.names.metaToolName);
   // Annotations follow the tools reachable now, so the entries are made again only when the tool list changes.
-  const entries = new WeakMap<readonly ServedTool[], Tool[]>();
+  let last: { tools: readonly ServedTool[]; entries: Tool[] } | undefined;
   const metaTools = (): Tool[] => {
     const tools = ctx.getTools();
-    let made = entries.get(tools);
-    if (made === undefined) {
-      made = split ? [metaToolDefinition(ctx, 'discovery'), metaToolDefinition(ctx, 'runner')] : [metaToolDefinition(ctx)];
-      entries.set(tools, made);
+    if (last?.tools !== tools) {
+      last = { tools, entries: split ? [metaToolDefinition(ctx, 'discovery'), metaToolDefinition(ctx, 'runner')] : [metaToolDefinition(ctx)] };
     }
-    return made;
+    return last.entries;
   };
   return {
     get metaTool() {
