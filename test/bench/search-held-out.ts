@@ -6,7 +6,7 @@ import { bm25For, loadEvalSet, oursFor, score, type QualityRow, type Scores } fr
 export const HELD_OUT_APIS = ['gitlab', 'gitea', 'zoom'] as const;
 
 /** The label of the row that pools every held-out query (each query counts once, whatever its set). */
-export const POOLED = 'held-out sets pooled';
+export const POOLED = HELD_OUT_APIS.join(' + ');
 
 function pooled(rows: readonly QualityRow[], ranker: QualityRow['ranker']): Scores {
   const mine = rows.filter((row) => row.ranker === ranker);
@@ -23,7 +23,7 @@ export function measureHeldOut(): QualityRow[] {
     const rankers = { ours: oursFor(set.tools), bm25: bm25For(set.tools) };
     for (const name of ['ours', 'bm25'] as const) {
       const { queries, top1, top3, top5, mrr10 } = score(rankers[name], set.queries);
-      rows.push({ api: `${api} (${set.tools.length} tools)`, half: 'held-out', ranker: name, scores: { queries, top1, top3, top5, mrr10 } });
+      rows.push({ api: `${api}, ${set.tools.length} tools`, half: 'held-out', ranker: name, scores: { queries, top1, top3, top5, mrr10 } });
     }
   }
   return [...rows, ...(['ours', 'bm25'] as const).map((ranker) => ({ api: POOLED, half: 'held-out' as const, ranker, scores: pooled(rows, ranker) }))];
