@@ -318,7 +318,7 @@ async function main(): Promise<void> {
     search = { error: (error as Error).message };
   }
 
-  progress('search quality on the real-API evaluation sets (Stripe, Jira; held out: GitLab, Gitea, Zoom)');
+  progress('search quality on the real-API evaluation sets (Stripe, Jira; held out: GitLab, Gitea, Zoom, Kubernetes)');
   let quality: QualityRow[] | { error: string };
   let heldOut: QualityRow[] | { error: string };
   try {

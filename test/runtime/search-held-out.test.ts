@@ -1,4 +1,4 @@
-// The held-out search evaluation sets (GitLab, Gitea, Zoom; test/fixtures/search-eval/): well-formed, and a loose floor
+// The held-out search evaluation sets (GitLab, Gitea, Zoom, Kubernetes; test/fixtures/search-eval/): well-formed, and a loose floor
 // only (ours at least BM25 at top-1), since no ranking is tuned on them. `npm run bench:search` prints their figures.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
