@@ -1,7 +1,7 @@
 // Text analysis shared by the index and the query: words, abbreviations, phrases, Porter stems, and the fields of a
 // tool that search reads, with the kind of action its name says it performs.
 import { stemmer } from 'stemmer';
-import type { JsonObject, ServedTool } from '../contracts.js';
+import type { JsonObject, ServedTool, ToolAnnotations } from '../contracts.js';
 import { ACTION_WORDS, AGENT_NOUNS, CANONICAL_WORDS, PHRASES, STOP_WORDS, SYNONYM_GROUPS, type ActionKind } from './vocabulary.js';
 
 /** Lower-case words of a text, camelCase and snake/kebab-case split; ".env" gives "env". */
@@ -111,12 +111,37 @@ function leadingAction(list: readonly string[]): ActionKind | null {
 /** Whether a term is a verb of action ("remove", "show"): the action factor speaks for it, not its synonyms. */
 export const isActionTerm = (indexed: string): boolean => ACTION_OF_TERM.has(indexed);
 
+/** The terms naming each action ("remove", "delete", "erase" … for delete), in a fixed order. */
+const ACTION_TERMS: ReadonlyMap<ActionKind, readonly string[]> = (() => {
+  const map = new Map<ActionKind, string[]>();
+  for (const [indexed, kind] of ACTION_OF_TERM) if (!(map.get(kind) ?? map.set(kind, []).get(kind) as string[]).includes(indexed)) (map.get(kind) as string[]).push(indexed);
+  return map;
+})();
+
+/** The other terms that name the same action as an action term ("remove" gives "delete", "erase" …). */
+export function sameActionTerms(indexed: string): readonly string[] {
+  const kind = ACTION_OF_TERM.get(indexed);
+  return kind === undefined ? [] : (ACTION_TERMS.get(kind) ?? []).filter((other) => other !== indexed);
+}
+
 /** What a tool does, from the verb of its name (or, for POST/PUT-style names, of its description's first words). */
-export function toolAction(name: string, slug: string, description: string): ActionKind | null {
+function actionOfText(name: string, slug: string, description: string): ActionKind | null {
   const nameWords = words(name || slug);
   const fromName = leadingAction(nameWords);
   if (nameWords[0] !== undefined && !AMBIGUOUS_VERBS.has(term(nameWords[0])) && fromName !== null) return fromName;
   return leadingAction(words(description.slice(0, 80))) ?? fromName;
+}
+
+/**
+ * What a tool does: its text's verb, corrected by its annotations where they say more (a destructive tool deletes, a
+ * read-only one reads or lists whatever its name's verb).
+ */
+export function toolAction(name: string, slug: string, description: string, annotations?: ToolAnnotations): ActionKind | null {
+  const fromText = actionOfText(name, slug, description);
+  if (annotations?.destructiveHint === true && annotations.readOnlyHint !== true) return 'delete';
+  if (annotations?.readOnlyHint === true && fromText !== 'read' && fromText !== 'list') return 'read';
+  if (annotations?.readOnlyHint === false && annotations.destructiveHint === false && (fromText === 'delete')) return null;
+  return fromText;
 }
 
 /** The action a query asks for: its first action word among its first three words ("remove a ticket" deletes). */

@@ -2,7 +2,7 @@
 // pairs), coverage of the query's words, agreement of the query's verb with the tool's action, and deprecation.
 import { parameterCounts, requiredFields } from '../call-shape.js';
 import type { ServedTool } from '../contracts.js';
-import { bigram, FIELDS, HAND_SYNONYMS, isActionTerm, mergePhrases, queryAction, term, words, type FieldName } from './analysis.js';
+import { bigram, FIELDS, HAND_SYNONYMS, isActionTerm, mergePhrases, sameActionTerms, queryAction, term, words, type FieldName } from './analysis.js';
 import { NAME_FIELD, type SearchIndex } from './scoring-index.js';
 import { STOP_WORDS, type ActionKind } from './vocabulary.js';
 
@@ -44,6 +44,8 @@ const FIELD_LABELS: Readonly<Record<FieldName, string>> = {
 };
 const HAND_SYNONYM_WEIGHT = 0.8;
 const WORDNET_SYNONYM_WEIGHT = 0.5;
+/** Weight of a word of a lexical definition of the tool's word ("money" for "refund"). */
+const WORDNET_RELATED_WEIGHT = 0.15;
 const PREFIX_WEIGHT = 0.35;
 /** Weight of an adjacent query-word pair found as a pair in a tool's name or summary. */
 const BIGRAM_WEIGHT = 0.8;
@@ -54,7 +56,9 @@ const ACTION_DIFFERS = 0.8;
 /** The factor for a tool none of whose name the query accounts for; a fully accounted name has 1. */
 const NAME_COVERAGE_FLOOR = 0.4;
 /** Weight of a query's action verb as a plain term: the action factor carries its meaning. */
-const ACTION_TERM_WEIGHT = 0.5;
+const ACTION_TERM_WEIGHT = 0.1;
+/** Share of that weight for another verb of the same action. */
+const SAME_ACTION_SHARE = 0.9;
 /** Two hits whose scores differ by less than this share of the higher one are a near tie. */
 const NEAR_TIE_SHARE = 0.05;
 
@@ -68,7 +72,11 @@ interface Expansion {
 
 /** The index terms one query term may match: itself, its synonyms, and longer terms it is a prefix of. */
 function expand(queryTerm: string, index: SearchIndex): Expansion[] {
-  if (isActionTerm(queryTerm)) return [{ term: queryTerm, weight: ACTION_TERM_WEIGHT, via: 'exact' }];
+  if (isActionTerm(queryTerm)) {
+    // Any verb of the same action counts ("remove" finds "Delete issue"), at the action term's weight.
+    return [{ term: queryTerm, weight: ACTION_TERM_WEIGHT, via: 'exact' as const },
+      ...sameActionTerms(queryTerm).map((other) => ({ term: other, weight: ACTION_TERM_WEIGHT * SAME_ACTION_SHARE, via: 'synonym' as const }))];
+  }
   const expansions: Expansion[] = [{ term: queryTerm, weight: 1, via: 'exact' }];
   const seen = new Set([queryTerm]);
   const add = (candidate: string, weight: number, via: Expansion['via']): void => {
@@ -78,6 +86,7 @@ function expand(queryTerm: string, index: SearchIndex): Expansion[] {
   };
   for (const synonym of HAND_SYNONYMS.get(queryTerm) ?? []) add(synonym, HAND_SYNONYM_WEIGHT, 'synonym');
   for (const synonym of index.synonyms.get(queryTerm) ?? []) add(synonym, WORDNET_SYNONYM_WEIGHT, 'synonym');
+  for (const other of index.related.get(queryTerm) ?? []) add(other, WORDNET_RELATED_WEIGHT, 'synonym');
   if (queryTerm.length >= 3) {
     // Terms starting with the query term sit together in the sorted vocabulary, from its lower bound on.
     const { vocabulary } = index;
@@ -133,6 +142,7 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
   const bestOptions = new Int32Array(toolCount);
   const bestFieldIndexes = new Uint8Array(toolCount);
   const bestInName = new Uint8Array(toolCount);
+  const anyInName = new Uint8Array(toolCount);
   const matchedTools: number[] = [];
   const perWord: WordMatches[] = [];
   const intentWords = chosen.filter((word) => !isActionTerm(term(word))).length;
@@ -147,6 +157,8 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
       for (let i = 0; i < postings.tools.length; i += 1) {
         const tool = postings.tools[i] as number;
         const weighted = (postings.scores[i] as number) * option.weight;
+        // The word is in the tool's name through any of its options, even when another field scored higher.
+        if (postings.inName[i] === 1 && option.via !== 'prefix') anyInName[tool] = 1;
         if (weighted > (bestScores[tool] as number)) {
           if (bestScores[tool] === 0) touched.push(tool);
           bestScores[tool] = weighted;
@@ -164,11 +176,12 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
       // A word matched only through a synonym or a prefix covers the query less than one matched as written; the
       // action verb counts through the action factor instead, unless the query has no other word.
       if (!actionWord || intentWords === 0) matchedWords[tool] = (matchedWords[tool] as number) + (bestOptions[tool] === 0 ? 1 : 0.75);
-      if (bestInName[tool] === 1 && !actionWord) nameMatched[tool] = (nameMatched[tool] as number) + 1;
+      if ((bestInName[tool] === 1 || anyInName[tool] === 1) && !actionWord) nameMatched[tool] = (nameMatched[tool] as number) + 1;
       option[tool] = bestOptions[tool] as number;
       // A word in the tool's name is reported there: what the tool is called says more than where it scored most.
       field[tool] = bestInName[tool] === 1 ? NAME_FIELD : (bestFieldIndexes[tool] as number);
       bestScores[tool] = 0;
+      anyInName[tool] = 0;
     }
     perWord.push({ word, options, option, field });
   }
@@ -184,7 +197,7 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
     }
   }
 
-  const wanted = queryAction(words(query));
+  const wanted = queryAction(mergePhrases(words(query)));
   const candidates: Candidate[] = matchedTools.map((tool) => {
     const coverage = Math.min(1, (matchedWords[tool] as number) / (intentWords || chosen.length));
     let score = (totals[tool] as number) * (0.1 + 0.9 * coverage * coverage);

@@ -37,6 +37,7 @@ export interface SearchIndex {
   vocabulary: readonly string[];
   postings: ReadonlyMap<string, TermPostings>;
   synonyms: ReadonlyMap<string, readonly string[]>;
+  related: ReadonlyMap<string, readonly string[]>;
   actions: readonly (ActionKind | null)[];
   /** Per tool, the number of distinct terms of its name (of its slug, when it has no name). */
   nameTerms: Uint16Array;
@@ -64,9 +65,10 @@ export function decodeSearchIndex(data: SearchIndexData, tools: readonly ServedT
     postings.set(indexedTerm, decodePostings(data.terms[indexedTerm] as SearchTermData, toolCount, normalizers, fieldWeights));
   }
   const synonyms = new Map(Object.keys(data.synonyms).map((key) => [key, data.synonyms[key] as string[]]));
-  const actions = tools.map((tool) => toolAction(String(tool.manifest.name ?? ''), tool.slug, String(tool.manifest.description ?? '')));
+  const related = new Map(Object.keys(data.related).map((key) => [key, data.related[key] as string[]]));
+  const actions = tools.map((tool) => toolAction(String(tool.manifest.name ?? ''), tool.slug, String(tool.manifest.description ?? ''), tool.manifest.annotations));
   const nameTerms = Uint16Array.from(tools, (tool) => new Set(fieldTerms('name', String(tool.manifest.name ?? '') || tool.slug)).size);
-  return { toolCount, vocabulary: [...postings.keys()].filter((name) => !name.includes('_')).sort(byCodeUnit), postings, synonyms, actions, nameTerms };
+  return { toolCount, vocabulary: [...postings.keys()].filter((name) => !name.includes('_')).sort(byCodeUnit), postings, synonyms, related, actions, nameTerms };
 }
 
 /**

@@ -111,7 +111,7 @@ export type ActionKind = 'create' | 'read' | 'list' | 'update' | 'delete';
 /** Verbs (and list words) that name an action, in a tool's name or slug and in a query. */
 export const ACTION_WORDS: Readonly<Record<string, ActionKind>> = {
   create: 'create', add: 'create', new: 'create', post: 'create', insert: 'create', register: 'create', open: 'create',
-  make: 'create', start: 'create', file: 'create', upload: 'create', store: 'create', define: 'create', issue: 'create',
+  make: 'create', start: 'create', file: 'create', upload: 'create', store: 'create', define: 'create',
   get: 'read', show: 'read', view: 'read', read: 'read', retrieve: 'read', fetch: 'read', detail: 'read', describe: 'read',
   list: 'list', all: 'list', every: 'list', search: 'list', find: 'list', browse: 'list', query: 'list', which: 'list',
   who: 'list', paginated: 'list',
