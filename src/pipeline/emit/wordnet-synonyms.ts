@@ -92,7 +92,12 @@ function baseForms(word: string): string[] {
 }
 
 /** A synset's line: its single-word lemmas, its pointers (symbol and target offset, same part of speech) and its gloss. */
-function synsetLine(part: WordNetPart, offset: string): { lemmas: string[]; pointers: [string, string][]; gloss: string } {
+function synsetLine(part: WordNetPart, offset: string): {
+  lemmas: string[];
+  pointers: [string, string][];
+  derivations: [string, string, string, string][];
+  gloss: string;
+} {
   const start = Number(offset);
   const end = part.data.indexOf(10, start);
   const line = part.data.toString('latin1', start, end === -1 ? undefined : end);
@@ -102,11 +107,13 @@ function synsetLine(part: WordNetPart, offset: string): { lemmas: string[]; poin
   const pointerAt = 4 + count * 2;
   const pointerCount = Number(fields[pointerAt]);
   const pointers: [string, string][] = [];
+  const derivations: [string, string, string, string][] = [];
   for (let i = 0; i < pointerCount; i += 1) {
     const at = pointerAt + 1 + i * 4;
     if (fields[at + 2] === part.pos) pointers.push([fields[at] as string, fields[at + 1] as string]);
+    if (fields[at] === '+') derivations.push(['+', fields[at + 1] as string, fields[at + 2] as string, fields[at + 3] as string]);
   }
-  return { lemmas: synsetWords(part, offset), pointers, gloss: bar === -1 ? '' : line.slice(bar + 3) };
+  return { lemmas: synsetWords(part, offset), pointers, derivations, gloss: bar === -1 ? '' : line.slice(bar + 3) };
 }
 
 /** Gloss words that say nothing about a sense ("something", "used", "act"). */
@@ -169,6 +176,20 @@ export function wordNetSynonyms(catalogueWords: Iterable<string>): Record<string
       const base = baseForms(word).find((form) => sensesOf(part, form) !== null);
       if (base === undefined) continue;
       for (const offset of (sensesOf(part, base) as string[]).slice(0, LEADING_SENSES)) {
+        // Derivations of this very word ("watcher" from "watch", "assignable" from "assign"), in either part of speech.
+        const line = synsetLine(part, offset);
+        const position = line.lemmas.indexOf(base) + 1;
+        for (const [symbol, targetOffset, targetPos, numbers] of line.derivations) {
+          if (symbol !== '+' || parseInt(numbers.slice(0, 2), 16) !== position || position === 0) continue;
+          const other = parts.find((candidate) => candidate.pos === targetPos);
+          const lemma = other === undefined ? undefined : synsetWords(other, targetOffset)[parseInt(numbers.slice(2), 16) - 1];
+          if (lemma === undefined) continue;
+          const key = term(lemma);
+          if (key === target) continue;
+          let targets = table.get(key);
+          if (targets === undefined) table.set(key, (targets = new Set()));
+          targets.add(target);
+        }
         for (const lemma of synsetWords(part, offset)) {
           if (lemma === base || !(sensesOf(part, lemma)?.slice(0, SYNONYM_LEADING_SENSES).includes(offset) ?? false)) continue;
           const key = term(lemma);

@@ -46,6 +46,8 @@ const HAND_SYNONYM_WEIGHT = 0.8;
 const WORDNET_SYNONYM_WEIGHT = 0.5;
 /** Weight of a word of a lexical definition of the tool's word ("money" for "refund"). */
 const WORDNET_RELATED_WEIGHT = 0.15;
+/** Share kept by a second step of expansion. */
+const TWO_STEP = 1;
 const PREFIX_WEIGHT = 0.35;
 /** Weight of an adjacent query-word pair found as a pair in a tool's name or summary. */
 const BIGRAM_WEIGHT = 0.8;
@@ -84,8 +86,11 @@ function expand(queryTerm: string, index: SearchIndex): Expansion[] {
     seen.add(candidate);
     expansions.push({ term: candidate, weight, via });
   };
-  for (const synonym of HAND_SYNONYMS.get(queryTerm) ?? []) add(synonym, HAND_SYNONYM_WEIGHT, 'synonym');
+  const hand = HAND_SYNONYMS.get(queryTerm) ?? [];
+  for (const synonym of hand) add(synonym, HAND_SYNONYM_WEIGHT, 'synonym');
   for (const synonym of index.synonyms.get(queryTerm) ?? []) add(synonym, WORDNET_SYNONYM_WEIGHT, 'synonym');
+  // A hand synonym's own WordNet forms ("follow" → "watch" → "watcher"), one step further, at both weights.
+  for (const synonym of hand) for (const form of index.synonyms.get(synonym) ?? []) add(form, HAND_SYNONYM_WEIGHT * WORDNET_SYNONYM_WEIGHT * TWO_STEP, 'synonym');
   for (const other of index.related.get(queryTerm) ?? []) add(other, WORDNET_RELATED_WEIGHT, 'synonym');
   if (queryTerm.length >= 3) {
     // Terms starting with the query term sit together in the sorted vocabulary, from its lower bound on.
