@@ -4,7 +4,7 @@ import { parameterCounts, requiredFields } from '../call-shape.js';
 import type { ServedTool } from '../contracts.js';
 import { bigram, FIELDS, HAND_SYNONYMS, isActionTerm, mergePhrases, sameActionTerms, queryAction, term, words, type FieldName } from './analysis.js';
 import { NAME_FIELD, type SearchIndex } from './scoring-index.js';
-import { STOP_WORDS, type ActionKind } from './vocabulary.js';
+import { PERSON_QUESTION_WORDS, PERSON_WORDS, STOP_WORDS, type ActionKind } from './vocabulary.js';
 
 export interface SearchHit {
   slug: string;
@@ -48,6 +48,10 @@ const WORDNET_SYNONYM_WEIGHT = 0.5;
 const WORDNET_RELATED_WEIGHT = 0.15;
 /** Share kept by a second step of expansion. */
 const TWO_STEP = 1;
+const PERSON_QUESTION_TERMS = new Set(PERSON_QUESTION_WORDS.map(term));
+const PERSON_TERMS = [...new Set(PERSON_WORDS.map(term))];
+/** Share of a hand synonym's weight for a person word matched by "who". */
+const PERSON_SHARE = 0.6;
 const PREFIX_WEIGHT = 0.35;
 /** Weight of an adjacent query-word pair found as a pair in a tool's name or summary. */
 const BIGRAM_WEIGHT = 0.8;
@@ -74,6 +78,11 @@ interface Expansion {
 
 /** The index terms one query term may match: itself, its synonyms, and longer terms it is a prefix of. */
 function expand(queryTerm: string, index: SearchIndex): Expansion[] {
+  if (PERSON_QUESTION_TERMS.has(queryTerm)) {
+    // "who starred my repo": the people a tool lists, besides the list action the word asks for.
+    return [{ term: queryTerm, weight: ACTION_TERM_WEIGHT, via: 'exact' as const },
+      ...PERSON_TERMS.map((person) => ({ term: person, weight: HAND_SYNONYM_WEIGHT * PERSON_SHARE, via: 'synonym' as const }))];
+  }
   if (isActionTerm(queryTerm)) {
     // Any verb of the same action counts ("remove" finds "Delete issue"), at the action term's weight.
     return [{ term: queryTerm, weight: ACTION_TERM_WEIGHT, via: 'exact' as const },

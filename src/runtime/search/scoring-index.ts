@@ -7,11 +7,11 @@ import type { ActionKind } from './vocabulary.js';
 
 /** Field weights: what a tool is called outranks the sentence that says what it does, which outranks its prose. */
 const FIELD_WEIGHTS: Readonly<Record<FieldName, number>> = {
-  slug: 2,
+  slug: 4,
   name: 4,
   lead: 4,
   tags: 1.5,
-  fieldNames: 1,
+  fieldNames: 0.5,
   description: 0.6,
   fieldDescriptions: 0.3,
   bigrams: 3,

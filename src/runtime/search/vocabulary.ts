@@ -55,7 +55,13 @@ export const PHRASES: Readonly<Record<string, string>> = {
   'look up': 'lookup', 'check sum': 'checksum', 'set up': 'setup', 'front matter': 'frontmatter',
   'get rid': 'remove', 'sign up': 'signup', 'log in': 'login', 'log out': 'logout', 'web hook': 'webhook',
   'pull request': 'pull', 'pull requests': 'pull', 'work log': 'worklog', 'check out': 'checkout',
+  'bug report': 'issue', 'bug reports': 'issue', 'bring back': 'restore',
 };
+
+/** Question words that ask about people: besides asking for a list, they stand for the people a tool names. */
+export const PERSON_QUESTION_WORDS: readonly string[] = ['who', 'whom'];
+/** The words a tool uses for people, which a person question word matches at a synonym's weight. */
+export const PERSON_WORDS: readonly string[] = ['user', 'people', 'person', 'member', 'account'];
 
 /** Words close enough in intent to count for each other, at reduced weight: developer and API vocabulary. */
 export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
@@ -111,10 +117,10 @@ export type ActionKind = 'create' | 'read' | 'list' | 'update' | 'delete';
 /** Verbs (and list words) that name an action, in a tool's name or slug and in a query. */
 export const ACTION_WORDS: Readonly<Record<string, ActionKind>> = {
   create: 'create', add: 'create', new: 'create', post: 'create', insert: 'create', register: 'create', open: 'create',
-  make: 'create', start: 'create', file: 'create', upload: 'create', store: 'create', define: 'create',
+  make: 'create', setup: 'create', start: 'create', file: 'create', upload: 'create', store: 'create', define: 'create',
   get: 'read', show: 'read', view: 'read', read: 'read', retrieve: 'read', fetch: 'read', detail: 'read', describe: 'read',
   list: 'list', all: 'list', every: 'list', search: 'list', find: 'list', browse: 'list', query: 'list', which: 'list',
-  who: 'list', paginated: 'list',
+  who: 'list', whom: 'list', paginated: 'list',
   update: 'update', edit: 'update', change: 'update', modify: 'update', set: 'update', put: 'update', patch: 'update',
   rename: 'update', replace: 'update',
   delete: 'delete', remove: 'delete', erase: 'delete', destroy: 'delete', drop: 'delete', trash: 'delete', purge: 'delete',
