@@ -52,6 +52,10 @@ const PERSON_QUESTION_TERMS = new Set(PERSON_QUESTION_WORDS.map(term));
 const PERSON_TERMS = [...new Set(PERSON_WORDS.map(term))];
 /** Share of a hand synonym's weight for a person word matched by "who". */
 const PERSON_SHARE = 0.6;
+/** Multiplier for a tool whose name holds the query's first word (when that word is not a plain action verb). */
+const LEAD_IN_NAME = 1.5;
+/** Whether coverage weighs each query word by its rarity. */
+const IDF_COVERAGE = true;
 const PREFIX_WEIGHT = 0.35;
 /** Weight of an adjacent query-word pair found as a pair in a tool's name or summary. */
 const BIGRAM_WEIGHT = 0.8;
@@ -151,6 +155,7 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
   const toolCount = index.toolCount;
   const totals = new Float64Array(toolCount);
   const matchedWords = new Float64Array(toolCount);
+  let coverageTotal = 0;
   const nameMatched = new Uint16Array(toolCount);
   const bestScores = new Float64Array(toolCount);
   const bestOptions = new Int32Array(toolCount);
@@ -160,6 +165,9 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
   const matchedTools: number[] = [];
   const perWord: WordMatches[] = [];
   const intentWords = chosen.filter((word) => !isActionTerm(term(word))).length;
+  // The query's first word, unless it names a plain action: what it asks to do ("cancel", "capture") or see.
+  const leadWord = chosen.find((word) => !isActionTerm(term(word))) === chosen[0] ? chosen[0] : undefined;
+  const leadInName = new Uint8Array(toolCount);
   for (const word of chosen) {
     const actionWord = isActionTerm(term(word));
     const options = expand(term(word), index);
@@ -182,6 +190,17 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
         }
       }
     });
+    // How much this word says: the rarity of what it matches, so "refund" counts for more coverage than "customer".
+    let rarity = 0;
+    let prefixRarity = 0;
+    for (const candidate of options) {
+      const found = index.postings.get(candidate.term);
+      if (found === undefined) continue;
+      if (candidate.via === 'prefix') prefixRarity = Math.max(prefixRarity, found.idf);
+      else rarity = Math.max(rarity, found.idf);
+    }
+    const wordWeight = IDF_COVERAGE ? rarity || prefixRarity || Math.log(1 + toolCount) : 1;
+    if (!actionWord || intentWords === 0) coverageTotal += wordWeight;
     const option = new Int32Array(toolCount).fill(-1);
     const field = new Uint8Array(toolCount);
     for (const tool of touched) {
@@ -189,8 +208,11 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
       totals[tool] = (totals[tool] as number) + (bestScores[tool] as number);
       // A word matched only through a synonym or a prefix covers the query less than one matched as written; the
       // action verb counts through the action factor instead, unless the query has no other word.
-      if (!actionWord || intentWords === 0) matchedWords[tool] = (matchedWords[tool] as number) + (bestOptions[tool] === 0 ? 1 : 0.75);
-      if ((bestInName[tool] === 1 || anyInName[tool] === 1) && !actionWord) nameMatched[tool] = (nameMatched[tool] as number) + 1;
+      if (!actionWord || intentWords === 0) matchedWords[tool] = (matchedWords[tool] as number) + wordWeight * (bestOptions[tool] === 0 ? 1 : 0.75);
+      if ((bestInName[tool] === 1 || anyInName[tool] === 1) && !actionWord) {
+        nameMatched[tool] = (nameMatched[tool] as number) + 1;
+        if (word === leadWord) leadInName[tool] = 1;
+      }
       option[tool] = bestOptions[tool] as number;
       // A word in the tool's name is reported there: what the tool is called says more than where it scored most.
       field[tool] = bestInName[tool] === 1 ? NAME_FIELD : (bestFieldIndexes[tool] as number);
@@ -213,7 +235,7 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
 
   const wanted = queryAction(mergePhrases(words(query)));
   const candidates: Candidate[] = matchedTools.map((tool) => {
-    const coverage = Math.min(1, (matchedWords[tool] as number) / (intentWords || chosen.length));
+    const coverage = Math.min(1, (matchedWords[tool] as number) / (coverageTotal || 1));
     let score = (totals[tool] as number) * (0.1 + 0.9 * coverage * coverage);
     const action = index.actions[tool];
     const agrees = wanted !== null && action !== null && action !== undefined && actionFactor(wanted, action) >= 1;
@@ -222,6 +244,7 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
     // the name's verb counts when the query asks for the same action.
     const nameCoverage = Math.min(1, ((nameMatched[tool] as number) + (agrees ? 1 : 0)) / Math.max(1, index.nameTerms[tool] as number));
     score *= NAME_COVERAGE_FLOOR + (1 - NAME_COVERAGE_FLOOR) * nameCoverage;
+    if (leadInName[tool] === 1) score *= LEAD_IN_NAME;
     if (typeof (tools[tool] as ServedTool).manifest.deprecated === 'string') score *= DEPRECATED_FACTOR;
     return { tool, score: Math.round(score * 1000) / 1000, coverage: Math.round(coverage * 100) / 100 };
   });

@@ -29,6 +29,8 @@ export interface TermPostings {
   bestFields: Uint8Array;
   /** 1 where the term is in the tool's name (or slug). */
   inName: Uint8Array;
+  /** How rare the term is across the tools (BM25's IDF): how much a query word matched through it says. */
+  idf: number;
 }
 
 /** An index decoded for queries: each term's per-tool scores precomputed, the vocabulary sorted for prefix search. */
@@ -107,5 +109,5 @@ function decodePostings(termData: SearchTermData, toolCount: number, normalizers
   }
   const idf = Math.log(1 + (toolCount - df + 0.5) / (df + 0.5));
   const scores = weightedFrequencies.map((wf) => (idf * wf * (BM25_K1 + 1)) / (BM25_K1 + wf));
-  return { surface: termData.surface, tools, scores, bestFields, inName };
+  return { surface: termData.surface, tools, scores, bestFields, inName, idf };
 }
