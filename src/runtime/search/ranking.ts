@@ -54,8 +54,6 @@ const PERSON_TERMS = [...new Set(PERSON_WORDS.map(term))];
 const PERSON_SHARE = 0.6;
 /** Multiplier for a tool whose name holds the query's first word (when that word is not a plain action verb). */
 const LEAD_IN_NAME = 1.5;
-/** Whether coverage weighs each query word by its rarity. */
-const IDF_COVERAGE = true;
 const PREFIX_WEIGHT = 0.35;
 /** Weight of an adjacent query-word pair found as a pair in a tool's name or summary. */
 const BIGRAM_WEIGHT = 0.8;
@@ -199,7 +197,8 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
       if (candidate.via === 'prefix') prefixRarity = Math.max(prefixRarity, found.idf);
       else rarity = Math.max(rarity, found.idf);
     }
-    const wordWeight = IDF_COVERAGE ? rarity || prefixRarity || Math.log(1 + toolCount) : 1;
+    // A word the catalogue does not know at all weighs as the rarest would.
+    const wordWeight = rarity || prefixRarity || Math.log(1 + toolCount);
     if (!actionWord || intentWords === 0) coverageTotal += wordWeight;
     const option = new Int32Array(toolCount).fill(-1);
     const field = new Uint8Array(toolCount);
