@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { term } from '../../runtime/search/index.js';
+import { STOP_WORDS } from '../../runtime/search/vocabulary.js';
 
 /** Senses of a catalogue word that count, most frequent first: the rarer ones bring noise ("bill" as a beak). */
 const LEADING_SENSES = 1;
@@ -121,7 +122,8 @@ const GLOSS_STOP = new Set(('a an the of to in on or and for with by as at from 
   'being it its this these those something someone somebody anything person people thing things act acts action actions ' +
   'make makes made cause causes put used use using usually especially often very some any all one two other another more ' +
   'most such particular certain way ways kind kinds type types part parts state condition quality process having have has ' +
-  'not no do does done get gets give gives take takes become becomes place places set sets form forms than then also').split(' '));
+  'not no do does done get gets give gives take takes become becomes place places set sets form forms than then also ' +
+  'when where why how while whether either neither each every many much').split(' '));
 /** Gloss words that name more than this many catalogue words say too little about any one of them. */
 const MAX_GLOSS_TARGETS = 12;
 
@@ -145,7 +147,7 @@ export function wordNetRelated(catalogueWords: Iterable<string>): Record<string,
         const { gloss } = synsetLine(part, offset);
         const definition = gloss.split(';')[0] ?? '';
         for (const glossWord of definition.toLowerCase().split(/[^a-z]+/)) {
-          if (glossWord.length < 3 || GLOSS_STOP.has(glossWord)) continue;
+          if (glossWord.length < 3 || GLOSS_STOP.has(glossWord) || STOP_WORDS.has(glossWord)) continue;
           const key = term(glossWord);
           if (key === target) continue;
           let targets = table.get(key);

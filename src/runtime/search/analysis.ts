@@ -118,10 +118,14 @@ const ACTION_TERMS: ReadonlyMap<ActionKind, readonly string[]> = (() => {
   return map;
 })();
 
-/** The other terms that name the same action as an action term ("remove" gives "delete", "erase" …). */
+/** Action words that are as often nouns or other words ("file", "post", "all"): never matched for another verb. */
+const LOOSE_ACTION_WORDS = new Set(['file', 'post', 'store', 'start', 'open', 'new', 'define', 'upload', 'detail', 'query', 'search',
+  'find', 'browse', 'all', 'every', 'which', 'who', 'whom', 'paginated', 'set', 'put', 'patch', 'replace', 'trash', 'drop', 'setup'].map(term));
+
+/** The verbs that name the same action as an action term ("remove" gives "delete", "erase" …), plain verbs only. */
 export function sameActionTerms(indexed: string): readonly string[] {
   const kind = ACTION_OF_TERM.get(indexed);
-  return kind === undefined ? [] : (ACTION_TERMS.get(kind) ?? []).filter((other) => other !== indexed);
+  return kind === undefined ? [] : (ACTION_TERMS.get(kind) ?? []).filter((other) => other !== indexed && !LOOSE_ACTION_WORDS.has(other));
 }
 
 /** What a tool does, from the verb of its name (or, for POST/PUT-style names, of its description's first words). */
