@@ -54,6 +54,8 @@ const PERSON_TERMS = [...new Set(PERSON_WORDS.map(term))];
 const PERSON_SHARE = 0.6;
 /** Multiplier for a tool whose name holds the query's first word (when that word is not a plain action verb). */
 const LEAD_IN_NAME = 1.5;
+/** The factor for a tool whose name and summary explain none of the query; one that explains all of it has 1. */
+const SUMMARY_COVERAGE_FLOOR = 0.3;
 const PREFIX_WEIGHT = 0.35;
 /** Weight of an adjacent query-word pair found as a pair in a tool's name or summary. */
 const BIGRAM_WEIGHT = 0.8;
@@ -160,6 +162,8 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
   const bestFieldIndexes = new Uint8Array(toolCount);
   const bestInName = new Uint8Array(toolCount);
   const anyInName = new Uint8Array(toolCount);
+  const inSummary = new Float64Array(toolCount);
+  const summaryMatched = new Float64Array(toolCount);
   const matchedTools: number[] = [];
   const perWord: WordMatches[] = [];
   const intentWords = chosen.filter((word) => !isActionTerm(term(word))).length;
@@ -179,6 +183,7 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
         const weighted = (postings.scores[i] as number) * option.weight;
         // The word is in the tool's name through any of its options, even when another field scored higher.
         if (postings.inName[i] === 1 && option.via !== 'prefix') anyInName[tool] = 1;
+        if (postings.inSummary[i] === 1 && option.via !== 'prefix') inSummary[tool] = Math.max(inSummary[tool] as number, option.via === 'exact' ? 1 : 0.75);
         if (weighted > (bestScores[tool] as number)) {
           if (bestScores[tool] === 0) touched.push(tool);
           bestScores[tool] = weighted;
@@ -215,8 +220,10 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
       option[tool] = bestOptions[tool] as number;
       // A word in the tool's name is reported there: what the tool is called says more than where it scored most.
       field[tool] = bestInName[tool] === 1 ? NAME_FIELD : (bestFieldIndexes[tool] as number);
+      if (!actionWord || intentWords === 0) summaryMatched[tool] = (summaryMatched[tool] as number) + wordWeight * (inSummary[tool] as number);
       bestScores[tool] = 0;
       anyInName[tool] = 0;
+      inSummary[tool] = 0;
     }
     perWord.push({ word, options, option, field });
   }
@@ -244,6 +251,9 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
     const nameCoverage = Math.min(1, ((nameMatched[tool] as number) + (agrees ? 1 : 0)) / Math.max(1, index.nameTerms[tool] as number));
     score *= NAME_COVERAGE_FLOOR + (1 - NAME_COVERAGE_FLOOR) * nameCoverage;
     if (leadInName[tool] === 1) score *= LEAD_IN_NAME;
+    // Second look: how much of the query the tool's name and summary explain, beyond matches in its prose.
+    const summaryCoverage = Math.min(1, (summaryMatched[tool] as number) / (coverageTotal || 1));
+    score *= SUMMARY_COVERAGE_FLOOR + (1 - SUMMARY_COVERAGE_FLOOR) * summaryCoverage;
     if (typeof (tools[tool] as ServedTool).manifest.deprecated === 'string') score *= DEPRECATED_FACTOR;
     return { tool, score: Math.round(score * 1000) / 1000, coverage: Math.round(coverage * 100) / 100 };
   });

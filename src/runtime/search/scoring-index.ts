@@ -20,6 +20,7 @@ const BM25_K1 = 1.2;
 const BM25_B = 0.75;
 export const NAME_FIELD = FIELDS.indexOf('name');
 const SLUG_FIELD = FIELDS.indexOf('slug');
+const LEAD_FIELD = FIELDS.indexOf('lead');
 
 /** One index term's postings, decoded for scoring: per tool holding it, its BM25F score and strongest field. */
 export interface TermPostings {
@@ -29,6 +30,8 @@ export interface TermPostings {
   bestFields: Uint8Array;
   /** 1 where the term is in the tool's name (or slug). */
   inName: Uint8Array;
+  /** 1 where the term is in the tool's name, slug or summary: the text that says what the tool is. */
+  inSummary: Uint8Array;
   /** How rare the term is across the tools (BM25's IDF): how much a query word matched through it says. */
   idf: number;
 }
@@ -85,6 +88,7 @@ function decodePostings(termData: SearchTermData, toolCount: number, normalizers
   const weightedFrequencies = new Float64Array(df);
   const bestFields = new Uint8Array(df);
   const inName = new Uint8Array(df);
+  const inSummary = new Uint8Array(df);
   let slot = -1;
   let bestContribution = 0;
   for (let i = 0; i < raw.length; i += 3) {
@@ -98,8 +102,10 @@ function decodePostings(termData: SearchTermData, toolCount: number, normalizers
       bestFields[slot] = field;
       bestContribution = contribution;
       if (field === NAME_FIELD || field === SLUG_FIELD) inName[slot] = 1;
+      if (field === NAME_FIELD || field === SLUG_FIELD || field === LEAD_FIELD) inSummary[slot] = 1;
     } else {
       if (field === NAME_FIELD || field === SLUG_FIELD) inName[slot] = 1;
+      if (field === NAME_FIELD || field === SLUG_FIELD || field === LEAD_FIELD) inSummary[slot] = 1;
       weightedFrequencies[slot] = (weightedFrequencies[slot] as number) + contribution;
       if (contribution > bestContribution) {
         bestContribution = contribution;
@@ -109,5 +115,5 @@ function decodePostings(termData: SearchTermData, toolCount: number, normalizers
   }
   const idf = Math.log(1 + (toolCount - df + 0.5) / (df + 0.5));
   const scores = weightedFrequencies.map((wf) => (idf * wf * (BM25_K1 + 1)) / (BM25_K1 + wf));
-  return { surface: termData.surface, tools, scores, bestFields, inName, idf };
+  return { surface: termData.surface, tools, scores, bestFields, inName, inSummary, idf };
 }
