@@ -156,12 +156,12 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
   const totals = new Float64Array(toolCount);
   const matchedWords = new Float64Array(toolCount);
   let coverageTotal = 0;
-  const nameMatched = new Uint16Array(toolCount);
   const bestScores = new Float64Array(toolCount);
   const bestOptions = new Int32Array(toolCount);
   const bestFieldIndexes = new Uint8Array(toolCount);
   const bestInName = new Uint8Array(toolCount);
-  const anyInName = new Uint8Array(toolCount);
+  const nameTermOf: (string | undefined)[] = new Array<string | undefined>(toolCount);
+  const nameTermsMatched = new Map<number, Set<string>>();
   const inSummary = new Float64Array(toolCount);
   const summaryMatched = new Float64Array(toolCount);
   const matchedTools: number[] = [];
@@ -182,7 +182,7 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
         const tool = postings.tools[i] as number;
         const weighted = (postings.scores[i] as number) * option.weight;
         // The word is in the tool's name through any of its options, even when another field scored higher.
-        if (postings.inName[i] === 1 && option.via !== 'prefix') anyInName[tool] = 1;
+        if (postings.inName[i] === 1 && option.via !== 'prefix' && nameTermOf[tool] === undefined) nameTermOf[tool] = option.term;
         if (postings.inSummary[i] === 1 && option.via !== 'prefix') inSummary[tool] = Math.max(inSummary[tool] as number, option.via === 'exact' ? 1 : 0.75);
         if (weighted > (bestScores[tool] as number)) {
           if (bestScores[tool] === 0) touched.push(tool);
@@ -213,8 +213,12 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
       // A word matched only through a synonym or a prefix covers the query less than one matched as written; the
       // action verb counts through the action factor instead, unless the query has no other word.
       if (!actionWord || intentWords === 0) matchedWords[tool] = (matchedWords[tool] as number) + wordWeight * (bestOptions[tool] === 0 ? 1 : 0.75);
-      if ((bestInName[tool] === 1 || anyInName[tool] === 1) && !actionWord) {
-        nameMatched[tool] = (nameMatched[tool] as number) + 1;
+      const nameTerm = bestInName[tool] === 1 ? (options[bestOptions[tool] as number] as Expansion).term : nameTermOf[tool];
+      if (nameTerm !== undefined && !actionWord) {
+        // Each term of the name counts once, however many query words it answers ("bug ticket" → "issue").
+        const seen = nameTermsMatched.get(tool);
+        if (seen === undefined) nameTermsMatched.set(tool, new Set([nameTerm]));
+        else seen.add(nameTerm);
         if (word === leadWord) leadInName[tool] = 1;
       }
       option[tool] = bestOptions[tool] as number;
@@ -222,7 +226,7 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
       field[tool] = bestInName[tool] === 1 ? NAME_FIELD : (bestFieldIndexes[tool] as number);
       if (!actionWord || intentWords === 0) summaryMatched[tool] = (summaryMatched[tool] as number) + wordWeight * (inSummary[tool] as number);
       bestScores[tool] = 0;
-      anyInName[tool] = 0;
+      nameTermOf[tool] = undefined;
       inSummary[tool] = 0;
     }
     perWord.push({ word, options, option, field });
@@ -248,7 +252,7 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
     if (wanted !== null && action !== null && action !== undefined) score *= actionFactor(wanted, action);
     // How much of the tool's name the query accounts for ("create a screen": createScreen over createScreenScheme);
     // the name's verb counts when the query asks for the same action.
-    const nameCoverage = Math.min(1, ((nameMatched[tool] as number) + (agrees ? 1 : 0)) / Math.max(1, index.nameTerms[tool] as number));
+    const nameCoverage = Math.min(1, ((nameTermsMatched.get(tool)?.size ?? 0) + (agrees ? 1 : 0)) / Math.max(1, index.nameTerms[tool] as number));
     score *= NAME_COVERAGE_FLOOR + (1 - NAME_COVERAGE_FLOOR) * nameCoverage;
     if (leadInName[tool] === 1) score *= LEAD_IN_NAME;
     // Second look: how much of the query the tool's name and summary explain, beyond matches in its prose.

@@ -109,6 +109,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['decline', 'reject', 'deny'],
   ['revert', 'reverse', 'undo'],
   ['locale', 'language'],
+  ['type', 'kind'],
 ];
 
 /** What a tool does to its object, as its name's verb says: the axis on which "remove x" and "show x" differ. */
