@@ -4,7 +4,7 @@ import { parameterCounts, requiredFields } from '../call-shape.js';
 import type { ServedTool } from '../contracts.js';
 import { bigram, FIELDS, HAND_SYNONYMS, isActionTerm, mergePhrases, sameActionTerms, queryAction, term, words, type FieldName } from './analysis.js';
 import { NAME_FIELD, type SearchIndex } from './scoring-index.js';
-import { PERSON_QUESTION_WORDS, PERSON_WORDS, STOP_WORDS, type ActionKind } from './vocabulary.js';
+import { PERSON_QUESTION_WORDS, PERSON_WORDS, SELF_WORDS, SELF_TOOL_WORDS, STOP_WORDS, type ActionKind } from './vocabulary.js';
 
 export interface SearchHit {
   slug: string;
@@ -56,6 +56,9 @@ const PERSON_SHARE = 0.6;
 const LEAD_IN_NAME = 1.5;
 /** The factor for a tool whose name and summary explain none of the query; one that explains all of it has 1. */
 const SUMMARY_COVERAGE_FLOOR = 0.3;
+const SELF_TERMS = [...new Set(SELF_TOOL_WORDS.map(term))];
+/** Weight of a caller word ("current", "authenticated") matched for "my", "me" or "I". */
+const SELF_WEIGHT = 0.5;
 const PREFIX_WEIGHT = 0.35;
 /** Weight of an adjacent query-word pair found as a pair in a tool's name or summary. */
 const BIGRAM_WEIGHT = 0.8;
@@ -101,6 +104,12 @@ function expand(queryTerm: string, index: SearchIndex): Expansion[] {
   };
   const hand = HAND_SYNONYMS.get(queryTerm) ?? [];
   for (const synonym of hand) add(synonym, HAND_SYNONYM_WEIGHT, 'synonym');
+  // "unwatch", "unstar": a verb the catalogue lacks, undoing one it has, stands for that verb (the action says undo).
+  const undone = undoneTerm(queryTerm, index);
+  if (undone !== undefined) {
+    add(undone, HAND_SYNONYM_WEIGHT, 'synonym');
+    for (const form of index.synonyms.get(undone) ?? []) add(form, HAND_SYNONYM_WEIGHT * WORDNET_SYNONYM_WEIGHT, 'synonym');
+  }
   for (const synonym of index.synonyms.get(queryTerm) ?? []) add(synonym, WORDNET_SYNONYM_WEIGHT, 'synonym');
   // A hand synonym's own WordNet forms ("follow" → "watch" → "watcher"), one step further, at both weights.
   for (const synonym of hand) for (const form of index.synonyms.get(synonym) ?? []) add(form, HAND_SYNONYM_WEIGHT * WORDNET_SYNONYM_WEIGHT * TWO_STEP, 'synonym');
@@ -118,6 +127,13 @@ function expand(queryTerm: string, index: SearchIndex): Expansion[] {
     for (let i = low; i < vocabulary.length && (vocabulary[i] as string).startsWith(queryTerm); i += 1) add(vocabulary[i] as string, PREFIX_WEIGHT, 'prefix');
   }
   return expansions;
+}
+
+/** For "unwatch" in a catalogue that has "watch" but not "unwatch": "watch". */
+function undoneTerm(queryTerm: string, index: SearchIndex): string | undefined {
+  if (!queryTerm.startsWith('un') || queryTerm.length < 6 || index.postings.has(queryTerm)) return undefined;
+  const rest = queryTerm.slice(2);
+  return index.postings.has(rest) || index.synonyms.has(rest) ? rest : undefined;
 }
 
 /** The query's words that carry intent (stop words dropped unless nothing else is left), phrases merged. */
@@ -243,7 +259,20 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
     }
   }
 
-  const wanted = queryAction(mergePhrases(words(query)));
+  // "my", "me", "I": the tools about the caller ("Get current user", "… for the authenticated user"), as a boost only.
+  if (words(query).some((word) => SELF_WORDS.has(word))) {
+    for (const self of SELF_TERMS) {
+      const postings = index.postings.get(self);
+      if (!postings) continue;
+      for (let j = 0; j < postings.tools.length; j += 1) {
+        const tool = postings.tools[j] as number;
+        if (totals[tool] === 0) continue;
+        totals[tool] = (totals[tool] as number) + (postings.scores[j] as number) * SELF_WEIGHT;
+      }
+    }
+  }
+
+  const wanted = queryAction(mergePhrases(words(query))) ?? (terms.slice(0, 2).some((t) => undoneTerm(t, index) !== undefined) ? 'delete' : null);
   const candidates: Candidate[] = matchedTools.map((tool) => {
     const coverage = Math.min(1, (matchedWords[tool] as number) / (coverageTotal || 1));
     let score = (totals[tool] as number) * (0.1 + 0.9 * coverage * coverage);

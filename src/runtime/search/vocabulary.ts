@@ -58,6 +58,11 @@ export const PHRASES: Readonly<Record<string, string>> = {
   'bug report': 'issue', 'bug reports': 'issue', 'bring back': 'restore',
 };
 
+/** Words by which a query speaks of its caller ("my repos", "what am I allowed to do"). */
+export const SELF_WORDS: ReadonlySet<string> = new Set(['i', 'me', 'my', 'myself', 'mine']);
+/** The words a tool uses for its caller: a query that speaks of itself favours the tools that have them. */
+export const SELF_TOOL_WORDS: readonly string[] = ['current', 'authenticated', 'myself', 'me', 'my', 'own', 'self', 'caller'];
+
 /** Question words that ask about people: besides asking for a list, they stand for the people a tool names. */
 export const PERSON_QUESTION_WORDS: readonly string[] = ['who', 'whom'];
 /** The words a tool uses for people, which a person question word matches at a synonym's weight. */
