@@ -2,7 +2,7 @@
 // tool that search reads, with the kind of action its name says it performs.
 import { stemmer } from 'stemmer';
 import type { JsonObject, ServedTool, ToolAnnotations } from '../contracts.js';
-import { ACTION_WORDS, AGENT_NOUNS, CANONICAL_WORDS, PHRASES, STOP_WORDS, SYNONYM_GROUPS, type ActionKind } from './vocabulary.js';
+import { ACTION_WORDS, AGENT_NOUNS, CANONICAL_WORDS, NOUN_OR_VERB_WORDS, PHRASES, STOP_WORDS, SYNONYM_GROUPS, type ActionKind } from './vocabulary.js';
 
 /** Lower-case words of a text, camelCase and snake/kebab-case split; ".env" gives "env". */
 export function words(text: string): string[] {
@@ -111,6 +111,13 @@ function leadingAction(list: readonly string[]): ActionKind | null {
 /** Whether a term is a verb of action ("remove", "show"): the action factor speaks for it, not its synonyms. */
 export const isActionTerm = (indexed: string): boolean => ACTION_OF_TERM.has(indexed);
 
+/** Action words that are as often nouns or adjectives ("upload a file", "an open invoice"): verbs only when they lead. */
+const NOUN_VERBS = new Set(NOUN_OR_VERB_WORDS.map(term));
+
+/** Whether the query word at this position (among its meaningful words) speaks as an action verb. */
+export const isActionAt = (indexed: string, position: number): boolean =>
+  ACTION_OF_TERM.has(indexed) && (position === 0 || !NOUN_VERBS.has(indexed));
+
 /** The terms naming each action ("remove", "delete", "erase" … for delete), in a fixed order. */
 const ACTION_TERMS: ReadonlyMap<ActionKind, readonly string[]> = (() => {
   const map = new Map<ActionKind, string[]>();
@@ -150,9 +157,9 @@ export function toolAction(name: string, slug: string, description: string, anno
 
 /** The action a query asks for: its first action word among its first three words ("remove a ticket" deletes). */
 export function queryAction(queryWords: readonly string[]): ActionKind | null {
-  for (const word of queryWords.filter((w) => !STOP_WORDS.has(w) || Object.hasOwn(ACTION_WORDS, w)).slice(0, 3)) {
+  for (const [position, word] of queryWords.filter((w) => !STOP_WORDS.has(w) || Object.hasOwn(ACTION_WORDS, w)).slice(0, 3).entries()) {
     const kind = ACTION_OF_TERM.get(term(word));
-    if (kind !== undefined) return kind;
+    if (kind !== undefined && isActionAt(term(word), position)) return kind;
   }
   return null;
 }

@@ -2,7 +2,7 @@
 // pairs), coverage of the query's words, agreement of the query's verb with the tool's action, and deprecation.
 import { parameterCounts, requiredFields } from '../call-shape.js';
 import type { ServedTool } from '../contracts.js';
-import { bigram, FIELDS, HAND_SYNONYMS, isActionTerm, mergePhrases, sameActionTerms, queryAction, term, words, type FieldName } from './analysis.js';
+import { bigram, FIELDS, HAND_SYNONYMS, isActionAt, isActionTerm, mergePhrases, sameActionTerms, queryAction, term, words, type FieldName } from './analysis.js';
 import { NAME_FIELD, type SearchIndex } from './scoring-index.js';
 import { PERSON_QUESTION_WORDS, PERSON_WORDS, SELF_WORDS, SELF_TOOL_WORDS, STOP_WORDS, type ActionKind } from './vocabulary.js';
 
@@ -84,13 +84,13 @@ interface Expansion {
 }
 
 /** The index terms one query term may match: itself, its synonyms, and longer terms it is a prefix of. */
-function expand(queryTerm: string, index: SearchIndex): Expansion[] {
+function expand(queryTerm: string, index: SearchIndex, asAction: boolean): Expansion[] {
   if (PERSON_QUESTION_TERMS.has(queryTerm)) {
     // "who starred my repo": the people a tool lists, besides the list action the word asks for.
     return [{ term: queryTerm, weight: ACTION_TERM_WEIGHT, via: 'exact' as const },
       ...PERSON_TERMS.map((person) => ({ term: person, weight: HAND_SYNONYM_WEIGHT * PERSON_SHARE, via: 'synonym' as const }))];
   }
-  if (isActionTerm(queryTerm)) {
+  if (asAction) {
     // Any verb of the same action counts ("remove" finds "Delete issue"), at the action term's weight.
     return [{ term: queryTerm, weight: ACTION_TERM_WEIGHT, via: 'exact' as const },
       ...sameActionTerms(queryTerm).map((other) => ({ term: other, weight: ACTION_TERM_WEIGHT * SAME_ACTION_SHARE, via: 'synonym' as const }))];
@@ -182,13 +182,14 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
   const summaryMatched = new Float64Array(toolCount);
   const matchedTools: number[] = [];
   const perWord: WordMatches[] = [];
-  const intentWords = chosen.filter((word) => !isActionTerm(term(word))).length;
+  const actionAt = chosen.map((word, position) => isActionAt(term(word), position));
+  const intentWords = actionAt.filter((action) => !action).length;
   // The query's first word, unless it names a plain action: what it asks to do ("cancel", "capture") or see.
-  const leadWord = chosen.find((word) => !isActionTerm(term(word))) === chosen[0] ? chosen[0] : undefined;
+  const leadWord = actionAt[0] === false ? chosen[0] : undefined;
   const leadInName = new Uint8Array(toolCount);
-  for (const word of chosen) {
-    const actionWord = isActionTerm(term(word));
-    const options = expand(term(word), index);
+  for (const [position, word] of chosen.entries()) {
+    const actionWord = actionAt[position] === true;
+    const options = expand(term(word), index, actionWord);
     const touched: number[] = [];
     // Per tool, the best-scoring option wins; on a tie the earlier option (exact, then synonym, then prefix) stays.
     options.forEach((option, optionIndex) => {

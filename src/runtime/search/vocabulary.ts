@@ -115,7 +115,12 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['revert', 'reverse', 'undo'],
   ['locale', 'language'],
   ['type', 'kind'],
+  ['history', 'changelog', 'audit', 'activity'],
+  ['vote', 'upvote'],
 ];
+
+/** Action words that are as often nouns or adjectives: they name the query's action only as its first word. */
+export const NOUN_OR_VERB_WORDS: readonly string[] = ['file', 'post', 'store', 'set', 'query', 'search', 'open', 'list', 'detail'];
 
 /** What a tool does to its object, as its name's verb says: the axis on which "remove x" and "show x" differ. */
 export type ActionKind = 'create' | 'read' | 'list' | 'update' | 'delete';
