@@ -3,7 +3,7 @@
 import { parameterCounts, requiredFields } from '../call-shape.js';
 import type { ServedTool } from '../contracts.js';
 import { bigram, FIELDS, HAND_SYNONYMS, isActionAt, isActionTerm, mergePhrases, sameActionTerms, queryAction, term, words, type FieldName } from './analysis.js';
-import { NAME_FIELD, type SearchIndex } from './scoring-index.js';
+import { NAME_FIELD, type SearchIndex, type TermPostings } from './scoring-index.js';
 import { PERSON_QUESTION_WORDS, PERSON_WORDS, SELF_WORDS, SELF_TOOL_WORDS, STOP_WORDS, type ActionKind } from './vocabulary.js';
 
 export interface SearchHit {
@@ -59,6 +59,8 @@ const SUMMARY_COVERAGE_FLOOR = 0.3;
 const SELF_TERMS = [...new Set(SELF_TOOL_WORDS.map(term))];
 /** Weight of a caller word ("current", "authenticated") matched for "my", "me" or "I". */
 const SELF_WEIGHT = 0.5;
+/** Distinct name terms tracked per tool: names rarely have more that a query could match. */
+const NAME_SLOTS = 8;
 const PREFIX_WEIGHT = 0.35;
 /** Weight of an adjacent query-word pair found as a pair in a tool's name or summary. */
 const BIGRAM_WEIGHT = 0.8;
@@ -176,8 +178,10 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
   const bestOptions = new Int32Array(toolCount);
   const bestFieldIndexes = new Uint8Array(toolCount);
   const bestInName = new Uint8Array(toolCount);
-  const nameTermOf: (string | undefined)[] = new Array<string | undefined>(toolCount);
-  const nameTermsMatched = new Map<number, Set<string>>();
+  // Per tool: the first name term an option of the current word reached, and the distinct name terms matched so far.
+  const nameTermOf = new Int32Array(toolCount).fill(-1);
+  const nameTermIds = new Int32Array(toolCount * NAME_SLOTS);
+  const nameTermCounts = new Uint8Array(toolCount);
   const inSummary = new Float64Array(toolCount);
   const summaryMatched = new Float64Array(toolCount);
   const matchedTools: number[] = [];
@@ -199,7 +203,7 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
         const tool = postings.tools[i] as number;
         const weighted = (postings.scores[i] as number) * option.weight;
         // The word is in the tool's name through any of its options, even when another field scored higher.
-        if (postings.inName[i] === 1 && option.via !== 'prefix' && nameTermOf[tool] === undefined) nameTermOf[tool] = option.term;
+        if (postings.inName[i] === 1 && option.via !== 'prefix' && nameTermOf[tool] === -1) nameTermOf[tool] = postings.id;
         if (postings.inSummary[i] === 1 && option.via !== 'prefix') inSummary[tool] = Math.max(inSummary[tool] as number, option.via === 'exact' ? 1 : 0.75);
         if (weighted > (bestScores[tool] as number)) {
           if (bestScores[tool] === 0) touched.push(tool);
@@ -230,12 +234,16 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
       // A word matched only through a synonym or a prefix covers the query less than one matched as written; the
       // action verb counts through the action factor instead, unless the query has no other word.
       if (!actionWord || intentWords === 0) matchedWords[tool] = (matchedWords[tool] as number) + wordWeight * (bestOptions[tool] === 0 ? 1 : 0.75);
-      const nameTerm = bestInName[tool] === 1 ? (options[bestOptions[tool] as number] as Expansion).term : nameTermOf[tool];
-      if (nameTerm !== undefined && !actionWord) {
+      const nameTerm = bestInName[tool] === 1 ? (index.postings.get((options[bestOptions[tool] as number] as Expansion).term) as TermPostings).id : (nameTermOf[tool] as number);
+      if (nameTerm !== -1 && !actionWord) {
         // Each term of the name counts once, however many query words it answers ("bug ticket" → "issue").
-        const seen = nameTermsMatched.get(tool);
-        if (seen === undefined) nameTermsMatched.set(tool, new Set([nameTerm]));
-        else seen.add(nameTerm);
+        const count = nameTermCounts[tool] as number;
+        let seen = false;
+        for (let slot = 0; slot < count && !seen; slot += 1) seen = nameTermIds[tool * NAME_SLOTS + slot] === nameTerm;
+        if (!seen && count < NAME_SLOTS) {
+          nameTermIds[tool * NAME_SLOTS + count] = nameTerm;
+          nameTermCounts[tool] = count + 1;
+        }
         if (word === leadWord) leadInName[tool] = 1;
       }
       option[tool] = bestOptions[tool] as number;
@@ -243,7 +251,7 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
       field[tool] = bestInName[tool] === 1 ? NAME_FIELD : (bestFieldIndexes[tool] as number);
       if (!actionWord || intentWords === 0) summaryMatched[tool] = (summaryMatched[tool] as number) + wordWeight * (inSummary[tool] as number);
       bestScores[tool] = 0;
-      nameTermOf[tool] = undefined;
+      nameTermOf[tool] = -1;
       inSummary[tool] = 0;
     }
     perWord.push({ word, options, option, field });
@@ -282,7 +290,7 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
     if (wanted !== null && action !== null && action !== undefined) score *= actionFactor(wanted, action);
     // How much of the tool's name the query accounts for ("create a screen": createScreen over createScreenScheme);
     // the name's verb counts when the query asks for the same action.
-    const nameCoverage = Math.min(1, ((nameTermsMatched.get(tool)?.size ?? 0) + (agrees ? 1 : 0)) / Math.max(1, index.nameTerms[tool] as number));
+    const nameCoverage = Math.min(1, ((nameTermCounts[tool] as number) + (agrees ? 1 : 0)) / Math.max(1, index.nameTerms[tool] as number));
     score *= NAME_COVERAGE_FLOOR + (1 - NAME_COVERAGE_FLOOR) * nameCoverage;
     if (leadInName[tool] === 1) score *= LEAD_IN_NAME;
     // Second look: how much of the query the tool's name and summary explain, beyond matches in its prose.

@@ -32,6 +32,8 @@ export interface TermPostings {
   inName: Uint8Array;
   /** 1 where the term is in the tool's name, slug or summary: the text that says what the tool is. */
   inSummary: Uint8Array;
+  /** The term's number in this index, for per-query bookkeeping without strings. */
+  id: number;
   /** How rare the term is across the tools (BM25's IDF): how much a query word matched through it says. */
   idf: number;
 }
@@ -67,7 +69,7 @@ export function decodeSearchIndex(data: SearchIndexData, tools: readonly ServedT
   const fieldWeights = Float64Array.from(FIELDS, (field) => FIELD_WEIGHTS[field]);
   const postings = new Map<string, TermPostings>();
   for (const indexedTerm of Object.keys(data.terms)) {
-    postings.set(indexedTerm, decodePostings(data.terms[indexedTerm] as SearchTermData, toolCount, normalizers, fieldWeights));
+    postings.set(indexedTerm, decodePostings(data.terms[indexedTerm] as SearchTermData, toolCount, normalizers, fieldWeights, postings.size));
   }
   const synonyms = new Map(Object.keys(data.synonyms).map((key) => [key, data.synonyms[key] as string[]]));
   const related = new Map(Object.keys(data.related).map((key) => [key, data.related[key] as string[]]));
@@ -80,7 +82,7 @@ export function decodeSearchIndex(data: SearchIndexData, tools: readonly ServedT
  * BM25F per tool for one term: field-weighted, length-normalized term frequency, saturated once, times IDF; also the
  * field that contributed most. Fields are summed in FIELDS order so scores do not depend on how the data was read.
  */
-function decodePostings(termData: SearchTermData, toolCount: number, normalizers: Float64Array, fieldWeights: Float64Array): TermPostings {
+function decodePostings(termData: SearchTermData, toolCount: number, normalizers: Float64Array, fieldWeights: Float64Array, id: number): TermPostings {
   const raw = termData.postings;
   let df = 0;
   for (let i = 0; i < raw.length; i += 3) if (i === 0 || raw[i] !== raw[i - 3]) df += 1;
@@ -115,5 +117,5 @@ function decodePostings(termData: SearchTermData, toolCount: number, normalizers
   }
   const idf = Math.log(1 + (toolCount - df + 0.5) / (df + 0.5));
   const scores = weightedFrequencies.map((wf) => (idf * wf * (BM25_K1 + 1)) / (BM25_K1 + wf));
-  return { surface: termData.surface, tools, scores, bestFields, inName, inSummary, idf };
+  return { surface: termData.surface, tools, scores, bestFields, inName, inSummary, id, idf };
 }
