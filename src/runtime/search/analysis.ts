@@ -164,6 +164,21 @@ export function queryAction(queryWords: readonly string[]): ActionKind | null {
   return null;
 }
 
+/** Words that end the head of a tool's name: what follows them is context ("Add user to group"). */
+const NAME_PREPOSITIONS = new Set(['by', 'for', 'from', 'in', 'of', 'on', 'to', 'with', 'into', 'as', 'at', 'using', 'via']);
+
+/**
+ * The head noun of a tool's name: its last word before any preposition, action verbs and list markers aside. English
+ * compounds end on what they name: an "issue type" is a type, a "cash balance" a balance.
+ */
+export function headTerm(name: string, slug: string): string | null {
+  const list = words(name || slug);
+  const cut = list.findIndex((word, position) => position > 0 && NAME_PREPOSITIONS.has(word));
+  const head = (cut === -1 ? list : list.slice(0, cut)).filter((word) => !STOP_WORDS.has(word) && !LIST_MARKERS.has(term(word)) && !ACTION_OF_TERM.has(term(word)));
+  const last = head[head.length - 1];
+  return last === undefined ? null : term(last);
+}
+
 /** The searchable fields of a tool, in the order of FIELDS. */
 export const FIELDS = ['slug', 'name', 'lead', 'tags', 'fieldNames', 'description', 'fieldDescriptions', 'bigrams'] as const;
 export type FieldName = (typeof FIELDS)[number];

@@ -61,6 +61,8 @@ const SELF_TERMS = [...new Set(SELF_TOOL_WORDS.map(term))];
 const SELF_WEIGHT = 0.5;
 /** Distinct name terms tracked per tool: names rarely have more that a query could match. */
 const NAME_SLOTS = 8;
+/** Multiplier for a tool whose name's head noun the query names. */
+const HEAD_MATCH = 1.25;
 const PREFIX_WEIGHT = 0.35;
 /** Weight of an adjacent query-word pair found as a pair in a tool's name or summary. */
 const BIGRAM_WEIGHT = 0.8;
@@ -182,6 +184,7 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
   const nameTermOf = new Int32Array(toolCount).fill(-1);
   const nameTermIds = new Int32Array(toolCount * NAME_SLOTS);
   const nameTermCounts = new Uint8Array(toolCount);
+  const headMatched = new Uint8Array(toolCount);
   const inSummary = new Float64Array(toolCount);
   const summaryMatched = new Float64Array(toolCount);
   const matchedTools: number[] = [];
@@ -204,6 +207,7 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
         const weighted = (postings.scores[i] as number) * option.weight;
         // The word is in the tool's name through any of its options, even when another field scored higher.
         if (postings.inName[i] === 1 && option.via !== 'prefix' && nameTermOf[tool] === -1) nameTermOf[tool] = postings.id;
+        if (postings.id === index.heads[tool] && !actionWord && option.via !== 'prefix') headMatched[tool] = 1;
         if (postings.inSummary[i] === 1 && option.via !== 'prefix') inSummary[tool] = Math.max(inSummary[tool] as number, option.via === 'exact' ? 1 : 0.75);
         if (weighted > (bestScores[tool] as number)) {
           if (bestScores[tool] === 0) touched.push(tool);
@@ -293,6 +297,8 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
     const nameCoverage = Math.min(1, ((nameTermCounts[tool] as number) + (agrees ? 1 : 0)) / Math.max(1, index.nameTerms[tool] as number));
     score *= NAME_COVERAGE_FLOOR + (1 - NAME_COVERAGE_FLOOR) * nameCoverage;
     if (leadInName[tool] === 1) score *= LEAD_IN_NAME;
+    // What the tool's name is about, its head noun, is something the query asks for.
+    if (headMatched[tool] === 1) score *= HEAD_MATCH;
     // Second look: how much of the query the tool's name and summary explain, beyond matches in its prose.
     const summaryCoverage = Math.min(1, (summaryMatched[tool] as number) / (coverageTotal || 1));
     score *= SUMMARY_COVERAGE_FLOOR + (1 - SUMMARY_COVERAGE_FLOOR) * summaryCoverage;

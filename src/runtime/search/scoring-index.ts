@@ -1,7 +1,7 @@
 // The index as a query reads it: each term's BM25F score per tool precomputed from the index data, with the
 // tools' actions and name sizes that ranking weighs.
 import type { ServedTool } from '../contracts.js';
-import { fieldTerms, FIELDS, toolAction, type FieldName } from './analysis.js';
+import { fieldTerms, FIELDS, headTerm, toolAction, type FieldName } from './analysis.js';
 import type { SearchIndexData, SearchTermData } from './index-data.js';
 import type { ActionKind } from './vocabulary.js';
 
@@ -48,6 +48,8 @@ export interface SearchIndex {
   actions: readonly (ActionKind | null)[];
   /** Per tool, the number of distinct terms of its name (of its slug, when it has no name). */
   nameTerms: Uint16Array;
+  /** Per tool, the term number of its name's head noun (see headTerm), -1 when none. */
+  heads: Int32Array;
 }
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -75,7 +77,11 @@ export function decodeSearchIndex(data: SearchIndexData, tools: readonly ServedT
   const related = new Map(Object.keys(data.related).map((key) => [key, data.related[key] as string[]]));
   const actions = tools.map((tool) => toolAction(String(tool.manifest.name ?? ''), tool.slug, String(tool.manifest.description ?? ''), tool.manifest.annotations));
   const nameTerms = Uint16Array.from(tools, (tool) => new Set(fieldTerms('name', String(tool.manifest.name ?? '') || tool.slug)).size);
-  return { toolCount, vocabulary: [...postings.keys()].filter((name) => !name.includes('_')).sort(byCodeUnit), postings, synonyms, related, actions, nameTerms };
+  const heads = Int32Array.from(tools, (tool) => {
+    const head = headTerm(String(tool.manifest.name ?? ''), tool.slug);
+    return head === null ? -1 : (postings.get(head)?.id ?? -1);
+  });
+  return { toolCount, vocabulary: [...postings.keys()].filter((name) => !name.includes('_')).sort(byCodeUnit), postings, synonyms, related, actions, nameTerms, heads };
 }
 
 /**
