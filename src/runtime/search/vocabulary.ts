@@ -115,7 +115,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['revert', 'reverse', 'undo'],
   ['locale', 'language'],
   ['type', 'kind'],
-  ['history', 'changelog', 'audit', 'activity'],
+  ['history', 'changelog', 'activity'],
   ['vote', 'upvote'],
 ];
 
