@@ -114,9 +114,6 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['decline', 'reject', 'deny'],
   ['revert', 'reverse', 'undo'],
   ['locale', 'language'],
-  ['type', 'kind'],
-  ['history', 'changelog', 'activity'],
-  ['vote', 'upvote'],
 ];
 
 /** Action words that are as often nouns or adjectives: they name the query's action only as its first word. */
