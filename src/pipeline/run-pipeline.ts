@@ -17,8 +17,10 @@ import { createToolPool, workersAllowed, type ToolJob } from './parallel/warm-ca
 import { planPackage, type PackagePlan } from './plan/plan-package.js';
 import { formatProblem, hasErrors, PipelineError, type Problem } from './problems.js';
 import { readSource, type RawCatalogue, type SourceOptions } from './source/read-source.js';
-import { findDrift, readNamesLock, writePackage, type Drift } from './write/write-package.js';
-import { planRelease, readPreviousPackage, type Release, type ReleaseMode } from './changelog/package-changelog.js';
+import { findDrift, writePackage, type Drift } from './write/write-package.js';
+import { readPackageFolder } from './write/read-package.js';
+import { LAYOUT } from './plan/layout.js';
+import { planRelease, previousPackageOf, type Release, type ReleaseMode } from './changelog/package-changelog.js';
 
 export interface CheckedCatalogue {
   raw: RawCatalogue;
@@ -114,7 +116,7 @@ function hasMappedName(plan: PackagePlan, problem: Problem): boolean {
 /** One line per slug listed under a mapped name (`toolNames: "sanitize"`), in place of its withheld warning. */
 function mappedNameNotes(plan: PackagePlan): Problem[] {
   return plan.tools.flatMap((tool): Problem[] => tool.toolName === undefined ? [] : [
-    { severity: 'warning', slug: tool.slug, pointer: '/slug', message: `listed in tools/list as ${JSON.stringify(tool.toolName)} (toolNames: "sanitize"; recorded in names.lock.json)` },
+    { severity: 'warning', slug: tool.slug, pointer: '/slug', message: `listed in tools/list as ${JSON.stringify(tool.toolName)} (toolNames: "sanitize"; recorded in ${LAYOUT.namesLock})` },
   ]);
 }
 
@@ -133,6 +135,7 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
   timings.source = performance.now() - started;
   started = performance.now();
   const cache = await loadCache(options.outDir);
+  const folder = await readPackageFolder(options.outDir, { tools: (options.release ?? 'keep') !== 'keep' });
   // An earlier build's cache makes this a rebuild, which counts the tokens of few entries, if any, but would wait
   // 0.3–0.5 s for the tokenizer to load: it loads on the other core meanwhile.
   const counting = cache.entries.size > 0 && workersAllowed() ? startCountingThread() : null;
@@ -153,13 +156,13 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
       timings.check = performance.now() - started;
       failOnErrors(check.problems, `catalogue ${raw.origin} has problems`);
       started = performance.now();
-      plan = planPackage(check.tools, await readNamesLock(options.outDir), { toolNames: options.config.toolNames });
+      plan = planPackage(check.tools, folder.lock, { toolNames: options.config.toolNames });
       parallelJobs += await pool.warm(cache, plan.tools.map((tool): ToolJob => ({ kind: 'module', key: moduleCacheKey(tool), tool })), progressEvery(log, 'typed'));
     } finally {
       await pool.close();
     }
     // The version is an input of emit, so package.json, server.json and CHANGELOG.md agree in one write.
-    const release = planRelease(await readPreviousPackage(options.outDir, options.release ?? 'keep'), plan, options.config.names.packageVersion, options.release ?? 'keep');
+    const release = planRelease(previousPackageOf(options.outDir, folder), plan, options.config.names.packageVersion, options.release ?? 'keep');
     const config: GeneratorConfig = { ...options.config, names: { ...options.config.names, packageVersion: release.version } };
     let files: PackageFiles = await emitPackage(plan, config, cache, { changelog: release.changelogText });
     timings.emit = performance.now() - started;
@@ -175,7 +178,7 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
     const costs = tokenCostsFileText({
       encoding: budget.encoding, total: budget.total, metaOnly: budget.metaOnly, perTool: Object.fromEntries(budget.perTool.map((tool) => [tool.slug, tool.tokens])),
     });
-    files = new Map([...files, ['data/token-costs.json', costs] as const].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    files = new Map([...files, [LAYOUT.tokenCosts, costs] as const].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     const listable = servedTools.filter((t) => isListable(t, options.config.names.metaToolName)).length;
     const shows = listable + 1 > DEFAULT_TOOLS_THRESHOLD ? 'meta' : 'all';
     const listing: DefaultListing = {

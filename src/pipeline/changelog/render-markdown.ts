@@ -5,7 +5,6 @@ import type { Impact } from './classify.js';
 import type { Changelog, ChangelogChange, ToolChangelog } from './changelog.js';
 import { describeWhat, printable } from './describe.js';
 
-export const CHANGELOG_FILE = 'CHANGELOG.md';
 const CHANGELOG_HEADER = '# Changelog\n';
 
 /** A code span that holds any text: the fence is longer than any backtick run inside it. */

@@ -6,7 +6,8 @@ import { schemeVariables } from '../../runtime/execution/credentials.js';
 import type { Manifest, ServedCatalogueFile, ServedTool } from '../../runtime/contracts.js';
 import { contentKey, type BuildCache } from '../cache/build-cache.js';
 import type { GeneratorConfig } from '../config.js';
-import { NAMES_LOCK_FILE, namesLockOf, type PackagePlan, type PlannedTool } from '../plan/plan-package.js';
+import { LAYOUT, runtimeFilePath, toolModulePath } from '../plan/layout.js';
+import { namesLockOf, type PackagePlan, type PlannedTool } from '../plan/plan-package.js';
 import { packageJson, serverJson, tsconfigJson } from './package-json.js';
 import { runtimeFiles } from './runtime-files.js';
 import { LOOSE_TYPE_MARK, schemaTypes } from './schema-types.js';
@@ -112,7 +113,7 @@ function clientMethodView(tool: PlannedTool): object {
 /** A warning for each schema whose static type fell back to a permissive one (see schemaTypes). */
 export function looseTypeWarnings(plan: PackagePlan, files: PackageFiles): Problem[] {
   return plan.tools.flatMap((tool) => {
-    const text = files.get(`src/tools/${tool.fileName}.ts`) ?? '';
+    const text = files.get(toolModulePath(tool.fileName)) ?? '';
     if (!text.includes(LOOSE_TYPE_MARK)) return [];
     return text.split('\n').filter((line) => line.startsWith(LOOSE_TYPE_MARK)).map((line): Problem => {
       const [field = 'schema', ...reason] = line.slice(LOOSE_TYPE_MARK.length).split(': ');
@@ -188,32 +189,32 @@ export interface EmitExtras {
 export async function emitPackage(plan: PackagePlan, config: GeneratorConfig, cache?: BuildCache, extras: EmitExtras = {}): Promise<PackageFiles> {
   const runtime = runtimeFiles();
   const files = new Map<string, string>();
-  files.set('package.json', packageJson(config, new Set(runtime.keys())));
-  files.set('tsconfig.json', tsconfigJson());
-  files.set('server.json', serverJson(config));
-  files.set('.gitignore', renderTemplate('gitignore', {}));
-  files.set('.gitattributes', renderTemplate('gitattributes', {}));
-  files.set('README.md', renderTemplate('README.md', readmeView(plan, config)));
-  if (extras.changelog != null) files.set('CHANGELOG.md', extras.changelog);
+  files.set(LAYOUT.packageJson, packageJson(config, new Set(runtime.keys())));
+  files.set(LAYOUT.tsconfig, tsconfigJson());
+  files.set(LAYOUT.serverJson, serverJson(config));
+  files.set(LAYOUT.gitignore, renderTemplate('gitignore', {}));
+  files.set(LAYOUT.gitattributes, renderTemplate('gitattributes', {}));
+  files.set(LAYOUT.readme, renderTemplate('README.md', readmeView(plan, config)));
+  if (extras.changelog != null) files.set(LAYOUT.changelog, extras.changelog);
   const served = servedTools(plan);
-  files.set('data/catalogue.json', servedCatalogueText(served));
+  files.set(LAYOUT.servedCatalogue, servedCatalogueText(served));
   // What start-up reads instead of the catalogue, whose manifests wait for their first use.
-  files.set('data/catalogue-index.json', catalogueIndexFileText(served));
+  files.set(LAYOUT.catalogueIndex, catalogueIndexFileText(served));
   // Built here so the server's first search loads an index instead of building one.
-  files.set('data/search-index.json', searchIndexFileText(served));
-  files.set('data/tools-list.json', advertisedListFileText(served, (tool) => advertisedListLineOf(cachedListParts(tool, cache))));
+  files.set(LAYOUT.searchIndex, searchIndexFileText(served));
+  files.set(LAYOUT.toolsList, advertisedListFileText(served, (tool) => advertisedListLineOf(cachedListParts(tool, cache))));
   // The tool policy the server applies unless its environment overrides it (src/runtime/policy/).
-  files.set('data/policy.json', policyFileText(config.policy));
-  files.set(NAMES_LOCK_FILE, `${JSON.stringify(namesLockOf(plan), null, 2)}\n`);
-  files.set('src/names.ts', renderTemplate('names.ts', { names: config.names }));
-  files.set('src/client.ts', renderTemplate('client.ts', {}));
-  files.set('src/bin.ts', renderTemplate('bin.ts', {}));
-  files.set('src/index.ts', renderTemplate('index.ts', {}));
-  files.set('src/tools/index.ts', renderTemplate('tools-index.ts', { tools: plan.tools.map((tool) => clientMethodView(tool)) }));
-  files.set('src/types.ts', renderTemplate('types.ts', { tools: plan.tools }));
-  const modules = await Promise.all(plan.tools.map(async (tool) => [`src/tools/${tool.fileName}.ts`, await toolModule(tool, cache)] as const));
+  files.set(LAYOUT.policy, policyFileText(config.policy));
+  files.set(LAYOUT.namesLock, `${JSON.stringify(namesLockOf(plan), null, 2)}\n`);
+  files.set(LAYOUT.names, renderTemplate('names.ts', { names: config.names }));
+  files.set(LAYOUT.client, renderTemplate('client.ts', {}));
+  files.set(LAYOUT.bin, renderTemplate('bin.ts', {}));
+  files.set(LAYOUT.index, renderTemplate('index.ts', {}));
+  files.set(LAYOUT.toolsIndex, renderTemplate('tools-index.ts', { tools: plan.tools.map((tool) => clientMethodView(tool)) }));
+  files.set(LAYOUT.types, renderTemplate('types.ts', { tools: plan.tools }));
+  const modules = await Promise.all(plan.tools.map(async (tool) => [toolModulePath(tool.fileName), await toolModule(tool, cache)] as const));
   for (const [path, text] of modules) files.set(path, text);
-  for (const [path, text] of runtime) files.set(`src/runtime/${path}`, text);
+  for (const [path, text] of runtime) files.set(runtimeFilePath(path), text);
   // Every file ends in exactly one LF, whatever a template or the runtime source ended with.
   return new Map([...files].sort(([a], [b]) => byCodeUnit(a, b)).map(([path, text]) => [path, endingInOneNewline(text)]));
 }
