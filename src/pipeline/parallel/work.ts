@@ -69,12 +69,6 @@ function onWorker(worker: Worker, batch: WorkerBatch): Promise<WorkerAnswer[] | 
   });
 }
 
-/**
- * The work of one build, remembered in `cache` (nothing is remembered without one). Workers start on the first map
- * worth spreading and serve every later one, so each loads its libraries once per build; the main thread works
- * through the same queue meanwhile, one job at a time so that the workers' answers are never kept waiting. A job that
- * fails on a worker is run again on the main thread, where it fails as it would in-process.
- */
 export interface WorkOptions {
   /** false: everything in this thread. */
   threads?: boolean;
@@ -82,62 +76,76 @@ export interface WorkOptions {
   progress?: (kind: string, done: number, total: number) => void;
 }
 
+/**
+ * The work of one build, remembered in `cache` (nothing is remembered without one). Workers start on the first map
+ * worth spreading and serve every later one, so each loads its libraries once per build; the main thread works
+ * through the same queue meanwhile, one job at a time so that the workers' answers are never kept waiting. A job that
+ * fails on a worker is run again on the main thread, where it fails as it would in-process.
+ */
 export function createWork(cache?: BuildCache, options: WorkOptions = {}): Work {
   const workers: Worker[] = [];
   const broken = new Set<Worker>();
   const local: Record<string, unknown> = {};
   let parallelJobs = 0;
-  const runHere = async <I, O>(job: ToolJob<I, O>, input: I): Promise<O> => {
+
+  async function runHere<I, O>(job: ToolJob<I, O>, input: I): Promise<O> {
     const key = cache ? job.key(input) : '';
     const remembered = cache?.get<O>(job.kind, key);
     if (remembered !== undefined) return remembered;
     const value = await job.run(input, local);
     cache?.set(job.kind, key, value);
     return value;
-  };
+  }
+
+  /** Fills `answers` at `pending` with the main thread and `count` workers sharing the queue, a chunk at a time. */
+  async function spread<I, O>(job: ToolJob<I, O>, inputs: readonly I[], pending: number[], count: number, answers: O[]): Promise<void> {
+    while (workers.length < count) workers.push(startWorker(import.meta.url, 'tool-worker'));
+    const chunks: number[][] = [];
+    for (let at = 0; at < pending.length; at += CHUNK) chunks.push(pending.slice(at, at + CHUNK));
+    let done = 0;
+    const progress = (chunk: readonly number[]): void => options.progress?.(job.kind, (done += chunk.length), pending.length);
+    const mainThread = async (): Promise<void> => {
+      for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
+        for (const index of chunk) {
+          answers[index] = await runHere(job, inputs[index]!);
+          await yieldToWorkers();
+        }
+        progress(chunk);
+      }
+    };
+    const onThread = async (thread: Worker): Promise<void> => {
+      for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
+        const values = await onWorker(thread, { kind: job.kind, inputs: chunk.map((index) => inputs[index]) });
+        // A worker that cannot run leaves its chunk to the main thread, after the others.
+        if (values === null) return void broken.add(thread);
+        chunk.forEach((index, at) => {
+          const answer = values[at];
+          if (answer === undefined || !('value' in answer)) return;
+          cache?.set(job.kind, job.key(inputs[index]!), answer.value);
+          answers[index] = answer.value as O;
+          parallelJobs += 1;
+        });
+        progress(chunk);
+      }
+    };
+    await Promise.all([mainThread(), ...workers.filter((thread) => !broken.has(thread)).map(onThread)]);
+  }
+
+  async function map<I, O>(job: ToolJob<I, O>, inputs: readonly I[]): Promise<O[]> {
+    const answers = new Array<O>(inputs.length);
+    const pending = inputs.flatMap((input, index) => (cache?.has(job.kind, job.key(input)) ? [] : [index]));
+    const count = job.threads && options.threads !== false ? workerCount(pending.length) : 0;
+    if (count > 0) await spread(job, inputs, pending, count, answers);
+    // What the cache remembers, what no worker could do, and everything of a map too small to spread.
+    for (let index = 0; index < inputs.length; index += 1) if (!(index in answers)) answers[index] = await runHere(job, inputs[index]!);
+    return answers;
+  }
+
   return {
+    map,
     stats: cache?.stats ?? { hits: 0, misses: 0 },
     get parallelJobs() {
       return parallelJobs;
-    },
-    async map(job, inputs) {
-      const answers = new Array<unknown>(inputs.length);
-      const pending = cache === undefined ? inputs.map((_, index) => index) : inputs.flatMap((input, index) => (cache.has(job.kind, job.key(input)) ? [] : [index]));
-      const count = job.threads && options.threads !== false ? workerCount(pending.length) : 0;
-      if (count > 0) {
-        while (workers.length < count) workers.push(startWorker(import.meta.url, 'tool-worker'));
-        const chunks: number[][] = [];
-        for (let at = 0; at < pending.length; at += CHUNK) chunks.push(pending.slice(at, at + CHUNK));
-        let done = 0;
-        const progress = (chunk: readonly number[]): void => options.progress?.(job.kind, (done += chunk.length), pending.length);
-        const mainThread = async (): Promise<void> => {
-          for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
-            for (const index of chunk) {
-              answers[index] = await runHere(job, inputs[index]!);
-              await yieldToWorkers();
-            }
-            progress(chunk);
-          }
-        };
-        const worker = async (thread: Worker): Promise<void> => {
-          for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
-            const values = await onWorker(thread, { kind: job.kind, inputs: chunk.map((index) => inputs[index]) });
-            if (values === null) return void broken.add(thread);
-            chunk.forEach((index, at) => {
-              const answer = values[at];
-              if (answer === undefined || !('value' in answer)) return;
-              cache?.set(job.kind, job.key(inputs[index]!), answer.value);
-              answers[index] = answer.value;
-              parallelJobs += 1;
-            });
-            progress(chunk);
-          }
-        };
-        await Promise.all([mainThread(), ...workers.filter((thread) => !broken.has(thread)).map(worker)]);
-      }
-      // What the cache remembers, what no worker could do, and everything of a map too small to spread.
-      for (let index = 0; index < inputs.length; index += 1) if (!(index in answers)) answers[index] = await runHere(job, inputs[index]!);
-      return answers as never;
     },
     async close() {
       await Promise.all(workers.splice(0).map((thread) => thread.terminate()));
