@@ -144,8 +144,10 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
     const files = withFiles(emitted.files, [[LAYOUT.tokenCosts, costsText]]);
     const withheld = plan.tools.flatMap((t) => (t.withheldReason === null ? [] : [{ slug: t.slug, reason: t.withheldReason }]));
     const warnings = [...planWarnings(check.problems, plan, options.config), ...emitted.warnings];
-    const base = { source: raw.origin, outDir: options.outDir, tools: plan.tools.length, advertised, withheld, warnings, files: files.size, cache: { ...work.stats }, parallelJobs: work.parallelJobs, budget, listing };
-    const built = { ...base, release: { version: release.version, bump: release.bump, entry: release.entry } };
+    const built = {
+      source: raw.origin, outDir: options.outDir, tools: plan.tools.length, advertised, withheld, warnings, files: files.size,
+      cache: { ...work.stats }, parallelJobs: work.parallelJobs, budget, listing, release: { version: release.version, bump: release.bump, entry: release.entry },
+    };
     if (options.check) return { ...built, written: [], removed: [], drift: await stage('write', () => findDrift(options.outDir, files)), compiled: false, timingsMs: timings };
     const { written, removed } = await stage('write', () => writeStage(options, files, cache, log));
     const compiled = options.compile !== false && (await stage('compile', () => compileStage(options.outDir, log)));
