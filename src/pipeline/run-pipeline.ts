@@ -1,42 +1,24 @@
 // The whole pipeline as one straight line: source → check → plan → emit → write → compile, each a function of typed
 // data. Per-tool caching and worker threads are behind `work` (parallel/work.ts), timing behind `stage`; commands are
-// thin shells over these functions.
+// thin shells over these functions (and over read-and-check.ts, the check command's source → check).
 
 import { startBudget, type DefaultListing } from './budget/build-budget.js';
 import type { ContextBudget } from './budget/context-budget.js';
 import { loadCache, saveCache } from './cache/build-cache.js';
 import { planRelease, previousPackageOf, type Release, type ReleaseMode } from './changelog/package-changelog.js';
-import { checkCatalogue, checkCatalogueWith, type CheckResult } from './check/check-catalogue.js';
+import { checkCatalogueWith } from './check/check-catalogue.js';
 import type { GeneratorConfig } from './config.js';
 import { emitPackage, withFiles, type PackageFiles } from './emit/emit-package.js';
 import { createWork } from './parallel/work.js';
 import { LAYOUT } from './plan/layout.js';
 import { planPackage } from './plan/plan-package.js';
 import { planWarnings } from './plan/plan-warnings.js';
-import { formatProblem, hasErrors, PipelineError, type Problem } from './problems.js';
-import { readSource, type RawCatalogue, type SourceOptions } from './source/read-source.js';
+import { failOnErrors, type Problem } from './problems.js';
+import { readSource, type SourceOptions } from './source/read-source.js';
 import { readPackageFolder } from './write/read-package.js';
 import { findDrift, writePackage, type Drift } from './write/write-package.js';
 
 export type { DefaultListing } from './budget/build-budget.js';
-
-export interface CheckedCatalogue {
-  raw: RawCatalogue;
-  check: CheckResult;
-}
-
-/** source → check, for the check command: problems are returned, not thrown (see failOnErrors). */
-export async function readAndCheck(source: string, options: SourceOptions): Promise<CheckedCatalogue> {
-  const raw = await readSource(source, options);
-  const check = checkCatalogue(raw.document);
-  return { raw, check };
-}
-
-export function failOnErrors(problems: readonly Problem[], what: string): void {
-  if (!hasErrors(problems)) return;
-  const errors = problems.filter((p) => p.severity === 'error');
-  throw new PipelineError(`${what}: ${errors.length} error(s)\n${errors.map(formatProblem).join('\n')}`, problems);
-}
 
 export interface BuildOptions {
   source: string;

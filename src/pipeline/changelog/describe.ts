@@ -2,7 +2,7 @@
 // property names) passes through `quote` so each output format can make it safe in its own way.
 
 import { toolModulePath } from '../plan/layout.js';
-import type { ChangelogChange } from './changelog.js';
+import type { ChangelogChange } from './changes.js';
 
 type Describable = Omit<ChangelogChange, 'message'>;
 export type Quote = (text: string) => string;

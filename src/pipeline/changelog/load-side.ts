@@ -6,8 +6,8 @@ import { dirname, join } from 'node:path';
 import type { Manifest, ServedCatalogueFile } from '../../runtime/contracts.js';
 import { LAYOUT } from '../plan/layout.js';
 import { namesLockOf, planPackage, type NamesLock } from '../plan/plan-package.js';
-import { PipelineError } from '../problems.js';
-import { failOnErrors, readAndCheck } from '../run-pipeline.js';
+import { failOnErrors, PipelineError } from '../problems.js';
+import { readAndCheck } from '../read-and-check.js';
 import { isApiSource, type SourceOptions } from '../source/read-source.js';
 import { readPackageFolder, type PackageFolder } from '../write/read-package.js';
 

@@ -2,7 +2,7 @@
 // Catalogue text only ever appears inside code spans, so no slug or value can change the document's structure.
 
 import type { Impact } from './classify.js';
-import type { Changelog, ChangelogChange, ToolChangelog } from './changelog.js';
+import type { Changelog, ChangelogChange, ToolChangelog } from './changes.js';
 import { describeWhat, printable } from './describe.js';
 
 const CHANGELOG_HEADER = '# Changelog\n';
