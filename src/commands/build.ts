@@ -14,6 +14,7 @@ import { boundHeapGrowth } from '../pipeline/memory.js';
 import { budgetLines, listingLines } from '../pipeline/budget/context-budget.js';
 // --changelog / --bump (the version follows the changes, see src/pipeline/changelog/package-changelog.ts)
 import type { ReleaseMode } from '../pipeline/changelog/package-changelog.js';
+import { LAYOUT } from '../pipeline/plan/layout.js';
 
 /** Where a build writes when --out is absent or blank and the config file names no `out`. */
 const DEFAULT_OUT = 'generated';
@@ -95,7 +96,7 @@ what a build would write (use it in CI to catch drift).`;
       });
       if (release !== 'keep') {
         const { version, bump, entry } = result.release;
-        if (release === 'changelog') progress(entry === null ? `CHANGELOG.md: no changes for callers (version ${version})` : `CHANGELOG.md: added ${entry} (${bump})`);
+        if (release === 'changelog') progress(entry === null ? `${LAYOUT.changelog}: no changes for callers (version ${version})` : `${LAYOUT.changelog}: added ${entry} (${bump})`);
         else progress(bump === 'none' ? `version ${version}: no changes for callers` : `version ${version} (${bump})`);
       }
     } catch (error) {

@@ -2,7 +2,7 @@
 
 import { BaseCommand } from '../cli/base-command.js';
 import { hasErrors, type Problem } from '../pipeline/problems.js';
-import { readAndCheck } from '../pipeline/run-pipeline.js';
+import { readAndCheck } from '../pipeline/read-and-check.js';
 import { shownSource } from '../pipeline/source/read-source.js';
 import { problemLines, resolveSource, sourceFlags, sourceOptions } from '../cli/shared-flags.js';
 import { configFlag, projectConfig } from '../cli/config-file.js';

@@ -1,12 +1,13 @@
 // `nexusbloom-gen pull`: snapshot an API catalogue into a bundle file that a CI build can be pinned to.
 
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { BUNDLE_FORMAT } from '../pipeline/source/bundle-source.js';
 import { isApiSource, readSource, shownSource } from '../pipeline/source/read-source.js';
 import { sourceFlags, sourceOptions } from '../cli/shared-flags.js';
+import { writeFileAtomic } from '../pipeline/write/atomic-write.js';
 import { byCodeUnit } from '../runtime/shared/order.js';
 
 export interface PullResult {
@@ -15,6 +16,7 @@ export interface PullResult {
   out: string;
   tools: number;
 }
+
 
 export default class Pull extends BaseCommand {
   static override description = `Snapshot a catalogue API into a bundle file.
@@ -47,15 +49,7 @@ tools sorted by slug, so the file can be reviewed, committed, and passed to buil
       const raw = await readSource(source, sourceOptions(flags, (line) => this.diagnostic(line)));
       const tools = [...((raw.document as { tools: Array<{ slug: string }> }).tools ?? [])].sort((a, b) => byCodeUnit(a.slug, b.slug));
       count = tools.length;
-      await mkdir(dirname(out), { recursive: true });
-      // Written whole or not at all: a temporary file renamed into place.
-      const temporary = `${out}.${process.pid}.tmp`;
-      try {
-        await writeFile(temporary, `${JSON.stringify({ format: BUNDLE_FORMAT, tools }, null, 2)}\n`);
-        await rename(temporary, out);
-      } finally {
-        await rm(temporary, { force: true });
-      }
+      writeFileAtomic(out, `${JSON.stringify({ format: BUNDLE_FORMAT, tools }, null, 2)}\n`);
     } catch (error) {
       this.failOn(error);
     }

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { SERVED_CATALOGUE_FILE } from '../pipeline/changelog/load-side.js';
+import { CATALOGUE_CHECK_SCRIPT, LAYOUT } from '../pipeline/plan/layout.js';
 import type { CatalogueCheckReport } from '../runtime/dev/catalogue-check.js';
 import { notRunText, runSelectionOf, selectionText } from '../runtime/dev/run-selection.js';
 
@@ -13,9 +13,6 @@ export interface VerifyResult extends CatalogueCheckReport {
   /** The package folder that was verified, absolute. */
   dir: string;
 }
-
-/** Where a compiled package keeps its catalogue-check script. */
-export const CATALOGUE_CHECK_SCRIPT = join('dist', 'runtime', 'dev', 'catalogue-check.js');
 
 export default class Verify extends BaseCommand {
   static override description = `Walk every tool of a built package through its real MCP server.
@@ -51,8 +48,8 @@ the package first (nexusbloom-gen build, compile on).`;
     const dir = resolve(args.dir);
     const script = join(dir, CATALOGUE_CHECK_SCRIPT);
     if (!existsSync(dir)) this.fail(`${args.dir} does not exist: build a package there first (nexusbloom-gen build --out ${args.dir}).`);
-    if (!existsSync(join(dir, SERVED_CATALOGUE_FILE))) {
-      this.fail(`${args.dir} is not a generated package (it has no ${SERVED_CATALOGUE_FILE}): pass the folder of a package nexusbloom-gen build wrote.`);
+    if (!existsSync(join(dir, LAYOUT.servedCatalogue))) {
+      this.fail(`${args.dir} is not a generated package (it has no ${LAYOUT.servedCatalogue}): pass the folder of a package nexusbloom-gen build wrote.`);
     }
     if (!existsSync(script)) {
       this.fail(`${args.dir} has no ${CATALOGUE_CHECK_SCRIPT}: build and compile the package first (nexusbloom-gen build --out ${args.dir}, without --no-compile).`);

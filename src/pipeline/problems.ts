@@ -51,3 +51,10 @@ export function pointerSegment(segment: string | number): string {
 export function joinPointer(...segments: Array<string | number>): string {
   return segments.map((s) => `/${pointerSegment(s)}`).join('');
 }
+
+/** Throws a PipelineError listing every error among `problems`, under `what`; warnings alone pass. */
+export function failOnErrors(problems: readonly Problem[], what: string): void {
+  if (!hasErrors(problems)) return;
+  const errors = problems.filter((p) => p.severity === 'error');
+  throw new PipelineError(`${what}: ${errors.length} error(s)\n${errors.map(formatProblem).join('\n')}`, problems);
+}

@@ -12,7 +12,8 @@ import type { Manifest, ServedCatalogueFile } from '../../src/runtime/shared/con
 import { createServer } from '../../src/runtime/transport/server.js';
 import { advertisedSurface, budgetLines, contextBudget, lastChunkStart, overBudgetMessage } from '../../src/pipeline/budget/context-budget.js';
 import { boundedCounter, loadTokenCounter, MAX_COUNTED_RUN, type BatchCounter } from '../../src/pipeline/budget/token-count.js';
-import { cachedListParts } from '../../src/pipeline/emit/advertised-list.js';
+import { LIST_PARTS_JOB } from '../../src/pipeline/emit/advertised-list.js';
+import { createWork } from '../../src/pipeline/parallel/work.js';
 import { memoryCache } from '../../src/pipeline/cache/build-cache.js';
 import { resolveConfig } from '../../src/pipeline/config.js';
 import { buildPackage } from '../../src/pipeline/run-pipeline.js';
@@ -147,9 +148,10 @@ test('the total summed entry by entry is the count of the whole tools/list text,
     assert.equal(budget.total, plain(JSON.stringify({ tools: surface.listed })), tools.map((t) => t.slug).join(','));
     assert.equal(budget.metaOnly, plain(JSON.stringify({ tools: surface.metaOnly })));
     for (const entry of budget.perTool) assert.equal(entry.tokens, plain(JSON.stringify(surface.listed.find((t) => t.name === entry.slug))), entry.slug);
-    // The build hands in the forms it cached for tools-list.json: the same text, hence the same budget.
+    // The build hands in the forms it emitted for tools-list.json: the same text, hence the same budget.
     const cache = memoryCache();
-    assert.deepEqual(await contextBudget(tools, names, { cache, entryJsonOf: (t) => cachedListParts(t, cache).tool }), budget);
+    const entries = new Map((await createWork(cache).map(LIST_PARTS_JOB, tools)).map((parts, index) => [tools[index]!.slug, parts.tool]));
+    assert.deepEqual(await contextBudget(tools, names, { cache, entryJsonOf: (t) => entries.get(t.slug) }), budget);
   }
 });
 

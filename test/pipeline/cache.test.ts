@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { resolveConfig } from '../../src/pipeline/config.js';
-import { workerCount } from '../../src/pipeline/parallel/warm-cache.js';
+import { workerCount } from '../../src/pipeline/parallel/work.js';
 import { cacheDir, loadCache, memoryCache, saveCache } from '../../src/pipeline/cache/build-cache.js';
 import { writePackage } from '../../src/pipeline/write/write-package.js';
 import { buildPackage } from '../../src/pipeline/run-pipeline.js';

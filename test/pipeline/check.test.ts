@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { checkCatalogue } from '../../src/pipeline/check/check-catalogue.js';
+import { checkCatalogue, checkCatalogueWith } from '../../src/pipeline/check/check-catalogue.js';
+import { createWork } from '../../src/pipeline/parallel/work.js';
 import { SCHEMAS_PER_INSTANCE } from '../../src/pipeline/check/schema-compiler.js';
 import { withheldReason } from '../../src/pipeline/check/slug-grammar.js';
 import { bundle, hostileBundle, tool } from '../fixtures/catalogues.js';
@@ -112,11 +113,12 @@ describe('check stage', () => {
     assert.equal(formatProblem(result.problems[0]!), 'error: tool "bad" at /tools/2/examples/0/params/text: example does not match input_schema: must be string (got 1) (fix the example or the schema)');
   });
 
-  it('a tool served from the cache gets the bundle pointer of its place in this bundle', () => {
+  it('a tool served from the cache gets the bundle pointer of its place in this bundle', async () => {
     const cache = memoryCache();
     const bad = tool('bad', { examples: [{ params: { text: 1 } }] });
-    checkCatalogue(bundle([bad]), cache);
-    const moved = checkCatalogue(bundle([tool('a'), tool('b'), bad]), cache);
+    await checkCatalogueWith(bundle([bad]), createWork(cache));
+    const moved = await checkCatalogueWith(bundle([tool('a'), tool('b'), bad]), createWork(cache));
+    assert.equal(cache.stats.misses, 3, 'the moved tool was checked once');
     assert.deepEqual(moved.problems.map((p) => p.bundlePointer), ['/tools/2/examples/0/params/text']);
   });
 

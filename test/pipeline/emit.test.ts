@@ -11,7 +11,7 @@ import { bundle, hostileBundle, HOSTILE_TEXT, INJECTION, tool } from '../fixture
 async function emit(document: unknown): Promise<PackageFiles> {
   const check = checkCatalogue(document);
   assert.deepEqual(check.problems.filter((p) => p.severity === 'error'), []);
-  return emitPackage(planPackage(check.tools), resolveConfig());
+  return (await emitPackage(planPackage(check.tools), resolveConfig())).files;
 }
 
 /** A copy of a manifest with its own keys in reverse order. */
@@ -83,7 +83,7 @@ describe('emit stage', () => {
 
   it('takes names from the config', async () => {
     const check = checkCatalogue(bundle([tool('a-tool')]));
-    const files = await emitPackage(planPackage(check.tools), resolveConfig({ packageName: '@acme/tools-mcp', metaToolName: 'acme', uriScheme: 'acme', envPrefix: 'ACME_' }));
+    const { files } = await emitPackage(planPackage(check.tools), resolveConfig({ packageName: '@acme/tools-mcp', metaToolName: 'acme', uriScheme: 'acme', envPrefix: 'ACME_' }));
     assert.equal(JSON.parse(files.get('package.json')!).name, '@acme/tools-mcp');
     assert.match(files.get('src/names.ts')!, /"metaToolName":"acme"/);
     assert.match(files.get('README.md')!, /ACME_API_KEY/);
@@ -149,7 +149,7 @@ describe('emit stage: registry metadata', () => {
   for (const overrides of [{}, { packageName: '@acme/some_tools', defaultApiUrl: 'https://api.acme.example/v1', description: 'x'.repeat(300) }]) {
     it(`server.json follows the registry rules and matches package.json mcpName (${JSON.stringify(overrides).slice(0, 40)})`, async () => {
       const check = checkCatalogue(bundle([tool('a-tool')]));
-      const files = await emitPackage(planPackage(check.tools), resolveConfig(overrides));
+      const { files } = await emitPackage(planPackage(check.tools), resolveConfig(overrides));
       const server = JSON.parse(files.get('server.json')!);
       const pkg = JSON.parse(files.get('package.json')!);
       assert.equal(server.$schema, 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json');

@@ -91,10 +91,10 @@ export interface BudgetOptions {
   /** Called only when some count is not cached: the tokenizer in this thread by default (see counting-thread.ts). */
   counter?: () => Promise<BatchCounter>;
   /**
-   * The JSON of a listed tool's tools/list entry, for a caller that has it already (the build's cached forms, see
-   * emit/advertised-list.ts); by default the runtime's advertiser makes it.
+   * The JSON of a listed tool's tools/list entry, for a caller that has it already (what the build emitted); where
+   * it gives none, the runtime's advertiser makes it.
    */
-  entryJsonOf?: (tool: ServedTool) => string;
+  entryJsonOf?: (tool: ServedTool) => string | undefined;
 }
 
 /**
@@ -107,7 +107,7 @@ export async function contextBudget(tools: readonly ServedTool[], names: ServerN
   const listedTools = listedCatalogueTools(tools, LISTING(names));
   // An entry is its tool's advertised form: the same inputs as that form's, whose schema hashes are memoised already.
   const keys = listedTools.map((tool) => contentKey(BUDGET_ENCODING, ...advertisedListLineInputs(tool)));
-  const entryJsonOf = options.entryJsonOf ?? ((tool: ServedTool) => JSON.stringify(advertiser.list([tool], metaTool)[0]));
+  const entryJsonOf = (tool: ServedTool): string => options.entryJsonOf?.(tool) ?? JSON.stringify(advertiser.list([tool], metaTool)[0]);
   const metaJson = JSON.stringify(advertiser.list([], metaTool)[0]);
   const metaKey = contentKey(BUDGET_ENCODING, DEFAULT_HOST_PROFILE, 'meta-tool', metaJson);
   const costs = keys.map((key) => cache?.get<EntryCost>(BUDGET_CACHE_KIND, key));

@@ -4,9 +4,10 @@
 // package and out of its files.
 
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
-import { closeSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../write/atomic-write.js';
 
 const CACHE_FORMAT = 'nexusbloom-gen-cache/1';
 
@@ -107,38 +108,23 @@ export async function loadCache(outDir: string): Promise<ReturnType<typeof memor
 /** Keeps only the entries this build used, written atomically. */
 export async function saveCache(outDir: string, cache: ReturnType<typeof memoryCache>): Promise<void> {
   const dir = cacheDir(outDir);
-  await mkdir(dir, { recursive: true });
-  const temporary = join(dir, `entries.json.${process.pid}.tmp`);
-  writeCacheFile(temporary, cache);
-  await rename(temporary, join(dir, 'entries.json'));
+  writeFileAtomic(join(dir, 'entries.json'), (put) => putCacheFile(put, cache));
   // Remove leftovers of interrupted writes.
   for (const name of await readdir(dir)) if (name.endsWith('.tmp')) await rm(join(dir, name), { force: true });
 }
 
-/** Text gathered before each write: large enough for few system calls, small beside a large catalogue's cache. */
-const WRITE_BATCH = 1 << 20;
-
 /**
- * The same text as `JSON.stringify({ format, fingerprint, entries })`, written an entry at a time: a large catalogue's
+ * The same text as `JSON.stringify({ format, fingerprint, entries })`, put out an entry at a time: a large catalogue's
  * cache is tens of megabytes, and one string of it (plus its encoded copy) would be the build's peak of memory.
  */
-function writeCacheFile(path: string, cache: ReturnType<typeof memoryCache>): void {
-  const fd = openSync(path, 'w');
-  try {
-    let text = `{"format":${JSON.stringify(CACHE_FORMAT)},"fingerprint":${JSON.stringify(generatorFingerprint())},"entries":{`;
-    let first = true;
-    for (const id of [...cache.used].sort()) {
-      const value = cache.entries.get(id);
-      if (value === undefined) continue;
-      text += `${first ? '' : ','}${JSON.stringify(id)}:${JSON.stringify(value)}`;
-      first = false;
-      if (text.length >= WRITE_BATCH) {
-        writeSync(fd, text);
-        text = '';
-      }
-    }
-    writeSync(fd, `${text}}}`);
-  } finally {
-    closeSync(fd);
+function putCacheFile(put: (part: string) => void, cache: ReturnType<typeof memoryCache>): void {
+  put(`{"format":${JSON.stringify(CACHE_FORMAT)},"fingerprint":${JSON.stringify(generatorFingerprint())},"entries":{`);
+  let first = true;
+  for (const id of [...cache.used].sort()) {
+    const value = cache.entries.get(id);
+    if (value === undefined) continue;
+    put(`${first ? '' : ','}${JSON.stringify(id)}:${JSON.stringify(value)}`);
+    first = false;
   }
+  put('}}');
 }

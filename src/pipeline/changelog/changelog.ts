@@ -2,48 +2,15 @@
 // every input/output schema change), each classified for SDK callers and MCP clients, and the suggested bump.
 
 import { isDeepStrictEqual } from 'node:util';
-import type { JsonObject } from '../../runtime/shared/contracts.js';
-import { bumpOf, classifyAnnotationChange, classifySchemaChange, classifyToolChange, highestImpact, type AnnotationHint, type Bump, type Impact, type SchemaSide, type ToolChangeKind } from './classify.js';
-import type { CatalogueSide, SideTool } from './load-side.js';
-import { describeChange } from './describe.js';
-import { diffSchemas, type Effect, type SchemaChangeKind } from './schema-diff.js';
 import { byCodeUnit } from '../../runtime/shared/order.js';
+import type { JsonObject } from '../../runtime/shared/contracts.js';
+import { bumpOf, classifyAnnotationChange, classifySchemaChange, classifyToolChange, highestImpact, type AnnotationHint, type Bump, type SchemaSide, type ToolChangeKind } from './classify.js';
+import type { CatalogueSide, SideTool } from './load-side.js';
+import type { Changelog, ChangelogChange, ToolChangelog } from './changes.js';
+import { describeChange } from './describe.js';
+import { diffSchemas } from './schema-diff.js';
 
-export interface ChangelogChange {
-  kind: SchemaChangeKind | ToolChangeKind;
-  /** Which schema the change is in; null for a change to the tool itself. */
-  schema: SchemaSide | null;
-  /** JSON pointer of the schema node ('' for the schema root or the tool). */
-  pointer: string;
-  /** The keyword or manifest field that changed. */
-  keyword: string;
-  effect?: Effect;
-  required?: boolean;
-  before?: unknown;
-  after?: unknown;
-  /** For a renamed tool: what showed the two slugs are one tool (the same SDK wrapper, or the same schemas). */
-  pairedBy?: 'identifier' | 'schemas';
-  sdk: Impact;
-  mcp: Impact;
-  /** One line for people. */
-  message: string;
-}
-
-export interface ToolChangelog {
-  slug: string;
-  status: 'added' | 'removed' | 'changed';
-  sdk: Impact;
-  mcp: Impact;
-  changes: ChangelogChange[];
-}
-
-export interface Changelog {
-  bump: Bump;
-  breaking: { sdk: boolean; mcp: boolean };
-  counts: { added: number; removed: number; changed: number; breakingForSdk: number; breakingForMcp: number };
-  /** Tools with any change, sorted by slug (code unit order). */
-  tools: ToolChangelog[];
-}
+export type { Changelog, ChangelogChange, ToolChangelog } from './changes.js';
 
 type ChangeInput = Omit<ChangelogChange, 'message'>;
 const withMessage = (change: ChangeInput): ChangelogChange => ({ ...change, message: describeChange(change) });

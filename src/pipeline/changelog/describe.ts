@@ -1,7 +1,8 @@
 // One line of prose per change, for the --json `message` and the markdown report. Catalogue text (values,
 // property names) passes through `quote` so each output format can make it safe in its own way.
 
-import type { ChangelogChange } from './changelog.js';
+import { toolModulePath } from '../plan/layout.js';
+import type { ChangelogChange } from './changes.js';
 
 type Describable = Omit<ChangelogChange, 'message'>;
 export type Quote = (text: string) => string;
@@ -57,7 +58,7 @@ export function describeWhat(change: Describable, quote: Quote = (text) => text)
     case 'identifier-changed':
       return `SDK wrapper renamed: ${quote(String(change.before))} → ${quote(String(change.after))}`;
     case 'file-changed':
-      return `module file renamed: ${quote(`src/tools/${String(change.before)}.ts`)} → ${quote(`src/tools/${String(change.after)}.ts`)}`;
+      return `module file renamed: ${quote(toolModulePath(String(change.before)))} → ${quote(toolModulePath(String(change.after)))}`;
     case 'tool-deprecated':
       return `deprecated: ${quote(formatValue(change.after))}`;
     case 'tool-metadata-changed':

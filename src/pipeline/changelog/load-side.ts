@@ -3,15 +3,15 @@
 
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Manifest, ServedCatalogueFile } from '../../runtime/shared/contracts.js';
-import { namesLockOf, planPackage, type NamesLock } from '../plan/plan-package.js';
-import { PipelineError } from '../problems.js';
-import { failOnErrors, readAndCheck } from '../run-pipeline.js';
-import { isApiSource, type SourceOptions } from '../source/read-source.js';
-import { readNamesLock } from '../write/write-package.js';
 import { byCodeUnit } from '../../runtime/shared/order.js';
+import type { Manifest, ServedCatalogueFile } from '../../runtime/shared/contracts.js';
+import { LAYOUT } from '../plan/layout.js';
+import { namesLockOf, planPackage, type NamesLock } from '../plan/plan-package.js';
+import { failOnErrors, PipelineError } from '../problems.js';
+import { readAndCheck } from '../read-and-check.js';
+import { isApiSource, type SourceOptions } from '../source/read-source.js';
+import { readPackageFolder, type PackageFolder } from '../write/read-package.js';
 
-export const SERVED_CATALOGUE_FILE = 'data/catalogue.json';
 const SERVED_CATALOGUE_FORMAT = 'nexusbloom-served-catalogue/1';
 
 export interface SideTool {
@@ -53,17 +53,22 @@ async function isDirectory(path: string): Promise<boolean> {
 
 /** A generated package folder: its served catalogue, names lock and version. */
 export async function loadPackageSide(dir: string): Promise<CatalogueSide> {
-  const cataloguePath = join(dir, SERVED_CATALOGUE_FILE);
+  return packageSideOf(dir, await readPackageFolder(dir, { tools: true }));
+}
+
+/** The side a package folder read by readPackageFolder is; fails when it holds no served catalogue. */
+export function packageSideOf(dir: string, folder: PackageFolder): CatalogueSide {
   let served: ServedCatalogueFile;
   try {
-    served = JSON.parse(await readFile(cataloguePath, 'utf8')) as ServedCatalogueFile;
+    if (folder.catalogueText === null) throw new Error('no such file');
+    served = JSON.parse(folder.catalogueText) as ServedCatalogueFile;
   } catch (error) {
-    throw new PipelineError(`${dir} is not a generated package: cannot read ${SERVED_CATALOGUE_FILE} (${(error as Error).message})`);
+    throw new PipelineError(`${dir} is not a generated package: cannot read ${LAYOUT.servedCatalogue} (${(error as Error).message})`);
   }
   if (!served || served.format !== SERVED_CATALOGUE_FORMAT || !Array.isArray(served.tools)) {
-    throw new PipelineError(`${cataloguePath} is not a served catalogue (format "${SERVED_CATALOGUE_FORMAT}")`);
+    throw new PipelineError(`${join(dir, LAYOUT.servedCatalogue)} is not a served catalogue (format "${SERVED_CATALOGUE_FORMAT}")`);
   }
-  const lock = await readNamesLock(dir);
+  const { lock } = folder;
   const lockedFile = (slug: string): string | null => {
     if (!lock || !Object.prototype.hasOwnProperty.call(lock.tools, slug)) return null;
     const file = lock.tools[slug]?.file;
@@ -76,14 +81,7 @@ export async function loadPackageSide(dir: string): Promise<CatalogueSide> {
     file: lockedFile(tool.slug),
     withheldReason: tool.withheldReason,
   }));
-  let packageVersion: string | null = null;
-  try {
-    const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { version?: unknown };
-    packageVersion = typeof manifest.version === 'string' ? manifest.version : null;
-  } catch {
-    packageVersion = null;
-  }
-  return { origin: dir, kind: 'package', tools: tools.sort((a, b) => byCodeUnit(a.slug, b.slug)), lock, packageVersion };
+  return { origin: dir, kind: 'package', tools: tools.sort((a, b) => byCodeUnit(a.slug, b.slug)), lock, packageVersion: folder.version };
 }
 
 /** A catalogue (API or bundle), checked and planned as a build would; fails on any error the check finds. */
@@ -116,17 +114,7 @@ export async function loadSide(source: string, options: LoadSideOptions = {}): P
   if (await isDirectory(source)) return loadPackageSide(source);
   // Read as a bundle, it would fail with an error for every field of every tool.
   if (await isServedCatalogueFile(source)) {
-    throw new PipelineError(`${source} is the ${SERVED_CATALOGUE_FILE} of a generated package, not a bundle: pass the package folder (${dirname(dirname(source))})`);
+    throw new PipelineError(`${source} is the ${LAYOUT.servedCatalogue} of a generated package, not a bundle: pass the package folder (${dirname(dirname(source))})`);
   }
   return loadCatalogueSide(source, options);
-}
-
-/** The package a previous build left in `dir`, or null when there is none. */
-export async function loadPreviousPackage(dir: string): Promise<CatalogueSide | null> {
-  try {
-    await stat(join(dir, SERVED_CATALOGUE_FILE));
-  } catch {
-    return null;
-  }
-  return loadPackageSide(dir);
 }

@@ -2,14 +2,12 @@
 // output folder, and with `build --bump` / `--changelog` raised by what changed since it. `--changelog` also gives the
 // CHANGELOG.md entry titled with that version (no date, so the same inputs give the same bytes); `write` writes both.
 
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { PackagePlan } from '../plan/plan-package.js';
-import { readNamesLock } from '../write/write-package.js';
+import type { PackageFolder } from '../write/read-package.js';
 import type { Bump } from './classify.js';
 import { buildChangelog, bumpVersion, compareVersions, type Changelog } from './changelog.js';
-import { loadPreviousPackage, type CatalogueSide, type SideTool } from './load-side.js';
-import { CHANGELOG_FILE, latestChangelogVersion, prependChangelogEntry, renderMarkdown } from './render-markdown.js';
+import { packageSideOf, type CatalogueSide, type SideTool } from './load-side.js';
+import { latestChangelogVersion, prependChangelogEntry, renderMarkdown } from './render-markdown.js';
 
 /** keep: the configured version, or the folder's when higher; bump: raised by the changes; changelog: bump and log them. */
 export type ReleaseMode = 'keep' | 'bump' | 'changelog';
@@ -35,31 +33,14 @@ export interface Release {
   entry: string | null;
 }
 
-async function readIfExists(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch {
-    return null;
-  }
-}
-
-async function readVersion(outDir: string): Promise<string | null> {
-  // Only a folder a build wrote counts: a hand-made package.json there is not this package's history.
-  if ((await readNamesLock(outDir)) === null) return null;
-  try {
-    const version = (JSON.parse((await readIfExists(join(outDir, 'package.json'))) ?? '') as { version?: unknown }).version;
-    return typeof version === 'string' ? version : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Reads what `mode` needs of the package in `outDir` (its version only, for `keep`: one small file). */
-export async function readPreviousPackage(outDir: string, mode: ReleaseMode): Promise<PreviousPackage> {
-  const version = await readVersion(outDir);
-  if (mode === 'keep') return { version, side: null, changelogText: null };
-  const side = await loadPreviousPackage(outDir);
-  return { version, side, changelogText: side === null ? null : await readIfExists(join(outDir, CHANGELOG_FILE)) };
+/**
+ * What `planRelease` needs of the folder an earlier build wrote, from what readPackageFolder read there: its version
+ * counts only when a build wrote it (a hand-made package.json is not this package's history), its tools when read.
+ */
+export function previousPackageOf(dir: string, folder: PackageFolder): PreviousPackage {
+  const version = folder.lock === null ? null : folder.version;
+  const side = folder.catalogueText === null ? null : packageSideOf(dir, folder);
+  return { version, side, changelogText: side === null ? null : folder.changelogText };
 }
 
 /** The side of the changelog a plan is: the tools and names the package about to be written holds. */

@@ -2,10 +2,9 @@
 // Catalogue text only ever appears inside code spans, so no slug or value can change the document's structure.
 
 import type { Impact } from './classify.js';
-import type { Changelog, ChangelogChange, ToolChangelog } from './changelog.js';
+import type { Changelog, ChangelogChange, ToolChangelog } from './changes.js';
 import { describeWhat, printable } from './describe.js';
 
-export const CHANGELOG_FILE = 'CHANGELOG.md';
 const CHANGELOG_HEADER = '# Changelog\n';
 
 /** A code span that holds any text: the fence is longer than any backtick run inside it. */

@@ -3,15 +3,16 @@
 
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { byCodeUnit } from '../../runtime/shared/order.js';
 import type { Manifest } from '../../runtime/shared/contracts.js';
-import { contentKey, type BuildCache } from '../cache/build-cache.js';
+import { contentKey } from '../cache/build-cache.js';
+import type { ToolJob, Work } from '../parallel/work.js';
 import { joinPointer, pointerSegment, type Problem } from '../problems.js';
 import { ANNOTATION_TYPES, specAnnotations } from '../../runtime/protocol/tool-annotations.js';
 import { refCycleWithoutBase } from './ref-cycles.js';
 import { schemaLimitProblems } from './schema-limits.js';
 import { collectRefs, createSchemaCompiler, describeAjvError, mostTelling, type SchemaCompiler } from './schema-compiler.js';
 import { hasLoneSurrogate, withheldReason } from './slug-grammar.js';
-import { byCodeUnit } from '../../runtime/shared/order.js';
 
 const bundleSchema = JSON.parse(readFileSync(new URL('../../../src/schemas/manifest.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 let validateBundleShape: ValidateFunction | undefined;
@@ -118,10 +119,7 @@ function compileProblems(slug: string, field: 'input_schema' | 'output_schema', 
   return [problem('', message, 'fix the JSON Schema (draft-07 or 2020-12)')];
 }
 
-/** Every problem of one tool's schemas and examples; the expensive part, cached by content. */
-export const CHECK_CACHE_KIND = 'check';
-
-/** Memoised per manifest object: the worker pool and the check stage both ask. */
+/** Memoised per manifest object: the build's work asks for it on each use. */
 const checkKeys = new WeakMap<Manifest, string>();
 
 /** The cache key of one tool's schema checks: everything they read. */
@@ -131,16 +129,6 @@ export function checkCacheKey(manifest: Manifest): string {
   return key;
 }
 
-
-function checkToolSchemas(manifest: Manifest, compiler: SchemaCompiler, cache: BuildCache | undefined): Problem[] {
-  const key = cache ? checkCacheKey(manifest) : '';
-  const cached = cache?.get<Problem[]>(CHECK_CACHE_KIND, key);
-  if (cached) return cached;
-  const problems = schemaProblems(manifest, compiler);
-  cache?.set(CHECK_CACHE_KIND, key, problems);
-  return problems;
-}
-
 /** Compiles a tool's schemas and validates its examples (the work the cache and the worker pool spare). */
 export function schemaProblems(manifest: Manifest, compiler: SchemaCompiler): Problem[] {
   const problems: Problem[] = [];
@@ -148,13 +136,21 @@ export function schemaProblems(manifest: Manifest, compiler: SchemaCompiler): Pr
   return problems;
 }
 
-function checkTool(manifest: Manifest, compiler: SchemaCompiler, problems: Problem[], cache: BuildCache | undefined): boolean {
+/** One tool's schema checks as the build's work runs them: remembered by content, one ajv instance per thread. */
+export const SCHEMA_CHECK_JOB: ToolJob<Manifest, Problem[]> = {
+  kind: 'check',
+  key: checkCacheKey,
+  run: (manifest, local) => schemaProblems(manifest, (local.schemaCompiler ??= createSchemaCompiler()) as SchemaCompiler),
+  threads: true,
+};
+
+function checkTool(manifest: Manifest, ownProblems: readonly Problem[], problems: Problem[]): boolean {
   const slug = manifest.slug;
   const before = problems.filter((p) => p.severity === 'error').length;
   if (hasLoneSurrogate(slug)) {
     problems.push({ severity: 'error', slug, pointer: '/slug', message: 'contains an unpaired UTF-16 surrogate, which no URI or file can carry', hint: 'fix the slug text' });
   }
-  problems.push(...checkToolSchemas(manifest, compiler, cache));
+  problems.push(...ownProblems);
   return problems.filter((p) => p.severity === 'error').length === before;
 }
 
@@ -205,45 +201,83 @@ function withSpecAnnotations(manifest: Manifest, problems: Problem[]): Manifest 
 }
 
 
-export function checkCatalogue(document: unknown, cache?: BuildCache): CheckResult {
+/** ajv instances built only when some tool's schemas are compiled. */
+function lazyCompiler(): SchemaCompiler {
   let compiler: SchemaCompiler | undefined;
-  // ajv instances are built only when some tool is not in the cache.
-  const lazyCompiler: SchemaCompiler = {
+  return {
     compile: (schema) => (compiler ??= createSchemaCompiler()).compile(schema),
     compileAllErrors: (schema) => (compiler ??= createSchemaCompiler()).compileAllErrors(schema),
     schemaErrors: (schema) => (compiler ??= createSchemaCompiler()).schemaErrors(schema),
     release: (schema) => compiler?.release(schema),
   };
-  const problems = checkShape(document);
+}
+
+/** The check stage in this thread. */
+export function checkCatalogue(document: unknown): CheckResult {
+  const compiler = lazyCompiler();
+  const shape = checkShape(document);
+  const entries = bundleEntries(document, shape);
+  return checkedCatalogue(shape, entries, toolsToCheck(entries).map((manifest) => schemaProblems(manifest, compiler)));
+}
+
+/** The check stage with each tool's schema checks run by the build's work (remembered, spread over threads). */
+export async function checkCatalogueWith(document: unknown, work: Work): Promise<CheckResult> {
+  const shape = checkShape(document);
+  const entries = bundleEntries(document, shape);
+  return checkedCatalogue(shape, entries, await work.map(SCHEMA_CHECK_JOB, toolsToCheck(entries)));
+}
+
+/** A bundle entry that passed the shape check, with the index of an earlier entry of the same slug. */
+interface BundleEntry {
+  manifest: Manifest;
+  index: number;
+  duplicateOf: number | undefined;
+}
+
+/** The entries that passed the shape check, in bundle order; null when the bundle itself is unusable. */
+function bundleEntries(document: unknown, shape: readonly Problem[]): BundleEntry[] | null {
   const rawTools = (document as { tools?: unknown } | null)?.tools;
-  if (!Array.isArray(rawTools) || problems.some((p) => p.slug === null)) return { tools: [], problems };
-  const shapeFailed = new Set(problems.map((p) => p.slug));
+  if (!Array.isArray(rawTools) || shape.some((p) => p.slug === null)) return null;
+  const shapeFailed = new Set(shape.map((p) => p.slug));
   const seen = new Map<string, number>();
+  return rawTools.flatMap((raw, index): BundleEntry[] => {
+    // A tool that is not even an object (null, a number) was reported by the shape check under its index.
+    if (shapeFailed.has(`#${index}`) || raw === null || typeof raw !== 'object') return [];
+    const manifest = raw as Manifest;
+    if (shapeFailed.has(manifest.slug)) return [];
+    const duplicateOf = seen.get(manifest.slug);
+    if (duplicateOf === undefined) seen.set(manifest.slug, index);
+    return [{ manifest, index, duplicateOf }];
+  });
+}
+
+/** The tools whose schemas are checked: each slug's first entry. */
+const toolsToCheck = (entries: readonly BundleEntry[] | null): Manifest[] => (entries ?? []).flatMap((entry) => (entry.duplicateOf === undefined ? [entry.manifest] : []));
+
+/** The check's result from the shape problems and each checked tool's schema problems (in toolsToCheck order). */
+function checkedCatalogue(shape: Problem[], entries: readonly BundleEntry[] | null, schemaProblemsOfTools: readonly Problem[][]): CheckResult {
+  const problems = shape;
+  if (entries === null) return { tools: [], problems };
   const tools: CheckedTool[] = [];
-  const checkEntry = (manifest: Manifest, index: number): void => {
-    const first = seen.get(manifest.slug);
-    if (first !== undefined) {
-      problems.push({ severity: 'error', slug: manifest.slug, pointer: '/slug', message: `duplicate slug: bundle entries ${joinPointer('tools', first)} and ${joinPointer('tools', index)} both have it`, hint: 'slugs are unique by exact string' });
+  let checked = 0;
+  const checkEntry = ({ manifest, index, duplicateOf }: BundleEntry): void => {
+    if (duplicateOf !== undefined) {
+      problems.push({ severity: 'error', slug: manifest.slug, pointer: '/slug', message: `duplicate slug: bundle entries ${joinPointer('tools', duplicateOf)} and ${joinPointer('tools', index)} both have it`, hint: 'slugs are unique by exact string' });
       return;
     }
-    seen.set(manifest.slug, index);
-    if (!checkTool(manifest, lazyCompiler, problems, cache)) return;
+    if (!checkTool(manifest, schemaProblemsOfTools[checked++] ?? [], problems)) return;
     const reason = withheldReason(manifest.slug);
     if (reason !== null) {
       problems.push({ severity: 'warning', slug: manifest.slug, pointer: '/slug', message: `withheld from tools/list: ${reason}`, hint: 'still reachable through the meta-tool run command and resources; rename the slug to advertise it' });
     }
     tools.push({ manifest: withSpecAnnotations(manifest, problems), withheldReason: reason });
   };
-  rawTools.forEach((raw, index) => {
-    // A tool that is not even an object (null, a number) was reported by the shape check under its index.
-    if (shapeFailed.has(`#${index}`) || raw === null || typeof raw !== 'object') return;
-    const manifest = raw as Manifest;
-    if (shapeFailed.has(manifest.slug)) return;
+  for (const entry of entries) {
     const firstOfTool = problems.length;
-    checkEntry(manifest, index);
+    checkEntry(entry);
     // The tool's problems name its place in the bundle too (cached problems are shared: copies, not edits).
-    for (let at = firstOfTool; at < problems.length; at += 1) problems[at] = { ...problems[at]!, bundlePointer: `${joinPointer('tools', index)}${problems[at]!.pointer}` };
-  });
+    for (let at = firstOfTool; at < problems.length; at += 1) problems[at] = { ...problems[at]!, bundlePointer: `${joinPointer('tools', entry.index)}${problems[at]!.pointer}` };
+  }
   tools.sort((a, b) => byCodeUnit(a.manifest.slug, b.manifest.slug));
   problems.sort((a, b) => byCodeUnit(a.slug ?? '', b.slug ?? '') || byCodeUnit(a.pointer, b.pointer) || byCodeUnit(a.message, b.message));
   return { tools, problems };

@@ -4,7 +4,8 @@
 import { ADVERTISED_LIST_FORMAT, advertisedDescription, advertisedForm, isAdvertised } from '../../runtime/catalogue/advertise.js';
 import { DEFAULT_HOST_PROFILE } from '../../runtime/schema/host-profiles.js';
 import type { ServedTool } from '../../runtime/shared/contracts.js';
-import { contentKey, type BuildCache } from '../cache/build-cache.js';
+import { contentKey } from '../cache/build-cache.js';
+import type { ToolJob } from '../parallel/work.js';
 
 /**
  * `data/tools-list.json`: the default-profile form of every advertisable tool, prepared by the generator so that a
@@ -45,13 +46,10 @@ export function advertisedListLineInputs(tool: ServedTool): unknown[] {
   return [ADVERTISED_LIST_FORMAT, DEFAULT_HOST_PROFILE, tool.slug, tool.toolName ?? null, manifest.name, advertisedDescription(manifest), manifest.input_schema, manifest.output_schema ?? null, manifest.annotations ?? null];
 }
 
-/** Its schema transforms are most of a large rebuild's emit. */
-export const LIST_PARTS_CACHE_KIND = 'list-parts';
-
-export function cachedListParts(tool: ServedTool, cache: BuildCache | undefined): AdvertisedListParts {
-  if (!cache) return advertisedListParts(tool);
-  const key = contentKey(...advertisedListLineInputs(tool));
-  let parts = cache.get<AdvertisedListParts>(LIST_PARTS_CACHE_KIND, key);
-  if (parts === undefined) cache.set(LIST_PARTS_CACHE_KIND, key, (parts = advertisedListParts(tool)));
-  return parts;
-}
+/** Its schema transforms are most of a large rebuild's emit; they need the runtime's advertiser, so stay in-process. */
+export const LIST_PARTS_JOB: ToolJob<ServedTool, AdvertisedListParts> = {
+  kind: 'list-parts',
+  key: (tool) => contentKey(...advertisedListLineInputs(tool)),
+  run: advertisedListParts,
+  threads: false,
+};

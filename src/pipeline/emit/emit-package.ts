@@ -4,25 +4,27 @@
 import { operationOf } from '../../runtime/execution/operation.js';
 import { schemeVariables } from '../../runtime/execution/credentials.js';
 import type { Manifest, ServedCatalogueFile, ServedTool } from '../../runtime/shared/contracts.js';
-import { contentKey, type BuildCache } from '../cache/build-cache.js';
+import { contentKey } from '../cache/build-cache.js';
 import type { GeneratorConfig } from '../config.js';
-import { NAMES_LOCK_FILE, namesLockOf, type PackagePlan, type PlannedTool } from '../plan/plan-package.js';
+import { LAYOUT, runtimeFilePath, toolModulePath } from '../plan/layout.js';
+import { namesLockOf, type PackagePlan, type PlannedTool } from '../plan/plan-package.js';
 import { packageJson, serverJson, tsconfigJson } from './package-json.js';
 import { runtimeFiles } from './runtime-files.js';
-import { LOOSE_TYPE_MARK, schemaTypes } from './schema-types.js';
+import { schemaTypes } from './schema-types.js';
 import type { Problem } from '../problems.js';
 import { renderTemplate } from './templates.js';
 import { acceptsEmptyInput, sampleInput } from './sample-input.js';
-import { advertisedListFileText, advertisedListLineOf, cachedListParts } from './advertised-list.js';
+import { isAdvertised } from '../../runtime/catalogue/advertise.js';
+import { advertisedListFileText, advertisedListLineOf, LIST_PARTS_JOB } from './advertised-list.js';
+import { createWork, type ToolJob, type Work } from '../parallel/work.js';
 import { catalogueIndexFileText } from './catalogue-index-file.js';
 import { searchIndexFileText } from './search-index-file.js';
 import { policyFileText } from './policy-file.js';
+import { byCodeUnit } from '../../runtime/shared/order.js';
 import { docComment, endingInOneNewline, firstSentence } from './text.js';
 import { toolDoc } from './tool-doc.js';
-import { byCodeUnit } from '../../runtime/shared/order.js';
 
 export type PackageFiles = ReadonlyMap<string, string>;
-
 
 const MANIFEST_FIELD_ORDER = ['slug', 'name', 'description', 'category', 'tags', 'version', 'deprecated', 'annotations', 'input_schema', 'output_schema', 'examples', 'source'];
 
@@ -53,8 +55,6 @@ function servedCatalogueText(tools: ServedTool[]): string {
   return `${JSON.stringify(file, null, 2)}\n`;
 }
 
-export const MODULE_CACHE_KIND = 'module';
-
 const moduleKeys = new WeakMap<PlannedTool, string>();
 
 /**
@@ -72,20 +72,17 @@ function computeModuleKey(tool: PlannedTool): string {
   return contentKey(tool.slug, tool.identifier, tool.typeNames, tool.withheldReason, manifest.name, manifest.description, manifest.deprecated ?? null, manifest.annotations ?? null, manifest.examples?.[0] ?? null, manifest.input_schema, manifest.output_schema ?? null);
 }
 
-export async function toolModule(tool: PlannedTool, cache?: BuildCache): Promise<string> {
-  const key = cache ? moduleCacheKey(tool) : '';
-  const cached = cache?.get<string>(MODULE_CACHE_KIND, key);
-  if (cached !== undefined) return cached;
-  const text = await renderToolModule(tool);
-  cache?.set(MODULE_CACHE_KIND, key, text);
-  return text;
+/** A tool's module text, and the warnings its types gave (a schema typed loosely). */
+export interface ToolModule {
+  text: string;
+  warnings: Problem[];
 }
 
-export async function renderToolModule(tool: PlannedTool): Promise<string> {
+export async function renderToolModule(tool: PlannedTool): Promise<ToolModule> {
   const inputTypes = await schemaTypes(tool.manifest.input_schema, tool.typeNames, '{ [key: string]: unknown }', 'input_schema');
   const outputTypes = await schemaTypes(tool.manifest.output_schema, tool.typeNames, 'unknown', 'output_schema');
-  return renderTemplate('tool.ts', {
-    types: `${inputTypes}\n${outputTypes}`,
+  const text = renderTemplate('tool.ts', {
+    types: `${inputTypes.code}\n${outputTypes.code}`,
     inputOptional: acceptsEmptyInput(tool.manifest.input_schema),
     docBlock: docComment(toolDoc(tool, tool.identifier)),
     identifier: tool.identifier,
@@ -93,7 +90,12 @@ export async function renderToolModule(tool: PlannedTool): Promise<string> {
     outputTypeName: tool.outputTypeName,
     slug: tool.slug,
   });
+  const warnings = [looseTypeWarning(tool.slug, 'input_schema', inputTypes.loose), looseTypeWarning(tool.slug, 'output_schema', outputTypes.loose)];
+  return { text, warnings: warnings.filter((warning): warning is Problem => warning !== null) };
 }
+
+/** One tool's module as the build's work runs it: remembered by everything its text depends on, spread over threads. */
+export const TOOL_MODULE_JOB: ToolJob<PlannedTool, ToolModule> = { kind: 'module', key: moduleCacheKey, run: renderToolModule, threads: true };
 
 /** What the tools index needs of a tool: its exports, and its method on a client with that method's doc. */
 function clientMethodView(tool: PlannedTool): object {
@@ -108,22 +110,16 @@ function clientMethodView(tool: PlannedTool): object {
   };
 }
 
-/** A warning for each schema whose static type fell back to a permissive one (see schemaTypes). */
-export function looseTypeWarnings(plan: PackagePlan, files: PackageFiles): Problem[] {
-  return plan.tools.flatMap((tool) => {
-    const text = files.get(`src/tools/${tool.fileName}.ts`) ?? '';
-    if (!text.includes(LOOSE_TYPE_MARK)) return [];
-    return text.split('\n').filter((line) => line.startsWith(LOOSE_TYPE_MARK)).map((line): Problem => {
-      const [field = 'schema', ...reason] = line.slice(LOOSE_TYPE_MARK.length).split(': ');
-      return {
-        severity: 'warning',
-        slug: tool.slug,
-        pointer: `/${field}`,
-        message: `json-schema-to-typescript cannot type this schema (${reason.join(': ')}); its TypeScript type is ${field === 'input_schema' ? 'an open object' : 'unknown'}`,
-        hint: 'the server still validates against the full schema; simplify the schema for a precise type',
-      };
-    });
-  });
+/** The warning for a schema whose static type fell back to a permissive one (see schemaTypes), or null. */
+function looseTypeWarning(slug: string, field: 'input_schema' | 'output_schema', reason: string | null): Problem | null {
+  if (reason === null) return null;
+  return {
+    severity: 'warning',
+    slug,
+    pointer: `/${field}`,
+    message: `json-schema-to-typescript cannot type this schema (${reason}); its TypeScript type is ${field === 'input_schema' ? 'an open object' : 'unknown'}`,
+    hint: 'the server still validates against the full schema; simplify the schema for a precise type',
+  };
 }
 
 /** The variables the security schemes of converted OpenAPI operations read, one row each, sorted by variable. */
@@ -183,36 +179,60 @@ export interface EmitExtras {
   changelog?: string | null;
 }
 
-/** Every file of the package, sorted by path. */
-export async function emitPackage(plan: PackagePlan, config: GeneratorConfig, cache?: BuildCache, extras: EmitExtras = {}): Promise<PackageFiles> {
+/** What emit makes: the package's files, and the data the build's later steps read of them. */
+export interface EmittedPackage {
+  /** Every file of the package, sorted by path. */
+  files: PackageFiles;
+  /** The tools as the package serves them (its data/catalogue.json). */
+  served: ServedTool[];
+  /** Each advertised tool's tools/list entry as JSON, by slug: what data/tools-list.json holds, and the budget counts. */
+  listEntries: ReadonlyMap<string, string>;
+  /** What emitting found to warn of (schemas typed loosely), by tool. */
+  warnings: Problem[];
+}
+
+/** `files` with `added` among them, in path order. */
+export function withFiles(files: PackageFiles, added: ReadonlyArray<readonly [string, string]>): PackageFiles {
+  return new Map([...files, ...added].sort(([a], [b]) => byCodeUnit(a, b)));
+}
+
+/** The package, with the per-tool work (modules, tools/list entries) done by `work`: remembered, spread over threads. */
+export async function emitPackage(plan: PackagePlan, config: GeneratorConfig, work: Work = createWork(), extras: EmitExtras = {}): Promise<EmittedPackage> {
   const runtime = runtimeFiles();
   const files = new Map<string, string>();
-  files.set('package.json', packageJson(config, new Set(runtime.keys())));
-  files.set('tsconfig.json', tsconfigJson());
-  files.set('server.json', serverJson(config));
-  files.set('.gitignore', renderTemplate('gitignore', {}));
-  files.set('.gitattributes', renderTemplate('gitattributes', {}));
-  files.set('README.md', renderTemplate('README.md', readmeView(plan, config)));
-  if (extras.changelog != null) files.set('CHANGELOG.md', extras.changelog);
+  files.set(LAYOUT.packageJson, packageJson(config, new Set(runtime.keys())));
+  files.set(LAYOUT.tsconfig, tsconfigJson());
+  files.set(LAYOUT.serverJson, serverJson(config));
+  files.set(LAYOUT.gitignore, renderTemplate('gitignore', {}));
+  files.set(LAYOUT.gitattributes, renderTemplate('gitattributes', {}));
+  files.set(LAYOUT.readme, renderTemplate('README.md', readmeView(plan, config)));
+  if (extras.changelog != null) files.set(LAYOUT.changelog, extras.changelog);
   const served = servedTools(plan);
-  files.set('data/catalogue.json', servedCatalogueText(served));
+  files.set(LAYOUT.servedCatalogue, servedCatalogueText(served));
   // What start-up reads instead of the catalogue, whose manifests wait for their first use.
-  files.set('data/catalogue-index.json', catalogueIndexFileText(served));
+  files.set(LAYOUT.catalogueIndex, catalogueIndexFileText(served));
   // Built here so the server's first search loads an index instead of building one.
-  files.set('data/search-index.json', searchIndexFileText(served));
-  files.set('data/tools-list.json', advertisedListFileText(served, (tool) => advertisedListLineOf(cachedListParts(tool, cache))));
+  files.set(LAYOUT.searchIndex, searchIndexFileText(served));
+  const advertised = served.filter(isAdvertised);
+  const listParts = new Map((await work.map(LIST_PARTS_JOB, advertised)).map((parts, index) => [advertised[index]!.slug, parts]));
+  files.set(LAYOUT.toolsList, advertisedListFileText(served, (tool) => advertisedListLineOf(listParts.get(tool.slug)!)));
   // The tool policy the server applies unless its environment overrides it (src/runtime/policy/).
-  files.set('data/policy.json', policyFileText(config.policy));
-  files.set(NAMES_LOCK_FILE, `${JSON.stringify(namesLockOf(plan), null, 2)}\n`);
-  files.set('src/names.ts', renderTemplate('names.ts', { names: config.names }));
-  files.set('src/client.ts', renderTemplate('client.ts', {}));
-  files.set('src/bin.ts', renderTemplate('bin.ts', {}));
-  files.set('src/index.ts', renderTemplate('index.ts', {}));
-  files.set('src/tools/index.ts', renderTemplate('tools-index.ts', { tools: plan.tools.map((tool) => clientMethodView(tool)) }));
-  files.set('src/types.ts', renderTemplate('types.ts', { tools: plan.tools }));
-  const modules = await Promise.all(plan.tools.map(async (tool) => [`src/tools/${tool.fileName}.ts`, await toolModule(tool, cache)] as const));
-  for (const [path, text] of modules) files.set(path, text);
-  for (const [path, text] of runtime) files.set(`src/runtime/${path}`, text);
+  files.set(LAYOUT.policy, policyFileText(config.policy));
+  files.set(LAYOUT.namesLock, `${JSON.stringify(namesLockOf(plan), null, 2)}\n`);
+  files.set(LAYOUT.names, renderTemplate('names.ts', { names: config.names }));
+  files.set(LAYOUT.client, renderTemplate('client.ts', {}));
+  files.set(LAYOUT.bin, renderTemplate('bin.ts', {}));
+  files.set(LAYOUT.index, renderTemplate('index.ts', {}));
+  files.set(LAYOUT.toolsIndex, renderTemplate('tools-index.ts', { tools: plan.tools.map((tool) => clientMethodView(tool)) }));
+  files.set(LAYOUT.types, renderTemplate('types.ts', { tools: plan.tools }));
+  const modules = await work.map(TOOL_MODULE_JOB, plan.tools);
+  plan.tools.forEach((tool, index) => files.set(toolModulePath(tool.fileName), modules[index]!.text));
+  for (const [path, text] of runtime) files.set(runtimeFilePath(path), text);
   // Every file ends in exactly one LF, whatever a template or the runtime source ended with.
-  return new Map([...files].sort(([a], [b]) => byCodeUnit(a, b)).map(([path, text]) => [path, endingInOneNewline(text)]));
+  return {
+    files: withFiles(new Map(), [...files].map(([path, text]) => [path, endingInOneNewline(text)] as const)),
+    served,
+    listEntries: new Map([...listParts].map(([slug, parts]) => [slug, parts.tool])),
+    warnings: modules.flatMap((module) => module.warnings),
+  };
 }

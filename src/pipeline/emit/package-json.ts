@@ -2,6 +2,7 @@
 
 import { readFileSync } from 'node:fs';
 import type { GeneratorConfig } from '../config.js';
+import { PUBLISHED_FILES } from '../plan/layout.js';
 
 const generatorManifest = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
   dependencies: Record<string, string>;
@@ -60,7 +61,7 @@ export function packageJson(config: GeneratorConfig, runtimePaths: ReadonlySet<s
     // For TypeScript's node10 resolution ("moduleResolution": "node"), which does not read `exports`.
     typesVersions: { '*': { tools: ['dist/tools/index.d.ts'], types: ['dist/types.d.ts'] } },
     // CHANGELOG.md is there once a build with --changelog wrote it; npm skips a listed file that is missing.
-    files: ['dist', 'data', 'README.md', 'CHANGELOG.md'],
+    files: [...PUBLISHED_FILES],
     scripts,
     dependencies: pinned(RUNTIME_DEPENDENCIES, generatorManifest.dependencies),
     devDependencies: pinned(BUILD_DEPENDENCIES, { ...generatorManifest.dependencies, ...generatorManifest.devDependencies }),

@@ -252,18 +252,24 @@ function rewrittenRef(ref: string, rewrites: Rewrites): string {
   return best === undefined ? ref : pointerFragment(`${best[1]}${pointer.slice(best[0].length)}`);
 }
 
-/** Marks a tool module whose types are looser than its schema; emit turns each mark into a build warning. */
+/** Marks, for a reader of the module, a type looser than its schema (the build warns of it from SchemaTypes.loose). */
 export const LOOSE_TYPE_MARK = '// loose type for ';
+
+/** A schema's declarations, and why they are looser than the schema when they are (null: they are exact). */
+export interface SchemaTypes {
+  code: string;
+  loose: string | null;
+}
 
 /** Declarations for `rootName` (and its named `$defs`). A null schema gives the permissive type the server accepts. */
 /**
  * `typeNames` are the plan's names of the tool (JSON pointer from the manifest → name): the root's is at `/<field>`,
  * every named schema's below it.
  */
-export async function schemaTypes(schema: Record<string, unknown> | null | undefined, typeNames: Readonly<Record<string, string>>, fallback: string, field: 'input_schema' | 'output_schema'): Promise<string> {
+export async function schemaTypes(schema: Record<string, unknown> | null | undefined, typeNames: Readonly<Record<string, string>>, fallback: string, field: 'input_schema' | 'output_schema'): Promise<SchemaTypes> {
   const rootName = typeNames[`/${field}`];
   if (rootName === undefined) throw new Error(`the plan has no type name for /${field}`);
-  if (!schema) return `export type ${rootName} = ${fallback};\n`;
+  if (!schema) return { code: `export type ${rootName} = ${fallback};\n`, loose: null };
   const isOutput = field === 'output_schema';
   const own = new Map<string, string>();
   for (const [pointer, name] of Object.entries(typeNames)) if (pointer.startsWith(`/${field}/`)) own.set(pointer.slice(field.length + 1), name);
@@ -277,13 +283,13 @@ export async function schemaTypes(schema: Record<string, unknown> | null | undef
     code = await compile(cleaned as never, rootName, { ...J2TS_OPTIONS, additionalProperties: isOutput, cwd: '/' });
   } catch (error) {
     // A schema ajv accepts but json-schema-to-typescript cannot read still makes a working tool: the server validates
-    // against the schema itself, so only the static type is looser. The build says so (see looseTypeWarnings).
+    // against the schema itself, so only the static type is looser. The build says so (see looseTypeWarning).
     const reason = commentText(error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim().slice(0, 300);
-    return `${LOOSE_TYPE_MARK}${field}: ${reason}\nexport type ${rootName} = ${fallback};\n`;
+    return { code: `${LOOSE_TYPE_MARK}${field}: ${reason}\nexport type ${rootName} = ${fallback};\n`, loose: reason };
   }
   // Every placeholder back to its own key, a plain identifier that json-schema-to-typescript would have printed bare.
   const restored = placeholderPrefix === null ? code : code.replace(new RegExp(`${placeholderPrefix}\\d+\\b`, 'g'), (placeholder) => keys.get(placeholder) ?? placeholder);
-  return indentDeclarations(restored);
+  return { code: indentDeclarations(restored), loose: null };
 }
 
 /**

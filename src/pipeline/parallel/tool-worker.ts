@@ -1,10 +1,27 @@
 // A worker thread that does the expensive per-tool work of a large build: schema checks and tool modules.
 
 import { parentPort } from 'node:worker_threads';
-import { createJobRunner } from './run-jobs.js';
+import { SCHEMA_CHECK_JOB } from '../check/check-catalogue.js';
+import { TOOL_MODULE_JOB } from '../emit/emit-package.js';
+import type { ToolJob, WorkerAnswer, WorkerBatch } from './work.js';
 
-const run = createJobRunner();
+const jobs = new Map<string, ToolJob<never, unknown>>([SCHEMA_CHECK_JOB, TOOL_MODULE_JOB].map((job) => [job.kind, job as ToolJob<never, unknown>]));
+const local: Record<string, unknown> = {};
 
-parentPort?.on('message', (jobs: Parameters<typeof run>[0]) => {
-  void run(jobs).then((results) => parentPort?.postMessage(results));
+async function answer(batch: WorkerBatch): Promise<WorkerAnswer[]> {
+  const job = jobs.get(batch.kind);
+  const answers: WorkerAnswer[] = [];
+  for (const input of batch.inputs) {
+    try {
+      if (job === undefined) throw new Error(`no job of kind ${batch.kind}`);
+      answers.push({ value: await job.run(input as never, local) });
+    } catch (error) {
+      answers.push({ error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return answers;
+}
+
+parentPort?.on('message', (batch: WorkerBatch) => {
+  void answer(batch).then((answers) => parentPort?.postMessage(answers));
 });

@@ -25,8 +25,6 @@ export interface PackagePlan {
   tools: PlannedTool[];
 }
 
-export const NAMES_LOCK_FILE = 'names.lock.json';
-
 /** The committed record of every name decided so far (`names.lock.json`), so later builds keep them. */
 export interface NamesLock {
   format: 'nexusbloom-names/1';

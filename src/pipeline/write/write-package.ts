@@ -1,27 +1,14 @@
 // The write stage, the only one that touches the disk: writes the emitted files (skipping unchanged ones, each
 // write atomic), removes stale files from the folders the generator owns, and compares a folder for drift.
 
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { readdir, readFile, readlink, rm, stat } from 'node:fs/promises';
+import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { readdir, readlink, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { PackageFiles } from '../emit/emit-package.js';
-import { NAMES_LOCK_FILE, type NamesLock } from '../plan/plan-package.js';
+import { LAYOUT, OWNED_DIRS } from '../plan/layout.js';
 import { PipelineError } from '../problems.js';
-
-/** The names lock a previous build left in the folder, or null (none, or not ours). */
-export async function readNamesLock(outDir: string): Promise<NamesLock | null> {
-  const text = await readIfExists(join(outDir, NAMES_LOCK_FILE));
-  if (text === null) return null;
-  try {
-    const lock = JSON.parse(text) as NamesLock;
-    return lock && lock.format === 'nexusbloom-names/1' && typeof lock.tools === 'object' ? lock : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Folders whose whole content the generator owns; anything else in the output folder is left alone. */
-const OWNED_DIRS = ['src', 'data'];
+import { temporaryBeside, writeTextSync } from './atomic-write.js';
+import { readNamesLock } from './read-package.js';
 
 async function listFiles(root: string, dir: string): Promise<string[]> {
   let entries;
@@ -36,14 +23,6 @@ async function listFiles(root: string, dir: string): Promise<string[]> {
   return nested.flat();
 }
 
-async function readIfExists(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Every file of the package is compared with what the folder holds one at a time, synchronously: thousands of small
  * files read four to five times faster this way than through the promise API's thread pool (where open, stat, read and
@@ -54,24 +33,6 @@ function readIfExistsSync(path: string): string | null {
     return readFileSync(path, 'utf8');
   } catch {
     return null;
-  }
-}
-
-/** Characters encoded per write: a large data file goes out in pieces rather than as one buffer of its whole size. */
-const WRITE_PIECE = 1 << 20;
-
-function writeTextSync(path: string, text: string): void {
-  const fd = openSync(path, 'w');
-  try {
-    for (let start = 0; start < text.length; ) {
-      let end = Math.min(start + WRITE_PIECE, text.length);
-      // Never between the two halves of a surrogate pair, which would each be written as U+FFFD.
-      if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end -= 1;
-      writeSync(fd, text.slice(start, end));
-      start = end;
-    }
-  } finally {
-    closeSync(fd);
   }
 }
 
@@ -119,7 +80,7 @@ async function refuseForeignFiles(outDir: string, files: PackageFiles): Promise<
   const affected = [...overwritten.map((path) => `overwrite ${path}`), ...stale.map((path) => `delete ${path}`)];
   const listed = affected.slice(0, LISTED_PATHS).join(', ') + (affected.length > LISTED_PATHS ? `, and ${affected.length - LISTED_PATHS} more` : '');
   throw new PipelineError(
-    `${outDir} holds files that no nexusbloom-gen build wrote (it has no ${NAMES_LOCK_FILE}), and building there would ${listed}. ` +
+    `${outDir} holds files that no nexusbloom-gen build wrote (it has no ${LAYOUT.namesLock}), and building there would ${listed}. ` +
       'Nothing was written. Build into a new or empty folder, or pass --force to replace them.',
   );
 }
@@ -134,7 +95,7 @@ export async function writePackage(outDir: string, files: PackageFiles, options:
     else changes.push({ path, text, previous, temporary: '' });
   }
   // The names lock first: it marks the folder as a build's, so a build cut short can be rerun without --force.
-  changes.sort((a, b) => Number(b.path === NAMES_LOCK_FILE) - Number(a.path === NAMES_LOCK_FILE));
+  changes.sort((a, b) => Number(b.path === LAYOUT.namesLock) - Number(a.path === LAYOUT.namesLock));
   applyAllOrNothing(outDir, changes);
   const stale = await staleFiles(outDir, files);
   await Promise.all(stale.map((path) => rm(join(outDir, path), { force: true })));
@@ -165,7 +126,7 @@ function applyAllOrNothing(outDir: string, changes: Change[]): void {
       const target = join(outDir, change.path);
       const made = mkdirSync(dirname(target), { recursive: true });
       if (made !== undefined) madeDirs.push(made);
-      change.temporary = join(dirname(target), `.nexusbloom-gen-${process.pid}-${index}.tmp`);
+      change.temporary = temporaryBeside(target, index);
       writeTextSync(change.temporary, change.text);
     });
     for (const change of changes) {

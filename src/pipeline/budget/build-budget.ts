@@ -1,0 +1,77 @@
+// The budget step of a build: what the tools/list of the package just emitted costs an agent, as its server lists
+// it with no environment set, and the data/token-costs.json the server reports from when it lists the meta-tool alone.
+
+import { DEFAULT_TOOLS_THRESHOLD, isListable } from '../../runtime/catalogue/advertise.js';
+import { tokenCostsFileText } from '../emit/token-costs-file.js';
+import { createPolicyView, describePolicy, readPolicySettings } from '../../runtime/policy/index.js';
+import type { BuildCache } from '../cache/build-cache.js';
+import type { GeneratorConfig } from '../config.js';
+import type { EmittedPackage } from '../emit/emit-package.js';
+import { collectGarbage } from '../memory.js';
+import { workersAllowed } from '../parallel/work.js';
+import { PipelineError } from '../problems.js';
+import { contextBudget, overBudgetMessage, type ContextBudget } from './context-budget.js';
+import { startCountingThread } from './counting-thread.js';
+
+/** What a server lists with no environment set: every tool inside the policy up to the hosts' limit, else the meta-tool. */
+export interface DefaultListing {
+  /** `all`: every listable tool and the meta-tool; `meta`: the meta-tool alone (the catalogue is larger than hosts take). */
+  shows: 'all' | 'meta';
+  /** Catalogue tools with their own entry in tools/list by default. */
+  listed: number;
+  /** Tools the build's policy leaves out of everything. */
+  outsidePolicy: number;
+  /** The policy in words. */
+  policy: string;
+  /** Tokens of the default tools/list answer (o200k_base). */
+  tokens: number;
+}
+
+export interface MeasuredBudget {
+  budget: ContextBudget;
+  listing: DefaultListing;
+  /** Tools inside the policy with their own tools/list entry. */
+  advertised: number;
+  /** The text of data/token-costs.json. */
+  costsText: string;
+}
+
+export interface BudgetStep {
+  /** Measures `emitted`; over `maxTokens` it fails, before anything is written. */
+  measure(emitted: EmittedPackage, config: GeneratorConfig, maxTokens: number | undefined): Promise<MeasuredBudget>;
+  close(): Promise<void>;
+}
+
+/**
+ * The budget step of a build whose per-entry counts `cache` may hold. A rebuild (a cache with entries) counts the
+ * tokens of few entries, if any, but would wait 0.3–0.5 s for the tokenizer to load: it loads on the other core
+ * meanwhile, from now on.
+ */
+export function startBudget(cache: BuildCache & { entries: ReadonlyMap<string, unknown> }): BudgetStep {
+  const counting = cache.entries.size > 0 && workersAllowed() ? startCountingThread() : null;
+  return {
+    async measure(emitted, config, maxTokens) {
+      // Emit's garbage is at its largest, and the tokenizer's tables are about to come on top (see memory.ts).
+      collectGarbage();
+      const { names } = config;
+      // The build's policy as a server with no environment applies it (src/runtime/policy/): what it leaves out is counted nowhere.
+      const policy = readPolicySettings(names, {}, () => {}, config.policy);
+      const served = createPolicyView(policy.policy).allowed(emitted.served);
+      const budget = await contextBudget(served, names, { cache, entryJsonOf: (tool) => emitted.listEntries.get(tool.slug), ...(counting && { counter: counting.counter }) });
+      // Its tables are not needed past this point.
+      await counting?.close();
+      const overBudget = maxTokens === undefined ? null : overBudgetMessage(budget, maxTokens, names.envPrefix);
+      if (overBudget !== null) throw new PipelineError(overBudget);
+      const advertised = served.filter((tool) => isListable(tool, names.metaToolName)).length;
+      const shows = advertised + 1 > DEFAULT_TOOLS_THRESHOLD ? 'meta' : 'all';
+      const listing: DefaultListing = {
+        shows, listed: shows === 'all' ? advertised : 0, outsidePolicy: emitted.served.length - served.length,
+        policy: describePolicy(policy.policy), tokens: shows === 'all' ? budget.total : budget.metaOnly,
+      };
+      const perTool = Object.fromEntries(budget.perTool.map((tool) => [tool.slug, tool.tokens]));
+      const costsText = tokenCostsFileText({ encoding: budget.encoding, total: budget.total, metaOnly: budget.metaOnly, perTool });
+      return { budget, listing, advertised, costsText };
+    },
+    close: async () => counting?.close(),
+  };
+}

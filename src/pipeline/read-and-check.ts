@@ -1,0 +1,16 @@
+// source → check without the rest of the pipeline: for the check command, and a catalogue side of the changelog.
+
+import { checkCatalogue, type CheckResult } from './check/check-catalogue.js';
+import { readSource, type RawCatalogue, type SourceOptions } from './source/read-source.js';
+
+export interface CheckedCatalogue {
+  raw: RawCatalogue;
+  check: CheckResult;
+}
+
+/** Problems are returned, not thrown (see failOnErrors in problems.ts). */
+export async function readAndCheck(source: string, options: SourceOptions): Promise<CheckedCatalogue> {
+  const raw = await readSource(source, options);
+  const check = checkCatalogue(raw.document);
+  return { raw, check };
+}
