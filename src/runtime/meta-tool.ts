@@ -10,7 +10,7 @@ import { safeStringify } from './redact.js';
 import { agentResolveOptions, resolveSlug } from './resolve.js';
 import { toolBySlug } from './slug-index.js';
 import { failureResult, outcomeResult } from './results.js';
-import { checkParams, executeRun, validateAndRun } from './runs.js';
+import { checkParams, executeRun } from './runs.js';
 import type { CallExtra, SurfaceContext } from './surface.js';
 import { confirmRuns, metaToolAnnotations } from './policy/index.js';
 

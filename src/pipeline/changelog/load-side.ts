@@ -76,7 +76,7 @@ export async function loadPackageSide(dir: string): Promise<CatalogueSide> {
     file: lockedFile(tool.slug),
     withheldReason: tool.withheldReason,
   }));
-  let packageVersion: string | null = null;
+  let packageVersion: string | null;
   try {
     const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { version?: unknown };
     packageVersion = typeof manifest.version === 'string' ? manifest.version : null;
