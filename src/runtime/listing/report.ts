@@ -21,9 +21,12 @@ export interface TokenCosts {
 
 export const TOKEN_COSTS_FORMAT = 'nexusbloom-token-costs/1';
 
+/** The file's text: the totals on the first line, then one tool a line (sorted by code unit) so diffs stay per tool. */
 export function tokenCostsFileText(costs: TokenCosts): string {
-  const perTool = Object.fromEntries(Object.entries(costs.perTool).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return `${JSON.stringify({ format: TOKEN_COSTS_FORMAT, encoding: costs.encoding, total: costs.total, metaOnly: costs.metaOnly, perTool })}\n`;
+  const perTool = Object.entries(costs.perTool).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const header = JSON.stringify({ format: TOKEN_COSTS_FORMAT, encoding: costs.encoding, total: costs.total, metaOnly: costs.metaOnly }).slice(0, -1);
+  const lines = perTool.map(([slug, tokens]) => `${JSON.stringify(slug)}:${tokens}`);
+  return `${header},"perTool":{${lines.length ? `\n${lines.join(',\n')}\n` : ''}}}\n`;
 }
 
 export function readTokenCostsSync(url: URL): TokenCosts | null {
