@@ -67,9 +67,9 @@ export function tsString(value: string): string {
   return `'${json.slice(1, -1).replace(/\\.|'/g, (token) => (token === '\\"' ? '"' : token === "'" ? "\\'" : token))}'`;
 }
 
-// Characters a terminal (and Prettier's table alignment) shows two columns wide: East Asian wide and fullwidth forms.
+// Characters Prettier counts two columns wide (East Asian wide and fullwidth forms) or none (controls, non-spacing marks).
 const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]/u;
-const ZERO_WIDTH = /[\p{M}\p{Cc}\u200b-\u200f]/u;
+const ZERO_WIDTH = /[\p{Cc}\p{Mn}\p{Me}]/u;
 
 /** The columns `text` takes in a monospace view, as Prettier counts them to align a markdown table. */
 export function displayWidth(text: string): number {
