@@ -54,6 +54,16 @@ function linesOfTool(path: string, text: string, slug: string): Set<number> {
   lines.forEach((line, i) => {
     if (line.includes(`"slug":${quoted}`) || line.includes(`"name":${quoted}`) || line.startsWith(`${quoted}:`)) own.add(i + 1);
   });
+  if (path === 'search-index.json' && own.size === 1) {
+    // The synonym table's entries for the tool's own terms (a query term one a line, after the tools).
+    const toolLine = lines[[...own][0]! - 1]!.replace(/,$/, '');
+    const terms = new Set((JSON.parse(toolLine) as { terms: string[] }).terms);
+    const tablesAt = lines.indexOf('],"synonyms":{');
+    lines.forEach((line, i) => {
+      const entry = i > tablesAt ? /^("(?:[^"\\]|\\.)*"):(\[.*\]),?$/.exec(line) : null;
+      if (entry && [JSON.parse(entry[1]!) as string, ...(JSON.parse(entry[2]!) as string[])].some((term) => terms.has(term))) own.add(i + 1);
+    });
+  }
   return own;
 }
 
@@ -130,16 +140,18 @@ describe('data files', () => {
     const text = searchIndexFileText(served);
     assert.equal(text, base.get('search-index.json'));
     assert.equal(JSON.stringify(parseSearchIndex(JSON.parse(text))), JSON.stringify(packagedSearchIndex(served)));
-    // A header line, one line a tool in the served order, and the closing line.
+    // A header line, one line a tool in the served order, then the synonym table one query term a line.
     const lines = text.split('\n');
+    const tablesAt = lines.indexOf('],"synonyms":{');
     assert.deepEqual(
-      lines.slice(1, -2).map((line) => (JSON.parse(line.replace(/,$/, '')) as { slug: string }).slug),
+      lines.slice(1, tablesAt).map((line) => (JSON.parse(line.replace(/,$/, '')) as { slug: string }).slug),
       served.map((tool) => tool.slug),
     );
-    assert.equal(lines.at(-2), ']}');
+    assert.ok(lines.length - tablesAt > 10, 'synonym lines');
+    assert.equal(lines.at(-2), '}}');
     // A damaged tool line is refused, not served.
-    const broken = JSON.parse(text) as { tools: Array<Record<string, unknown>> };
-    (broken.tools[0] as { terms: Record<string, number[]> }).terms.zzz = [0];
+    const broken = JSON.parse(text) as { tools: Array<{ spans: number[] }> };
+    (broken.tools[0] as { spans: number[] }).spans[0] = 1000;
     assert.equal(parseSearchIndex(broken), null);
   });
 });

@@ -7,12 +7,6 @@ import { wordNetSynonyms } from './wordnet-synonyms.js';
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** A JSON object of `entries` in code-unit order of their keys (JSON.stringify would put "404"-like keys first). */
-function sortedObjectJson(entries: Iterable<[string, unknown]>): string {
-  const sorted = [...entries].sort(([a], [b]) => byCodeUnit(a, b));
-  return `{${sorted.map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value)}`).join(',')}}`;
-}
-
 /** The words of every tool's searchable text: what the synonym table is restricted to. */
 function catalogueWords(tools: readonly ServedTool[]): Set<string> {
   const found = new Set<string>();
@@ -34,35 +28,24 @@ export function packagedSearchIndex(tools: readonly ServedTool[]): SearchIndexDa
   return buildSearchIndex(tools, packagedTables(tools).synonyms);
 }
 
-/** Per table, target term → the query terms naming it: what lets each tool's line carry only its own entries. */
-function byTarget(table: Readonly<Record<string, readonly string[]>>): Map<string, string[]> {
-  const keysOf = new Map<string, string[]>();
+/** A query-term table restricted to the index's terms, as buildSearchIndex keeps it: sorted, no entry to itself. */
+function keptTable(table: Readonly<Record<string, readonly string[]>>, indexed: ReadonlySet<string>): [string, string[]][] {
+  const kept: [string, string[]][] = [];
   for (const key of Object.keys(table).sort(byCodeUnit)) {
-    for (const target of new Set(table[key])) {
-      if (target === key) continue;
-      const keys = keysOf.get(target);
-      if (keys === undefined) keysOf.set(target, [key]);
-      else keys.push(key);
-    }
+    const targets = [...new Set((table[key] ?? []).filter((target) => target !== key && indexed.has(target)))].sort(byCodeUnit);
+    if (targets.length) kept.push([key, targets]);
   }
-  return keysOf;
+  return kept;
 }
 
-/** One tool's line: its own index (one tool's postings, its own first surfaces) and the table entries for its terms. */
-function toolLine(tool: ServedTool, tables: readonly Map<string, string[]>[]): string {
-  const own = buildSearchIndex([tool]);
+/** One tool's line (index-file's SearchIndexFileTool): its own index, one tool's postings and first-seen words. */
+function toolLine(tool: ServedTool, own: SearchIndexData): string {
   const terms = Object.entries(own.terms);
-  const pairs = terms.map(([indexed, data]): [string, number[]] => [indexed, data.postings.filter((_, i) => i % 3 !== 0)]);
-  const surfaces = terms.filter(([indexed, data]) => data.surface !== defaultSurface(indexed)).map(([indexed, data]): [string, string] => [indexed, data.surface]);
-  const tableTexts = SEARCH_INDEX_TABLES.map((name, t) => {
-    const entries = new Map<string, string[]>();
-    for (const [indexed] of terms) {
-      for (const key of tables[t]?.get(indexed) ?? []) entries.set(key, [...(entries.get(key) ?? []), indexed]);
-    }
-    return `,${JSON.stringify(name)}:${sortedObjectJson([...entries].map(([key, targets]) => [key, targets.sort(byCodeUnit)]))}`;
-  });
-  const lengths = JSON.stringify(own.lengths[0] ?? []);
-  return `{"slug":${JSON.stringify(tool.slug)},"lengths":${lengths},"terms":${sortedObjectJson(pairs)},"surfaces":${sortedObjectJson(surfaces)}${tableTexts.join('')}}`;
+  const surfaces = terms.map(([indexed, data]) => (data.surface === defaultSurface(indexed) ? '' : data.surface));
+  const spans = terms.map(([, data]) => data.postings.length / 3);
+  const counts = terms.flatMap(([, data]) => data.postings.filter((_, i) => i % 3 !== 0));
+  const names = JSON.stringify(terms.map(([indexed]) => indexed));
+  return `{"slug":${JSON.stringify(tool.slug)},"lengths":${JSON.stringify(own.lengths[0] ?? [])},"terms":${names},"surfaces":${JSON.stringify(surfaces)},"spans":${JSON.stringify(spans)},"counts":${JSON.stringify(counts)}}`;
 }
 
 /**
@@ -70,9 +53,15 @@ function toolLine(tool: ServedTool, tables: readonly Map<string, string[]>[]): s
  * order; deterministic, no dates, LF, final newline. Read back by parseSearchIndex into packagedSearchIndex's data.
  */
 export function searchIndexFileText(tools: readonly ServedTool[]): string {
+  const owns = tools.map((tool) => buildSearchIndex([tool]));
+  const indexed = new Set(owns.flatMap((own) => Object.keys(own.terms)));
   const packaged = packagedTables(tools);
-  const tables = SEARCH_INDEX_TABLES.map((name) => byTarget(packaged[name]));
   const header = `{"format":${JSON.stringify(SEARCH_INDEX_FILE_FORMAT)},"index":${JSON.stringify(SEARCH_INDEX_FORMAT)},"key":${JSON.stringify(searchIndexKey(tools))},"fields":${JSON.stringify(FIELDS)},"tools":[`;
-  const lines = tools.map((tool) => toolLine(tool, tables));
-  return `${header}${lines.length ? `\n${lines.join(',\n')}\n` : ''}]}\n`;
+  const lines = tools.map((tool, i) => toolLine(tool, owns[i] as SearchIndexData));
+  // Each table after the tools, one query term a line: a tool's new word adds or changes only the lines naming it.
+  const tables = SEARCH_INDEX_TABLES.map((name) => {
+    const entries = keptTable(packaged[name], indexed).map(([key, targets]) => `${JSON.stringify(key)}:${JSON.stringify(targets)}`);
+    return `,${JSON.stringify(name)}:{${entries.length ? `\n${entries.join(',\n')}\n` : ''}}`;
+  });
+  return `${header}${lines.length ? `\n${lines.join(',\n')}\n` : ''}]${tables.join('')}}\n`;
 }

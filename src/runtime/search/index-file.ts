@@ -1,20 +1,25 @@
-// The layout of `data/search-index.json`, one tool a line so that a change to one tool changes only its line, and
-// how it turns back into index data (the shape of index-data's SearchIndexData, checked there by parseSearchIndex).
+// The layout of `data/search-index.json`, one tool a line so that a change to one tool changes only its line (and the
+// entries of its words in the query-term tables, one a line after the tools), and how it turns back into index data
+// (the shape of index-data's SearchIndexData, checked there by parseSearchIndex).
 
 /** Names this file layout; the index data inside keeps its own format name (`index`). */
 export const SEARCH_INDEX_FILE_FORMAT = 'nexusbloom-search-index-file/1';
 
-/** The query-term tables of the index data, each stored per tool: the entries whose targets are that tool's terms. */
+/** The query-term tables of the index data (query term → index terms), each stored as it is after the tools. */
 export const SEARCH_INDEX_TABLES = ['synonyms'] as const;
 
-/** One tool's line: its field lengths, its terms' (field index, count) pairs, and what only its terms need. */
+/**
+ * One tool's line: its field lengths and its terms (sorted by code unit), each with the word it was first seen as in
+ * this tool ("" where that is the term itself, `_` read as a space) and its (field index, count) pairs: `spans` says
+ * how many pairs of the flat `counts` are each term's. Arrays, not objects: thousands of tools parse in a blink.
+ */
 export interface SearchIndexFileTool {
   slug: string;
   lengths: number[];
-  terms: Record<string, number[]>;
-  /** The word a term was first seen as in this tool, where it is not the term itself (with `_` read as a space). */
-  surfaces: Record<string, string>;
-  synonyms: Record<string, string[]>;
+  terms: string[];
+  surfaces: string[];
+  spans: number[];
+  counts: number[];
 }
 
 export interface SearchIndexFile {
@@ -23,6 +28,7 @@ export interface SearchIndexFile {
   key: string;
   fields: string[];
   tools: SearchIndexFileTool[];
+  synonyms: Record<string, string[]>;
 }
 
 /** The surface a line leaves out: the term itself, a phrase term's `_` read as a space. */
@@ -32,44 +38,36 @@ const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
- * The index data a file holds, in index-data's layout (terms and tables sorted by code unit, postings in tool order),
+ * The index data a file holds, in index-data's layout (terms sorted by code unit, postings in tool order),
  * for parseSearchIndex to check; anything that is not this file layout comes back as it is, for that check to refuse.
  */
 export function indexDataOfFile(value: unknown): unknown {
   if (!isRecord(value) || value.format !== SEARCH_INDEX_FILE_FORMAT || !Array.isArray(value.tools)) return value;
   const lengths: unknown[] = [];
   const terms = new Map<string, { surface: string; postings: number[] }>();
-  const tables = SEARCH_INDEX_TABLES.map(() => new Map<string, Set<string>>());
   for (const [toolIndex, tool] of value.tools.entries()) {
-    if (!isRecord(tool) || !isRecord(tool.terms) || !isRecord(tool.surfaces)) return null;
+    if (!isRecord(tool)) return null;
+    const { terms: names, surfaces, spans, counts } = tool;
+    if (!Array.isArray(names) || !Array.isArray(surfaces) || !Array.isArray(spans) || !Array.isArray(counts)) return null;
+    if (surfaces.length !== names.length || spans.length !== names.length) return null;
     lengths.push(tool.lengths);
-    for (const [indexed, pairs] of Object.entries(tool.terms)) {
-      if (!Array.isArray(pairs) || pairs.length % 2 !== 0) return null;
+    let at = 0;
+    for (let i = 0; i < names.length; i += 1) {
+      const indexed = names[i] as string;
       let entry = terms.get(indexed);
       if (entry === undefined) {
-        const surface = tool.surfaces[indexed];
-        terms.set(indexed, (entry = { surface: typeof surface === 'string' ? surface : defaultSurface(indexed), postings: [] }));
+        const surface = surfaces[i];
+        terms.set(indexed, (entry = { surface: typeof surface === 'string' && surface !== '' ? surface : defaultSurface(indexed), postings: [] }));
       }
-      for (let i = 0; i < pairs.length; i += 2) entry.postings.push(toolIndex, pairs[i] as number, pairs[i + 1] as number);
+      const end = at + 2 * (spans[i] as number);
+      if (!(end <= counts.length)) return null;
+      for (; at < end; at += 2) entry.postings.push(toolIndex, counts[at] as number, counts[at + 1] as number);
     }
-    for (const [t, name] of SEARCH_INDEX_TABLES.entries()) {
-      const table = tool[name];
-      if (!isRecord(table)) return null;
-      for (const [key, targets] of Object.entries(table)) {
-        if (!Array.isArray(targets)) return null;
-        const merged = tables[t]!.get(key) ?? new Set<string>();
-        for (const target of targets) merged.add(target as string);
-        tables[t]!.set(key, merged);
-      }
-    }
+    if (at !== counts.length) return null;
   }
   const sortedTerms: Record<string, { surface: string; postings: number[] }> = {};
   for (const indexed of [...terms.keys()].sort(byCodeUnit)) sortedTerms[indexed] = terms.get(indexed)!;
   const data: Record<string, unknown> = { format: value.index, key: value.key, fields: value.fields, lengths, terms: sortedTerms };
-  for (const [t, name] of SEARCH_INDEX_TABLES.entries()) {
-    const sorted: Record<string, string[]> = {};
-    for (const key of [...tables[t]!.keys()].sort(byCodeUnit)) sorted[key] = [...tables[t]!.get(key)!].sort(byCodeUnit);
-    data[name] = sorted;
-  }
+  for (const name of SEARCH_INDEX_TABLES) data[name] = value[name];
   return data;
 }
