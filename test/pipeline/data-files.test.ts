@@ -10,7 +10,6 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { parseSearchIndex } from '../../src/runtime/search/index.js';
 import { packagedSearchIndex, searchIndexFileText } from '../../src/pipeline/emit/search-index-file.js';
-import type { ServedCatalogueFile } from '../../src/runtime/contracts.js';
 import { runCli } from '../helpers/cli.js';
 import { EXAMPLE_CATALOGUE } from '../helpers/mcp.js';
 
@@ -136,7 +135,7 @@ describe('data files', () => {
   });
 
   it('the search index file reads back into exactly the index data the generator built', () => {
-    const served = (JSON.parse(base.get('catalogue.json') as string) as ServedCatalogueFile).tools;
+    const served = (JSON.parse(base.get('catalogue.json') as string) as { tools: Parameters<typeof searchIndexFileText>[0] }).tools;
     const text = searchIndexFileText(served);
     assert.equal(text, base.get('search-index.json'));
     assert.equal(JSON.stringify(parseSearchIndex(JSON.parse(text))), JSON.stringify(packagedSearchIndex(served)));
