@@ -50,14 +50,14 @@ export async function loadConfigFile(file: string): Promise<ConfigFile> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new Error(`cannot read config ${file}: ${unreadableReason(error)}`);
+    throw new Error(`cannot read config ${file}: ${unreadableReason(error)}`, { cause: error });
   }
   let parsed: unknown;
   try {
     // As for a bundle: editors on Windows save JSON with a byte order mark.
     parsed = JSON.parse(withoutByteOrderMark(text)) as unknown;
   } catch (error) {
-    throw new Error(`config ${file} is not valid JSON: ${(error as Error).message}`);
+    throw new Error(`config ${file} is not valid JSON: ${(error as Error).message}`, { cause: error });
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`config ${file} must be a JSON object`);
   const values: Record<string, string> = {};

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 export function median(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN;
@@ -79,5 +80,5 @@ export async function runNode(args: readonly string[], options: { cwd: string; e
 
 /** Last `lines` lines of a process's output without terminal colours, for failure messages. */
 export function tail(text: string, lines = 3): string {
-  return text.replace(/\u001b\[[0-9;]*m/g, '').trim().split('\n').slice(-lines).join(' | ').slice(0, 400);
+  return stripVTControlCharacters(text).trim().split('\n').slice(-lines).join(' | ').slice(0, 400);
 }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
-import type { JsonObject, Manifest, ServedCatalogueFile } from '../../src/runtime/shared/contracts.js';
+import type { JsonObject, ServedCatalogueFile } from '../../src/runtime/shared/contracts.js';
 import { TOOL_NAME_GRAMMAR } from '../../src/runtime/catalogue/advertise.js';
 import { bundleBin } from '../../src/runtime/dev/bundle-bin.js';
 import { resolveConfig } from '../../src/pipeline/config.js';

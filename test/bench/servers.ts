@@ -153,6 +153,6 @@ async function guarded(entry: { server: ServerCommand; session: Session }, work:
   try {
     await work();
   } catch (error) {
-    throw new Error(`${entry.server.label}: ${(error as Error).message}; stderr: ${entry.session.stderr().slice(-300)}`);
+    throw new Error(`${entry.server.label}: ${(error as Error).message}; stderr: ${entry.session.stderr().slice(-300)}`, { cause: error });
   }
 }

@@ -133,7 +133,7 @@ describe('publishing the example server to a private registry', { timeout: 600_0
       assert.match(text, /Use the tool "env-validator"/);
       assert.match(text, /env_content \(string, required\)/);
     } catch (error) {
-      throw new Error(`${error instanceof Error ? error.message : String(error)}\nserver stderr:\n${stderr}`);
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\nserver stderr:\n${stderr}`, { cause: error });
     } finally {
       await client.close();
     }

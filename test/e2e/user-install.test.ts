@@ -175,7 +175,7 @@ describe('the generator installed from a registry into a project of its own', { 
       assert.deepEqual(result.structuredContent, invoiceExample.result);
       assert.deepEqual(api.requests.slice(before).map((request) => [request.endpoint, request.slug]), [['run', 'invoice-total']]);
     } catch (error) {
-      throw new Error(`${error instanceof Error ? error.message : String(error)}\nserver stderr:\n${stderr}`);
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\nserver stderr:\n${stderr}`, { cause: error });
     } finally {
       await client.close();
     }

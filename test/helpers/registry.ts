@@ -8,7 +8,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'no
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { REPO_ROOT, runProcess, type CliResult } from './cli.js';
+import { REPO_ROOT, runProcess } from './cli.js';
 
 const VERDACCIO_BIN = join(REPO_ROOT, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
 const SEED_ROOT = join(REPO_ROOT, '.tmp', 'registry-seed');

@@ -85,7 +85,7 @@ describe('emit stage', () => {
     const check = checkCatalogue(bundle([tool('a-tool')]));
     const { files } = await emitPackage(planPackage(check.tools), resolveConfig({ packageName: '@acme/tools-mcp', metaToolName: 'acme', uriScheme: 'acme', envPrefix: 'ACME_' }));
     assert.equal(JSON.parse(files.get('package.json')!).name, '@acme/tools-mcp');
-    assert.match(files.get('src/names.ts')!, /"metaToolName":"acme"/);
+    assert.match(files.get('src/names.ts')!, /^ {2}metaToolName: 'acme',$/m);
     assert.match(files.get('README.md')!, /ACME_API_KEY/);
   });
 
@@ -93,8 +93,11 @@ describe('emit stage', () => {
     const files = await emit(hostileBundle());
     for (const [path, text] of files) {
       if (!path.startsWith('src/') || path.startsWith('src/runtime/')) continue;
-      // The injection may appear only JSON-encoded or inside a comment, never as live code.
-      const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/"(?:[^"\\\n]|\\.)*"/g, '""');
+      // The injection may appear only JSON-encoded (in either quotes) or inside a comment, never as live code.
+      const code = text
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/"(?:[^"\\\n]|\\.)*"/g, '""')
+        .replace(/'(?:[^'\\\n]|\\.)*'/g, "''");
       assert.equal(code.includes('__catalogueEvaluated'), false, `${path} carries catalogue text as code`);
       assert.equal(code.includes('process.exit'), false, path);
     }

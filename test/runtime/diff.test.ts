@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { toolFailure } from '../../src/runtime/shared/contracts.js';
 import { compareValues, diffRuns, formatRunDiff } from '../../src/runtime/history/diff.js';
-import { createRunHistory, runDetail } from '../../src/runtime/history/history.js';
+import { createRunHistory } from '../../src/runtime/history/history.js';
 
 const ok = (result: unknown) => ({ ok: true as const, result, durationMs: 1 });
 

@@ -21,7 +21,7 @@ import { catalogueIndexFileText } from './catalogue-index-file.js';
 import { searchIndexFileText } from './search-index-file.js';
 import { policyFileText } from './policy-file.js';
 import { byCodeUnit } from '../../runtime/shared/order.js';
-import { docComment, endingInOneNewline, firstSentence } from './text.js';
+import { alignedMarkdownTables, docComment, endingInOneNewline, firstSentence, PRINT_WIDTH, tsString } from './text.js';
 import { toolDoc } from './tool-doc.js';
 
 export type PackageFiles = ReadonlyMap<string, string>;
@@ -99,14 +99,22 @@ export const TOOL_MODULE_JOB: ToolJob<PlannedTool, ToolModule> = { kind: 'module
 
 /** What the tools index needs of a tool: its exports, and its method on a client with that method's doc. */
 function clientMethodView(tool: PlannedTool): object {
+  const { identifier, fileName, inputTypeName, outputTypeName } = tool;
+  const inputOptional = acceptsEmptyInput(tool.manifest.input_schema);
+  // Lines Prettier would break, the template writes broken: one name (or parameter) a line.
+  const tooLong = (line: string): boolean => line.length > PRINT_WIDTH;
   return {
-    identifier: tool.identifier,
-    fileName: tool.fileName,
+    identifier,
+    fileName,
     slug: tool.slug,
-    inputTypeName: tool.inputTypeName,
-    outputTypeName: tool.outputTypeName,
-    inputOptional: acceptsEmptyInput(tool.manifest.input_schema),
-    methodDoc: docComment(toolDoc(tool, `client.${tool.identifier}`), '  '),
+    inputTypeName,
+    outputTypeName,
+    inputOptional,
+    methodDoc: docComment(toolDoc(tool, `client.${identifier}`), '  '),
+    importBreaks: tooLong(`import type { ${inputTypeName}, ${outputTypeName} } from './${fileName}.js';`),
+    exportBreaks: tooLong(`export { ${identifier}, type ${inputTypeName}, type ${outputTypeName} } from './${fileName}.js';`),
+    methodBreaks: tooLong(`  ${identifier}(input${inputOptional ? '?' : ''}: ${inputTypeName}, options?: CallOptions): Promise<${outputTypeName}>;`),
+    invokeBreaks: tooLong(`    ${identifier}: (input, callOptions) => client.invoke(${tsString(tool.slug)}, input ?? {}, callOptions),`),
   };
 }
 
@@ -205,7 +213,10 @@ export async function emitPackage(plan: PackagePlan, config: GeneratorConfig, wo
   files.set(LAYOUT.serverJson, serverJson(config));
   files.set(LAYOUT.gitignore, renderTemplate('gitignore', {}));
   files.set(LAYOUT.gitattributes, renderTemplate('gitattributes', {}));
-  files.set(LAYOUT.readme, renderTemplate('README.md', readmeView(plan, config)));
+  // The package's Prettier settings: what its generated text is laid out for (the generator's own).
+  files.set(LAYOUT.prettierrc, renderTemplate('prettierrc.json', {}));
+  files.set(LAYOUT.prettierignore, renderTemplate('prettierignore', {}));
+  files.set(LAYOUT.readme, alignedMarkdownTables(renderTemplate('README.md', readmeView(plan, config))));
   if (extras.changelog != null) files.set(LAYOUT.changelog, extras.changelog);
   const served = servedTools(plan);
   files.set(LAYOUT.servedCatalogue, servedCatalogueText(served));

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { GeneratorConfig } from '../config.js';
 import { PUBLISHED_FILES } from '../plan/layout.js';
+import { prettierJson } from './text.js';
 
 const generatorManifest = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
   dependencies: Record<string, string>;
@@ -89,7 +90,7 @@ export const TSCONFIG = {
 };
 
 export function tsconfigJson(): string {
-  return `${JSON.stringify(TSCONFIG, null, 2)}\n`;
+  return `${prettierJson(TSCONFIG)}\n`;
 }
 
 export const SERVER_JSON_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';

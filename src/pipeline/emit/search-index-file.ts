@@ -1,31 +1,10 @@
 // The package's `data/search-index.json`: the runtime's index data for the served tools, with the WordNet synonym
-// table for their words, as canonical JSON that diffs one term (and one tool's field lengths) per line.
-import type { JsonObject, ServedTool } from '../../runtime/shared/contracts.js';
-import { buildSearchIndex, words, type SearchIndexData } from '../../runtime/search/index.js';
+// table for their words, laid out one tool a line (src/runtime/search/index-file.ts) so that diffs stay per tool.
+import type { ServedTool } from '../../runtime/shared/contracts.js';
+import { defaultSurface, SEARCH_INDEX_FILE_FORMAT, SEARCH_INDEX_TABLES } from '../../runtime/search/index-file.js';
+import { buildSearchIndex, FIELDS, SEARCH_INDEX_FORMAT, searchIndexKey, words, type SearchIndexData } from '../../runtime/search/index.js';
 import { wordNetRelated, wordNetSynonyms } from './wordnet-synonyms.js';
 import { byCodeUnit } from '../../runtime/shared/order.js';
-
-const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
-
-/** JSON with object keys sorted by code unit; the top two levels one entry a line so diffs stay readable. */
-function canonicalJson(value: unknown, depth = 0): string {
-  const multiline = depth < 2;
-  const indent = multiline ? `\n${' '.repeat(depth + 1)}` : '';
-  const close = multiline ? `\n${' '.repeat(depth)}` : '';
-  if (Array.isArray(value)) {
-    if (!value.length) return '[]';
-    // Postings and length rows are most of the file: arrays of plain values need no key sorting.
-    if (!multiline && value.every((item) => typeof item !== 'object' || item === null)) return JSON.stringify(value);
-    return `[${value.map((item) => indent + canonicalJson(item, depth + 1)).join(',')}${close}]`;
-  }
-  if (isObject(value)) {
-    const keys = Object.keys(value).filter((key) => value[key] !== undefined).sort(byCodeUnit);
-    if (!keys.length) return '{}';
-    const entries = keys.map((key) => `${indent}${JSON.stringify(key)}:${multiline ? ' ' : ''}${canonicalJson(value[key], depth + 1)}`);
-    return `{${entries.join(',')}${close}}`;
-  }
-  return JSON.stringify(value);
-}
 
 /** The words of every tool's searchable text: what the synonym table is restricted to. */
 function catalogueWords(tools: readonly ServedTool[]): Set<string> {
@@ -38,13 +17,52 @@ function catalogueWords(tools: readonly ServedTool[]): Set<string> {
   return found;
 }
 
-/** Index data as the generator ships it: the runtime's index plus the WordNet synonyms and definition words of the catalogue's words. */
-export function packagedSearchIndex(tools: readonly ServedTool[]): SearchIndexData {
+/** The query-term tables the generator ships, by name (index-file's SEARCH_INDEX_TABLES). */
+function packagedTables(tools: readonly ServedTool[]): Record<(typeof SEARCH_INDEX_TABLES)[number], Record<string, string[]>> {
   const vocabulary = [...catalogueWords(tools)].sort(byCodeUnit);
-  return buildSearchIndex(tools, wordNetSynonyms(vocabulary), wordNetRelated(vocabulary));
+  return { synonyms: wordNetSynonyms(vocabulary), related: wordNetRelated(vocabulary) };
 }
 
-/** The text of a package's `data/search-index.json` for its tool list: deterministic, no dates, LF, final newline. */
+/** Index data as the generator ships it: the runtime's index plus the WordNet synonyms and definition words of the catalogue's words. */
+export function packagedSearchIndex(tools: readonly ServedTool[]): SearchIndexData {
+  const tables = packagedTables(tools);
+  return buildSearchIndex(tools, tables.synonyms, tables.related);
+}
+
+/** A query-term table restricted to the index's terms, as buildSearchIndex keeps it: sorted, no entry to itself. */
+function keptTable(table: Readonly<Record<string, readonly string[]>>, indexed: ReadonlySet<string>): [string, string[]][] {
+  const kept: [string, string[]][] = [];
+  for (const key of Object.keys(table).sort(byCodeUnit)) {
+    const targets = [...new Set((table[key] ?? []).filter((target) => target !== key && indexed.has(target)))].sort(byCodeUnit);
+    if (targets.length) kept.push([key, targets]);
+  }
+  return kept;
+}
+
+/** One tool's line (index-file's SearchIndexFileTool): its own index, one tool's postings and first-seen words. */
+function toolLine(tool: ServedTool, own: SearchIndexData): string {
+  const terms = Object.entries(own.terms);
+  const surfaces = terms.map(([indexed, data]) => (data.surface === defaultSurface(indexed) ? '' : data.surface));
+  const spans = terms.map(([, data]) => data.postings.length / 3);
+  const counts = terms.flatMap(([, data]) => data.postings.filter((_, i) => i % 3 !== 0));
+  const names = JSON.stringify(terms.map(([indexed]) => indexed));
+  return `{"slug":${JSON.stringify(tool.slug)},"lengths":${JSON.stringify(own.lengths[0] ?? [])},"terms":${names},"surfaces":${JSON.stringify(surfaces)},"spans":${JSON.stringify(spans)},"counts":${JSON.stringify(counts)}}`;
+}
+
+/**
+ * The text of a package's `data/search-index.json` for its tool list: a header line, then one line a tool in list
+ * order; deterministic, no dates, LF, final newline. Read back by parseSearchIndex into packagedSearchIndex's data.
+ */
 export function searchIndexFileText(tools: readonly ServedTool[]): string {
-  return `${canonicalJson(packagedSearchIndex(tools))}\n`;
+  const owns = tools.map((tool) => buildSearchIndex([tool]));
+  const indexed = new Set(owns.flatMap((own) => Object.keys(own.terms)));
+  const packaged = packagedTables(tools);
+  const header = `{"format":${JSON.stringify(SEARCH_INDEX_FILE_FORMAT)},"index":${JSON.stringify(SEARCH_INDEX_FORMAT)},"key":${JSON.stringify(searchIndexKey(tools))},"fields":${JSON.stringify(FIELDS)},"tools":[`;
+  const lines = tools.map((tool, i) => toolLine(tool, owns[i] as SearchIndexData));
+  // Each table after the tools, one query term a line: a tool's new word adds or changes only the lines naming it.
+  const tables = SEARCH_INDEX_TABLES.map((name) => {
+    const entries = keptTable(packaged[name], indexed).map(([key, targets]) => `${JSON.stringify(key)}:${JSON.stringify(targets)}`);
+    return `,${JSON.stringify(name)}:{${entries.length ? `\n${entries.join(',\n')}\n` : ''}}`;
+  });
+  return `${header}${lines.length ? `\n${lines.join(',\n')}\n` : ''}]${tables.join('')}}\n`;
 }

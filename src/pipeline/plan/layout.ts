@@ -8,6 +8,8 @@ export const LAYOUT = {
   serverJson: 'server.json',
   gitignore: '.gitignore',
   gitattributes: '.gitattributes',
+  prettierrc: '.prettierrc.json',
+  prettierignore: '.prettierignore',
   readme: 'README.md',
   changelog: 'CHANGELOG.md',
   /** The names every build decided so far; its presence marks a folder as a build's. */

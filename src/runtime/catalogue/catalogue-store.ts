@@ -63,7 +63,7 @@ function orCannotRead<T>(path: string, read: () => T): T {
   try {
     return read();
   } catch (error) {
-    throw new Error(`Cannot read the tool catalogue at ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`Cannot read the tool catalogue at ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 }
 
@@ -78,7 +78,7 @@ export function parseServedCatalogue(text: string, origin: string): ServedCatalo
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new Error(`The tool catalogue at ${origin} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`The tool catalogue at ${origin} is not JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   if (typeof data !== 'object' || data === null || (data as { format?: unknown }).format !== SERVED_CATALOGUE_FORMAT
     || !Array.isArray((data as { tools?: unknown }).tools)) {

@@ -53,7 +53,7 @@ export async function bundleBin(root: string, nodePaths: readonly string[] = [])
     text = result.outputFiles[0]!.text;
     inputs = Object.keys(result.metafile.inputs);
   } catch (error) {
-    throw new Error(`bundling src/bin.ts into dist/bin.js failed: ${errorText(error)}`);
+    throw new Error(`bundling src/bin.ts into dist/bin.js failed: ${errorText(error)}`, { cause: error });
   }
   for (const prefix of foreignModulePrefixes(inputs, folders.map((folder) => relative(options.absWorkingDir!, folder).split(sep).join('/')))) {
     text = text.split(`"${prefix}`).join('"node_modules/');

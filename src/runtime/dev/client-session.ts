@@ -174,7 +174,7 @@ export async function openClientSession(
     // The SDK only says the connection closed; why the server stopped is what it wrote to stderr before it did.
     await transport.close().catch(() => undefined);
     const said = stderrText.trim();
-    throw new Error(`the server (node ${pkg.paths.bin}) did not start: ${errorText(error)}${said === '' ? '' : `. It wrote:\n${said}`}`);
+    throw new Error(`the server (node ${pkg.paths.bin}) did not start: ${errorText(error)}${said === '' ? '' : `. It wrote:\n${said}`}`, { cause: error });
   }
   let closing = false;
   let ended = false;

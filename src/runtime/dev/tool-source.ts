@@ -43,7 +43,7 @@ export async function runToolSource(code: string, params: JsonObject, options: T
   const moduleRecord = { exports: {} as unknown };
   const context = vm.createContext(toolGlobals(options.log));
 
-  let loadModule: Function;
+  let loadModule: ReturnType<typeof vm.compileFunction>;
   try {
     loadModule = vm.compileFunction(code, moduleWrapperParameters, { filename, parsingContext: context });
   } catch (error) {

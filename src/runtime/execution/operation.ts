@@ -1,6 +1,6 @@
 // What a tool converted from an OpenAPI operation carries so the server can call it: the `x-nexusbloom-operation` field.
 
-import type { JsonObject, Manifest } from '../shared/contracts.js';
+import type { Manifest } from '../shared/contracts.js';
 import { isJsonObject } from '../shared/json-values.js';
 
 export const OPERATION_FIELD = 'x-nexusbloom-operation';

@@ -106,13 +106,13 @@ export function readPolicyFileSync(url: URL): PolicyDefaults {
     text = readFileSync(url, 'utf8');
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ENOENT') return {};
-    throw new Error(`Cannot read the tool policy at ${url.pathname}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`Cannot read the tool policy at ${url.pathname}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new Error(`The tool policy at ${url.pathname} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`The tool policy at ${url.pathname} is not JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   if (typeof data !== 'object' || data === null || (data as { format?: unknown }).format !== POLICY_FILE_FORMAT) {
     throw new Error(`The tool policy at ${url.pathname} is not a ${POLICY_FILE_FORMAT} file.`);

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { JsonObject, ServedTool } from '../shared/contracts.js';
 import { fieldTerms, FIELDS, searchableTexts, term, withPhrases, words } from './analysis.js';
 import { byCodeUnit } from '../shared/order.js';
+import { indexDataOfFile } from './index-file.js';
 
 /** Names the layout of SearchIndexData and the text analysis behind it; change it whenever either changes. */
 export const SEARCH_INDEX_FORMAT = 'nexusbloom-search-index/3';
@@ -108,8 +109,12 @@ export function buildSearchIndex(
 const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
 const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
 
-/** Checks parsed JSON is well-formed SearchIndexData of this format; null when not (a caller then builds in memory). */
-export function parseSearchIndex(value: unknown): SearchIndexData | null {
+/**
+ * Checks parsed JSON is well-formed SearchIndexData of this format, as built or as laid out in the package's file
+ * (index-file); null when not (a caller then builds in memory).
+ */
+export function parseSearchIndex(parsed: unknown): SearchIndexData | null {
+  const value = indexDataOfFile(parsed);
   if (!isObject(value) || value.format !== SEARCH_INDEX_FORMAT || typeof value.key !== 'string') return null;
   const { fields, lengths, terms, synonyms, related } = value;
   if (!Array.isArray(fields) || fields.length !== FIELDS.length || fields.some((field, i) => field !== FIELDS[i])) return null;

@@ -3,7 +3,7 @@
 // noun and first word, the query verb's agreement with the tool's action, and deprecation.
 import { parameterCounts, requiredFields } from '../schema/call-shape.js';
 import type { ServedTool } from '../shared/contracts.js';
-import { bigram, FIELDS, HAND_SYNONYMS, isActionAt, isActionTerm, mergePhrases, sameActionTerms, queryAction, term, words, type FieldName } from './analysis.js';
+import { bigram, FIELDS, HAND_SYNONYMS, isActionAt, mergePhrases, sameActionTerms, queryAction, term, words, type FieldName } from './analysis.js';
 import { NAME_FIELD, type SearchIndex, type TermPostings } from './scoring-index.js';
 import { PERSON_QUESTION_WORDS, PERSON_WORDS, SELF_WORDS, SELF_TOOL_WORDS, STOP_WORDS, type ActionKind } from './vocabulary.js';
 import { byCodeUnit } from '../shared/order.js';

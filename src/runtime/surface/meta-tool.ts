@@ -10,7 +10,7 @@ import { safeStringify } from '../secrets/redact.js';
 import { agentResolveOptions, resolveSlug } from '../catalogue/resolve.js';
 import { toolBySlug } from '../catalogue/slug-index.js';
 import { failureResult, outcomeResult } from '../history/results.js';
-import { checkParams, executeRun, validateAndRun } from '../history/runs.js';
+import { checkParams, executeRun } from '../history/runs.js';
 import { runnerToolName, toolUri, type CallExtra, type SurfaceContext } from './context.js';
 import { confirmRuns, metaToolAnnotations } from '../policy/index.js';
 import { firstLine } from '../shared/text.js';

@@ -8,7 +8,7 @@ import type {
   ReadResourceResult,
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { toolFailure, type ServedTool, type ToolFailure } from '../shared/contracts.js';
+import { toolFailure, type ServedTool } from '../shared/contracts.js';
 import { ERROR_CODES } from './guide.js';
 import { runnerToolName, type CallExtra, type SurfaceContext } from './context.js';
 import { callMetaTool, metaToolDefinition } from './meta-tool.js';

@@ -178,7 +178,7 @@ export async function main(options: MainOptions): Promise<void> {
 
 /** Serves stateless Streamable HTTP until SIGTERM/SIGINT, then lets in-flight requests finish and exits. */
 async function mainHttp(options: ServeHttpOptions & { port: number; log: DiagnosticLog }): Promise<void> {
-  const { names, catalogue, log, port } = options;
+  const { names, log, port } = options;
   const exposure = options.http === undefined ? null : unauthenticatedExposure(options.http);
   if (exposure !== null) {
     log(`Cannot start: ${exposure}`);
