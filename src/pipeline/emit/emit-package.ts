@@ -10,6 +10,8 @@ import { NAMES_LOCK_FILE, namesLockOf, type PackagePlan, type PlannedTool } from
 import { packageJson, serverJson, tsconfigJson } from './package-json.js';
 import { runtimeFiles } from './runtime-files.js';
 import { LOOSE_TYPE_MARK, schemaTypes } from './schema-types.js';
+import { sharedTypesFileText } from './shared-types-file.js';
+import { SHARED_TYPES_MODULE } from '../plan/type-names.js';
 import type { Problem } from '../problems.js';
 import { renderTemplate } from './templates.js';
 import { acceptsEmptyInput, sampleInput } from './sample-input.js';
@@ -70,7 +72,7 @@ export function moduleCacheKey(tool: PlannedTool): string {
 
 function computeModuleKey(tool: PlannedTool): string {
   const { manifest } = tool;
-  return contentKey(tool.slug, tool.identifier, tool.typeNames, tool.withheldReason, manifest.name, manifest.description, manifest.deprecated ?? null, manifest.annotations ?? null, manifest.examples?.[0] ?? null, manifest.input_schema, manifest.output_schema ?? null);
+  return contentKey(tool.slug, tool.identifier, tool.typeNames, tool.sharedTypeNames ?? null, tool.withheldReason, manifest.name, manifest.description, manifest.deprecated ?? null, manifest.annotations ?? null, manifest.examples?.[0] ?? null, manifest.input_schema, manifest.output_schema ?? null);
 }
 
 export async function toolModule(tool: PlannedTool, cache?: BuildCache): Promise<string> {
@@ -83,10 +85,11 @@ export async function toolModule(tool: PlannedTool, cache?: BuildCache): Promise
 }
 
 export async function renderToolModule(tool: PlannedTool): Promise<string> {
-  const inputTypes = await schemaTypes(tool.manifest.input_schema, tool.typeNames, '{ [key: string]: unknown }', 'input_schema');
-  const outputTypes = await schemaTypes(tool.manifest.output_schema, tool.typeNames, 'unknown', 'output_schema');
+  const shared = tool.sharedTypeNames ?? {};
+  const inputTypes = await schemaTypes(tool.manifest.input_schema, tool.typeNames, '{ [key: string]: unknown }', 'input_schema', shared);
+  const outputTypes = await schemaTypes(tool.manifest.output_schema, tool.typeNames, 'unknown', 'output_schema', shared);
   return renderTemplate('tool.ts', {
-    types: `${inputTypes}\n${outputTypes}`,
+    types: `${sharedTypesImport(Object.values(shared))}${inputTypes}\n${outputTypes}`,
     inputOptional: acceptsEmptyInput(tool.manifest.input_schema),
     docBlock: docComment(toolDoc(tool, tool.identifier)),
     identifier: tool.identifier,
@@ -94,6 +97,12 @@ export async function renderToolModule(tool: PlannedTool): Promise<string> {
     outputTypeName: tool.outputTypeName,
     slug: tool.slug,
   });
+}
+
+/** The import of the shared types a tool module aliases, or nothing. */
+function sharedTypesImport(names: readonly string[]): string {
+  if (names.length === 0) return '';
+  return `import type { ${[...new Set(names)].sort().join(', ')} } from '../${SHARED_TYPES_MODULE}.js';\n\n`;
 }
 
 /** What the tools index needs of a tool: its exports, and its method on a client with that method's doc. */
@@ -210,7 +219,9 @@ export async function emitPackage(plan: PackagePlan, config: GeneratorConfig, ca
   files.set('src/bin.ts', renderTemplate('bin.ts', {}));
   files.set('src/index.ts', renderTemplate('index.ts', {}));
   files.set('src/tools/index.ts', renderTemplate('tools-index.ts', { tools: plan.tools.map((tool) => clientMethodView(tool)) }));
-  files.set('src/types.ts', renderTemplate('types.ts', { tools: plan.tools }));
+  const sharedTypes = plan.sharedTypes ?? [];
+  if (sharedTypes.length > 0) files.set(`src/${SHARED_TYPES_MODULE}.ts`, await sharedTypesFileText(sharedTypes, cache));
+  files.set('src/types.ts', renderTemplate('types.ts', { tools: plan.tools, sharedTypesModule: sharedTypes.length > 0 ? SHARED_TYPES_MODULE : null }));
   const modules = await Promise.all(plan.tools.map(async (tool) => [`src/tools/${tool.fileName}.ts`, await toolModule(tool, cache)] as const));
   for (const [path, text] of modules) files.set(path, text);
   for (const [path, text] of runtime) files.set(`src/runtime/${path}`, text);

@@ -3,6 +3,7 @@
 // Names that two schemas would share, in one tool or across tools, get a suffix from a hash of slug and pointer, so no
 // name depends on the order of tools, properties or definitions.
 
+import { createHash } from 'node:crypto';
 import type { Manifest } from '../../runtime/contracts.js';
 import { PipelineError } from '../problems.js';
 import { slugHash, slugWords, typeNameOf } from './naming.js';
@@ -122,4 +123,197 @@ export function planTypeNames(tools: readonly TypeNamedTool[]): Map<string, Type
     Object.defineProperty(byTool.get(entry.slug), entry.pointer, { value: name, enumerable: true, writable: true, configurable: true });
   }
   return byTool;
+}
+
+/** The module of the generated package that declares every shared definition's type (`src/<name>.ts`). */
+export const SHARED_TYPES_MODULE = 'shared-types';
+
+/** A definition that more than one tool schema holds byte for byte: its type is declared once, in SHARED_TYPES_MODULE. */
+export interface SharedType {
+  /** Its exported name in the shared module. */
+  name: string;
+  /** Which side's typing it takes: inputs are closed objects, outputs open (see schema-types.ts). */
+  field: 'input_schema' | 'output_schema';
+  /** The definition's own schema, as every schema that shares it holds it. */
+  schema: Record<string, unknown>;
+  /** `$ref` target inside it (a JSON pointer from the holding schema's root, `/$defs/b`) → the shared name to use. */
+  refs: Record<string, string>;
+}
+
+export interface SharedTypesPlan {
+  /** Sorted by name. */
+  types: SharedType[];
+  /** Per slug: the JSON pointer of a shared definition from the manifest's root (`/input_schema/$defs/money`) → its shared name. */
+  byTool: Map<string, Record<string, string>>;
+}
+
+/** Keywords below which a definition's type would depend on more than its own text and the definitions it names. */
+const CONTEXT_KEYWORDS = new Set(['$id', 'id', '$anchor', '$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor', '$defs', 'definitions']);
+
+/** `#/$defs/<key>` or `#/definitions/<key>` as a JSON pointer (`/$defs/key`), or null for any other reference. */
+function definitionTarget(ref: string): string | null {
+  if (!ref.startsWith('#/')) return null;
+  let pointer: string;
+  try {
+    pointer = decodeURIComponent(ref.slice(1));
+  } catch {
+    return null;
+  }
+  return /^\/(\$defs|definitions)\/[^/]*$/.test(pointer) ? pointer : null;
+}
+
+/** The root definitions a definition refers to, or null when its type depends on anything else (see CONTEXT_KEYWORDS). */
+function definitionRefs(node: unknown, defined: ReadonlySet<string>, out: Set<string>): boolean {
+  if (Array.isArray(node)) return node.every((item) => definitionRefs(item, defined, out));
+  if (!isObject(node)) return true;
+  for (const [key, value] of Object.entries(node)) {
+    if (CONTEXT_KEYWORDS.has(key) && (key !== 'id' || typeof value === 'string')) return false;
+    if (key === '$ref' && typeof value === 'string') {
+      const target = definitionTarget(value);
+      if (target === null || !defined.has(target)) return false;
+      out.add(target);
+      continue;
+    }
+    if (!definitionRefs(value, defined, out)) return false;
+  }
+  return true;
+}
+
+/** Every `$ref` target of a schema as a JSON pointer, for references that point inside a definition rather than at it. */
+function refPointers(node: unknown, out: string[]): void {
+  if (Array.isArray(node)) {
+    for (const item of node) refPointers(item, out);
+    return;
+  }
+  if (!isObject(node)) return;
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$ref' && typeof value === 'string' && value.startsWith('#')) {
+      try {
+        out.push(decodeURIComponent(value.slice(1)));
+      } catch {
+        // Not a pointer: the check stage reports it.
+      }
+    } else refPointers(value, out);
+  }
+}
+
+const digests = new WeakMap<object, string>();
+
+/** The hash of a definition's text, once per object: a definition is part of the identity of every one that names it. */
+function digestOf(schema: Record<string, unknown>): string {
+  let digest = digests.get(schema);
+  if (digest === undefined) digests.set(schema, (digest = createHash('sha256').update(JSON.stringify(schema)).digest('hex')));
+  return digest;
+}
+
+interface Candidate {
+  slug: string;
+  field: 'input_schema' | 'output_schema';
+  pointer: string;
+  key: string;
+  schema: Record<string, unknown>;
+  refs: string[];
+  identity: string;
+}
+
+/**
+ * The root definitions (`$defs`, `definitions`) that two or more tool schemas hold with the same text, under the same
+ * key, naming the same definitions in turn: each is typed once. A definition is shared only when its type depends on
+ * nothing but that text (no ids, anchors, nested definitions or named branches, no reference other than to another
+ * root definition, and none pointing inside it). Names come from the definition's key and the side (`MoneyIn`,
+ * `MoneyOut`), with a hash of its content where two would share one or a tool's type has it: never from an order.
+ */
+export function planSharedTypes(tools: readonly TypeNamedTool[], typeNames: ReadonlyMap<string, TypeNames>): SharedTypesPlan {
+  const candidates: Candidate[] = [];
+  for (const tool of tools) {
+    const names = typeNames.get(tool.slug) ?? {};
+    for (const [field] of TYPED_FIELDS) {
+      const schema = tool.manifest[field];
+      if (!isObject(schema)) continue;
+      const defs = new Map<string, { key: string; schema: Record<string, unknown> }>();
+      for (const map of DEFINITION_MAPS) {
+        const held = schema[map];
+        if (!isObject(held)) continue;
+        for (const [key, value] of Object.entries(held)) if (isObject(value)) defs.set(`/${map}/${escapeSegment(key)}`, { key, schema: value });
+      }
+      if (defs.size === 0) continue;
+      const defined = new Set(defs.keys());
+      const targets: string[] = [];
+      refPointers(schema, targets);
+      const local = new Map<string, string[]>();
+      for (const [pointer, def] of defs) {
+        const refs = new Set<string>();
+        const inner = `/${field}${pointer}/`;
+        const named = Object.keys(names).some((at) => at.startsWith(inner));
+        const pointedInto = targets.some((target) => target.startsWith(`${pointer}/`));
+        if (!named && !pointedInto && definitionRefs(def.schema, defined, refs)) local.set(pointer, [...refs].sort());
+      }
+      // A definition is shared with what it names: its identity is its text and theirs, closed over references.
+      for (const [pointer, direct] of local) {
+        const closure = new Set<string>([pointer]);
+        const queue = [...direct];
+        let closed = true;
+        while (queue.length > 0) {
+          const next = queue.pop()!;
+          if (closure.has(next)) continue;
+          const refs = local.get(next);
+          if (refs === undefined) {
+            closed = false;
+            break;
+          }
+          closure.add(next);
+          queue.push(...refs);
+        }
+        if (!closed) continue;
+        const def = defs.get(pointer)!;
+        const parts = [...closure].sort().map((at) => [at, digestOf(defs.get(at)!.schema)]);
+        const identity = createHash('sha256').update(JSON.stringify([field, pointer, parts])).digest('hex');
+        candidates.push({ slug: tool.slug, field, pointer, key: def.key, schema: def.schema, refs: direct, identity });
+      }
+    }
+  }
+  const holders = new Map<string, Set<string>>();
+  for (const candidate of candidates) {
+    const set = holders.get(candidate.identity) ?? new Set<string>();
+    set.add(`${candidate.slug}\u0000${candidate.field}`);
+    holders.set(candidate.identity, set);
+  }
+  const shared = candidates.filter((candidate) => (holders.get(candidate.identity)?.size ?? 0) > 1);
+  const first = new Map<string, Candidate>();
+  for (const candidate of shared) if (!first.has(candidate.identity)) first.set(candidate.identity, candidate);
+  const baseOf = (candidate: Candidate): string => typeNameOf(`${pascalWords(candidate.key) || 'Def'}${candidate.field === 'input_schema' ? 'In' : 'Out'}`);
+  const taken = new Set<string>();
+  for (const names of typeNames.values()) for (const name of Object.values(names)) taken.add(name.toLowerCase());
+  const claims = new Map<string, number>();
+  for (const candidate of first.values()) claims.set(baseOf(candidate).toLowerCase(), (claims.get(baseOf(candidate).toLowerCase()) ?? 0) + 1);
+  const nameOf = new Map<string, string>();
+  const given = new Map<string, string>();
+  for (const [identity, candidate] of first) {
+    const base = baseOf(candidate);
+    const plain = (claims.get(base.toLowerCase()) ?? 0) === 1 && !taken.has(base.toLowerCase());
+    const name = plain ? base : typeNameOf(`${base}_${identity.slice(0, 6)}`);
+    const other = given.get(name.toLowerCase());
+    if (other !== undefined || taken.has(name.toLowerCase())) {
+      throw new PipelineError(`shared definitions ${JSON.stringify(other ?? name)} and ${JSON.stringify(`${candidate.slug}/${candidate.field}${candidate.pointer}`)} map to the same type name ${name}`, [
+        { severity: 'error', slug: candidate.slug, pointer: `/${candidate.field}${candidate.pointer}`, message: `the shared type name ${name} is taken`, hint: 'rename one of the definitions' },
+      ]);
+    }
+    given.set(name.toLowerCase(), `${candidate.slug}/${candidate.field}${candidate.pointer}`);
+    nameOf.set(identity, name);
+  }
+  const byTool = new Map<string, Record<string, string>>();
+  for (const candidate of shared) {
+    const own = byTool.get(candidate.slug) ?? {};
+    Object.defineProperty(own, `/${candidate.field}${candidate.pointer}`, { value: nameOf.get(candidate.identity)!, enumerable: true, writable: true, configurable: true });
+    byTool.set(candidate.slug, own);
+  }
+  // What a shared definition names is shared with it: its references resolve among the same holder's candidates.
+  const types: SharedType[] = [...first].map(([identity, candidate]) => {
+    const own = byTool.get(candidate.slug)!;
+    const refs: Record<string, string> = {};
+    for (const target of candidate.refs) Object.defineProperty(refs, target, { value: own[`/${candidate.field}${target}`]!, enumerable: true, writable: true, configurable: true });
+    return { name: nameOf.get(identity)!, field: candidate.field, schema: candidate.schema, refs };
+  });
+  types.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { types, byTool };
 }
