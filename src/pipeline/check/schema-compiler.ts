@@ -4,6 +4,7 @@ import { Ajv as Draft07, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 as Draft2020 } from 'ajv/dist/2020.js';
 import { SCHEMA_AJV_OPTIONS, withFormats } from '../../runtime/schema/ajv-options.js';
 import { compilableSchema } from '../../runtime/validation.js';
+import { contentKey } from '../cache/build-cache.js';
 
 export type Draft = 'draft-07' | '2020-12';
 
@@ -26,6 +27,9 @@ export interface SchemaCompiler {
 /** Schemas compiled by one set of ajv instances before they are replaced (see createSchemaCompiler). */
 export const SCHEMAS_PER_INSTANCE = 200;
 
+/** Validators kept by content for the next tools that hold the same schema (most recently used first to stay). */
+export const VALIDATORS_KEPT = 128;
+
 type Instances = readonly [firstError: (s: Record<string, unknown>) => Draft07 | Draft2020, allErrors: (s: Record<string, unknown>) => Draft07 | Draft2020];
 
 function createInstances(): Instances {
@@ -47,6 +51,13 @@ function createInstances(): Instances {
  */
 export function createSchemaCompiler(): SchemaCompiler {
   let instances: Instances | undefined;
+  // Real catalogues repeat whole schemas (the same response in many operations): each is compiled once while it recurs.
+  const byContent = new Map<string, ValidateFunction>();
+  const keep = (key: string, validate: ValidateFunction): ValidateFunction => {
+    byContent.set(key, validate);
+    if (byContent.size > VALIDATORS_KEPT) byContent.delete(byContent.keys().next().value as string);
+    return validate;
+  };
   let released = 0;
   const current = (): Instances => (instances ??= createInstances());
   // What ajv compiles is a copy without the root `$id` (see compilableSchema); release needs that same copy.
@@ -58,13 +69,19 @@ export function createSchemaCompiler(): SchemaCompiler {
   };
   return {
     compile(schema) {
+      const key = contentKey(schema);
+      const known = byContent.get(key);
+      if (known !== undefined) {
+        byContent.delete(key);
+        return keep(key, known);
+      }
       try {
-        return current()[0](schema).compile(copyOf(schema));
+        return keep(key, current()[0](schema).compile(copyOf(schema)));
       } catch (error) {
         // First-error code nests one block per property: thousands of them overflow the JavaScript parser, while the
         // all-errors code, which checks them one after another, compiles.
         if (!(error instanceof RangeError)) throw error;
-        return current()[1](schema).compile(copyOf(schema));
+        return keep(key, current()[1](schema).compile(copyOf(schema)));
       }
     },
     compileAllErrors: (schema) => current()[1](schema).compile(copyOf(schema)),
