@@ -5,6 +5,8 @@ import { Ajv2020 as Draft2020 } from 'ajv/dist/2020.js';
 import { SCHEMA_AJV_OPTIONS, withFormats } from '../../runtime/schema/ajv-options.js';
 import { compilableSchema } from '../../runtime/validation.js';
 import { contentKey } from '../cache/build-cache.js';
+import { escapePointerSegment } from './schema-walk.js';
+import { definitionTarget, selfContainedDefinitions } from './self-contained-definitions.js';
 
 export type Draft = 'draft-07' | '2020-12';
 
@@ -35,7 +37,8 @@ type Instances = readonly [firstError: (s: Record<string, unknown>) => Draft07 |
 function createInstances(): Instances {
   // The server's own options (see ajv-options.ts), so check accepts what the server will run, and nothing else.
   // optimize: false: ajv's code optimisation passes cost more at compile time than they save on a few examples.
-  const base = { ...SCHEMA_AJV_OPTIONS, validateFormats: true, code: { ...SCHEMA_AJV_OPTIONS.code, optimize: false } } as const;
+  // inlineRefs: false: a definition compiled apart (see apart()) is called, not compiled again into every tool's code.
+  const base = { ...SCHEMA_AJV_OPTIONS, validateFormats: true, inlineRefs: false, code: { ...SCHEMA_AJV_OPTIONS.code, optimize: false } } as const;
   const [firstError, allErrors] = [false, true].map((allErrors) => {
     const draft07 = withFormats(new Draft07({ ...base, allErrors }));
     const draft2020 = withFormats(new Draft2020({ ...base, allErrors }));
@@ -61,11 +64,38 @@ export function createSchemaCompiler(): SchemaCompiler {
   let released = 0;
   const current = (): Instances => (instances ??= createInstances());
   // What ajv compiles is a copy without the root `$id` (see compilableSchema); release needs that same copy.
-  const compiled = new WeakMap<Record<string, unknown>, Record<string, unknown>>();
+  const plain = new WeakMap<Record<string, unknown>, Record<string, unknown>>();
   const copyOf = (schema: Record<string, unknown>): Record<string, unknown> => {
-    let copy = compiled.get(schema);
-    if (!copy) compiled.set(schema, (copy = compilableSchema(schema)));
+    let copy = plain.get(schema);
+    if (!copy) plain.set(schema, (copy = compilableSchema(schema)));
     return copy;
+  };
+  const compiled = new WeakMap<Record<string, unknown>, Record<string, unknown>>();
+  const registered = new WeakMap<Draft07 | Draft2020, Set<string>>();
+  /**
+   * Compiles the schema with its self-contained definitions registered apart, once per ajv instance; anything that
+   * fails that way is compiled as written, so problems are found and reported on the catalogue's own schema.
+   */
+  const compileIn = (ajv: Draft07 | Draft2020, schema: Record<string, unknown>): ValidateFunction => {
+    const split = apart(copyOf(schema));
+    if (split !== null) {
+      try {
+        const known = registered.get(ajv) ?? new Set<string>();
+        registered.set(ajv, known);
+        for (const [id, definition] of split.definitions) {
+          if (known.has(id)) continue;
+          ajv.addSchema(definition, id);
+          known.add(id);
+        }
+        const validate = ajv.compile(split.schema);
+        compiled.set(schema, split.schema);
+        return validate;
+      } catch {
+        // Compiled as written below.
+      }
+    }
+    compiled.set(schema, copyOf(schema));
+    return ajv.compile(copyOf(schema));
   };
   return {
     compile(schema) {
@@ -76,15 +106,15 @@ export function createSchemaCompiler(): SchemaCompiler {
         return keep(key, known);
       }
       try {
-        return keep(key, current()[0](schema).compile(copyOf(schema)));
+        return keep(key, compileIn(current()[0](schema), schema));
       } catch (error) {
         // First-error code nests one block per property: thousands of them overflow the JavaScript parser, while the
         // all-errors code, which checks them one after another, compiles.
         if (!(error instanceof RangeError)) throw error;
-        return keep(key, current()[1](schema).compile(copyOf(schema)));
+        return keep(key, compileIn(current()[1](schema), schema));
       }
     },
-    compileAllErrors: (schema) => current()[1](schema).compile(copyOf(schema)),
+    compileAllErrors: (schema) => compileIn(current()[1](schema), schema),
     schemaErrors(schema) {
       const ajv = current()[1](schema);
       ajv.validateSchema(copyOf(schema));
@@ -93,11 +123,46 @@ export function createSchemaCompiler(): SchemaCompiler {
     release(schema) {
       if (instances === undefined) return;
       const [firstError, allErrors] = instances;
-      firstError(schema).removeSchema(copyOf(schema));
-      allErrors(schema).removeSchema(copyOf(schema));
+      const copy = compiled.get(schema) ?? copyOf(schema);
+      firstError(schema).removeSchema(copy);
+      allErrors(schema).removeSchema(copy);
       if (++released % SCHEMAS_PER_INSTANCE === 0) instances = undefined;
     },
   };
+}
+
+/** Where a definition compiled apart is registered: no catalogue `$ref` can name it, since external ones are refused. */
+const definitionId = (identity: string): string => `urn:nexusbloom-gen:definition:${identity}`;
+
+/**
+ * The schema with its self-contained root definitions (see self-contained-definitions.ts) taken out, each `$ref` to
+ * one naming it by id instead, and those definitions by id: the same validation, with each definition compiled once
+ * for every tool schema that holds the same text (real catalogues copy one component into hundreds of them).
+ */
+function apart(schema: Record<string, unknown>): { schema: Record<string, unknown>; definitions: Map<string, Record<string, unknown>> } | null {
+  const found = selfContainedDefinitions(schema);
+  if (found.size === 0) return null;
+  const ids = new Map([...found].map(([pointer, definition]) => [pointer, definitionId(definition.identity)]));
+  const rewrite = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(rewrite);
+    if (!node || typeof node !== 'object') return node;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) {
+      const id = key === '$ref' && typeof value === 'string' ? ids.get(definitionTarget(value) ?? '') : undefined;
+      Object.defineProperty(out, key, { value: id ?? rewrite(value), enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  };
+  const definitions = new Map([...found].map(([pointer, definition]) => [ids.get(pointer)!, rewrite(definition.schema) as Record<string, unknown>]));
+  const rest: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    let kept = value;
+    if ((key === '$defs' || key === 'definitions') && value && typeof value === 'object' && !Array.isArray(value)) {
+      kept = Object.fromEntries(Object.entries(value).filter(([name]) => !found.has(`/${key}/${escapePointerSegment(name)}`)));
+    }
+    Object.defineProperty(rest, key, { value: rewrite(kept), enumerable: true, writable: true, configurable: true });
+  }
+  return { schema: rest, definitions };
 }
 
 /** Keywords that only say "one of the branches failed": the branch's own error at the same place says what. */

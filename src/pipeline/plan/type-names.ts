@@ -3,8 +3,8 @@
 // Names that two schemas would share, in one tool or across tools, get a suffix from a hash of slug and pointer, so no
 // name depends on the order of tools, properties or definitions.
 
-import { createHash } from 'node:crypto';
 import type { Manifest } from '../../runtime/contracts.js';
+import { selfContainedDefinitions } from '../check/self-contained-definitions.js';
 import { PipelineError } from '../problems.js';
 import { slugHash, slugWords, typeNameOf } from './naming.js';
 
@@ -147,65 +147,6 @@ export interface SharedTypesPlan {
   byTool: Map<string, Record<string, string>>;
 }
 
-/** Keywords below which a definition's type would depend on more than its own text and the definitions it names. */
-const CONTEXT_KEYWORDS = new Set(['$id', 'id', '$anchor', '$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor', '$defs', 'definitions']);
-
-/** `#/$defs/<key>` or `#/definitions/<key>` as a JSON pointer (`/$defs/key`), or null for any other reference. */
-function definitionTarget(ref: string): string | null {
-  if (!ref.startsWith('#/')) return null;
-  let pointer: string;
-  try {
-    pointer = decodeURIComponent(ref.slice(1));
-  } catch {
-    return null;
-  }
-  return /^\/(\$defs|definitions)\/[^/]*$/.test(pointer) ? pointer : null;
-}
-
-/** The root definitions a definition refers to, or null when its type depends on anything else (see CONTEXT_KEYWORDS). */
-function definitionRefs(node: unknown, defined: ReadonlySet<string>, out: Set<string>): boolean {
-  if (Array.isArray(node)) return node.every((item) => definitionRefs(item, defined, out));
-  if (!isObject(node)) return true;
-  for (const [key, value] of Object.entries(node)) {
-    if (CONTEXT_KEYWORDS.has(key) && (key !== 'id' || typeof value === 'string')) return false;
-    if (key === '$ref' && typeof value === 'string') {
-      const target = definitionTarget(value);
-      if (target === null || !defined.has(target)) return false;
-      out.add(target);
-      continue;
-    }
-    if (!definitionRefs(value, defined, out)) return false;
-  }
-  return true;
-}
-
-/** Every `$ref` target of a schema as a JSON pointer, for references that point inside a definition rather than at it. */
-function refPointers(node: unknown, out: string[]): void {
-  if (Array.isArray(node)) {
-    for (const item of node) refPointers(item, out);
-    return;
-  }
-  if (!isObject(node)) return;
-  for (const [key, value] of Object.entries(node)) {
-    if (key === '$ref' && typeof value === 'string' && value.startsWith('#')) {
-      try {
-        out.push(decodeURIComponent(value.slice(1)));
-      } catch {
-        // Not a pointer: the check stage reports it.
-      }
-    } else refPointers(value, out);
-  }
-}
-
-const digests = new WeakMap<object, string>();
-
-/** The hash of a definition's text, once per object: a definition is part of the identity of every one that names it. */
-function digestOf(schema: Record<string, unknown>): string {
-  let digest = digests.get(schema);
-  if (digest === undefined) digests.set(schema, (digest = createHash('sha256').update(JSON.stringify(schema)).digest('hex')));
-  return digest;
-}
-
 interface Candidate {
   slug: string;
   field: 'input_schema' | 'output_schema';
@@ -226,49 +167,12 @@ interface Candidate {
 export function planSharedTypes(tools: readonly TypeNamedTool[], typeNames: ReadonlyMap<string, TypeNames>): SharedTypesPlan {
   const candidates: Candidate[] = [];
   for (const tool of tools) {
-    const names = typeNames.get(tool.slug) ?? {};
+    const names = Object.keys(typeNames.get(tool.slug) ?? {});
     for (const [field] of TYPED_FIELDS) {
-      const schema = tool.manifest[field];
-      if (!isObject(schema)) continue;
-      const defs = new Map<string, { key: string; schema: Record<string, unknown> }>();
-      for (const map of DEFINITION_MAPS) {
-        const held = schema[map];
-        if (!isObject(held)) continue;
-        for (const [key, value] of Object.entries(held)) if (isObject(value)) defs.set(`/${map}/${escapeSegment(key)}`, { key, schema: value });
-      }
-      if (defs.size === 0) continue;
-      const defined = new Set(defs.keys());
-      const targets: string[] = [];
-      refPointers(schema, targets);
-      const local = new Map<string, string[]>();
-      for (const [pointer, def] of defs) {
-        const refs = new Set<string>();
-        const inner = `/${field}${pointer}/`;
-        const named = Object.keys(names).some((at) => at.startsWith(inner));
-        const pointedInto = targets.some((target) => target.startsWith(`${pointer}/`));
-        if (!named && !pointedInto && definitionRefs(def.schema, defined, refs)) local.set(pointer, [...refs].sort());
-      }
-      // A definition is shared with what it names: its identity is its text and theirs, closed over references.
-      for (const [pointer, direct] of local) {
-        const closure = new Set<string>([pointer]);
-        const queue = [...direct];
-        let closed = true;
-        while (queue.length > 0) {
-          const next = queue.pop()!;
-          if (closure.has(next)) continue;
-          const refs = local.get(next);
-          if (refs === undefined) {
-            closed = false;
-            break;
-          }
-          closure.add(next);
-          queue.push(...refs);
-        }
-        if (!closed) continue;
-        const def = defs.get(pointer)!;
-        const parts = [...closure].sort().map((at) => [at, digestOf(defs.get(at)!.schema)]);
-        const identity = createHash('sha256').update(JSON.stringify([field, pointer, parts])).digest('hex');
-        candidates.push({ slug: tool.slug, field, pointer, key: def.key, schema: def.schema, refs: direct, identity });
+      // A definition with named schemas inside (titled branches) keeps them in the tool's module.
+      const named = (pointer: string): boolean => names.some((at) => at.startsWith(`/${field}${pointer}/`));
+      for (const [pointer, def] of selfContainedDefinitions(tool.manifest[field], named)) {
+        candidates.push({ slug: tool.slug, field, pointer, key: def.key, schema: def.schema, refs: def.refs, identity: `${field}:${def.identity}` });
       }
     }
   }
@@ -291,7 +195,7 @@ export function planSharedTypes(tools: readonly TypeNamedTool[], typeNames: Read
   for (const [identity, candidate] of first) {
     const base = baseOf(candidate);
     const plain = (claims.get(base.toLowerCase()) ?? 0) === 1 && !taken.has(base.toLowerCase());
-    const name = plain ? base : typeNameOf(`${base}_${identity.slice(0, 6)}`);
+    const name = plain ? base : typeNameOf(`${base}_${identity.slice(identity.indexOf(':') + 1, identity.indexOf(':') + 7)}`);
     const other = given.get(name.toLowerCase());
     if (other !== undefined || taken.has(name.toLowerCase())) {
       throw new PipelineError(`shared definitions ${JSON.stringify(other ?? name)} and ${JSON.stringify(`${candidate.slug}/${candidate.field}${candidate.pointer}`)} map to the same type name ${name}`, [
