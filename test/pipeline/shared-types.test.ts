@@ -38,7 +38,7 @@ describe('shared definitions', () => {
     assert.deepEqual(sharedOf(plan, 'quote'), { '/input_schema/$defs/money': 'MoneyIn', '/input_schema/$defs/node': 'NodeIn', '/output_schema/$defs/money': 'MoneyOut' });
     // The tool keeps its own names for them, and its schema as the catalogue wrote it.
     assert.equal(plan.tools.find((t) => t.slug === 'quote')!.typeNames['/input_schema/$defs/money'], 'QuoteInputMoney');
-    assert.deepEqual(plan.tools.find((t) => t.slug === 'quote')!.manifest.input_schema.$defs, { money: MONEY, node: NODE });
+    assert.deepEqual(plan.tools.find((t) => t.slug === 'quote')!.manifest.input_schema?.$defs, { money: MONEY, node: NODE });
     assert.deepEqual(planOf([...tools].reverse()), plan);
   });
 
