@@ -71,6 +71,21 @@ describe('shared definitions', () => {
     assert.deepEqual(brokenProblems.map((p) => [p.slug, p.pointer]), [['broken-again', '/input_schema/$defs/money/minProperties'], ['broken-order', '/input_schema/$defs/money/minProperties']]);
   });
 
+  it('check a subschema met in an earlier tool as it checked it there, whatever tool holds it next', () => {
+    const address = { type: 'object', description: 'Where to ship the order, as the carrier needs it.', properties: { line1: { type: 'string', minLength: 1 }, country: { type: 'string', minLength: 2, maxLength: 2 } }, required: ['line1', 'country'], additionalProperties: false };
+    const shipping = (slug: string, params: Record<string, unknown>): Manifest => tool(slug, { input_schema: { type: 'object', properties: { to: address, from: address } }, examples: [{ params }] });
+    const { problems } = checkCatalogue(bundle([
+      shipping('a-ship', { to: { line1: 'x', country: 'GB' }, from: { line1: 'y', country: 'GB' } }),
+      shipping('b-ship', { to: { line1: '', country: 'GBR' }, from: { country: 'GB', extra: 1 } }),
+      shipping('c-ship', { to: { line1: 'x', country: 'GB' }, from: { line1: 'y', country: 'FR' } }),
+    ]));
+    assert.deepEqual(problems.map((p) => [p.slug, p.pointer, p.message]), [
+      ['b-ship', '/examples/0/params/from', 'example does not match input_schema: missing required field "line1"'],
+      ['b-ship', '/examples/0/params/to/country', 'example does not match input_schema: must NOT have more than 2 characters'],
+      ['b-ship', '/examples/0/params/to/line1', 'example does not match input_schema: must NOT have fewer than 1 characters'],
+    ]);
+  });
+
   it('are emitted once into the shared types module, which the tool modules alias and the package type-checks', async () => {
     const out = join(REPO_ROOT, '.tmp', 'shared-types');
     await rm(out, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 // Compiles tool JSON Schemas with ajv, picking draft-07 or 2020-12 from `$schema` as the catalogue contract says.
 
+import { createHash } from 'node:crypto';
 import { Ajv as Draft07, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 as Draft2020 } from 'ajv/dist/2020.js';
 import { SCHEMA_AJV_OPTIONS, withFormats } from '../../runtime/schema/ajv-options.js';
@@ -76,9 +77,11 @@ export function createSchemaCompiler(): SchemaCompiler {
    * Compiles the schema with its self-contained definitions registered apart, once per ajv instance; anything that
    * fails that way is compiled as written, so problems are found and reported on the catalogue's own schema.
    */
+  const seen = new Set<string>();
   const compileIn = (ajv: Draft07 | Draft2020, schema: Record<string, unknown>): ValidateFunction => {
-    const split = apart(copyOf(schema));
-    if (split !== null) {
+    const defsApart = apart(copyOf(schema));
+    const split = repeatsApart(defsApart ?? { schema: copyOf(schema), definitions: new Map() }, seen);
+    if (split.schema !== copyOf(schema)) {
       try {
         const known = registered.get(ajv) ?? new Set<string>();
         registered.set(ajv, known);
@@ -163,6 +166,77 @@ function apart(schema: Record<string, unknown>): { schema: Record<string, unknow
     Object.defineProperty(rest, key, { value: rewrite(kept), enumerable: true, writable: true, configurable: true });
   }
   return { schema: rest, definitions };
+}
+
+/** Keywords whose value is one subschema, a list of them, or a map of names to them (root definitions aside). */
+const SUBSCHEMA_KEYWORDS = ['not', 'if', 'then', 'else', 'additionalItems', 'contains', 'propertyNames', 'additionalProperties', 'contentSchema', 'items'];
+const SUBSCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
+const SUBSCHEMA_MAPS = ['properties', 'patternProperties', 'dependentSchemas', 'dependencies'];
+
+/** Text of a subschema whose meaning is its own: no reference, id, anchor, definitions or dialect inside. */
+const CONTEXT_FREE = /"(\$ref|\$id|\$anchor|\$dynamicRef|\$dynamicAnchor|\$recursiveRef|\$recursiveAnchor|\$defs|definitions|\$schema|\$data)":|"id":"/;
+const EVALUATION_DEPENDENT = /"(unevaluatedProperties|unevaluatedItems)":/;
+/** Subschemas shorter than this are cheaper compiled inline than called. */
+export const MIN_SHARED_SUBSCHEMA_CHARS = 150;
+const MAX_REMEMBERED_SUBSCHEMAS = 50_000;
+
+/**
+ * The schema with every context-free subschema that an earlier compile already met (real and synthetic catalogues
+ * repeat the same field, object or variant across tools) replaced by a `$ref` to one copy registered apart: the same
+ * validation, each repeated part compiled once per ajv instance. Nothing changes under `unevaluated*`, whose meaning
+ * depends on what sibling subschemas evaluate.
+ */
+function repeatsApart(split: { schema: Record<string, unknown>; definitions: Map<string, Record<string, unknown>> }, seen: Set<string>): { schema: Record<string, unknown>; definitions: Map<string, Record<string, unknown>> } {
+  if (EVALUATION_DEPENDENT.test(JSON.stringify(split.schema))) return split;
+  if (seen.size > MAX_REMEMBERED_SUBSCHEMAS) seen.clear();
+  const definitions = new Map(split.definitions);
+  const visit = (node: Record<string, unknown>, root: boolean): Record<string, unknown> => {
+    if (!root) {
+      const text = JSON.stringify(node);
+      if (text.length >= MIN_SHARED_SUBSCHEMA_CHARS && !CONTEXT_FREE.test(text)) {
+        if (seen.has(text)) {
+          const id = `urn:nexusbloom-gen:subschema:${createHash('sha256').update(text).digest('hex')}`;
+          definitions.set(id, node);
+          return { $ref: id };
+        }
+        seen.add(text);
+      }
+    }
+    let copy: Record<string, unknown> | null = null;
+    const set = (key: string, value: unknown): void => {
+      copy ??= Object.defineProperties({}, Object.getOwnPropertyDescriptors(node)) as Record<string, unknown>;
+      Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+    };
+    const child = (value: unknown): unknown => (value && typeof value === 'object' && !Array.isArray(value) ? visit(value as Record<string, unknown>, false) : value);
+    for (const key of SUBSCHEMA_KEYWORDS) {
+      const value = node[key];
+      if (value && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(node, key)) {
+        const next = child(value);
+        if (next !== value) set(key, next);
+      }
+    }
+    for (const key of SUBSCHEMA_LISTS) {
+      const value = node[key];
+      if (!Array.isArray(value) || !Object.hasOwn(node, key)) continue;
+      const next = value.map(child);
+      if (next.some((item, index) => item !== value[index])) set(key, next);
+    }
+    for (const key of SUBSCHEMA_MAPS) {
+      const value = node[key];
+      if (!value || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(node, key)) continue;
+      let changed = false;
+      const next: Record<string, unknown> = {};
+      for (const [name, item] of Object.entries(value)) {
+        const replaced = child(item);
+        if (replaced !== item) changed = true;
+        Object.defineProperty(next, name, { value: replaced, enumerable: true, writable: true, configurable: true });
+      }
+      if (changed) set(key, next);
+    }
+    return copy ?? node;
+  };
+  const schema = visit(split.schema, true);
+  return schema === split.schema && definitions.size === split.definitions.size ? split : { schema, definitions };
 }
 
 /** Keywords that only say "one of the branches failed": the branch's own error at the same place says what. */
