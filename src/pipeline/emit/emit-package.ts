@@ -166,6 +166,7 @@ function readmeView(plan: PackagePlan, config: GeneratorConfig): object {
     names,
     description: config.description,
     apiCredentials: apiCredentialRows(plan, names.envPrefix),
+    sharedTypes: (plan.sharedTypes ?? []).length > 0,
     toolCount: plan.tools.length,
     withheldCount: plan.tools.filter((t) => t.withheldReason !== null).length,
     policy: {
