@@ -194,12 +194,14 @@ function repeatsApart(split: { schema: Record<string, unknown>; definitions: Map
     if (!root) {
       const text = JSON.stringify(node);
       if (text.length >= MIN_SHARED_SUBSCHEMA_CHARS && !CONTEXT_FREE.test(text)) {
-        if (seen.has(text)) {
-          const id = `urn:nexusbloom-gen:subschema:${createHash('sha256').update(text).digest('hex')}`;
+        // Remembered by hash: the texts of a large catalogue's subschemas would be tens of megabytes.
+        const digest = createHash('sha256').update(text).digest('base64url');
+        if (seen.has(digest)) {
+          const id = `urn:nexusbloom-gen:subschema:${digest}`;
           definitions.set(id, node);
           return { $ref: id };
         }
-        seen.add(text);
+        seen.add(digest);
       }
     }
     let copy: Record<string, unknown> | null = null;
