@@ -201,6 +201,12 @@ function table(settings: Settings, results: SizeResult[], search: SearchStat | {
         return stat.ok ? `${seconds(stat.medianMs)} (${stat.runs}), ${megabytes(stat.peakRssKb)}` : note(`${peer.label} at ${r.size}: ${stat.reason}`);
       });
     }
+    const emitPeer = PEERS[0]!;
+    perSize(`build --no-compile / ${emitPeer.label} (goal: under ×3)`, (r) => {
+      const stat = r.peers[emitPeer.label];
+      const g = gen(r);
+      return stat?.ok && g ? ratio(g.noCompile.medianMs, stat.medianMs) : '';
+    });
   }
   const linear = (pick: (g: GenerationResult) => number): string[] => {
     const at = (n: number) => results.find((r) => r.size === n);

@@ -1,10 +1,13 @@
 // Compiles tool JSON Schemas with ajv, picking draft-07 or 2020-12 from `$schema` as the catalogue contract says.
 
+import { createHash } from 'node:crypto';
 import { Ajv as Draft07, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 as Draft2020 } from 'ajv/dist/2020.js';
 import { SCHEMA_AJV_OPTIONS, withFormats } from '../../runtime/schema/ajv-options.js';
 import { compilableSchema } from '../../runtime/schema/validation.js';
 import { pointerToken } from '../../runtime/shared/json-values.js';
+import { contentKey } from '../cache/build-cache.js';
+import { definitionTarget, selfContainedDefinitions } from './self-contained-definitions.js';
 
 export type Draft = 'draft-07' | '2020-12';
 
@@ -27,12 +30,16 @@ export interface SchemaCompiler {
 /** Schemas compiled by one set of ajv instances before they are replaced (see createSchemaCompiler). */
 export const SCHEMAS_PER_INSTANCE = 200;
 
+/** Validators kept by content for the next tools that hold the same schema (most recently used first to stay). */
+export const VALIDATORS_KEPT = 128;
+
 type Instances = readonly [firstError: (s: Record<string, unknown>) => Draft07 | Draft2020, allErrors: (s: Record<string, unknown>) => Draft07 | Draft2020];
 
 function createInstances(): Instances {
   // The server's own options (see ajv-options.ts), so check accepts what the server will run, and nothing else.
   // optimize: false: ajv's code optimisation passes cost more at compile time than they save on a few examples.
-  const base = { ...SCHEMA_AJV_OPTIONS, validateFormats: true, code: { ...SCHEMA_AJV_OPTIONS.code, optimize: false } } as const;
+  // inlineRefs: false: a definition compiled apart (see apart()) is called, not compiled again into every tool's code.
+  const base = { ...SCHEMA_AJV_OPTIONS, validateFormats: true, inlineRefs: false, code: { ...SCHEMA_AJV_OPTIONS.code, optimize: false } } as const;
   const [firstError, allErrors] = [false, true].map((allErrors) => {
     const draft07 = withFormats(new Draft07({ ...base, allErrors }));
     const draft2020 = withFormats(new Draft2020({ ...base, allErrors }));
@@ -48,27 +55,69 @@ function createInstances(): Instances {
  */
 export function createSchemaCompiler(): SchemaCompiler {
   let instances: Instances | undefined;
+  // Real catalogues repeat whole schemas (the same response in many operations): each is compiled once while it recurs.
+  const byContent = new Map<string, ValidateFunction>();
+  const keep = (key: string, validate: ValidateFunction): ValidateFunction => {
+    byContent.set(key, validate);
+    if (byContent.size > VALIDATORS_KEPT) byContent.delete(byContent.keys().next().value as string);
+    return validate;
+  };
   let released = 0;
   const current = (): Instances => (instances ??= createInstances());
   // What ajv compiles is a copy without the root `$id` (see compilableSchema); release needs that same copy.
-  const compiled = new WeakMap<Record<string, unknown>, Record<string, unknown>>();
+  const plain = new WeakMap<Record<string, unknown>, Record<string, unknown>>();
   const copyOf = (schema: Record<string, unknown>): Record<string, unknown> => {
-    let copy = compiled.get(schema);
-    if (!copy) compiled.set(schema, (copy = compilableSchema(schema)));
+    let copy = plain.get(schema);
+    if (!copy) plain.set(schema, (copy = compilableSchema(schema)));
     return copy;
+  };
+  const compiled = new WeakMap<Record<string, unknown>, Record<string, unknown>>();
+  const registered = new WeakMap<Draft07 | Draft2020, Set<string>>();
+  /**
+   * Compiles the schema with its self-contained definitions registered apart, once per ajv instance; anything that
+   * fails that way is compiled as written, so problems are found and reported on the catalogue's own schema.
+   */
+  const seen = new Set<string>();
+  const compileIn = (ajv: Draft07 | Draft2020, schema: Record<string, unknown>): ValidateFunction => {
+    const defsApart = apart(copyOf(schema));
+    const split = repeatsApart(defsApart ?? { schema: copyOf(schema), definitions: new Map() }, seen);
+    if (split.schema !== copyOf(schema)) {
+      try {
+        const known = registered.get(ajv) ?? new Set<string>();
+        registered.set(ajv, known);
+        for (const [id, definition] of split.definitions) {
+          if (known.has(id)) continue;
+          ajv.addSchema(definition, id);
+          known.add(id);
+        }
+        const validate = ajv.compile(split.schema);
+        compiled.set(schema, split.schema);
+        return validate;
+      } catch {
+        // Compiled as written below.
+      }
+    }
+    compiled.set(schema, copyOf(schema));
+    return ajv.compile(copyOf(schema));
   };
   return {
     compile(schema) {
+      const key = contentKey(schema);
+      const known = byContent.get(key);
+      if (known !== undefined) {
+        byContent.delete(key);
+        return keep(key, known);
+      }
       try {
-        return current()[0](schema).compile(copyOf(schema));
+        return keep(key, compileIn(current()[0](schema), schema));
       } catch (error) {
         // First-error code nests one block per property: thousands of them overflow the JavaScript parser, while the
         // all-errors code, which checks them one after another, compiles.
         if (!(error instanceof RangeError)) throw error;
-        return current()[1](schema).compile(copyOf(schema));
+        return keep(key, compileIn(current()[1](schema), schema));
       }
     },
-    compileAllErrors: (schema) => current()[1](schema).compile(copyOf(schema)),
+    compileAllErrors: (schema) => compileIn(current()[1](schema), schema),
     schemaErrors(schema) {
       const ajv = current()[1](schema);
       ajv.validateSchema(copyOf(schema));
@@ -77,11 +126,119 @@ export function createSchemaCompiler(): SchemaCompiler {
     release(schema) {
       if (instances === undefined) return;
       const [firstError, allErrors] = instances;
-      firstError(schema).removeSchema(copyOf(schema));
-      allErrors(schema).removeSchema(copyOf(schema));
+      const copy = compiled.get(schema) ?? copyOf(schema);
+      firstError(schema).removeSchema(copy);
+      allErrors(schema).removeSchema(copy);
       if (++released % SCHEMAS_PER_INSTANCE === 0) instances = undefined;
     },
   };
+}
+
+/** Where a definition compiled apart is registered: no catalogue `$ref` can name it, since external ones are refused. */
+const definitionId = (identity: string): string => `urn:nexusbloom-gen:definition:${identity}`;
+
+/**
+ * The schema with its self-contained root definitions (see self-contained-definitions.ts) taken out, each `$ref` to
+ * one naming it by id instead, and those definitions by id: the same validation, with each definition compiled once
+ * for every tool schema that holds the same text (real catalogues copy one component into hundreds of them).
+ */
+function apart(schema: Record<string, unknown>): { schema: Record<string, unknown>; definitions: Map<string, Record<string, unknown>> } | null {
+  const found = selfContainedDefinitions(schema);
+  if (found.size === 0) return null;
+  const ids = new Map([...found].map(([pointer, definition]) => [pointer, definitionId(definition.identity)]));
+  const rewrite = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(rewrite);
+    if (!node || typeof node !== 'object') return node;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) {
+      const id = key === '$ref' && typeof value === 'string' ? ids.get(definitionTarget(value) ?? '') : undefined;
+      Object.defineProperty(out, key, { value: id ?? rewrite(value), enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  };
+  const definitions = new Map([...found].map(([pointer, definition]) => [ids.get(pointer)!, rewrite(definition.schema) as Record<string, unknown>]));
+  const rest: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    let kept = value;
+    if ((key === '$defs' || key === 'definitions') && value && typeof value === 'object' && !Array.isArray(value)) {
+      kept = Object.fromEntries(Object.entries(value).filter(([name]) => !found.has(`/${key}/${pointerToken(name)}`)));
+    }
+    Object.defineProperty(rest, key, { value: rewrite(kept), enumerable: true, writable: true, configurable: true });
+  }
+  return { schema: rest, definitions };
+}
+
+/** Keywords whose value is one subschema, a list of them, or a map of names to them (root definitions aside). */
+const SUBSCHEMA_KEYWORDS = ['not', 'if', 'then', 'else', 'additionalItems', 'contains', 'propertyNames', 'additionalProperties', 'contentSchema', 'items'];
+const SUBSCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
+const SUBSCHEMA_MAPS = ['properties', 'patternProperties', 'dependentSchemas', 'dependencies'];
+
+/** Text of a subschema whose meaning is its own: no reference, id, anchor, definitions or dialect inside. */
+const CONTEXT_FREE = /"(\$ref|\$id|\$anchor|\$dynamicRef|\$dynamicAnchor|\$recursiveRef|\$recursiveAnchor|\$defs|definitions|\$schema|\$data)":|"id":"/;
+const EVALUATION_DEPENDENT = /"(unevaluatedProperties|unevaluatedItems)":/;
+/** Subschemas shorter than this are cheaper compiled inline than called. */
+export const MIN_SHARED_SUBSCHEMA_CHARS = 150;
+const MAX_REMEMBERED_SUBSCHEMAS = 50_000;
+
+/**
+ * The schema with every context-free subschema that an earlier compile already met (real and synthetic catalogues
+ * repeat the same field, object or variant across tools) replaced by a `$ref` to one copy registered apart: the same
+ * validation, each repeated part compiled once per ajv instance. Nothing changes under `unevaluated*`, whose meaning
+ * depends on what sibling subschemas evaluate.
+ */
+function repeatsApart(split: { schema: Record<string, unknown>; definitions: Map<string, Record<string, unknown>> }, seen: Set<string>): { schema: Record<string, unknown>; definitions: Map<string, Record<string, unknown>> } {
+  if (EVALUATION_DEPENDENT.test(JSON.stringify(split.schema))) return split;
+  if (seen.size > MAX_REMEMBERED_SUBSCHEMAS) seen.clear();
+  const definitions = new Map(split.definitions);
+  const visit = (node: Record<string, unknown>, root: boolean): Record<string, unknown> => {
+    if (!root) {
+      const text = JSON.stringify(node);
+      if (text.length >= MIN_SHARED_SUBSCHEMA_CHARS && !CONTEXT_FREE.test(text)) {
+        // Remembered by hash: the texts of a large catalogue's subschemas would be tens of megabytes.
+        const digest = createHash('sha256').update(text).digest('base64url');
+        if (seen.has(digest)) {
+          const id = `urn:nexusbloom-gen:subschema:${digest}`;
+          definitions.set(id, node);
+          return { $ref: id };
+        }
+        seen.add(digest);
+      }
+    }
+    let copy: Record<string, unknown> | null = null;
+    const set = (key: string, value: unknown): void => {
+      copy ??= Object.defineProperties({}, Object.getOwnPropertyDescriptors(node)) as Record<string, unknown>;
+      Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+    };
+    const child = (value: unknown): unknown => (value && typeof value === 'object' && !Array.isArray(value) ? visit(value as Record<string, unknown>, false) : value);
+    for (const key of SUBSCHEMA_KEYWORDS) {
+      const value = node[key];
+      if (value && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(node, key)) {
+        const next = child(value);
+        if (next !== value) set(key, next);
+      }
+    }
+    for (const key of SUBSCHEMA_LISTS) {
+      const value = node[key];
+      if (!Array.isArray(value) || !Object.hasOwn(node, key)) continue;
+      const next = value.map(child);
+      if (next.some((item, index) => item !== value[index])) set(key, next);
+    }
+    for (const key of SUBSCHEMA_MAPS) {
+      const value = node[key];
+      if (!value || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(node, key)) continue;
+      let changed = false;
+      const next: Record<string, unknown> = {};
+      for (const [name, item] of Object.entries(value)) {
+        const replaced = child(item);
+        if (replaced !== item) changed = true;
+        Object.defineProperty(next, name, { value: replaced, enumerable: true, writable: true, configurable: true });
+      }
+      if (changed) set(key, next);
+    }
+    return copy ?? node;
+  };
+  const schema = visit(split.schema, true);
+  return schema === split.schema && definitions.size === split.definitions.size ? split : { schema, definitions };
 }
 
 /** Keywords that only say "one of the branches failed": the branch's own error at the same place says what. */

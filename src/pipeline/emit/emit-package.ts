@@ -11,6 +11,8 @@ import { namesLockOf, type PackagePlan, type PlannedTool } from '../plan/plan-pa
 import { packageJson, serverJson, tsconfigJson } from './package-json.js';
 import { runtimeFiles } from './runtime-files.js';
 import { schemaTypes } from './schema-types.js';
+import { SHARED_TYPE_JOB, sharedTypesFileText } from './shared-types-file.js';
+import { SHARED_TYPES_MODULE } from '../plan/type-names.js';
 import type { Problem } from '../problems.js';
 import { renderTemplate } from './templates.js';
 import { acceptsEmptyInput, sampleInput } from './sample-input.js';
@@ -69,7 +71,7 @@ export function moduleCacheKey(tool: PlannedTool): string {
 
 function computeModuleKey(tool: PlannedTool): string {
   const { manifest } = tool;
-  return contentKey(tool.slug, tool.identifier, tool.typeNames, tool.withheldReason, manifest.name, manifest.description, manifest.deprecated ?? null, manifest.annotations ?? null, manifest.examples?.[0] ?? null, manifest.input_schema, manifest.output_schema ?? null);
+  return contentKey(tool.slug, tool.identifier, tool.typeNames, tool.sharedTypeNames ?? null, tool.withheldReason, manifest.name, manifest.description, manifest.deprecated ?? null, manifest.annotations ?? null, manifest.examples?.[0] ?? null, manifest.input_schema, manifest.output_schema ?? null);
 }
 
 /** A tool's module text, and the warnings its types gave (a schema typed loosely). */
@@ -79,10 +81,11 @@ export interface ToolModule {
 }
 
 export async function renderToolModule(tool: PlannedTool): Promise<ToolModule> {
-  const inputTypes = await schemaTypes(tool.manifest.input_schema, tool.typeNames, '{ [key: string]: unknown }', 'input_schema');
-  const outputTypes = await schemaTypes(tool.manifest.output_schema, tool.typeNames, 'unknown', 'output_schema');
+  const shared = tool.sharedTypeNames ?? {};
+  const inputTypes = await schemaTypes(tool.manifest.input_schema, tool.typeNames, '{ [key: string]: unknown }', 'input_schema', shared);
+  const outputTypes = await schemaTypes(tool.manifest.output_schema, tool.typeNames, 'unknown', 'output_schema', shared);
   const text = renderTemplate('tool.ts', {
-    types: `${inputTypes.code}\n${outputTypes.code}`,
+    types: `${sharedTypesImport(Object.values(shared))}${inputTypes.code}\n${outputTypes.code}`,
     inputOptional: acceptsEmptyInput(tool.manifest.input_schema),
     docBlock: docComment(toolDoc(tool, tool.identifier)),
     identifier: tool.identifier,
@@ -96,6 +99,12 @@ export async function renderToolModule(tool: PlannedTool): Promise<ToolModule> {
 
 /** One tool's module as the build's work runs it: remembered by everything its text depends on, spread over threads. */
 export const TOOL_MODULE_JOB: ToolJob<PlannedTool, ToolModule> = { kind: 'module', key: moduleCacheKey, run: renderToolModule, threads: true };
+
+/** The import of the shared types a tool module aliases, or nothing. */
+function sharedTypesImport(names: readonly string[]): string {
+  if (names.length === 0) return '';
+  return `import type { ${[...new Set(names)].sort().join(', ')} } from '../${SHARED_TYPES_MODULE}.js';\n\n`;
+}
 
 /** What the tools index needs of a tool: its exports, and its method on a client with that method's doc. */
 function clientMethodView(tool: PlannedTool): object {
@@ -160,6 +169,7 @@ function readmeView(plan: PackagePlan, config: GeneratorConfig): object {
     names,
     description: config.description,
     apiCredentials: apiCredentialRows(plan, names.envPrefix),
+    sharedTypes: (plan.sharedTypes ?? []).length > 0,
     toolCount: plan.tools.length,
     withheldCount: plan.tools.filter((t) => t.withheldReason !== null).length,
     policy: {
@@ -235,7 +245,12 @@ export async function emitPackage(plan: PackagePlan, config: GeneratorConfig, wo
   files.set(LAYOUT.bin, renderTemplate('bin.ts', {}));
   files.set(LAYOUT.index, renderTemplate('index.ts', {}));
   files.set(LAYOUT.toolsIndex, renderTemplate('tools-index.ts', { tools: plan.tools.map((tool) => clientMethodView(tool)) }));
-  files.set(LAYOUT.types, renderTemplate('types.ts', { tools: plan.tools }));
+  const sharedTypes = plan.sharedTypes ?? [];
+  if (sharedTypes.length > 0) {
+    const declarations = await work.map(SHARED_TYPE_JOB, sharedTypes);
+    files.set(LAYOUT.sharedTypes, sharedTypesFileText(declarations));
+  }
+  files.set(LAYOUT.types, renderTemplate('types.ts', { tools: plan.tools, sharedTypesModule: sharedTypes.length > 0 ? SHARED_TYPES_MODULE : null }));
   const modules = await work.map(TOOL_MODULE_JOB, plan.tools);
   plan.tools.forEach((tool, index) => files.set(toolModulePath(tool.fileName), modules[index]!.text));
   for (const [path, text] of runtime) files.set(runtimeFilePath(path), text);

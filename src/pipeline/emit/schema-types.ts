@@ -3,6 +3,7 @@
 // and they reach the output as escaped comments.
 
 import type { Options } from 'json-schema-to-typescript';
+import type { SharedType } from '../plan/type-names.js';
 import { commentText } from './text.js';
 import { SCHEMA_MAP_KEYWORDS } from '../../runtime/schema/schema-transform.js';
 import { isJsonObject, pointerToken } from '../../runtime/shared/json-values.js';
@@ -43,6 +44,11 @@ interface Rewrites {
   rootAnyValue: boolean;
   /** The plan's type names, by JSON pointer from the schema's own root (`/$defs/item-x`). */
   typeNames: ReadonlyMap<string, string>;
+  /**
+   * Definitions typed elsewhere (the shared types module), by JSON pointer from the schema's root → the type name a
+   * `$ref` to one becomes; they are left out of the copy.
+   */
+  shared: ReadonlyMap<string, string>;
 }
 
 
@@ -58,10 +64,10 @@ export function cleanSchema(node: unknown, typeNames: ReadonlyMap<string, string
 }
 
 /** The cleaned copy, with the placeholders that stand for keys json-schema-to-typescript cannot hold. */
-function cleanForTypes(node: unknown, typeNames: ReadonlyMap<string, string>, rootAnyValue: boolean): { schema: unknown; keys: Map<string, string>; placeholderPrefix: string | null } {
-  const rewrites: Rewrites = { pointers: new Map(), anchors: new Map(), keys: new Map(), placeholderPrefix: null, source: node, rootAnyValue, typeNames };
+function cleanForTypes(node: unknown, typeNames: ReadonlyMap<string, string>, rootAnyValue: boolean, shared: ReadonlyMap<string, string> = new Map()): { schema: unknown; keys: Map<string, string>; placeholderPrefix: string | null } {
+  const rewrites: Rewrites = { pointers: new Map(), anchors: new Map(), keys: new Map(), placeholderPrefix: null, source: node, rootAnyValue, typeNames, shared };
   const cleaned = cleanNode(node, null, '', '', rewrites);
-  const schema = rewrites.pointers.size + rewrites.anchors.size === 0 ? cleaned : rewriteRefs(cleaned, rewrites);
+  const schema = rewrites.pointers.size + rewrites.anchors.size + shared.size === 0 ? cleaned : rewriteRefs(cleaned, rewrites);
   return { schema, keys: rewrites.keys, placeholderPrefix: rewrites.placeholderPrefix };
 }
 
@@ -92,6 +98,7 @@ function cleanNode(node: unknown, mapKeyword: string | null, oldPointer: string,
       // Keys here are property or definition names, not keywords: keep them all, clean each subschema.
       const isDefinition = mapKeyword === '$defs' || mapKeyword === 'definitions';
       const from = `${oldPointer}/${pointerToken(key)}`;
+      if (isDefinition && rewrites.shared.has(from)) continue;
       // A definition is keyed by its planned name in the copy: json-schema-to-typescript names parts of a schema after
       // its key (the own properties beside an allOf), and a catalogue's keys repeat across tools (`DscNode` in many).
       const planned = isDefinition ? rewrites.typeNames.get(from) : undefined;
@@ -226,20 +233,33 @@ function rewriteRefs(node: unknown, rewrites: Rewrites): unknown {
   if (Array.isArray(node)) return node.map((item) => rewriteRefs(item, rewrites));
   if (!isJsonObject(node)) return node;
   for (const [key, value] of Object.entries(node)) {
-    if (key === '$ref' && typeof value === 'string') node.$ref = rewrittenRef(value, rewrites);
+    if (key === '$ref' && typeof value === 'string') {
+      const typedElsewhere = rewrites.shared.get(refPointer(value) ?? '');
+      if (typedElsewhere === undefined) node.$ref = rewrittenRef(value, rewrites);
+      else {
+        // A plan-made name, never catalogue text: json-schema-to-typescript prints it as the type.
+        delete node.$ref;
+        node.tsType = typedElsewhere;
+      }
+    }
     else if (value && typeof value === 'object') rewriteRefs(value, rewrites);
   }
   return node;
 }
 
-function rewrittenRef(ref: string, rewrites: Rewrites): string {
-  if (!ref.startsWith('#')) return ref;
-  let pointer: string;
+/** A local `$ref` as the JSON pointer or anchor name it stands for, or null (external, or not decodable). */
+function refPointer(ref: string): string | null {
+  if (!ref.startsWith('#')) return null;
   try {
-    pointer = decodeURIComponent(ref.slice(1));
+    return decodeURIComponent(ref.slice(1));
   } catch {
-    return ref;
+    return null;
   }
+}
+
+function rewrittenRef(ref: string, rewrites: Rewrites): string {
+  const pointer = refPointer(ref);
+  if (pointer === null) return ref;
   if (!pointer.startsWith('/') && pointer !== '') {
     const target = rewrites.anchors.get(pointer);
     return target === undefined ? ref : pointerFragment(target);
@@ -252,6 +272,11 @@ function rewrittenRef(ref: string, rewrites: Rewrites): string {
   return best === undefined ? ref : pointerFragment(`${best[1]}${pointer.slice(best[0].length)}`);
 }
 
+let library: Promise<typeof import('json-schema-to-typescript')> | undefined;
+
+/** Loaded on first use, once: a rebuild whose tool modules all come from the cache never needs it. */
+const loadJsonSchemaToTypescript = (): Promise<typeof import('json-schema-to-typescript')> => (library ??= import('json-schema-to-typescript'));
+
 /** Marks, for a reader of the module, a type looser than its schema (the build warns of it from SchemaTypes.loose). */
 export const LOOSE_TYPE_MARK = '// loose type for ';
 
@@ -261,21 +286,40 @@ export interface SchemaTypes {
   loose: string | null;
 }
 
-/** Declarations for `rootName` (and its named `$defs`). A null schema gives the permissive type the server accepts. */
 /**
+ * Declarations for `rootName` (and its named `$defs`). A null schema gives the permissive type the server accepts.
  * `typeNames` are the plan's names of the tool (JSON pointer from the manifest → name): the root's is at `/<field>`,
- * every named schema's below it.
+ * every named schema's below it. `shared` are its definitions typed in the shared types module (pointer → shared
+ * name): each is declared here as an alias of that type, under the tool's own name for it.
  */
-export async function schemaTypes(schema: Record<string, unknown> | null | undefined, typeNames: Readonly<Record<string, string>>, fallback: string, field: 'input_schema' | 'output_schema'): Promise<SchemaTypes> {
+export async function schemaTypes(schema: Record<string, unknown> | null | undefined, typeNames: Readonly<Record<string, string>>, fallback: string, field: 'input_schema' | 'output_schema', shared: Readonly<Record<string, string>> = {}): Promise<SchemaTypes> {
   const rootName = typeNames[`/${field}`];
   if (rootName === undefined) throw new Error(`the plan has no type name for /${field}`);
   if (!schema) return { code: `export type ${rootName} = ${fallback};\n`, loose: null };
   const isOutput = field === 'output_schema';
   const own = new Map<string, string>();
   for (const [pointer, name] of Object.entries(typeNames)) if (pointer.startsWith(`/${field}/`)) own.set(pointer.slice(field.length + 1), name);
-  const { schema: cleaned, keys, placeholderPrefix } = cleanForTypes(schema, own, isOutput);
-  // Loaded on first use: a rebuild whose tool modules all come from the cache never needs it.
-  const { compile } = await import('json-schema-to-typescript');
+  const aliases = new Map<string, string>();
+  const aliasLines: string[] = [];
+  for (const [pointer, sharedName] of Object.entries(shared)) {
+    if (!pointer.startsWith(`/${field}/`)) continue;
+    const local = typeNames[pointer] ?? sharedName;
+    aliases.set(pointer.slice(field.length + 1), local);
+    if (local !== sharedName) aliasLines.push(`export type ${local} = ${sharedName};\n`);
+  }
+  const declarations = await typeDeclarations(cleanForTypes(schema, own, isOutput, aliases), rootName, isOutput, field, fallback);
+  return { code: `${declarations.code}${aliasLines.sort().join('')}`, loose: declarations.loose };
+}
+
+/** The declarations of one definition typed once for every schema that holds it (see plan/type-names.ts). */
+export async function sharedTypeDeclarations(type: SharedType): Promise<string> {
+  const isOutput = type.field === 'output_schema';
+  return (await typeDeclarations(cleanForTypes(type.schema, new Map(), true, new Map(Object.entries(type.refs))), type.name, isOutput, type.field, 'unknown')).code;
+}
+
+async function typeDeclarations(clean: ReturnType<typeof cleanForTypes>, rootName: string, isOutput: boolean, field: string, fallback: string): Promise<SchemaTypes> {
+  const { schema: cleaned, keys, placeholderPrefix } = clean;
+  const { compile } = await loadJsonSchemaToTypescript();
   let code: string;
   try {
     // Inputs are closed objects, so that a misspelt field does not compile; a result may carry fields its schema does

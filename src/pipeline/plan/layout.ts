@@ -1,6 +1,8 @@
 // Where every file of a generated package stands: the one place its paths are spelled, for emit, write, the
 // changelog and the commands alike.
 
+import { SHARED_TYPES_MODULE } from './type-names.js';
+
 /** The package's files that do not depend on the catalogue's tools, by role. */
 export const LAYOUT = {
   packageJson: 'package.json',
@@ -27,6 +29,7 @@ export const LAYOUT = {
   index: 'src/index.ts',
   toolsIndex: 'src/tools/index.ts',
   types: 'src/types.ts',
+  sharedTypes: `src/${SHARED_TYPES_MODULE}.ts`,
 } as const;
 
 /** Folders whose whole content the generator owns: a file there that the build does not emit is removed. */

@@ -6,7 +6,7 @@ import { PipelineError } from '../problems.js';
 import { TOOL_NAME_GRAMMAR } from '../../runtime/catalogue/advertise.js';
 import { sanitizedToolName, withToolNameHash } from './tool-names.js';
 import { baseNames, isCanonicalSpelling, isReservedIdentifier, typeNameOf, withHashSuffix, type BaseNames } from './naming.js';
-import { planTypeNames, type TypeNames } from './type-names.js';
+import { planSharedTypes, planTypeNames, type SharedType, type TypeNames } from './type-names.js';
 
 export interface PlannedTool extends BaseNames {
   slug: string;
@@ -18,11 +18,15 @@ export interface PlannedTool extends BaseNames {
   outputTypeName: string;
   /** Every exported type of the tool's module, by the JSON pointer of its schema (see type-names.ts). */
   typeNames: TypeNames;
+  /** The tool's definitions typed once in the shared types module: JSON pointer from the manifest → shared name. */
+  sharedTypeNames?: Readonly<Record<string, string>>;
 }
 
 export interface PackagePlan {
   /** Sorted by slug, by code unit. */
   tools: PlannedTool[];
+  /** Definitions more than one tool schema holds, each typed once (see type-names.ts); sorted by name. */
+  sharedTypes?: SharedType[];
 }
 
 /** The committed record of every name decided so far (`names.lock.json`), so later builds keep them. */
@@ -153,9 +157,11 @@ export function planPackage(tools: readonly CheckedTool[], lock: NamesLock | nul
     }
   }
   const typeNames = planTypeNames(named);
+  const shared = planSharedTypes(named, typeNames);
   const planned = named.map((tool): PlannedTool => {
     const own = typeNames.get(tool.slug) ?? {};
-    return { ...tool, inputTypeName: own['/input_schema'] ?? `${tool.typeName}Input`, outputTypeName: own['/output_schema'] ?? `${tool.typeName}Output`, typeNames: own };
+    const sharedTypeNames = shared.byTool.get(tool.slug);
+    return { ...tool, inputTypeName: own['/input_schema'] ?? `${tool.typeName}Input`, outputTypeName: own['/output_schema'] ?? `${tool.typeName}Output`, typeNames: own, ...(sharedTypeNames && { sharedTypeNames }) };
   });
-  return { tools: planned };
+  return { tools: planned, sharedTypes: shared.types };
 }

@@ -4,6 +4,7 @@
 // name depends on the order of tools, properties or definitions.
 
 import type { Manifest } from '../../runtime/shared/contracts.js';
+import { selfContainedDefinitions } from '../check/self-contained-definitions.js';
 import { PipelineError } from '../problems.js';
 import { slugHash, slugWords, typeNameOf } from './naming.js';
 import { isJsonObject, pointerToken } from '../../runtime/shared/json-values.js';
@@ -121,4 +122,101 @@ export function planTypeNames(tools: readonly TypeNamedTool[]): Map<string, Type
     Object.defineProperty(byTool.get(entry.slug), entry.pointer, { value: name, enumerable: true, writable: true, configurable: true });
   }
   return byTool;
+}
+
+/** The module of the generated package that declares every shared definition's type (`src/<name>.ts`). */
+export const SHARED_TYPES_MODULE = 'shared-types';
+
+/** A definition that more than one tool schema holds byte for byte: its type is declared once, in SHARED_TYPES_MODULE. */
+export interface SharedType {
+  /** Its exported name in the shared module. */
+  name: string;
+  /** Which side's typing it takes: inputs are closed objects, outputs open (see schema-types.ts). */
+  field: 'input_schema' | 'output_schema';
+  /** The definition's own schema, as every schema that shares it holds it. */
+  schema: Record<string, unknown>;
+  /** `$ref` target inside it (a JSON pointer from the holding schema's root, `/$defs/b`) → the shared name to use. */
+  refs: Record<string, string>;
+}
+
+export interface SharedTypesPlan {
+  /** Sorted by name. */
+  types: SharedType[];
+  /** Per slug: the JSON pointer of a shared definition from the manifest's root (`/input_schema/$defs/money`) → its shared name. */
+  byTool: Map<string, Record<string, string>>;
+}
+
+interface Candidate {
+  slug: string;
+  field: 'input_schema' | 'output_schema';
+  pointer: string;
+  key: string;
+  schema: Record<string, unknown>;
+  refs: string[];
+  identity: string;
+}
+
+/**
+ * The root definitions (`$defs`, `definitions`) that two or more tool schemas hold with the same text, under the same
+ * key, naming the same definitions in turn: each is typed once. A definition is shared only when its type depends on
+ * nothing but that text (no ids, anchors, nested definitions or named branches, no reference other than to another
+ * root definition, and none pointing inside it). Names come from the definition's key and the side (`MoneyIn`,
+ * `MoneyOut`), with a hash of its content where two would share one or a tool's type has it: never from an order.
+ */
+export function planSharedTypes(tools: readonly TypeNamedTool[], typeNames: ReadonlyMap<string, TypeNames>): SharedTypesPlan {
+  const candidates: Candidate[] = [];
+  for (const tool of tools) {
+    const names = Object.keys(typeNames.get(tool.slug) ?? {});
+    for (const [field] of TYPED_FIELDS) {
+      // A definition with named schemas inside (titled branches) keeps them in the tool's module.
+      const named = (pointer: string): boolean => names.some((at) => at.startsWith(`/${field}${pointer}/`));
+      for (const [pointer, def] of selfContainedDefinitions(tool.manifest[field], named)) {
+        candidates.push({ slug: tool.slug, field, pointer, key: def.key, schema: def.schema, refs: def.refs, identity: `${field}:${def.identity}` });
+      }
+    }
+  }
+  const holders = new Map<string, Set<string>>();
+  for (const candidate of candidates) {
+    const set = holders.get(candidate.identity) ?? new Set<string>();
+    set.add(`${candidate.slug}\u0000${candidate.field}`);
+    holders.set(candidate.identity, set);
+  }
+  const shared = candidates.filter((candidate) => (holders.get(candidate.identity)?.size ?? 0) > 1);
+  const first = new Map<string, Candidate>();
+  for (const candidate of shared) if (!first.has(candidate.identity)) first.set(candidate.identity, candidate);
+  const baseOf = (candidate: Candidate): string => typeNameOf(`${pascalWords(candidate.key) || 'Def'}${candidate.field === 'input_schema' ? 'In' : 'Out'}`);
+  const taken = new Set<string>();
+  for (const names of typeNames.values()) for (const name of Object.values(names)) taken.add(name.toLowerCase());
+  const claims = new Map<string, number>();
+  for (const candidate of first.values()) claims.set(baseOf(candidate).toLowerCase(), (claims.get(baseOf(candidate).toLowerCase()) ?? 0) + 1);
+  const nameOf = new Map<string, string>();
+  const given = new Map<string, string>();
+  for (const [identity, candidate] of first) {
+    const base = baseOf(candidate);
+    const plain = (claims.get(base.toLowerCase()) ?? 0) === 1 && !taken.has(base.toLowerCase());
+    const name = plain ? base : typeNameOf(`${base}_${identity.slice(identity.indexOf(':') + 1, identity.indexOf(':') + 7)}`);
+    const other = given.get(name.toLowerCase());
+    if (other !== undefined || taken.has(name.toLowerCase())) {
+      throw new PipelineError(`shared definitions ${JSON.stringify(other ?? name)} and ${JSON.stringify(`${candidate.slug}/${candidate.field}${candidate.pointer}`)} map to the same type name ${name}`, [
+        { severity: 'error', slug: candidate.slug, pointer: `/${candidate.field}${candidate.pointer}`, message: `the shared type name ${name} is taken`, hint: 'rename one of the definitions' },
+      ]);
+    }
+    given.set(name.toLowerCase(), `${candidate.slug}/${candidate.field}${candidate.pointer}`);
+    nameOf.set(identity, name);
+  }
+  const byTool = new Map<string, Record<string, string>>();
+  for (const candidate of shared) {
+    const own = byTool.get(candidate.slug) ?? {};
+    Object.defineProperty(own, `/${candidate.field}${candidate.pointer}`, { value: nameOf.get(candidate.identity)!, enumerable: true, writable: true, configurable: true });
+    byTool.set(candidate.slug, own);
+  }
+  // What a shared definition names is shared with it: its references resolve among the same holder's candidates.
+  const types: SharedType[] = [...first].map(([identity, candidate]) => {
+    const own = byTool.get(candidate.slug)!;
+    const refs: Record<string, string> = {};
+    for (const target of candidate.refs) Object.defineProperty(refs, target, { value: own[`/${candidate.field}${target}`]!, enumerable: true, writable: true, configurable: true });
+    return { name: nameOf.get(identity)!, field: candidate.field, schema: candidate.schema, refs };
+  });
+  types.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { types, byTool };
 }
