@@ -1,21 +1,29 @@
 // The compile stage: type-checks the written package and emits `dist/` with the TypeScript compiler that ts-morph
 // bundles, incrementally (build info kept in the build cache) so a rebuild rechecks only what changed; then bundles
-// the bin into one file (dev/bundle-bin.ts). Imports and Node's types that do not resolve from the package (its own
-// `npm install` may not have run yet) resolve from wherever the generator's dependencies are installed
-// (generator-modules.ts).
+// the bin into one file (dev/bundle-bin.ts). The runtime, the same in every package, is checked and emitted once when
+// the generator is built (runtime-prebuilt.ts): the package's own modules are checked against its declarations,
+// served as if they stood beside its sources, and its JavaScript is copied. Imports and Node's types that do not
+// resolve from the package (its own `npm install` may not have run yet) resolve from wherever the generator's
+// dependencies are installed (generator-modules.ts).
 
-import { mkdir } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { cp, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { getLibFiles } from '@ts-morph/common';
 import { ts } from 'ts-morph';
-import { bundleBin } from '../../runtime/dev/bundle-bin.js';
+import { binBundle, writeBinBundle } from '../../runtime/dev/bundle-bin.js';
 import { cacheDir } from '../cache/build-cache.js';
 import { TSCONFIG } from '../emit/package-json.js';
 import { PipelineError, type Problem } from '../problems.js';
 import { generatorModules, packageNameOf, type GeneratorModules } from './generator-modules.js';
+import { prebuiltRuntimeFor, type PrebuiltRuntime } from './runtime-prebuilt.js';
+import { transpileModules, writeTranspiled } from './transpile-modules.js';
 
 export interface CompileSummary {
+  /** Source files type-checked and emitted. */
   files: number;
+  /** `prebuilt`: the runtime's declarations checked against and its JavaScript copied; `compiled`: checked and emitted here. */
+  runtime: 'prebuilt' | 'compiled';
 }
 
 function compilerOptions(root: string, incremental: boolean, modules: GeneratorModules): ts.CompilerOptions {
@@ -81,27 +89,98 @@ function describe(root: string, diagnostic: ts.Diagnostic): Problem {
   return { severity: 'error', slug: null, pointer: `${file}${line ? `:${line}` : ''}`, message: ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ') };
 }
 
+/**
+ * Serves the prebuilt runtime's declarations at `src/runtime/**\/*.d.ts` of the package and hides the runtime's `.ts`
+ * sources, so imports of `./runtime/…` resolve to the declarations and every path the compiler writes into emitted
+ * declarations stays inside the package.
+ */
+function withRuntimeDeclarations(host: ts.CompilerHost, root: string, prebuilt: PrebuiltRuntime): void {
+  const runtimeSrc = `${join(root, 'src', 'runtime').split('\\').join('/')}/`;
+  const declarationOf = (fileName: string): string | undefined =>
+    fileName.startsWith(runtimeSrc) && fileName.endsWith('.d.ts') ? join(prebuilt.dir, 'runtime', fileName.slice(runtimeSrc.length)) : undefined;
+  const hidden = (fileName: string): boolean => fileName.startsWith(runtimeSrc) && /\.[cm]?tsx?$/.test(fileName);
+  const { getSourceFile, fileExists, readFile } = host;
+  host.fileExists = (fileName) => {
+    const declaration = declarationOf(fileName);
+    if (declaration !== undefined) return existsSync(declaration);
+    return !hidden(fileName) && fileExists.call(host, fileName);
+  };
+  host.readFile = (fileName) => {
+    const declaration = declarationOf(fileName);
+    if (declaration !== undefined) return existsSync(declaration) ? readFileSync(declaration, 'utf8') : undefined;
+    return hidden(fileName) ? undefined : readFile.call(host, fileName);
+  };
+  host.getSourceFile = (fileName, languageVersion, ...rest) => {
+    const declaration = declarationOf(fileName);
+    if (declaration === undefined) return getSourceFile.call(host, fileName, languageVersion, ...rest);
+    const sourceFile = ts.createSourceFile(fileName, readFileSync(declaration, 'utf8'), languageVersion);
+    // One fingerprint, one set of declarations: the incremental builder's version of each.
+    (sourceFile as ts.SourceFile & { version: string }).version = `${prebuilt.fingerprint}:${fileName.slice(runtimeSrc.length)}`;
+    return sourceFile;
+  };
+}
+
+export interface TypeCheckOptions {
+  /** Check against and copy this prebuilt runtime instead of checking and emitting `src/runtime/`. */
+  prebuilt: PrebuiltRuntime | null;
+  /** Keep build info in the build cache so a rebuild rechecks only what changed. */
+  incremental: boolean;
+  /** Also bundle `dist/bin.js`, written only once the package type-checks. */
+  bundle: boolean;
+}
+
+/**
+ * Type-checks the sources under `root/src` and writes `root/dist`: declarations by the compiler, the runtime's
+ * JavaScript by the compiler (or copied from the prebuilt runtime), the package's own modules' JavaScript by esbuild,
+ * which works meanwhile, as does the bin's bundling. Throws the type errors, with nothing written. Returns how many files.
+ */
+export async function typeCheckAndEmit(root: string, { prebuilt, incremental, bundle }: TypeCheckOptions): Promise<number> {
+  const modules = generatorModules();
+  const options = compilerOptions(root, incremental, modules);
+  const runtimeSrc = `${join(root, 'src', 'runtime').split('\\').join('/')}/`;
+  const excluded = prebuilt ? ['**/*.d.ts', 'runtime/**'] : ['**/*.d.ts'];
+  const rootNames = ts.sys.readDirectory(join(root, 'src'), ['.ts'], excluded, ['**/*']);
+  const own = rootNames.filter((file) => !file.startsWith(runtimeSrc));
+  const transpiling = transpileModules(root, own);
+  const bundling = bundle ? binBundle(root, modules.nodePaths) : Promise.resolve(null);
+  try {
+    const host = ts.createIncrementalCompilerHost(options);
+    withLibFiles(host);
+    if (prebuilt) withRuntimeDeclarations(host, root, prebuilt);
+    withGeneratorFallback(host, options, modules);
+    const program = ts.createIncrementalProgram({ rootNames, options, host });
+    const diagnostics = [
+      ...program.getOptionsDiagnostics(),
+      ...program.getGlobalDiagnostics(),
+      ...program.getSyntacticDiagnostics(),
+      ...program.getSemanticDiagnostics(),
+    ];
+    if (diagnostics.length > 0) {
+      const problems = diagnostics.slice(0, 50).map((d) => describe(root, d));
+      throw new PipelineError(`the generated package does not type-check (${diagnostics.length} errors); first: ${problems[0]!.pointer} ${problems[0]!.message}`, problems);
+    }
+    // The JavaScript of the package's own modules comes from esbuild; the compiler writes the rest.
+    const ownJs = new Set(own.map((file) => `${join(root, 'dist', file.slice(root.length + '/src/'.length, -'.ts'.length)).split('\\').join('/')}.js`));
+    const writeFile: ts.WriteFileCallback = (fileName, text, ...rest) => {
+      if (!ownJs.has(fileName)) host.writeFile(fileName, text, ...rest);
+    };
+    const emitted = program.emit(undefined, writeFile, undefined, prebuilt !== null);
+    if (emitted.diagnostics.length > 0) throw new PipelineError(`emit failed: ${describe(root, emitted.diagnostics[0]!).message}`);
+    await writeTranspiled(await transpiling);
+    if (prebuilt) await cp(join(prebuilt.dir, 'runtime'), join(root, 'dist', 'runtime'), { recursive: true });
+    const bin = await bundling;
+    if (bin) await writeBinBundle(bin);
+  } catch (error) {
+    // Settled before the failure is reported: no esbuild result arrives after it.
+    await Promise.allSettled([transpiling, bundling]);
+    throw error;
+  }
+  return rootNames.length;
+}
+
 export async function compilePackage(outDir: string): Promise<CompileSummary> {
   const root = resolve(outDir);
-  const modules = generatorModules();
-  const options = compilerOptions(root, await cacheFolderUsable(root), modules);
-  const host = ts.createIncrementalCompilerHost(options);
-  withLibFiles(host);
-  withGeneratorFallback(host, options, modules);
-  const rootNames = ts.sys.readDirectory(join(root, 'src'), ['.ts'], ['**/*.d.ts'], ['**/*']);
-  const program = ts.createIncrementalProgram({ rootNames, options, host });
-  const diagnostics = [
-    ...program.getOptionsDiagnostics(),
-    ...program.getGlobalDiagnostics(),
-    ...program.getSyntacticDiagnostics(),
-    ...program.getSemanticDiagnostics(),
-  ];
-  if (diagnostics.length > 0) {
-    const problems = diagnostics.slice(0, 50).map((d) => describe(root, d));
-    throw new PipelineError(`the generated package does not type-check (${diagnostics.length} errors); first: ${problems[0]!.pointer} ${problems[0]!.message}`, problems);
-  }
-  const emitted = program.emit();
-  if (emitted.diagnostics.length > 0) throw new PipelineError(`emit failed: ${describe(root, emitted.diagnostics[0]!).message}`);
-  await bundleBin(root, modules.nodePaths);
-  return { files: rootNames.length };
+  const prebuilt = prebuiltRuntimeFor(root);
+  const files = await typeCheckAndEmit(root, { prebuilt, incremental: await cacheFolderUsable(root), bundle: true });
+  return { files, runtime: prebuilt ? 'prebuilt' : 'compiled' };
 }
