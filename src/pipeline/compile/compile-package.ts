@@ -17,7 +17,8 @@ import { TSCONFIG } from '../emit/package-json.js';
 import { PipelineError, type Problem } from '../problems.js';
 import { generatorModules, packageNameOf, type GeneratorModules } from './generator-modules.js';
 import { prebuiltRuntimeFor, type PrebuiltRuntime } from './runtime-prebuilt.js';
-import { transpileModules, writeTranspiled } from './transpile-modules.js';
+import { splicedDeclarations } from './spliced-declarations.js';
+import { transpileModules, writeTranspiled, type TranspiledFile } from './transpile-modules.js';
 
 export interface CompileSummary {
   /** Source files type-checked and emitted. */
@@ -159,13 +160,24 @@ export async function typeCheckAndEmit(root: string, { prebuilt, incremental, bu
       const problems = diagnostics.slice(0, 50).map((d) => describe(root, d));
       throw new PipelineError(`the generated package does not type-check (${diagnostics.length} errors); first: ${problems[0]!.pointer} ${problems[0]!.message}`, problems);
     }
-    // The JavaScript of the package's own modules comes from esbuild; the compiler writes the rest.
-    const ownJs = new Set(own.map((file) => `${join(root, 'dist', file.slice(root.length + '/src/'.length, -'.ts'.length)).split('\\').join('/')}.js`));
-    const writeFile: ts.WriteFileCallback = (fileName, text, ...rest) => {
-      if (!ownJs.has(fileName)) host.writeFile(fileName, text, ...rest);
-    };
-    const emitted = program.emit(undefined, writeFile, undefined, prebuilt !== null);
-    if (emitted.diagnostics.length > 0) throw new PipelineError(`emit failed: ${describe(root, emitted.diagnostics[0]!).message}`);
+    // The package's own modules: JavaScript from esbuild, declarations spliced from their text where they need no
+    // inference (spliced-declarations.ts); the compiler writes the rest, and the runtime's JavaScript when it is here.
+    const spliced: TranspiledFile[] = [];
+    const emitted = program.getProgram();
+    for (const file of rootNames) {
+      const sourceFile = emitted.getSourceFile(file)!;
+      const isOwn = !file.startsWith(runtimeSrc);
+      const declarations = isOwn ? splicedDeclarations(sourceFile) : null;
+      if (declarations !== null) {
+        spliced.push({ path: join(root, 'dist', `${file.slice(root.length + '/src/'.length, -'.ts'.length)}.d.ts`), text: declarations });
+        continue;
+      }
+      const result = emitted.emit(sourceFile, undefined, undefined, isOwn);
+      if (result.diagnostics.length > 0) throw new PipelineError(`emit failed: ${describe(root, result.diagnostics[0]!).message}`);
+    }
+    // The build info (what the next build need not recheck), which the builder writes at the end of its own full emit.
+    if (incremental) (program as ts.EmitAndSemanticDiagnosticsBuilderProgram & { emitBuildInfo?: () => ts.EmitResult }).emitBuildInfo?.();
+    await writeTranspiled(spliced);
     await writeTranspiled(await transpiling);
     if (prebuilt) await cp(join(prebuilt.dir, 'runtime'), join(root, 'dist', 'runtime'), { recursive: true });
     const bin = await bundling;
