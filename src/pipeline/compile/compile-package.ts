@@ -91,15 +91,20 @@ function describe(root: string, diagnostic: ts.Diagnostic): Problem {
 }
 
 /**
- * Serves the prebuilt runtime's declarations at `src/runtime/**\/*.d.ts` of the package and hides the runtime's `.ts`
- * sources, so imports of `./runtime/…` resolve to the declarations and every path the compiler writes into emitted
- * declarations stays inside the package.
+ * Serves the prebuilt runtime's declarations at `src/runtime/**\/*.d.ts` of the package, and the constant entry
+ * modules' at `src/<entry>.d.ts`, and hides their `.ts` sources, so imports of them resolve to the declarations and
+ * every path the compiler writes into emitted declarations stays inside the package.
  */
-function withRuntimeDeclarations(host: ts.CompilerHost, root: string, prebuilt: PrebuiltRuntime): void {
-  const runtimeSrc = `${join(root, 'src', 'runtime').split('\\').join('/')}/`;
-  const declarationOf = (fileName: string): string | undefined =>
-    fileName.startsWith(runtimeSrc) && fileName.endsWith('.d.ts') ? join(prebuilt.dir, 'runtime', fileName.slice(runtimeSrc.length)) : undefined;
-  const hidden = (fileName: string): boolean => fileName.startsWith(runtimeSrc) && /\.[cm]?tsx?$/.test(fileName);
+function withPrebuiltDeclarations(host: ts.CompilerHost, root: string, prebuilt: PrebuiltRuntime): void {
+  const src = `${join(root, 'src').split('\\').join('/')}/`;
+  const runtimeSrc = `${src}runtime/`;
+  const entries = new Map(Object.keys(prebuilt.entries).map((entry) => [`${src}${entry.slice(0, -'.ts'.length)}.d.ts`, join(prebuilt.dir, 'entries', `${entry.slice(0, -'.ts'.length)}.d.ts`)]));
+  const hiddenEntries = new Set(Object.keys(prebuilt.entries).map((entry) => `${src}${entry}`));
+  const declarationOf = (fileName: string): string | undefined => {
+    if (fileName.startsWith(runtimeSrc) && fileName.endsWith('.d.ts')) return join(prebuilt.dir, 'runtime', fileName.slice(runtimeSrc.length));
+    return entries.get(fileName);
+  };
+  const hidden = (fileName: string): boolean => hiddenEntries.has(fileName) || (fileName.startsWith(runtimeSrc) && /\.[cm]?tsx?$/.test(fileName));
   const { getSourceFile, fileExists, readFile } = host;
   host.fileExists = (fileName) => {
     const declaration = declarationOf(fileName);
@@ -116,7 +121,7 @@ function withRuntimeDeclarations(host: ts.CompilerHost, root: string, prebuilt: 
     if (declaration === undefined) return getSourceFile.call(host, fileName, languageVersion, ...rest);
     const sourceFile = ts.createSourceFile(fileName, readFileSync(declaration, 'utf8'), languageVersion);
     // One fingerprint, one set of declarations: the incremental builder's version of each.
-    (sourceFile as ts.SourceFile & { version: string }).version = `${prebuilt.fingerprint}:${fileName.slice(runtimeSrc.length)}`;
+    (sourceFile as ts.SourceFile & { version: string }).version = `${prebuilt.fingerprint}:${fileName.slice(src.length)}`;
     return sourceFile;
   };
 }
@@ -139,15 +144,19 @@ export async function typeCheckAndEmit(root: string, { prebuilt, incremental, bu
   const modules = generatorModules();
   const options = compilerOptions(root, incremental, modules);
   const runtimeSrc = `${join(root, 'src', 'runtime').split('\\').join('/')}/`;
-  const excluded = prebuilt ? ['**/*.d.ts', 'runtime/**'] : ['**/*.d.ts'];
-  const rootNames = ts.sys.readDirectory(join(root, 'src'), ['.ts'], excluded, ['**/*']);
-  const own = rootNames.filter((file) => !file.startsWith(runtimeSrc));
+  const sources = ts.sys.readDirectory(join(root, 'src'), ['.ts'], ['**/*.d.ts'], ['**/*']);
+  const own = sources.filter((file) => !file.startsWith(runtimeSrc));
+  // What is checked here: all of it, or, with the prebuilt runtime, what it does not hold.
+  const constant = new Set(prebuilt ? Object.keys(prebuilt.entries).map((entry) => join(root, 'src', entry).split('\\').join('/')) : []);
+  const rootNames = prebuilt ? own.filter((file) => !constant.has(file)) : sources;
   const transpiling = transpileModules(root, own);
   const bundling = bundle ? binBundle(root, modules.nodePaths) : Promise.resolve(null);
   try {
     const host = ts.createIncrementalCompilerHost(options);
+    // As tsc itself parses: JSDoc only where it can change a type error (@see, @link), not the tool docs' prose.
+    host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeErrors;
     withLibFiles(host);
-    if (prebuilt) withRuntimeDeclarations(host, root, prebuilt);
+    if (prebuilt) withPrebuiltDeclarations(host, root, prebuilt);
     withGeneratorFallback(host, options, modules);
     const program = ts.createIncrementalProgram({ rootNames, options, host });
     const diagnostics = [
@@ -179,7 +188,13 @@ export async function typeCheckAndEmit(root: string, { prebuilt, incremental, bu
     if (incremental) (program as ts.EmitAndSemanticDiagnosticsBuilderProgram & { emitBuildInfo?: () => ts.EmitResult }).emitBuildInfo?.();
     await writeTranspiled(spliced);
     await writeTranspiled(await transpiling);
-    if (prebuilt) await cp(join(prebuilt.dir, 'runtime'), join(root, 'dist', 'runtime'), { recursive: true });
+    if (prebuilt) {
+      await cp(join(prebuilt.dir, 'runtime'), join(root, 'dist', 'runtime'), { recursive: true });
+      for (const entry of Object.keys(prebuilt.entries)) {
+        const declarations = `${entry.slice(0, -'.ts'.length)}.d.ts`;
+        await cp(join(prebuilt.dir, 'entries', declarations), join(root, 'dist', declarations));
+      }
+    }
     const bin = await bundling;
     if (bin) await writeBinBundle(bin);
   } catch (error) {
@@ -187,7 +202,7 @@ export async function typeCheckAndEmit(root: string, { prebuilt, incremental, bu
     await Promise.allSettled([transpiling, bundling]);
     throw error;
   }
-  return rootNames.length;
+  return rootNames.length + constant.size;
 }
 
 export async function compilePackage(outDir: string): Promise<CompileSummary> {

@@ -2,6 +2,8 @@
 // a fingerprint of the sources and compiler they came from. The runtime is the same in every package, so the compile
 // stage type-checks a package's own modules against these declarations and copies the JavaScript, instead of
 // checking and emitting ~12k lines of runtime again; a package whose `src/runtime/` differs is compiled in full.
+// With it, the declarations of the entry modules every package has word for word (`src/bin.ts`, `client.ts`,
+// `index.ts`: the server and its SDK types, which the tool modules never reach), each by the hash of its text.
 
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -14,10 +16,19 @@ import { TSCONFIG } from '../emit/package-json.js';
 export const PREBUILT_DIR = fileURLToPath(new URL('../../../dist/runtime-build/', import.meta.url));
 export const MANIFEST_FILE = 'manifest.json';
 
+/** The entry modules prebuilt with the runtime: templates rendered without a view, the same in every package. */
+export const CONSTANT_ENTRIES = ['bin.ts', 'client.ts', 'index.ts'] as const;
+
 export interface PrebuiltRuntime {
-  /** Folder holding `runtime/**\/*.js` and `.d.ts`. */
+  /** Folder holding `runtime/**\/*.js` and `.d.ts`, and `entries/*.d.ts`. */
   dir: string;
   fingerprint: string;
+  /** Entry module (`client.ts`, relative to `src/`) → sha256 of the text its prebuilt declarations were checked from. */
+  entries: Readonly<Record<string, string>>;
+}
+
+export function textHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 /**
@@ -45,17 +56,26 @@ export function packageRuntimeSources(root: string): Map<string, string> {
 
 export function readPrebuiltManifest(dir: string = PREBUILT_DIR): PrebuiltRuntime | null {
   try {
-    const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as { fingerprint?: unknown };
-    return typeof manifest.fingerprint === 'string' ? { dir, fingerprint: manifest.fingerprint } : null;
+    const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as { fingerprint?: unknown; entries?: Record<string, string> };
+    return typeof manifest.fingerprint === 'string' ? { dir, fingerprint: manifest.fingerprint, entries: manifest.entries ?? {} } : null;
   } catch {
     return null;
   }
 }
 
-/** The prebuilt runtime when it was built from exactly the runtime sources the package at `root` holds, else null. */
+/**
+ * The prebuilt runtime when it was built from exactly the runtime sources the package at `root` holds, else null;
+ * its `entries` narrowed to the entry modules the package holds word for word.
+ */
 export function prebuiltRuntimeFor(root: string, dir: string = PREBUILT_DIR): PrebuiltRuntime | null {
   const prebuilt = readPrebuiltManifest(dir);
   if (prebuilt === null) return null;
   const sources = packageRuntimeSources(root);
-  return sources.size > 0 && runtimeFingerprint(sources) === prebuilt.fingerprint ? prebuilt : null;
+  if (sources.size === 0 || runtimeFingerprint(sources) !== prebuilt.fingerprint) return null;
+  const entries: Record<string, string> = {};
+  for (const [entry, hash] of Object.entries(prebuilt.entries)) {
+    const file = join(root, 'src', entry);
+    if (existsSync(file) && textHash(readFileSync(file, 'utf8')) === hash) entries[entry] = hash;
+  }
+  return { ...prebuilt, entries };
 }
