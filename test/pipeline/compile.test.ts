@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { appendFile, cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -12,6 +12,7 @@ import { resolveConfig } from '../../src/pipeline/config.js';
 import { PipelineError } from '../../src/pipeline/problems.js';
 import { buildPackage } from '../../src/pipeline/run-pipeline.js';
 import { bundle, tool } from '../fixtures/catalogues.js';
+import { REPO_ROOT } from '../helpers/cli.js';
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
@@ -33,7 +34,9 @@ function parsed(text: string): ts.SourceFile {
 describe('compile stage', () => {
   it('checks against the prebuilt runtime and gives the dist/ a full compile gives; a changed runtime is compiled in full', async () => {
     assert.ok(readPrebuiltManifest() !== null, `no prebuilt runtime in ${PREBUILT_DIR}: run \`npm run build\``);
-    const dir = await mkdtemp(join(tmpdir(), 'nb-compile-'));
+    // Inside the repo, so that the compiled modules resolve their dependencies from its node_modules.
+    await mkdir(join(REPO_ROOT, '.tmp'), { recursive: true });
+    const dir = await mkdtemp(join(REPO_ROOT, '.tmp', 'compile-'));
     try {
       const fast = await writtenPackage(dir);
       const slow = join(dir, 'slow');
@@ -59,7 +62,7 @@ describe('compile stage', () => {
       assert.match(declarations, /export declare function alpha\(input: AlphaInput, options\?: CallOptions\): Promise<AlphaOutput>;/);
       assert.doesNotMatch(declarations, /sdk\.invoke/);
 
-      // The built server runs from its own folder.
+      // The compiled SDK modules load and export the wrappers.
       const { spawnSync } = await import('node:child_process');
       const listed = spawnSync(process.execPath, ['-e', `import(${JSON.stringify(join(fast, 'dist', 'tools', 'index.js'))}).then((m) => console.log(typeof m.alpha, typeof m.createClient))`], { encoding: 'utf8' });
       assert.equal(listed.stdout.trim(), 'function function', listed.stderr);
