@@ -447,7 +447,7 @@ async function main(): Promise<void> {
     lines.push('', ...measurePatternEngine());
   }
   if (corpus) lines.push('', ...corpus.lines);
-  if (notes.length > 0) lines.push('', ...notes.map((text, i) => `[${i + 1}] ${text}`));
+  if (notes.length > 0 && !settings.onlyFullBuild) lines.push('', ...notes.map((text, i) => `[${i + 1}] ${text}`));
   if (profile) {
     lines.push('');
     if ('error' in profile) lines.push(`CPU profile failed: ${profile.error}`);
