@@ -59,6 +59,37 @@ async function resolvedDependencies(): Promise<string> {
   return [...names].join(', ');
 }
 
+export interface PeerTypeCheck {
+  ms: number;
+  /** Null when it type-checked; else the count and first error, or why it could not run. */
+  error: string | null;
+  /** The first error's code (`TS2590`), when tsc reported one. */
+  code: string | null;
+}
+
+/**
+ * Runs this repo's tsc on a project the peer emitted into `outDir`, with its dependencies linked from the shared cache:
+ * `--noEmit`, or as its own build does (emit: true). Never throws.
+ */
+export async function typeCheckPeerProject(outDir: string, { emit }: { emit: boolean }): Promise<PeerTypeCheck> {
+  try {
+    const deps = await sharedDependencies(outDir);
+    if (deps.error !== null) return { ms: 0, error: `the emitted project's dependencies did not install: ${deps.error}`, code: null };
+    await rm(join(outDir, 'node_modules'), { recursive: true, force: true });
+    await symlink(join(deps.dir, 'node_modules'), join(outDir, 'node_modules'), 'dir');
+    const checked = await runNode([TSC, '-p', outDir, ...(emit ? [] : ['--noEmit'])], { cwd: outDir });
+    if (checked.code === 0) return { ms: checked.wallMs, error: null, code: null };
+    const errors = `${checked.stdout}\n${checked.stderr}`.split('\n').filter((line) => /error TS\d+/.test(line));
+    return {
+      ms: checked.wallMs,
+      error: errors.length > 0 ? `${errors.length} errors, first: ${errors[0]!.trim()}` : `tsc exited ${checked.code}: ${tail(`${checked.stdout}\n${checked.stderr}`)}`,
+      code: errors.length > 0 ? (/error (TS\d+)/.exec(errors[0]!)?.[1] ?? null) : null,
+    };
+  } catch (error) {
+    return { ms: 0, error: (error as Error).message, code: null };
+  }
+}
+
 /** Emits one API description with the peer and, when asked, type-checks the result; never throws. */
 export async function runPeerSpec(specPath: string, spec: string, options: { compile: boolean; workDir: string }): Promise<PeerOutcome> {
   const outcome: PeerOutcome = { spec, build: 'failed', compile: 'skipped', emitMs: 0, compileMs: 0, failures: [] };
@@ -75,21 +106,10 @@ export async function runPeerSpec(specPath: string, spec: string, options: { com
   outcome.build = 'ok';
   outcome.emitMs = emitted.medianMs;
   if (options.compile) {
-    outcome.compile = 'failed';
-    try {
-      const deps = await sharedDependencies(outDir);
-      if (deps.error !== null) throw new Error(`the emitted project's dependencies did not install: ${deps.error}`);
-      await symlink(join(deps.dir, 'node_modules'), join(outDir, 'node_modules'), 'dir');
-      const checked = await runNode([TSC, '-p', outDir, '--noEmit'], { cwd: outDir });
-      outcome.compileMs = checked.wallMs;
-      if (checked.code !== 0) {
-        const errors = `${checked.stdout}\n${checked.stderr}`.split('\n').filter((line) => /error TS\d+/.test(line));
-        throw new Error(errors.length > 0 ? `${errors.length} errors, first: ${errors[0]!.trim()}` : `tsc exited ${checked.code}: ${tail(`${checked.stdout}\n${checked.stderr}`)}`);
-      }
-      outcome.compile = 'ok';
-    } catch (error) {
-      fail('compile', (error as Error).message);
-    }
+    const checked = await typeCheckPeerProject(outDir, { emit: false });
+    outcome.compileMs = checked.ms;
+    outcome.compile = checked.error === null ? 'ok' : 'failed';
+    if (checked.error !== null) fail('compile', checked.error);
   }
   await rm(outDir, { recursive: true, force: true });
   return outcome;

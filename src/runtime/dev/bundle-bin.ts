@@ -42,6 +42,16 @@ export function binBundleOptions(root: string): BuildOptions {
  * modules found there as if they were in the package's own node_modules, so it is the same either way.
  */
 export async function bundleBin(root: string, nodePaths: readonly string[] = []): Promise<void> {
+  await writeBinBundle(await binBundle(root, nodePaths));
+}
+
+export interface BinBundle {
+  outfile: string;
+  text: string;
+}
+
+/** The text of `dist/bin.js` for the package at `root`, not yet written (see bundleBin). */
+export async function binBundle(root: string, nodePaths: readonly string[] = []): Promise<BinBundle> {
   // Real paths, as esbuild names modules by them: through a symlinked folder the names would be relative to the
   // real folder and the replacement below, relative to the link, would miss them.
   const options = binBundleOptions(realPath(root));
@@ -58,9 +68,13 @@ export async function bundleBin(root: string, nodePaths: readonly string[] = [])
   for (const prefix of foreignModulePrefixes(inputs, folders.map((folder) => relative(options.absWorkingDir!, folder).split(sep).join('/')))) {
     text = text.split(`"${prefix}`).join('"node_modules/');
   }
-  await mkdir(dirname(options.outfile!), { recursive: true });
-  await writeFile(options.outfile!, text);
-  await chmod(options.outfile!, 0o755);
+  return { outfile: options.outfile!, text };
+}
+
+export async function writeBinBundle({ outfile, text }: BinBundle): Promise<void> {
+  await mkdir(dirname(outfile), { recursive: true });
+  await writeFile(outfile, text);
+  await chmod(outfile, 0o755);
 }
 
 /**

@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { ts } from 'ts-morph';
+import { compilePackage } from '../../src/pipeline/compile/compile-package.js';
+import { CONSTANT_ENTRIES, PREBUILT_DIR, prebuiltRuntimeFor, readPrebuiltManifest } from '../../src/pipeline/compile/runtime-prebuilt.js';
+import { splicedDeclarations } from '../../src/pipeline/compile/spliced-declarations.js';
+import { resolveConfig } from '../../src/pipeline/config.js';
+import { PipelineError } from '../../src/pipeline/problems.js';
+import { buildPackage } from '../../src/pipeline/run-pipeline.js';
+import { bundle, tool } from '../fixtures/catalogues.js';
+import { REPO_ROOT } from '../helpers/cli.js';
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath ?? e.path, e.name).slice(dir.length + 1)).sort();
+}
+
+async function writtenPackage(dir: string): Promise<string> {
+  const source = join(dir, 'catalogue.json');
+  await writeFile(source, JSON.stringify(bundle(['alpha', 'beta-tool'].map((slug) => tool(slug)))));
+  const out = join(dir, 'package');
+  await buildPackage({ source, outDir: out, config: resolveConfig(), compile: false });
+  return out;
+}
+
+function parsed(text: string): ts.SourceFile {
+  return ts.createSourceFile('/x/tool.ts', text, ts.ScriptTarget.ES2022, true);
+}
+
+describe('compile stage', () => {
+  it('checks against the prebuilt runtime and gives the dist/ a full compile gives; a changed runtime is compiled in full', async () => {
+    assert.ok(readPrebuiltManifest() !== null, `no prebuilt runtime in ${PREBUILT_DIR}: run \`npm run build\``);
+    // Inside the repo, so that the compiled modules resolve their dependencies from its node_modules.
+    await mkdir(join(REPO_ROOT, '.tmp'), { recursive: true });
+    const dir = await mkdtemp(join(REPO_ROOT, '.tmp', 'compile-'));
+    try {
+      const fast = await writtenPackage(dir);
+      const slow = join(dir, 'slow');
+      await cp(fast, slow, { recursive: true });
+      // One byte more in one runtime file: its fingerprint no longer matches.
+      await appendFile(join(slow, 'src', 'runtime', 'guide.ts'), '\n');
+      assert.deepEqual(Object.keys(prebuiltRuntimeFor(fast)?.entries ?? {}).sort(), [...CONSTANT_ENTRIES].sort());
+      assert.equal(prebuiltRuntimeFor(slow), null);
+
+      assert.equal((await compilePackage(fast)).runtime, 'prebuilt');
+      assert.equal((await compilePackage(slow)).runtime, 'compiled');
+      const fastFiles = await filesUnder(join(fast, 'dist'));
+      assert.deepEqual(fastFiles, await filesUnder(join(slow, 'dist')));
+      for (const file of ['bin.js', 'index.js', 'index.d.ts', 'client.d.ts', 'runtime/sdk.js', 'runtime/sdk.d.ts', 'runtime/sandbox-child.js', 'tools/alpha.d.ts', 'tools/index.d.ts', 'types.d.ts']) {
+        assert.ok(fastFiles.includes(file), `dist/${file} is missing`);
+      }
+      for (const file of fastFiles) {
+        if (file === 'runtime/guide.js' || file === 'runtime/guide.d.ts' || file === 'bin.js') continue;
+        assert.equal(await readFile(join(fast, 'dist', file), 'utf8'), await readFile(join(slow, 'dist', file), 'utf8'), `dist/${file} differs between the two paths`);
+      }
+      // A tool's declarations: its types and docs as written, the wrapper declared.
+      const declarations = await readFile(join(fast, 'dist', 'tools', 'alpha.d.ts'), 'utf8');
+      assert.match(declarations, /export declare function alpha\(input: AlphaInput, options\?: CallOptions\): Promise<AlphaOutput>;/);
+      assert.doesNotMatch(declarations, /sdk\.invoke/);
+
+      // The compiled SDK modules load and export the wrappers.
+      const { spawnSync } = await import('node:child_process');
+      const listed = spawnSync(process.execPath, ['-e', `import(${JSON.stringify(join(fast, 'dist', 'tools', 'index.js'))}).then((m) => console.log(typeof m.alpha, typeof m.createClient))`], { encoding: 'utf8' });
+      assert.equal(listed.stdout.trim(), 'function function', listed.stderr);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reports a type error in a tool module by file and line, and writes no dist/', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'nb-compile-error-'));
+    try {
+      const out = await writtenPackage(dir);
+      const file = join(out, 'src', 'tools', 'alpha.ts');
+      await writeFile(file, `${await readFile(file, 'utf8')}\nexport const broken: number = 'text';\n`);
+      await assert.rejects(compilePackage(out), (error: unknown) => {
+        assert.ok(error instanceof PipelineError);
+        assert.match(error.message, /does not type-check \(1 errors\); first: src\/tools\/alpha\.ts:\d+ Type 'string' is not assignable to type 'number'/);
+        return true;
+      });
+      assert.equal(existsSync(join(out, 'dist')), false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('spliced declarations', () => {
+  it('keeps types and docs, declares annotated functions, and makes a defaulted parameter optional', () => {
+    const text = [
+      '// header',
+      "import type { A } from './a.js';",
+      "import { sdk } from './client.js';",
+      '/** Doc. */',
+      'export interface In { a: A }',
+      'export type Out = { b: string };',
+      '/** Runs it. */',
+      'export async function run(input: In, options: { x?: number } = {}): Promise<Out> {',
+      '  return sdk.invoke<Out>("run", input, options);',
+      '}',
+      '',
+    ].join('\n');
+    assert.equal(splicedDeclarations(parsed(text)), [
+      '// header',
+      "import type { A } from './a.js';",
+      "import { sdk } from './client.js';",
+      '/** Doc. */',
+      'export interface In { a: A }',
+      'export type Out = { b: string };',
+      '/** Runs it. */',
+      'export declare function run(input: In, options?: { x?: number }): Promise<Out>;',
+      '',
+    ].join('\n'));
+  });
+
+  it('leaves to the compiler what needs inference or is not a declaration', () => {
+    for (const text of [
+      'export function f(a: number) { return a; }',
+      'export function f(a = 1): number { return a; }',
+      'export const x: number = 1;',
+      'function hidden(): void {}',
+      'export function f(a: number = 1, b: string): number { return a; }',
+      'export class C {}',
+      'await Promise.resolve();',
+    ]) {
+      assert.equal(splicedDeclarations(parsed(text)), null, text);
+    }
+  });
+});
