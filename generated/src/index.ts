@@ -1,7 +1,7 @@
 // The package entry: the server factory (no side effects) and the names it was generated with.
 import { readFileSync } from 'node:fs';
-import type { DiagnosticLog, ServedCatalogueFile } from './runtime/contracts.js';
-import { createServer as createRuntimeServer } from './runtime/server.js';
+import type { DiagnosticLog, ServedCatalogueFile } from './runtime/shared/contracts.js';
+import { createServer as createRuntimeServer } from './runtime/transport/server.js';
 import { catalogueUrl, names } from './names.js';
 
 export { catalogueUrl, names };

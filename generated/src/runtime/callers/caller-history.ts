@@ -3,7 +3,7 @@
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHmac, randomBytes } from 'node:crypto';
-import { createRunHistory, HISTORY_CAPACITY, runRecord, type HistoryScope, type RunHistory, type RunRecord } from '../history.js';
+import { createRunHistory, HISTORY_CAPACITY, runRecord, type HistoryScope, type RunHistory, type RunRecord } from '../history/history.js';
 
 /** Callers whose histories are kept at once; the one that ran least recently is forgotten past this. */
 export const MAX_CALLER_HISTORIES = 64;

@@ -1,7 +1,7 @@
 // Refuses to serve HTTP beyond this machine with no bearer token, unless that exposure is asked for by name.
 
 import { isIP } from 'node:net';
-import type { HttpSettings } from '../config.js';
+import type { HttpSettings } from '../settings/config.js';
 
 /** Whether binding `host` keeps the server reachable from this machine only. */
 export function isLoopbackHost(host: string): boolean {

@@ -1,7 +1,7 @@
 // `npm run agent-demo [-- --mock]`: walks the path an LLM takes through the real server over stdio (list, search,
 // schema, run, batch, a typo and its recovery via the suggestion, the recover prompt) with no model needed.
 
-import { runnerToolName } from '../meta-tool.js';
+import { runnerToolName } from '../surface/context.js';
 import { parseArgs } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
@@ -9,13 +9,12 @@ import {
   callTool,
   errorText,
   isEntryPoint,
-  loadPackage,
   openClientSession,
+  openPackageApi,
   processLines,
   resultFailure,
   resultPayload,
   resultText,
-  startDevApi,
   startMockHint,
   type ClientSession,
   type DevIo,
@@ -51,20 +50,9 @@ export async function runAgentDemo(argv: string[], io: DevIo, options: AgentDemo
   }
 
   const env = options.env ?? process.env;
-  let pkg;
-  try {
-    pkg = await loadPackage(options.packageRoot);
-  } catch (error) {
-    io.stderr(`agent-demo: ${errorText(error)}`);
-    return 1;
-  }
-  let api;
-  try {
-    api = await startDevApi(pkg, { mock: flags.mock, env });
-  } catch (error) {
-    io.stderr(`agent-demo: ${errorText(error)}`);
-    return 1;
-  }
+  const opened = await openPackageApi('agent-demo', io, { packageRoot: options.packageRoot, mock: flags.mock, env });
+  if (opened === null) return 1;
+  const { pkg, api } = opened;
   try {
     // Checked first: without an API every step would fail with its own ECONNREFUSED and read as a broken server.
     const unreachable = await apiUnreachableReason(api.url);

@@ -1,7 +1,7 @@
 // Bundles the server's entry (`src/bin.ts`, the runtime and its dependencies) into one file, `dist/bin.js`, so that
 // start-up reads and links one module instead of a few hundred. The package's build runs this after `tsc`; the
 // generator's compile stage calls bundleBin() with the same options. Everything else in `dist/` stays tsc's output
-// (the typed SDK, the dev scripts, and `runtime/sandbox-child.js`, which local runs start as its own process).
+// (the typed SDK, the dev scripts, and `runtime/execution/sandbox-child.js`, which local runs start as its own process).
 //
 // Usage: node dist/runtime/dev/bundle-bin.js (from any folder; the package's `npm run build` runs it)
 
@@ -10,6 +10,7 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
+import { byCodeUnit } from '../shared/order.js';
 import { errorText, isEntryPoint } from './entry-point.js';
 
 /** The bin bundle's esbuild options for the package at `root`. */
@@ -41,6 +42,16 @@ export function binBundleOptions(root: string): BuildOptions {
  * modules found there as if they were in the package's own node_modules, so it is the same either way.
  */
 export async function bundleBin(root: string, nodePaths: readonly string[] = []): Promise<void> {
+  await writeBinBundle(await binBundle(root, nodePaths));
+}
+
+export interface BinBundle {
+  outfile: string;
+  text: string;
+}
+
+/** The text of `dist/bin.js` for the package at `root`, not yet written (see bundleBin). */
+export async function binBundle(root: string, nodePaths: readonly string[] = []): Promise<BinBundle> {
   // Real paths, as esbuild names modules by them: through a symlinked folder the names would be relative to the
   // real folder and the replacement below, relative to the link, would miss them.
   const options = binBundleOptions(realPath(root));
@@ -52,14 +63,18 @@ export async function bundleBin(root: string, nodePaths: readonly string[] = [])
     text = result.outputFiles[0]!.text;
     inputs = Object.keys(result.metafile.inputs);
   } catch (error) {
-    throw new Error(`bundling src/bin.ts into dist/bin.js failed: ${errorText(error)}`);
+    throw new Error(`bundling src/bin.ts into dist/bin.js failed: ${errorText(error)}`, { cause: error });
   }
   for (const prefix of foreignModulePrefixes(inputs, folders.map((folder) => relative(options.absWorkingDir!, folder).split(sep).join('/')))) {
     text = text.split(`"${prefix}`).join('"node_modules/');
   }
-  await mkdir(dirname(options.outfile!), { recursive: true });
-  await writeFile(options.outfile!, text);
-  await chmod(options.outfile!, 0o755);
+  return { outfile: options.outfile!, text };
+}
+
+export async function writeBinBundle({ outfile, text }: BinBundle): Promise<void> {
+  await mkdir(dirname(outfile), { recursive: true });
+  await writeFile(outfile, text);
+  await chmod(outfile, 0o755);
 }
 
 /**
@@ -77,7 +92,7 @@ function foreignModulePrefixes(inputs: readonly string[], nodePaths: readonly st
     if (end > 0 && (!prefix.startsWith('node_modules/') || prefix.includes('/.pnpm/'))) prefixes.add(prefix);
   }
   prefixes.delete('node_modules/');
-  return [...prefixes].sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0));
+  return [...prefixes].sort((a, b) => b.length - a.length || byCodeUnit(a, b));
 }
 
 function realPath(path: string): string {

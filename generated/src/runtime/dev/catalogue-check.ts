@@ -3,10 +3,10 @@
 // resource) and exits non-zero on any failure, so it works as a CI gate.
 
 import { parseArgs } from 'node:util';
-import type { ServedTool } from '../contracts.js';
-import { TOOL_NAME_GRAMMAR } from '../advertise.js';
+import type { ServedTool } from '../shared/contracts.js';
+import { TOOL_NAME_GRAMMAR } from '../catalogue/advertise.js';
 import { isRunSelected, notRunText, runSelectionOf, selectionText, type RunSelection } from './run-selection.js';
-import { runnerToolName } from '../meta-tool.js';
+import { runnerToolName } from '../surface/context.js';
 import { decideTool, needsConfirmation, readPolicySettings, type PolicySettings } from '../policy/index.js';
 import {
   apiUnreachableReason,

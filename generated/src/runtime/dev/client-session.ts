@@ -5,9 +5,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ServedCatalogueFile, ServerNames, ToolFailure } from '../contracts.js';
-import { loadServedCatalogue } from '../catalogue-store.js';
-import { envVarNames, readApiUrl } from '../config.js';
+import type { ServedCatalogueFile, ServerNames, ToolFailure } from '../shared/contracts.js';
+import { loadServedCatalogue } from '../catalogue/catalogue-store.js';
+import { envVarNames, readApiUrl } from '../settings/config.js';
 import { errorText } from './entry-point.js';
 import { manifestsFromServedCatalogue, startMockApi } from './mock-api.js';
 import { DEFAULT_MOCK_API_PORT } from './mock-api-cli.js';
@@ -73,7 +73,7 @@ export interface DevApi {
 }
 
 /**
- * Reads the API URL variable as the server does (config.ts): unset means the package's default; any other value that
+ * Reads the API URL variable as the server does (settings/config.ts): unset means the package's default; any other value that
  * is not an http(s) URL, blank included, is an error here too, never replaced by the default, which would send the
  * runs (and the API key) to another host. The server itself gets the variable untouched, with any credentials in it.
  */
@@ -90,6 +90,24 @@ export async function startDevApi(pkg: PackageContext, options: { mock: boolean;
       + `unset it to use ${pkg.names.defaultApiUrl}, or pass --mock to use a mock API started for this script.`);
   }
   return { url, mock: false, close: async () => undefined };
+}
+
+/**
+ * The package and its API (a mock when asked) for a dev script named `script`, or null when either fails, after
+ * saying why on stderr as `<script>: <reason>`.
+ */
+export async function openPackageApi(
+  script: string,
+  io: Pick<DevIo, 'stderr'>,
+  options: { packageRoot?: string; mock: boolean; env?: NodeJS.ProcessEnv },
+): Promise<{ pkg: PackageContext; api: DevApi } | null> {
+  try {
+    const pkg = await loadPackage(options.packageRoot);
+    return { pkg, api: await startDevApi(pkg, options) };
+  } catch (error) {
+    io.stderr(`${script}: ${errorText(error)}`);
+    return null;
+  }
 }
 
 /** GET {api}/tools answered with a JSON tool list: null when it did, else why not in a few words. */
@@ -156,7 +174,7 @@ export async function openClientSession(
     // The SDK only says the connection closed; why the server stopped is what it wrote to stderr before it did.
     await transport.close().catch(() => undefined);
     const said = stderrText.trim();
-    throw new Error(`the server (node ${pkg.paths.bin}) did not start: ${errorText(error)}${said === '' ? '' : `. It wrote:\n${said}`}`);
+    throw new Error(`the server (node ${pkg.paths.bin}) did not start: ${errorText(error)}${said === '' ? '' : `. It wrote:\n${said}`}`, { cause: error });
   }
   let closing = false;
   let ended = false;

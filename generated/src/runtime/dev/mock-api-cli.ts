@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { Manifest, ServedCatalogueFile } from '../contracts.js';
+import type { Manifest, ServedCatalogueFile } from '../shared/contracts.js';
 import { isEntryPoint, processLines } from './entry-point.js';
 import { manifestsFromBundle, manifestsFromServedCatalogue, MOCK_API_HEADER, startMockApi, type MockApi } from './mock-api.js';
 

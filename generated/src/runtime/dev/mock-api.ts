@@ -24,10 +24,12 @@ import {
   type JsonObject,
   type Manifest,
   type ServedCatalogueFile,
-} from '../contracts.js';
-import { compilableSchema } from '../validation.js';
+} from '../shared/contracts.js';
+import { compilableSchema } from '../schema/validation.js';
 import { messageOf, runToolSource, ToolSourceError } from './tool-source.js';
-import { readRequestBody } from '../request-body.js';
+import { readRequestBody } from '../transport/request-body.js';
+import { isJsonObject } from '../shared/json-values.js';
+import { byCodeUnit } from '../shared/order.js';
 
 /** How one endpoint misbehaves. `times` limits the fault to the next N matching requests; absent means always. */
 export type MockFault = (
@@ -116,7 +118,7 @@ export async function startMockApi(options: MockApiOptions): Promise<MockApi> {
   const runTimeoutMs = options.runTimeoutMs ?? 5000;
   const log = options.log;
   const manifestsBySlug = indexBySlug(options.manifests);
-  const sortedSlugs = [...manifestsBySlug.keys()].sort(compareCodeUnits);
+  const sortedSlugs = [...manifestsBySlug.keys()].sort(byCodeUnit);
   const validators = new InputValidators();
   const requests: MockRequest[] = [];
   const sockets = new Set<Socket>();
@@ -230,9 +232,9 @@ export async function startMockApi(options: MockApiOptions): Promise<MockApi> {
     const manifest = manifestsBySlug.get(slug);
     if (!manifest) return notFound(slug);
     const body = parseJsonOr(bodyText, undefined);
-    if (!isPlainObject(body)) return errorReply(400, 'VALIDATION_ERROR', 'The request body must be a JSON object: {"params": {...}}');
+    if (!isJsonObject(body)) return errorReply(400, 'VALIDATION_ERROR', 'The request body must be a JSON object: {"params": {...}}');
     const params = body.params ?? {};
-    if (!isPlainObject(params)) return errorReply(400, 'VALIDATION_ERROR', '"params" must be a JSON object');
+    if (!isJsonObject(params)) return errorReply(400, 'VALIDATION_ERROR', '"params" must be a JSON object');
 
     if (manifest.input_schema !== null && manifest.input_schema !== undefined) {
       let validate: ValidateFunction;
@@ -316,7 +318,7 @@ export async function startMockApi(options: MockApiOptions): Promise<MockApi> {
 
 /** The manifests of a bundle file (`{"format": "nexusbloom-catalogue/1", "tools": [...]}`). Throws on a bad bundle. */
 export function manifestsFromBundle(json: unknown): Manifest[] {
-  if (!isPlainObject(json) || json.format !== BUNDLE_FORMAT) {
+  if (!isJsonObject(json) || json.format !== BUNDLE_FORMAT) {
     throw new Error(`Not a NexusBloom catalogue bundle: expected "format": "${BUNDLE_FORMAT}"`);
   }
   if (!Array.isArray(json.tools)) throw new Error('Not a NexusBloom catalogue bundle: "tools" must be an array');
@@ -327,17 +329,17 @@ export function manifestsFromBundle(json: unknown): Manifest[] {
 
 /** The manifests a generated package ships in `data/catalogue.json`. */
 export function manifestsFromServedCatalogue(file: ServedCatalogueFile): Manifest[] {
-  if (!isPlainObject(file) || file.format !== SERVED_CATALOGUE_FORMAT || !Array.isArray(file.tools)) {
+  if (!isJsonObject(file) || file.format !== SERVED_CATALOGUE_FORMAT || !Array.isArray(file.tools)) {
     throw new Error(`Not a served catalogue file: expected "format": "${SERVED_CATALOGUE_FORMAT}" and a "tools" array`);
   }
-  const manifests = file.tools.map((tool, index) => checkedManifest(isPlainObject(tool) ? tool.manifest : undefined, `/tools/${index}/manifest`));
+  const manifests = file.tools.map((tool, index) => checkedManifest(isJsonObject(tool) ? tool.manifest : undefined, `/tools/${index}/manifest`));
   indexBySlug(manifests);
   return manifests;
 }
 
 /** Checks the shape of a MockFaults value (from JSON or code) and returns a copy. Throws naming the bad field. */
 export function parseMockFaults(json: unknown): MockFaults {
-  if (!isPlainObject(json)) throw new Error('Faults must be a JSON object like {"run": {"*": {"kind": "hang"}}}');
+  if (!isJsonObject(json)) throw new Error('Faults must be a JSON object like {"run": {"*": {"kind": "hang"}}}');
   const parsed: MockFaults = {};
   for (const key of Object.keys(json)) {
     if (key !== 'list' && key !== 'manifest' && key !== 'run') throw new Error(`Unknown fault endpoint "${key}": use list, manifest or run`);
@@ -346,7 +348,7 @@ export function parseMockFaults(json: unknown): MockFaults {
   for (const endpoint of ['manifest', 'run'] as const) {
     const bySlug = json[endpoint];
     if (bySlug === undefined) continue;
-    if (!isPlainObject(bySlug)) throw new Error(`"${endpoint}" must map a slug (or "*") to a fault`);
+    if (!isJsonObject(bySlug)) throw new Error(`"${endpoint}" must map a slug (or "*") to a fault`);
     const copy: Record<string, MockFault> = {};
     for (const [slug, fault] of Object.entries(bySlug)) copy[slug] = parseFault(fault, `${endpoint}.${slug}`);
     parsed[endpoint] = copy;
@@ -355,7 +357,7 @@ export function parseMockFaults(json: unknown): MockFaults {
 }
 
 function parseFault(json: unknown, where: string): MockFault {
-  if (!isPlainObject(json)) throw new Error(`Fault ${where} must be an object with a "kind"`);
+  if (!isJsonObject(json)) throw new Error(`Fault ${where} must be an object with a "kind"`);
   const times = json.times;
   if (times !== undefined && !(Number.isInteger(times) && (times as number) >= 0)) throw new Error(`Fault ${where}: "times" must be a non-negative integer`);
   const withTimes = <T extends object>(fault: T): T & { times?: number } => (times === undefined ? fault : { ...fault, times: times as number });
@@ -494,7 +496,7 @@ function encodeCursor(offset: number): string {
 
 function decodeCursor(cursor: string): number | null {
   const decoded = parseJsonOr(Buffer.from(cursor, 'base64url').toString('utf8'), undefined);
-  const offset = isPlainObject(decoded) ? decoded.offset : undefined;
+  const offset = isJsonObject(decoded) ? decoded.offset : undefined;
   return typeof offset === 'number' && Number.isInteger(offset) && offset >= 0 ? offset : null;
 }
 
@@ -508,13 +510,13 @@ function indexBySlug(manifests: Manifest[]): Map<string, Manifest> {
 }
 
 function checkedManifest(tool: unknown, pointer: string): Manifest {
-  if (!isPlainObject(tool)) throw new Error(`${pointer}: a manifest must be an object`);
+  if (!isJsonObject(tool)) throw new Error(`${pointer}: a manifest must be an object`);
   if (typeof tool.slug !== 'string' || tool.slug === '') throw new Error(`${pointer}/slug: must be a non-empty string`);
   for (const field of ['name', 'description', 'category', 'version'] as const) {
     if (typeof tool[field] !== 'string') throw new Error(`${pointer}/${field} (tool "${tool.slug}"): must be a string`);
   }
   if (!Array.isArray(tool.tags)) throw new Error(`${pointer}/tags (tool "${tool.slug}"): must be an array`);
-  if (tool.input_schema !== null && !isPlainObject(tool.input_schema)) {
+  if (tool.input_schema !== null && !isJsonObject(tool.input_schema)) {
     throw new Error(`${pointer}/input_schema (tool "${tool.slug}"): must be an object or null`);
   }
   return tool as Manifest;
@@ -558,12 +560,4 @@ function parseJsonOr<T>(text: string, fallback: T): unknown {
   } catch {
     return fallback;
   }
-}
-
-function isPlainObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

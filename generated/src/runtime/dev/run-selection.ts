@@ -1,7 +1,7 @@
 // Which tools catalogue-check (and `nexusbloom-gen verify`) runs against the API: --only-read-only and --allow.
 // No imports beyond a type, so the generator's verify command reads the flags the same way without loading a server.
 
-import type { ServedTool } from '../contracts.js';
+import type { ServedTool } from '../shared/contracts.js';
 
 /**
  * Which tools are run against the API: against a real one, only tools that say they change nothing, or that someone

@@ -8,12 +8,11 @@ import {
   errorText,
   isEntryPoint,
   listEveryTool,
-  loadPackage,
   openClientSession,
+  openPackageApi,
   processLines,
   processOutput,
   resultText,
-  startDevApi,
   type ClientSession,
   type DevIo,
 } from './client-session.js';
@@ -54,20 +53,9 @@ export async function runShell(argv: string[], io: ShellIo, options: ShellOption
     return 2;
   }
   const env = options.env ?? process.env;
-  let pkg;
-  try {
-    pkg = await loadPackage(options.packageRoot);
-  } catch (error) {
-    io.stderr(`shell: ${errorText(error)}`);
-    return 1;
-  }
-  let api;
-  try {
-    api = await startDevApi(pkg, { mock, env });
-  } catch (error) {
-    io.stderr(`shell: ${errorText(error)}`);
-    return 1;
-  }
+  const opened = await openPackageApi('shell', io, { packageRoot: options.packageRoot, mock, env });
+  if (opened === null) return 1;
+  const { pkg, api } = opened;
   let session: ClientSession;
   try {
     session = await openClientSession(pkg, { apiUrl: api.serverUrl, env, clientName: 'shell' });

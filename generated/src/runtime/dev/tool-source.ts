@@ -5,7 +5,7 @@
 import { Buffer } from 'node:buffer';
 import { createRequire, isBuiltin } from 'node:module';
 import vm from 'node:vm';
-import type { DiagnosticLog, JsonObject } from '../contracts.js';
+import type { DiagnosticLog, JsonObject } from '../shared/contracts.js';
 
 export interface ToolSourceOptions {
   /** Deadline for loading the module plus one run, synchronous and asynchronous parts together. */
@@ -43,7 +43,7 @@ export async function runToolSource(code: string, params: JsonObject, options: T
   const moduleRecord = { exports: {} as unknown };
   const context = vm.createContext(toolGlobals(options.log));
 
-  let loadModule: Function;
+  let loadModule: ReturnType<typeof vm.compileFunction>;
   try {
     loadModule = vm.compileFunction(code, moduleWrapperParameters, { filename, parsingContext: context });
   } catch (error) {

@@ -1,7 +1,7 @@
 // The credentials an OpenAPI operation's security schemes take, read from environment variables named after each
 // scheme (`<prefix><SCHEME>_KEY`, `_TOKEN`, `_USERNAME`/`_PASSWORD`, `_CLIENT_ID`/`_CLIENT_SECRET`).
 
-import type { EnvironmentVariables } from '../contracts.js';
+import type { EnvironmentVariables } from '../shared/contracts.js';
 import type { SecurityScheme } from './operation.js';
 
 /** Where credentials go on one request. */

@@ -1,7 +1,7 @@
 // How many local runs a server starts at once, how many may wait, and how much memory each may hold; read from the
 // environment (`<prefix>MCP_LOCAL_CONCURRENCY`, `<prefix>MCP_LOCAL_QUEUE`, `<prefix>MCP_LOCAL_MEMORY_MB`).
 
-import type { DiagnosticLog, EnvironmentVariables, ServerNames } from '../contracts.js';
+import type { DiagnosticLog, EnvironmentVariables, ServerNames } from '../shared/contracts.js';
 
 export interface LocalLimits {
   /** Children running at once. */

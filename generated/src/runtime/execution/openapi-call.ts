@@ -1,14 +1,15 @@
 // Calls the HTTP operation a tool converted from an OpenAPI document stands for, and maps the answer onto the same
 // results and stable error codes as a NexusBloom run.
 
-import type { DiagnosticLog, EnvironmentVariables, JsonObject, RunOutcome, ServedTool, ServerNames, ToolFailure } from '../contracts.js';
-import { toolFailure } from '../contracts.js';
-import { exchangeWithApi, ExchangeError, type ApiAnswer } from '../api-transport.js';
-import { parseRetryAfter } from '../api-client.js';
-import { withoutByteOrderMark } from '../json-text.js';
+import type { DiagnosticLog, EnvironmentVariables, JsonObject, RunOutcome, ServedTool, ServerNames, ToolFailure } from '../shared/contracts.js';
+import { toolFailure } from '../shared/contracts.js';
+import { exchangeWithApi, ExchangeError, type ApiAnswer } from './api-transport.js';
+import { parseRetryAfter } from './api-client.js';
+import { withoutByteOrderMark } from '../shared/json-text.js';
 import { createCredentialReader, type TokenSource } from './credentials.js';
 import type { OperationCall } from './operation.js';
 import { buildOperationRequest } from './operation-request.js';
+import { isJsonObject } from '../shared/json-values.js';
 
 export interface OperationCaller {
   call(tool: ServedTool, call: OperationCall, params: JsonObject, signal?: AbortSignal): Promise<RunOutcome>;
@@ -22,7 +23,6 @@ export interface OperationCallerOptions {
   log: DiagnosticLog;
 }
 
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `<prefix>API_URL`, when set, replaces the document's server URL (a test double, a staging host, a proxy). */
 function baseUrlOf(options: OperationCallerOptions, call: OperationCall): { url: string } | { problem: string } {
@@ -48,11 +48,11 @@ function describeText(text: string): string {
 
 /** The API's own message in a JSON error body (`message`, `error`, `error.message`, `detail`, `title`), if any. */
 function apiMessage(body: unknown): string | null {
-  if (!isObject(body)) return null;
+  if (!isJsonObject(body)) return null;
   for (const key of ['message', 'error', 'detail', 'title', 'error_description']) {
     const value = body[key];
     if (typeof value === 'string' && value.trim() !== '') return value.trim().slice(0, 500);
-    if (isObject(value) && typeof value.message === 'string') return value.message.trim().slice(0, 500);
+    if (isJsonObject(value) && typeof value.message === 'string') return value.message.trim().slice(0, 500);
   }
   return null;
 }
@@ -74,7 +74,7 @@ function createTokenSource(timeoutMs: number, userAgent: string): TokenSource {
         body: 'grant_type=client_credentials',
       });
       const body = JSON.parse(withoutByteOrderMark(answer.text)) as unknown;
-      if (answer.status !== 200 || !isObject(body) || typeof body.access_token !== 'string') return null;
+      if (answer.status !== 200 || !isJsonObject(body) || typeof body.access_token !== 'string') return null;
       const lifetime = typeof body.expires_in === 'number' ? body.expires_in : 3600;
       cache.set(key, { token: body.access_token, until: Date.now() + Math.max(0, lifetime - 30) * 1000 });
       return body.access_token;

@@ -1,8 +1,9 @@
 // Builds the HTTP request of an OpenAPI operation from validated arguments: the path template filled with encoded
 // values, the query, headers and cookies serialized by their declared style/explode, and the body.
 
-import type { JsonObject } from '../contracts.js';
+import type { JsonObject } from '../shared/contracts.js';
 import type { OperationCall, OperationParameter } from './operation.js';
+import { isJsonObject } from '../shared/json-values.js';
 
 export interface OperationRequest {
   /** Path and query, to append to the server's base URL. */
@@ -11,7 +12,6 @@ export interface OperationRequest {
   body?: string;
 }
 
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
 
@@ -29,7 +29,7 @@ function encodeSegment(value: string): string {
 /** A value in the `simple` style (path and header default): `a,b,c`; an object `k,v,k2,v2`, or `k=v,k2=v2` exploded. */
 function simple(value: unknown, explode: boolean, escape: (s: string) => string): string {
   if (Array.isArray(value)) return value.map((item) => escape(text(item))).join(',');
-  if (isObject(value)) {
+  if (isJsonObject(value)) {
     return Object.entries(value).map(([k, v]) => (explode ? `${escape(k)}=${escape(text(v))}` : `${escape(k)},${escape(text(v))}`)).join(',');
   }
   return escape(text(value));
@@ -48,7 +48,7 @@ function pathValue(parameter: OperationParameter, value: unknown): string {
       if (Array.isArray(value)) {
         return parameter.explode ? value.map((item) => `;${name}=${escape(text(item))}`).join('') : `;${name}=${value.map((item) => escape(text(item))).join(',')}`;
       }
-      if (isObject(value) && parameter.explode) return Object.entries(value).map(([k, v]) => `;${escape(k)}=${escape(text(v))}`).join('');
+      if (isJsonObject(value) && parameter.explode) return Object.entries(value).map(([k, v]) => `;${escape(k)}=${escape(text(v))}`).join('');
       return `;${name}=${simple(value, false, escape)}`;
     }
     case 'json':
@@ -63,10 +63,10 @@ function queryPairs(parameter: OperationParameter, value: unknown): string[] {
   const escape = (s: string): string => encode(s, parameter.allowReserved === true);
   const name = encode(parameter.name);
   if (parameter.style === 'json') return [`${name}=${escape(JSON.stringify(value))}`];
-  if (parameter.style === 'deepObject' && isObject(value)) {
+  if (parameter.style === 'deepObject' && isJsonObject(value)) {
     const pairs: string[] = [];
     const walk = (prefix: string, node: unknown): void => {
-      if (isObject(node)) for (const [k, v] of Object.entries(node)) walk(`${prefix}[${k}]`, v);
+      if (isJsonObject(node)) for (const [k, v] of Object.entries(node)) walk(`${prefix}[${k}]`, v);
       else if (Array.isArray(node)) node.forEach((item, index) => walk(`${prefix}[${index}]`, item));
       else pairs.push(`${encode(prefix)}=${escape(text(node))}`);
     };
@@ -78,7 +78,7 @@ function queryPairs(parameter: OperationParameter, value: unknown): string[] {
     if (parameter.style === 'pipeDelimited') return [`${name}=${value.map((item) => escape(text(item))).join('|')}`];
     return parameter.explode ? value.map((item) => `${name}=${escape(text(item))}`) : [`${name}=${value.map((item) => escape(text(item))).join(',')}`];
   }
-  if (isObject(value)) {
+  if (isJsonObject(value)) {
     if (parameter.explode) return Object.entries(value).map(([k, v]) => `${encode(k)}=${escape(text(v))}`);
     return [`${name}=${Object.entries(value).map(([k, v]) => `${escape(k)},${escape(text(v))}`).join(',')}`];
   }
@@ -87,7 +87,7 @@ function queryPairs(parameter: OperationParameter, value: unknown): string[] {
 
 /** A form-urlencoded body from an object: arrays as repeated fields, nested objects as JSON text. */
 function formBody(value: unknown): string {
-  if (!isObject(value)) return '';
+  if (!isJsonObject(value)) return '';
   const pairs: string[] = [];
   for (const [k, v] of Object.entries(value)) {
     if (v === undefined) continue;

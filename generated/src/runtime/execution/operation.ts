@@ -1,6 +1,7 @@
 // What a tool converted from an OpenAPI operation carries so the server can call it: the `x-nexusbloom-operation` field.
 
-import type { JsonObject, Manifest } from '../contracts.js';
+import type { Manifest } from '../shared/contracts.js';
+import { isJsonObject } from '../shared/json-values.js';
 
 export const OPERATION_FIELD = 'x-nexusbloom-operation';
 
@@ -39,11 +40,10 @@ export interface OperationCall {
   securitySchemes: Record<string, SecurityScheme>;
 }
 
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The operation a manifest carries, or null for a NexusBloom tool (run through `POST /tools/{slug}/run`). */
 export function operationOf(manifest: Manifest): OperationCall | null {
   const field = manifest[OPERATION_FIELD];
-  if (!isObject(field) || typeof field.method !== 'string' || typeof field.path !== 'string' || !Array.isArray(field.parameters)) return null;
+  if (!isJsonObject(field) || typeof field.method !== 'string' || typeof field.path !== 'string' || !Array.isArray(field.parameters)) return null;
   return field as unknown as OperationCall;
 }

@@ -1,7 +1,7 @@
 // When and how long to wait before running a tool call again: which failures are worth another attempt, which tools may
 // run twice, and exponential backoff with full jitter that honours the API's retry-after.
 
-import type { ToolAnnotations } from '../contracts.js';
+import type { ToolAnnotations } from '../shared/contracts.js';
 
 /**
  * How a call retries. Every field may be left out (or be `undefined`): per-call options override the client's, which

@@ -2,7 +2,7 @@
 // with an opaque cursor that names where the next page starts.
 
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { ProtocolError } from '../contracts.js';
+import { ProtocolError } from '../shared/contracts.js';
 
 /** Entries per page: the most tools a host takes at once (VS Code and OpenAI cap a tool array at 128). */
 export const LIST_PAGE_SIZE = 128;

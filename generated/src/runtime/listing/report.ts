@@ -3,9 +3,9 @@
 
 import { readFileSync } from 'node:fs';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ServedTool } from '../contracts.js';
-import type { EnvVarNames } from '../config.js';
-import { isListable, type ListingOptions } from '../advertise.js';
+import type { ServedTool } from '../shared/contracts.js';
+import type { EnvVarNames } from '../settings/config.js';
+import { isListable, type ListingOptions } from '../catalogue/advertise.js';
 import { describePolicy, type PolicySettings } from '../policy/index.js';
 
 /** What the build counted (`data/token-costs.json`): tokens of tools/list entries, o200k_base. */
@@ -20,11 +20,6 @@ export interface TokenCosts {
 }
 
 export const TOKEN_COSTS_FORMAT = 'nexusbloom-token-costs/1';
-
-export function tokenCostsFileText(costs: TokenCosts): string {
-  const perTool = Object.fromEntries(Object.entries(costs.perTool).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return `${JSON.stringify({ format: TOKEN_COSTS_FORMAT, encoding: costs.encoding, total: costs.total, metaOnly: costs.metaOnly, perTool })}\n`;
-}
 
 export function readTokenCostsSync(url: URL): TokenCosts | null {
   try {

@@ -1,8 +1,8 @@
 // The meta-tool's annotations, computed from the tools it can reach under the policy, so a host gating by
 // annotations judges it by what it can actually do.
 
-import type { ServedTool } from '../contracts.js';
-import { traitsOf } from '../catalogue-index.js';
+import type { ServedTool } from '../shared/contracts.js';
+import { traitsOf } from '../catalogue/catalogue-index.js';
 import { mayBeDestructive } from './risk.js';
 
 export interface ReachableSurface {

@@ -1,7 +1,7 @@
 // The catalogue as the policy lets agents see it, computed once per tool list, and the answer for a tool outside it.
 
-import { toolFailure, type ServedTool, type ToolFailure } from '../contracts.js';
-import { toolBySlug } from '../slug-index.js';
+import { toolFailure, type ServedTool, type ToolFailure } from '../shared/contracts.js';
+import { toolBySlug, toolList, type ToolList } from '../catalogue/slug-index.js';
 import { decideTool, isOpenPolicy, type OperatorPolicy } from './operator-policy.js';
 
 export interface PolicyView {
@@ -18,12 +18,12 @@ export interface PolicyView {
 
 export function createPolicyView(policy: OperatorPolicy): PolicyView {
   const open = isOpenPolicy(policy);
-  const allowedLists = new WeakMap<readonly ServedTool[], readonly ServedTool[]>();
+  // The last list asked for and its allowed tools: the store hands out one list until a refresh replaces it.
+  let last: { tools: readonly ServedTool[]; allowed: ToolList } | undefined;
   const allowed = (tools: readonly ServedTool[]): readonly ServedTool[] => {
     if (open) return tools;
-    let list = allowedLists.get(tools);
-    if (list === undefined) allowedLists.set(tools, (list = tools.filter((tool) => decideTool(policy, tool).allowed)));
-    return list;
+    if (last?.tools !== tools) last = { tools, allowed: toolList(tools.filter((tool) => decideTool(policy, tool).allowed)) };
+    return last.allowed;
   };
   return {
     allowed,

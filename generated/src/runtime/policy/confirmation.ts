@@ -3,8 +3,8 @@
 // ConfirmationChannel). Without a channel the call is refused with CONFIRMATION_REQUIRED, naming the tools to call
 // directly so the host's own gate decides.
 
-import { toolFailure, type JsonObject, type ServedTool, type ServerNames, type ToolFailure } from '../contracts.js';
-import { redactSecrets, safeStringify } from '../redact.js';
+import { toolFailure, type JsonObject, type ServedTool, type ServerNames, type ToolFailure } from '../shared/contracts.js';
+import { redactSecrets, safeStringify } from '../secrets/redact.js';
 import { declaresDestructive, mayBeDestructive } from './risk.js';
 import type { ConfirmMode } from './settings.js';
 

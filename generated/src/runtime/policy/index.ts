@@ -4,7 +4,7 @@ export { matchesPattern } from './patterns.js';
 export { declaresDestructive, isAboveCeiling, mayBeDestructive, RISK_CEILINGS, RISK_LEVELS, riskOf, type RiskCeiling, type RiskLevel } from './risk.js';
 export { createPolicyView, type PolicyView } from './catalogue-view.js';
 export {
-  CONFIRM_MODES, POLICY_FILE_FORMAT, policyDefaultsProblems, policyEnvVarNames, policyFileText, readPolicyFileSync, readPolicySettings, SURFACE_MODES,
+  CONFIRM_MODES, POLICY_FILE_FORMAT, policyDefaultsProblems, policyEnvVarNames, readPolicyFileSync, readPolicySettings, SURFACE_MODES,
   type ConfirmMode, type PolicyDefaults, type PolicyEnvVarNames, type PolicySettings, type SurfaceMode,
 } from './settings.js';
 export {

@@ -1,7 +1,7 @@
 // The operator's policy: which tools this server serves at all, by name pattern, category, tag and risk ceiling.
 
-import type { ServedTool } from '../contracts.js';
-import { traitsOf } from '../catalogue-index.js';
+import type { ServedTool } from '../shared/contracts.js';
+import { traitsOf } from '../catalogue/catalogue-index.js';
 import { matchesPattern } from './patterns.js';
 import { isAboveCeiling, riskOf, type RiskCeiling } from './risk.js';
 

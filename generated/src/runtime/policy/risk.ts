@@ -1,12 +1,9 @@
 // A tool's risk as trust-gating hosts infer it from MCP annotations: read < low < medium < high.
 
-import type { ToolAnnotations } from '../contracts.js';
+import type { ToolAnnotations } from '../shared/contracts.js';
+import { RISK_CEILINGS, type RiskCeiling, type RiskLevel } from './modes.js';
 
-export const RISK_LEVELS = ['read', 'low', 'medium', 'high'] as const;
-export type RiskLevel = (typeof RISK_LEVELS)[number];
-/** What a ceiling may name: a risk level, or `critical`, which every derived level is below (no ceiling). */
-export const RISK_CEILINGS = [...RISK_LEVELS, 'critical'] as const;
-export type RiskCeiling = (typeof RISK_CEILINGS)[number];
+export { RISK_CEILINGS, RISK_LEVELS, type RiskCeiling, type RiskLevel } from './modes.js';
 
 /**
  * `readOnlyHint: true` is `read`; `destructiveHint: true` is `high`; a tool that declares `destructiveHint: false` is

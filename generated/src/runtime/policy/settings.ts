@@ -1,25 +1,11 @@
 // The policy a server applies: the build's defaults (data/policy.json), each overridden by its environment variable.
 
 import { readFileSync } from 'node:fs';
-import type { DiagnosticLog, EnvironmentVariables, ServerNames } from '../contracts.js';
+import type { DiagnosticLog, EnvironmentVariables, ServerNames } from '../shared/contracts.js';
 import type { OperatorPolicy } from './operator-policy.js';
-import { RISK_CEILINGS, type RiskCeiling } from './risk.js';
+import { CONFIRM_MODES, RISK_CEILINGS, SURFACE_MODES, type ConfirmMode, type PolicyDefaults, type RiskCeiling, type SurfaceMode } from './modes.js';
 
-/** `declared`: tools declaring destructiveHint: true; `unless-safe`: every tool not declared read-only or non-destructive. */
-export const CONFIRM_MODES = ['declared', 'unless-safe', 'off'] as const;
-export type ConfirmMode = (typeof CONFIRM_MODES)[number];
-/** `single`: one meta-tool (the reference); `split`: a read-only discovery tool and a separate runner. */
-export const SURFACE_MODES = ['single', 'split'] as const;
-export type SurfaceMode = (typeof SURFACE_MODES)[number];
-
-/** What a build may set (config file `policy`, shipped as `data/policy.json`); every field optional. */
-export interface PolicyDefaults {
-  allow?: string[];
-  deny?: string[];
-  maxRisk?: RiskCeiling;
-  confirm?: ConfirmMode;
-  surface?: SurfaceMode;
-}
+export { CONFIRM_MODES, SURFACE_MODES, type ConfirmMode, type PolicyDefaults, type SurfaceMode } from './modes.js';
 
 export interface PolicySettings {
   policy: OperatorPolicy;
@@ -109,12 +95,6 @@ export function policyDefaultsProblems(value: unknown): string[] {
 
 export const POLICY_FILE_FORMAT = 'nexusbloom-policy/1';
 
-/** `data/policy.json`: the build's policy defaults, keys sorted, so the same config writes the same bytes. */
-export function policyFileText(defaults: PolicyDefaults): string {
-  const sorted = Object.fromEntries(Object.entries(defaults).filter(([, value]) => value !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return `${JSON.stringify({ format: POLICY_FILE_FORMAT, ...sorted }, null, 2)}\n`;
-}
-
 /**
  * The defaults in a package's `data/policy.json`: none when the file is absent (a package built before it existed).
  * A file that is there but unreadable or invalid is an error: serving every tool in place of a policy the operator
@@ -126,13 +106,13 @@ export function readPolicyFileSync(url: URL): PolicyDefaults {
     text = readFileSync(url, 'utf8');
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ENOENT') return {};
-    throw new Error(`Cannot read the tool policy at ${url.pathname}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`Cannot read the tool policy at ${url.pathname}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new Error(`The tool policy at ${url.pathname} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`The tool policy at ${url.pathname} is not JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   if (typeof data !== 'object' || data === null || (data as { format?: unknown }).format !== POLICY_FILE_FORMAT) {
     throw new Error(`The tool policy at ${url.pathname} is not a ${POLICY_FILE_FORMAT} file.`);

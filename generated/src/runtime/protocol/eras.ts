@@ -4,7 +4,8 @@
 // what differs between the eras: reading a request's envelope and dressing a result for it.
 
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import { ProtocolError } from '../contracts.js';
+import { ProtocolError } from '../shared/contracts.js';
+import { isJsonObject } from '../shared/json-values.js';
 
 /** Revisions served without a handshake, newest first. */
 export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
@@ -75,7 +76,7 @@ export function modernEnvelope(params: unknown): ModernEnvelope | null {
   const logLevel = meta[META_KEYS.logLevel];
   return {
     protocolVersion: version,
-    clientCapabilities: isRecord(capabilities) ? capabilities : {},
+    clientCapabilities: isJsonObject(capabilities) ? capabilities : {},
     logLevel: typeof logLevel === 'string' ? logLevel : null,
   };
 }
@@ -99,7 +100,7 @@ export interface ResultDressing {
  * the server's identity in `_meta`, and the caching hints on the results the revision makes cacheable.
  */
 export function modernResult(method: string, result: Record<string, unknown>, dressing: ResultDressing): Record<string, unknown> {
-  const meta = isRecord(result._meta) ? result._meta : {};
+  const meta = isJsonObject(result._meta) ? result._meta : {};
   return {
     ...result,
     resultType: typeof result.resultType === 'string' ? result.resultType : 'complete',
@@ -116,11 +117,7 @@ export function discoverResult(capabilities: Record<string, unknown>, instructio
 }
 
 function metaOf(params: unknown): Record<string, unknown> | undefined {
-  if (!isRecord(params)) return undefined;
+  if (!isJsonObject(params)) return undefined;
   const meta = params._meta;
-  return isRecord(meta) ? meta : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
+  return isJsonObject(meta) ? meta : undefined;
 }

@@ -3,6 +3,7 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import { MODERN_ERROR_CODES, MODERN_PROTOCOL_VERSIONS, requestedProtocolVersion, SERVED_PROTOCOL_VERSIONS } from './eras.js';
+import { isJsonObject } from '../shared/json-values.js';
 
 /** A refusal before the request reaches the server: HTTP status and the JSON-RPC error for the body. */
 export interface HttpRefusal {
@@ -17,7 +18,7 @@ const NAMED_METHODS: Readonly<Record<string, 'name' | 'uri'>> = { 'tools/call': 
 
 /** A POSTed JSON-RPC request of the 2026-07-28 revision: one that names a protocol version in its `_meta`. */
 export function isModernHttpRequest(body: unknown): body is { id?: unknown; method: string; params: Record<string, unknown> } {
-  return isRecord(body) && typeof body.method === 'string' && requestedProtocolVersion(body.params) !== undefined;
+  return isJsonObject(body) && typeof body.method === 'string' && requestedProtocolVersion(body.params) !== undefined;
 }
 
 /**
@@ -55,8 +56,4 @@ export function decodeHeaderValue(value: string | undefined): string | undefined
 
 function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -3,7 +3,7 @@
 // of the same tools/call, in `inputResponses`. Nothing waits on the server between the two requests.
 
 import { createHash } from 'node:crypto';
-import type { JsonObject } from '../contracts.js';
+import type { JsonObject } from '../shared/contracts.js';
 import { elicitationChannel, type ConfirmationChannel, type ElicitationReply } from '../policy/index.js';
 
 /** The key of the confirmation among a request's input requests and responses. */

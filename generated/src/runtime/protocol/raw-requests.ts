@@ -3,34 +3,34 @@
 
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_BATCH_RUNS } from '../guide.js';
-import { protoMemberFailure } from '../json-arguments.js';
-import { failureResult } from '../results.js';
+import { MAX_BATCH_RUNS } from '../surface/guide.js';
+import { protoMemberFailure } from '../schema/json-arguments.js';
+import { failureResult } from '../history/results.js';
+import { isJsonObject } from '../shared/json-values.js';
 
 type RequestId = string | number;
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 const usableId = (value: unknown): RequestId | undefined =>
-  isObject(value) && (typeof value.id === 'string' || (typeof value.id === 'number' && Number.isSafeInteger(value.id))) ? value.id : undefined;
+  isJsonObject(value) && (typeof value.id === 'string' || (typeof value.id === 'number' && Number.isSafeInteger(value.id))) ? value.id : undefined;
 
 /**
  * The answer to a `tools/call` whose arguments hold an own member named `__proto__`: a VALIDATION_ERROR result, as for
  * any argument the tool cannot take. The SDK's parse would drop the member, and the tool would run without it.
  */
 export function protoArgumentAnswer(message: unknown): JSONRPCMessage | null {
-  if (!isObject(message) || message.method !== 'tools/call' || !isObject(message.params)) return null;
+  if (!isJsonObject(message) || message.method !== 'tools/call' || !isJsonObject(message.params)) return null;
   const args = message.params.arguments;
   const id = usableId(message);
-  if (id === undefined || !isObject(args) || !Object.hasOwn(args, '__proto__')) return null;
+  if (id === undefined || !isJsonObject(args) || !Object.hasOwn(args, '__proto__')) return null;
   const name = typeof message.params.name === 'string' ? message.params.name : '';
   return { jsonrpc: '2.0', id, result: failureResult(protoMemberFailure(name)) } as JSONRPCMessage;
 }
 
 /** Tool runs a message asks for: a tools/call is one, or as many as its `runs` (the meta-tool's batch). */
 function runsAsked(message: unknown): number {
-  if (!isObject(message) || message.method !== 'tools/call' || !isObject(message.params)) return 0;
+  if (!isJsonObject(message) || message.method !== 'tools/call' || !isJsonObject(message.params)) return 0;
   const args = message.params.arguments;
-  return isObject(args) && Array.isArray(args.runs) ? Math.max(1, args.runs.length) : 1;
+  return isJsonObject(args) && Array.isArray(args.runs) ? Math.max(1, args.runs.length) : 1;
 }
 
 /**

@@ -1,7 +1,7 @@
 // MCP tool annotations as the spec types them (ToolAnnotations, 2025-11-25): the only keys and value types a tools/list
 // entry carries, so no manifest can make the whole list unparseable for a client that checks it (as the SDK's does).
 
-import type { ToolAnnotations } from '../contracts.js';
+import type { ToolAnnotations } from '../shared/contracts.js';
 
 /** Every annotation MCP defines, with the JSON type its value must have. */
 export const ANNOTATION_TYPES: Readonly<Record<string, 'string' | 'boolean'>> = {

@@ -1,8 +1,8 @@
 // Text analysis shared by the index and the query: words, abbreviations, phrases, Porter stems, and the fields of a
 // tool that search reads, with the kind of action its name says it performs.
 import { stemmer } from 'stemmer';
-import type { JsonObject, ServedTool } from '../contracts.js';
-import { ACTION_WORDS, AGENT_NOUNS, CANONICAL_WORDS, PHRASES, STOP_WORDS, SYNONYM_GROUPS, type ActionKind } from './vocabulary.js';
+import type { JsonObject, ServedTool, ToolAnnotations } from '../shared/contracts.js';
+import { ACTION_WORDS, AGENT_NOUNS, CANONICAL_WORDS, NOUN_OR_VERB_WORDS, PHRASES, STOP_WORDS, SYNONYM_GROUPS, type ActionKind } from './vocabulary.js';
 
 /** Lower-case words of a text, camelCase and snake/kebab-case split; ".env" gives "env". */
 export function words(text: string): string[] {
@@ -111,21 +111,72 @@ function leadingAction(list: readonly string[]): ActionKind | null {
 /** Whether a term is a verb of action ("remove", "show"): the action factor speaks for it, not its synonyms. */
 export const isActionTerm = (indexed: string): boolean => ACTION_OF_TERM.has(indexed);
 
+/** Action words that are as often nouns or adjectives ("upload a file", "an open invoice"): verbs only when they lead. */
+const NOUN_VERBS = new Set(NOUN_OR_VERB_WORDS.map(term));
+
+/** Whether the query word at this position (among its meaningful words) speaks as an action verb. */
+export const isActionAt = (indexed: string, position: number): boolean =>
+  ACTION_OF_TERM.has(indexed) && (position === 0 || !NOUN_VERBS.has(indexed));
+
+/** The terms naming each action ("remove", "delete", "erase" … for delete), in a fixed order. */
+const ACTION_TERMS: ReadonlyMap<ActionKind, readonly string[]> = (() => {
+  const map = new Map<ActionKind, string[]>();
+  for (const [indexed, kind] of ACTION_OF_TERM) if (!(map.get(kind) ?? map.set(kind, []).get(kind) as string[]).includes(indexed)) (map.get(kind) as string[]).push(indexed);
+  return map;
+})();
+
+/** Action words that are as often nouns or other words ("file", "post", "all"): never matched for another verb. */
+const LOOSE_ACTION_WORDS = new Set(['file', 'post', 'store', 'start', 'open', 'new', 'define', 'upload', 'detail', 'query', 'search',
+  'find', 'browse', 'all', 'every', 'which', 'who', 'whom', 'paginated', 'set', 'put', 'patch', 'replace', 'trash', 'drop', 'setup'].map(term));
+
+/** The verbs that name the same action as an action term ("remove" gives "delete", "erase" …), plain verbs only. */
+export function sameActionTerms(indexed: string): readonly string[] {
+  const kind = ACTION_OF_TERM.get(indexed);
+  return kind === undefined ? [] : (ACTION_TERMS.get(kind) ?? []).filter((other) => other !== indexed && !LOOSE_ACTION_WORDS.has(other));
+}
+
 /** What a tool does, from the verb of its name (or, for POST/PUT-style names, of its description's first words). */
-export function toolAction(name: string, slug: string, description: string): ActionKind | null {
+function actionOfText(name: string, slug: string, description: string): ActionKind | null {
   const nameWords = words(name || slug);
   const fromName = leadingAction(nameWords);
   if (nameWords[0] !== undefined && !AMBIGUOUS_VERBS.has(term(nameWords[0])) && fromName !== null) return fromName;
   return leadingAction(words(description.slice(0, 80))) ?? fromName;
 }
 
+/**
+ * What a tool does: its text's verb, corrected by its annotations where they say more (a destructive tool deletes, a
+ * read-only one reads or lists whatever its name's verb).
+ */
+export function toolAction(name: string, slug: string, description: string, annotations?: ToolAnnotations): ActionKind | null {
+  const fromText = actionOfText(name, slug, description);
+  if (annotations?.destructiveHint === true && annotations.readOnlyHint !== true) return 'delete';
+  if (annotations?.readOnlyHint === true && fromText !== 'read' && fromText !== 'list') return 'read';
+  if (annotations?.readOnlyHint === false && annotations.destructiveHint === false && (fromText === 'delete')) return null;
+  return fromText;
+}
+
 /** The action a query asks for: its first action word among its first three words ("remove a ticket" deletes). */
 export function queryAction(queryWords: readonly string[]): ActionKind | null {
-  for (const word of queryWords.filter((w) => !STOP_WORDS.has(w) || Object.hasOwn(ACTION_WORDS, w)).slice(0, 3)) {
+  for (const [position, word] of queryWords.filter((w) => !STOP_WORDS.has(w) || Object.hasOwn(ACTION_WORDS, w)).slice(0, 3).entries()) {
     const kind = ACTION_OF_TERM.get(term(word));
-    if (kind !== undefined) return kind;
+    if (kind !== undefined && isActionAt(term(word), position)) return kind;
   }
   return null;
+}
+
+/** Words that end the head of a tool's name: what follows them is context ("Add user to group"). */
+const NAME_PREPOSITIONS = new Set(['by', 'for', 'from', 'in', 'of', 'on', 'to', 'with', 'into', 'as', 'at', 'using', 'via']);
+
+/**
+ * The head noun of a tool's name: its last word before any preposition, action verbs and list markers aside. English
+ * compounds end on what they name: an "issue type" is a type, a "cash balance" a balance.
+ */
+export function headTerm(name: string, slug: string): string | null {
+  const list = words(name || slug);
+  const cut = list.findIndex((word, position) => position > 0 && NAME_PREPOSITIONS.has(word));
+  const head = (cut === -1 ? list : list.slice(0, cut)).filter((word) => !STOP_WORDS.has(word) && !LIST_MARKERS.has(term(word)) && !ACTION_OF_TERM.has(term(word)));
+  const last = head[head.length - 1];
+  return last === undefined ? null : term(last);
 }
 
 /** The searchable fields of a tool, in the order of FIELDS. */

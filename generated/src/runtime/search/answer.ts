@@ -1,6 +1,6 @@
 // What the meta-tool's search answers: each hit with its purpose, why it matched, its required parameters and whether
 // it only reads or destroys; near ties flagged; and, when nothing matches well, a plain "no good match" with next steps.
-import type { ServedTool } from '../contracts.js';
+import type { ServedTool } from '../shared/contracts.js';
 import type { SearchHit } from './ranking.js';
 
 /** Below this share of the query's words matched by the best hit, the answer says there is no good match. */

@@ -3,11 +3,13 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import type { JsonObject, ServedTool } from '../contracts.js';
+import type { JsonObject, ServedTool } from '../shared/contracts.js';
 import { fieldTerms, FIELDS, searchableTexts, term, withPhrases, words } from './analysis.js';
+import { byCodeUnit } from '../shared/order.js';
+import { indexDataOfFile } from './index-file.js';
 
 /** Names the layout of SearchIndexData and the text analysis behind it; change it whenever either changes. */
-export const SEARCH_INDEX_FORMAT = 'nexusbloom-search-index/2';
+export const SEARCH_INDEX_FORMAT = 'nexusbloom-search-index/3';
 
 /** A search index as plain JSON data, built once (at generation time) and loaded by the server. */
 export interface SearchIndexData {
@@ -25,6 +27,11 @@ export interface SearchIndexData {
    * this index holds. Empty when built at run time.
    */
   synonyms: Record<string, string[]>;
+  /**
+   * Query term → index terms it is related to, more loosely than a synonym: words of a lexical database's definition of
+   * the index term ("money" → "refund"). Same restriction; empty when built at run time.
+   */
+  related: Record<string, string[]>;
 }
 
 export interface SearchTermData {
@@ -32,7 +39,6 @@ export interface SearchTermData {
   postings: number[];
 }
 
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function keyOfTexts(textsPerTool: readonly (readonly string[])[]): string {
   // One update of the whole text: thousands of small updates cost more than the hashing itself.
@@ -48,7 +54,11 @@ export function searchIndexKey(tools: readonly ServedTool[]): string {
  * Builds the index data for a tool list. Pure and deterministic: the same list (and synonym table) gives the same data.
  * `synonyms` is a table made at generation time; entries naming terms this index lacks are dropped.
  */
-export function buildSearchIndex(tools: readonly ServedTool[], synonyms: Readonly<Record<string, readonly string[]>> = {}): SearchIndexData {
+export function buildSearchIndex(
+  tools: readonly ServedTool[],
+  synonyms: Readonly<Record<string, readonly string[]>> = {},
+  related: Readonly<Record<string, readonly string[]>> = {},
+): SearchIndexData {
   const textsPerTool = tools.map(searchableTexts);
   // Terms are numbered as first seen: catalogues repeat their words a lot, and flat arrays keep garbage low.
   const idOfTerm = new Map<string, number>();
@@ -85,23 +95,30 @@ export function buildSearchIndex(tools: readonly ServedTool[], synonyms: Readonl
   const order = names.map((_, id) => id).sort((a, b) => byCodeUnit(names[a] as string, names[b] as string));
   const terms: Record<string, SearchTermData> = {};
   for (const id of order) terms[names[id] as string] = { surface: surfaces[id] as string, postings: postings[id] as number[] };
-  const kept: Record<string, string[]> = {};
-  for (const key of Object.keys(synonyms).sort(byCodeUnit)) {
-    const targets = [...new Set((synonyms[key] ?? []).filter((target) => target !== key && idOfTerm.has(target)))].sort(byCodeUnit);
-    if (targets.length) kept[key] = targets;
-  }
-  return { format: SEARCH_INDEX_FORMAT, key: keyOfTexts(textsPerTool), fields: [...FIELDS], lengths, terms, synonyms: kept };
+  const keep = (table: Readonly<Record<string, readonly string[]>>): Record<string, string[]> => {
+    const kept: Record<string, string[]> = {};
+    for (const key of Object.keys(table).sort(byCodeUnit)) {
+      const targets = [...new Set((table[key] ?? []).filter((target) => target !== key && idOfTerm.has(target)))].sort(byCodeUnit);
+      if (targets.length) kept[key] = targets;
+    }
+    return kept;
+  };
+  return { format: SEARCH_INDEX_FORMAT, key: keyOfTexts(textsPerTool), fields: [...FIELDS], lengths, terms, synonyms: keep(synonyms), related: keep(related) };
 }
 
 const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
 const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
 
-/** Checks parsed JSON is well-formed SearchIndexData of this format; null when not (a caller then builds in memory). */
-export function parseSearchIndex(value: unknown): SearchIndexData | null {
+/**
+ * Checks parsed JSON is well-formed SearchIndexData of this format, as built or as laid out in the package's file
+ * (index-file); null when not (a caller then builds in memory).
+ */
+export function parseSearchIndex(parsed: unknown): SearchIndexData | null {
+  const value = indexDataOfFile(parsed);
   if (!isObject(value) || value.format !== SEARCH_INDEX_FORMAT || typeof value.key !== 'string') return null;
-  const { fields, lengths, terms, synonyms } = value;
+  const { fields, lengths, terms, synonyms, related } = value;
   if (!Array.isArray(fields) || fields.length !== FIELDS.length || fields.some((field, i) => field !== FIELDS[i])) return null;
-  if (!Array.isArray(lengths) || !isObject(terms) || !isObject(synonyms)) return null;
+  if (!Array.isArray(lengths) || !isObject(terms) || !isObject(synonyms) || !isObject(related)) return null;
   if (!lengths.every((row) => Array.isArray(row) && row.length === FIELDS.length && row.every(isCount))) return null;
   for (const entry of Object.values(terms)) {
     if (!isObject(entry) || typeof entry.surface !== 'string' || !Array.isArray(entry.postings)) return null;
@@ -120,7 +137,7 @@ export function parseSearchIndex(value: unknown): SearchIndexData | null {
       previousField = field;
     }
   }
-  for (const targets of Object.values(synonyms)) {
+  for (const targets of [...Object.values(synonyms), ...Object.values(related)]) {
     if (!Array.isArray(targets) || !targets.every((target) => typeof target === 'string' && Object.hasOwn(terms, target))) return null;
   }
   return value as unknown as SearchIndexData;

@@ -2,7 +2,7 @@
 // (tool-search), served from the package's `data/search-index.json` when it fits. Inside: the word lists
 // (vocabulary), text analysis (analysis), the index file format and its builder (index-data), the index decoded for
 // queries (scoring-index), ranking and hit shape (ranking), and the meta-tool's answer (answer). The generator writes
-// the index file and its WordNet synonym table (src/pipeline/emit/search-index-file.ts); nothing here reads WordNet.
+// the index file and its WordNet word tables (src/pipeline/emit/search-index-file.ts); nothing here reads WordNet.
 export { createToolSearch, DEFAULT_LIMIT, packageToolSearch, searchTools, type ToolSearch } from './tool-search.js';
 export type { SearchHit } from './ranking.js';
 export { GOOD_MATCH_COVERAGE, largestCategories, searchAnswer, type SearchAnswer } from './answer.js';

@@ -1,10 +1,12 @@
-// Ranking: BM25F over weighted fields with query expansion (hand and WordNet synonyms, prefixes, adjacent-word
-// pairs), coverage of the query's words, agreement of the query's verb with the tool's action, and deprecation.
-import { parameterCounts, requiredFields } from '../call-shape.js';
-import type { ServedTool } from '../contracts.js';
-import { bigram, FIELDS, HAND_SYNONYMS, isActionTerm, mergePhrases, queryAction, term, words, type FieldName } from './analysis.js';
-import { NAME_FIELD, type SearchIndex } from './scoring-index.js';
-import { STOP_WORDS, type ActionKind } from './vocabulary.js';
+// Ranking: BM25F over weighted fields with query expansion (hand and WordNet synonyms, definition words, verbs of one
+// action, prefixes, adjacent-word pairs), coverage by rare words, then what the name and summary explain, the name's head
+// noun and first word, the query verb's agreement with the tool's action, and deprecation.
+import { parameterCounts, requiredFields } from '../schema/call-shape.js';
+import type { ServedTool } from '../shared/contracts.js';
+import { bigram, FIELDS, HAND_SYNONYMS, isActionAt, mergePhrases, sameActionTerms, queryAction, term, words, type FieldName } from './analysis.js';
+import { NAME_FIELD, type SearchIndex, type TermPostings } from './scoring-index.js';
+import { PERSON_QUESTION_WORDS, PERSON_WORDS, SELF_WORDS, SELF_TOOL_WORDS, STOP_WORDS, type ActionKind } from './vocabulary.js';
+import { byCodeUnit } from '../shared/order.js';
 
 export interface SearchHit {
   slug: string;
@@ -44,6 +46,25 @@ const FIELD_LABELS: Readonly<Record<FieldName, string>> = {
 };
 const HAND_SYNONYM_WEIGHT = 0.8;
 const WORDNET_SYNONYM_WEIGHT = 0.5;
+/** Weight of a word of a lexical definition of the tool's word ("money" for "refund"). */
+const WORDNET_RELATED_WEIGHT = 0.15;
+/** Share kept by a second step of expansion. */
+const TWO_STEP = 1;
+const PERSON_QUESTION_TERMS = new Set(PERSON_QUESTION_WORDS.map(term));
+const PERSON_TERMS = [...new Set(PERSON_WORDS.map(term))];
+/** Share of a hand synonym's weight for a person word matched by "who". */
+const PERSON_SHARE = 0.6;
+/** Multiplier for a tool whose name holds the query's first word (when that word is not a plain action verb). */
+const LEAD_IN_NAME = 1.5;
+/** The factor for a tool whose name and summary explain none of the query; one that explains all of it has 1. */
+const SUMMARY_COVERAGE_FLOOR = 0.3;
+const SELF_TERMS = [...new Set(SELF_TOOL_WORDS.map(term))];
+/** Weight of a caller word ("current", "authenticated") matched for "my", "me" or "I". */
+const SELF_WEIGHT = 0.5;
+/** Distinct name terms tracked per tool: names rarely have more that a query could match. */
+const NAME_SLOTS = 8;
+/** Multiplier for a tool whose name's head noun the query names. */
+const HEAD_MATCH = 1.25;
 const PREFIX_WEIGHT = 0.35;
 /** Weight of an adjacent query-word pair found as a pair in a tool's name or summary. */
 const BIGRAM_WEIGHT = 0.8;
@@ -54,11 +75,12 @@ const ACTION_DIFFERS = 0.8;
 /** The factor for a tool none of whose name the query accounts for; a fully accounted name has 1. */
 const NAME_COVERAGE_FLOOR = 0.4;
 /** Weight of a query's action verb as a plain term: the action factor carries its meaning. */
-const ACTION_TERM_WEIGHT = 0.5;
+const ACTION_TERM_WEIGHT = 0.1;
+/** Share of that weight for another verb of the same action. */
+const SAME_ACTION_SHARE = 0.9;
 /** Two hits whose scores differ by less than this share of the higher one are a near tie. */
 const NEAR_TIE_SHARE = 0.05;
 
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 interface Expansion {
   term: string;
@@ -67,8 +89,17 @@ interface Expansion {
 }
 
 /** The index terms one query term may match: itself, its synonyms, and longer terms it is a prefix of. */
-function expand(queryTerm: string, index: SearchIndex): Expansion[] {
-  if (isActionTerm(queryTerm)) return [{ term: queryTerm, weight: ACTION_TERM_WEIGHT, via: 'exact' }];
+function expand(queryTerm: string, index: SearchIndex, asAction: boolean): Expansion[] {
+  if (PERSON_QUESTION_TERMS.has(queryTerm)) {
+    // "who starred my repo": the people a tool lists, besides the list action the word asks for.
+    return [{ term: queryTerm, weight: ACTION_TERM_WEIGHT, via: 'exact' as const },
+      ...PERSON_TERMS.map((person) => ({ term: person, weight: HAND_SYNONYM_WEIGHT * PERSON_SHARE, via: 'synonym' as const }))];
+  }
+  if (asAction) {
+    // Any verb of the same action counts ("remove" finds "Delete issue"), at the action term's weight.
+    return [{ term: queryTerm, weight: ACTION_TERM_WEIGHT, via: 'exact' as const },
+      ...sameActionTerms(queryTerm).map((other) => ({ term: other, weight: ACTION_TERM_WEIGHT * SAME_ACTION_SHARE, via: 'synonym' as const }))];
+  }
   const expansions: Expansion[] = [{ term: queryTerm, weight: 1, via: 'exact' }];
   const seen = new Set([queryTerm]);
   const add = (candidate: string, weight: number, via: Expansion['via']): void => {
@@ -76,8 +107,18 @@ function expand(queryTerm: string, index: SearchIndex): Expansion[] {
     seen.add(candidate);
     expansions.push({ term: candidate, weight, via });
   };
-  for (const synonym of HAND_SYNONYMS.get(queryTerm) ?? []) add(synonym, HAND_SYNONYM_WEIGHT, 'synonym');
+  const hand = HAND_SYNONYMS.get(queryTerm) ?? [];
+  for (const synonym of hand) add(synonym, HAND_SYNONYM_WEIGHT, 'synonym');
+  // "unwatch", "unstar": a verb the catalogue lacks, undoing one it has, stands for that verb (the action says undo).
+  const undone = undoneTerm(queryTerm, index);
+  if (undone !== undefined) {
+    add(undone, HAND_SYNONYM_WEIGHT, 'synonym');
+    for (const form of index.synonyms.get(undone) ?? []) add(form, HAND_SYNONYM_WEIGHT * WORDNET_SYNONYM_WEIGHT, 'synonym');
+  }
   for (const synonym of index.synonyms.get(queryTerm) ?? []) add(synonym, WORDNET_SYNONYM_WEIGHT, 'synonym');
+  // A hand synonym's own WordNet forms ("follow" → "watch" → "watcher"), one step further, at both weights.
+  for (const synonym of hand) for (const form of index.synonyms.get(synonym) ?? []) add(form, HAND_SYNONYM_WEIGHT * WORDNET_SYNONYM_WEIGHT * TWO_STEP, 'synonym');
+  for (const other of index.related.get(queryTerm) ?? []) add(other, WORDNET_RELATED_WEIGHT, 'synonym');
   if (queryTerm.length >= 3) {
     // Terms starting with the query term sit together in the sorted vocabulary, from its lower bound on.
     const { vocabulary } = index;
@@ -91,6 +132,13 @@ function expand(queryTerm: string, index: SearchIndex): Expansion[] {
     for (let i = low; i < vocabulary.length && (vocabulary[i] as string).startsWith(queryTerm); i += 1) add(vocabulary[i] as string, PREFIX_WEIGHT, 'prefix');
   }
   return expansions;
+}
+
+/** For "unwatch" in a catalogue that has "watch" but not "unwatch": "watch". */
+function undoneTerm(queryTerm: string, index: SearchIndex): string | undefined {
+  if (!queryTerm.startsWith('un') || queryTerm.length < 6 || index.postings.has(queryTerm)) return undefined;
+  const rest = queryTerm.slice(2);
+  return index.postings.has(rest) || index.synonyms.has(rest) ? rest : undefined;
 }
 
 /** The query's words that carry intent (stop words dropped unless nothing else is left), phrases merged. */
@@ -128,17 +176,28 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
   const toolCount = index.toolCount;
   const totals = new Float64Array(toolCount);
   const matchedWords = new Float64Array(toolCount);
-  const nameMatched = new Uint16Array(toolCount);
+  let coverageTotal = 0;
   const bestScores = new Float64Array(toolCount);
   const bestOptions = new Int32Array(toolCount);
   const bestFieldIndexes = new Uint8Array(toolCount);
   const bestInName = new Uint8Array(toolCount);
+  // Per tool: the first name term an option of the current word reached, and the distinct name terms matched so far.
+  const nameTermOf = new Int32Array(toolCount).fill(-1);
+  const nameTermIds = new Int32Array(toolCount * NAME_SLOTS);
+  const nameTermCounts = new Uint8Array(toolCount);
+  const headMatched = new Uint8Array(toolCount);
+  const inSummary = new Float64Array(toolCount);
+  const summaryMatched = new Float64Array(toolCount);
   const matchedTools: number[] = [];
   const perWord: WordMatches[] = [];
-  const intentWords = chosen.filter((word) => !isActionTerm(term(word))).length;
-  for (const word of chosen) {
-    const actionWord = isActionTerm(term(word));
-    const options = expand(term(word), index);
+  const actionAt = chosen.map((word, position) => isActionAt(term(word), position));
+  const intentWords = actionAt.filter((action) => !action).length;
+  // The query's first word, unless it names a plain action: what it asks to do ("cancel", "capture") or see.
+  const leadWord = actionAt[0] === false ? chosen[0] : undefined;
+  const leadInName = new Uint8Array(toolCount);
+  for (const [position, word] of chosen.entries()) {
+    const actionWord = actionAt[position] === true;
+    const options = expand(term(word), index, actionWord);
     const touched: number[] = [];
     // Per tool, the best-scoring option wins; on a tie the earlier option (exact, then synonym, then prefix) stays.
     options.forEach((option, optionIndex) => {
@@ -147,6 +206,10 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
       for (let i = 0; i < postings.tools.length; i += 1) {
         const tool = postings.tools[i] as number;
         const weighted = (postings.scores[i] as number) * option.weight;
+        // The word is in the tool's name through any of its options, even when another field scored higher.
+        if (postings.inName[i] === 1 && option.via !== 'prefix' && nameTermOf[tool] === -1) nameTermOf[tool] = postings.id;
+        if (postings.id === index.heads[tool] && !actionWord && option.via !== 'prefix') headMatched[tool] = 1;
+        if (postings.inSummary[i] === 1 && option.via !== 'prefix') inSummary[tool] = Math.max(inSummary[tool] as number, option.via === 'exact' ? 1 : 0.75);
         if (weighted > (bestScores[tool] as number)) {
           if (bestScores[tool] === 0) touched.push(tool);
           bestScores[tool] = weighted;
@@ -156,6 +219,18 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
         }
       }
     });
+    // How much this word says: the rarity of what it matches, so "refund" counts for more coverage than "customer".
+    let rarity = 0;
+    let prefixRarity = 0;
+    for (const candidate of options) {
+      const found = index.postings.get(candidate.term);
+      if (found === undefined) continue;
+      if (candidate.via === 'prefix') prefixRarity = Math.max(prefixRarity, found.idf);
+      else rarity = Math.max(rarity, found.idf);
+    }
+    // A word the catalogue does not know at all weighs as the rarest would.
+    const wordWeight = rarity || prefixRarity || Math.log(1 + toolCount);
+    if (!actionWord || intentWords === 0) coverageTotal += wordWeight;
     const option = new Int32Array(toolCount).fill(-1);
     const field = new Uint8Array(toolCount);
     for (const tool of touched) {
@@ -163,12 +238,26 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
       totals[tool] = (totals[tool] as number) + (bestScores[tool] as number);
       // A word matched only through a synonym or a prefix covers the query less than one matched as written; the
       // action verb counts through the action factor instead, unless the query has no other word.
-      if (!actionWord || intentWords === 0) matchedWords[tool] = (matchedWords[tool] as number) + (bestOptions[tool] === 0 ? 1 : 0.75);
-      if (bestInName[tool] === 1 && !actionWord) nameMatched[tool] = (nameMatched[tool] as number) + 1;
+      if (!actionWord || intentWords === 0) matchedWords[tool] = (matchedWords[tool] as number) + wordWeight * (bestOptions[tool] === 0 ? 1 : 0.75);
+      const nameTerm = bestInName[tool] === 1 ? (index.postings.get((options[bestOptions[tool] as number] as Expansion).term) as TermPostings).id : (nameTermOf[tool] as number);
+      if (nameTerm !== -1 && !actionWord) {
+        // Each term of the name counts once, however many query words it answers ("bug ticket" → "issue").
+        const count = nameTermCounts[tool] as number;
+        let seen = false;
+        for (let slot = 0; slot < count && !seen; slot += 1) seen = nameTermIds[tool * NAME_SLOTS + slot] === nameTerm;
+        if (!seen && count < NAME_SLOTS) {
+          nameTermIds[tool * NAME_SLOTS + count] = nameTerm;
+          nameTermCounts[tool] = count + 1;
+        }
+        if (word === leadWord) leadInName[tool] = 1;
+      }
       option[tool] = bestOptions[tool] as number;
       // A word in the tool's name is reported there: what the tool is called says more than where it scored most.
       field[tool] = bestInName[tool] === 1 ? NAME_FIELD : (bestFieldIndexes[tool] as number);
+      if (!actionWord || intentWords === 0) summaryMatched[tool] = (summaryMatched[tool] as number) + wordWeight * (inSummary[tool] as number);
       bestScores[tool] = 0;
+      nameTermOf[tool] = -1;
+      inSummary[tool] = 0;
     }
     perWord.push({ word, options, option, field });
   }
@@ -184,17 +273,36 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
     }
   }
 
-  const wanted = queryAction(words(query));
+  // "my", "me", "I": the tools about the caller ("Get current user", "… for the authenticated user"), as a boost only.
+  if (words(query).some((word) => SELF_WORDS.has(word))) {
+    for (const self of SELF_TERMS) {
+      const postings = index.postings.get(self);
+      if (!postings) continue;
+      for (let j = 0; j < postings.tools.length; j += 1) {
+        const tool = postings.tools[j] as number;
+        if (totals[tool] === 0) continue;
+        totals[tool] = (totals[tool] as number) + (postings.scores[j] as number) * SELF_WEIGHT;
+      }
+    }
+  }
+
+  const wanted = queryAction(mergePhrases(words(query))) ?? (terms.slice(0, 2).some((t) => undoneTerm(t, index) !== undefined) ? 'delete' : null);
   const candidates: Candidate[] = matchedTools.map((tool) => {
-    const coverage = Math.min(1, (matchedWords[tool] as number) / (intentWords || chosen.length));
+    const coverage = Math.min(1, (matchedWords[tool] as number) / (coverageTotal || 1));
     let score = (totals[tool] as number) * (0.1 + 0.9 * coverage * coverage);
     const action = index.actions[tool];
     const agrees = wanted !== null && action !== null && action !== undefined && actionFactor(wanted, action) >= 1;
     if (wanted !== null && action !== null && action !== undefined) score *= actionFactor(wanted, action);
     // How much of the tool's name the query accounts for ("create a screen": createScreen over createScreenScheme);
     // the name's verb counts when the query asks for the same action.
-    const nameCoverage = Math.min(1, ((nameMatched[tool] as number) + (agrees ? 1 : 0)) / Math.max(1, index.nameTerms[tool] as number));
+    const nameCoverage = Math.min(1, ((nameTermCounts[tool] as number) + (agrees ? 1 : 0)) / Math.max(1, index.nameTerms[tool] as number));
     score *= NAME_COVERAGE_FLOOR + (1 - NAME_COVERAGE_FLOOR) * nameCoverage;
+    if (leadInName[tool] === 1) score *= LEAD_IN_NAME;
+    // What the tool's name is about, its head noun, is something the query asks for.
+    if (headMatched[tool] === 1) score *= HEAD_MATCH;
+    // Second look: how much of the query the tool's name and summary explain, beyond matches in its prose.
+    const summaryCoverage = Math.min(1, (summaryMatched[tool] as number) / (coverageTotal || 1));
+    score *= SUMMARY_COVERAGE_FLOOR + (1 - SUMMARY_COVERAGE_FLOOR) * summaryCoverage;
     if (typeof (tools[tool] as ServedTool).manifest.deprecated === 'string') score *= DEPRECATED_FACTOR;
     return { tool, score: Math.round(score * 1000) / 1000, coverage: Math.round(coverage * 100) / 100 };
   });

@@ -1,17 +1,18 @@
 // The index as a query reads it: each term's BM25F score per tool precomputed from the index data, with the
 // tools' actions and name sizes that ranking weighs.
-import type { ServedTool } from '../contracts.js';
-import { fieldTerms, FIELDS, toolAction, type FieldName } from './analysis.js';
+import type { ServedTool } from '../shared/contracts.js';
+import { fieldTerms, FIELDS, headTerm, toolAction, type FieldName } from './analysis.js';
 import type { SearchIndexData, SearchTermData } from './index-data.js';
 import type { ActionKind } from './vocabulary.js';
+import { byCodeUnit } from '../shared/order.js';
 
 /** Field weights: what a tool is called outranks the sentence that says what it does, which outranks its prose. */
 const FIELD_WEIGHTS: Readonly<Record<FieldName, number>> = {
-  slug: 2,
+  slug: 4,
   name: 4,
   lead: 4,
   tags: 1.5,
-  fieldNames: 1,
+  fieldNames: 0.5,
   description: 0.6,
   fieldDescriptions: 0.3,
   bigrams: 3,
@@ -20,6 +21,7 @@ const BM25_K1 = 1.2;
 const BM25_B = 0.75;
 export const NAME_FIELD = FIELDS.indexOf('name');
 const SLUG_FIELD = FIELDS.indexOf('slug');
+const LEAD_FIELD = FIELDS.indexOf('lead');
 
 /** One index term's postings, decoded for scoring: per tool holding it, its BM25F score and strongest field. */
 export interface TermPostings {
@@ -29,6 +31,12 @@ export interface TermPostings {
   bestFields: Uint8Array;
   /** 1 where the term is in the tool's name (or slug). */
   inName: Uint8Array;
+  /** 1 where the term is in the tool's name, slug or summary: the text that says what the tool is. */
+  inSummary: Uint8Array;
+  /** The term's number in this index, for per-query bookkeeping without strings. */
+  id: number;
+  /** How rare the term is across the tools (BM25's IDF): how much a query word matched through it says. */
+  idf: number;
 }
 
 /** An index decoded for queries: each term's per-tool scores precomputed, the vocabulary sorted for prefix search. */
@@ -37,12 +45,14 @@ export interface SearchIndex {
   vocabulary: readonly string[];
   postings: ReadonlyMap<string, TermPostings>;
   synonyms: ReadonlyMap<string, readonly string[]>;
+  related: ReadonlyMap<string, readonly string[]>;
   actions: readonly (ActionKind | null)[];
   /** Per tool, the number of distinct terms of its name (of its slug, when it has no name). */
   nameTerms: Uint16Array;
+  /** Per tool, the term number of its name's head noun (see headTerm), -1 when none. */
+  heads: Int32Array;
 }
 
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Decodes index data once, so that a query only reads precomputed per-term scores. */
 export function decodeSearchIndex(data: SearchIndexData, tools: readonly ServedTool[]): SearchIndex {
@@ -61,19 +71,24 @@ export function decodeSearchIndex(data: SearchIndexData, tools: readonly ServedT
   const fieldWeights = Float64Array.from(FIELDS, (field) => FIELD_WEIGHTS[field]);
   const postings = new Map<string, TermPostings>();
   for (const indexedTerm of Object.keys(data.terms)) {
-    postings.set(indexedTerm, decodePostings(data.terms[indexedTerm] as SearchTermData, toolCount, normalizers, fieldWeights));
+    postings.set(indexedTerm, decodePostings(data.terms[indexedTerm] as SearchTermData, toolCount, normalizers, fieldWeights, postings.size));
   }
   const synonyms = new Map(Object.keys(data.synonyms).map((key) => [key, data.synonyms[key] as string[]]));
-  const actions = tools.map((tool) => toolAction(String(tool.manifest.name ?? ''), tool.slug, String(tool.manifest.description ?? '')));
+  const related = new Map(Object.keys(data.related).map((key) => [key, data.related[key] as string[]]));
+  const actions = tools.map((tool) => toolAction(String(tool.manifest.name ?? ''), tool.slug, String(tool.manifest.description ?? ''), tool.manifest.annotations));
   const nameTerms = Uint16Array.from(tools, (tool) => new Set(fieldTerms('name', String(tool.manifest.name ?? '') || tool.slug)).size);
-  return { toolCount, vocabulary: [...postings.keys()].filter((name) => !name.includes('_')).sort(byCodeUnit), postings, synonyms, actions, nameTerms };
+  const heads = Int32Array.from(tools, (tool) => {
+    const head = headTerm(String(tool.manifest.name ?? ''), tool.slug);
+    return head === null ? -1 : (postings.get(head)?.id ?? -1);
+  });
+  return { toolCount, vocabulary: [...postings.keys()].filter((name) => !name.includes('_')).sort(byCodeUnit), postings, synonyms, related, actions, nameTerms, heads };
 }
 
 /**
  * BM25F per tool for one term: field-weighted, length-normalized term frequency, saturated once, times IDF; also the
  * field that contributed most. Fields are summed in FIELDS order so scores do not depend on how the data was read.
  */
-function decodePostings(termData: SearchTermData, toolCount: number, normalizers: Float64Array, fieldWeights: Float64Array): TermPostings {
+function decodePostings(termData: SearchTermData, toolCount: number, normalizers: Float64Array, fieldWeights: Float64Array, id: number): TermPostings {
   const raw = termData.postings;
   let df = 0;
   for (let i = 0; i < raw.length; i += 3) if (i === 0 || raw[i] !== raw[i - 3]) df += 1;
@@ -81,6 +96,7 @@ function decodePostings(termData: SearchTermData, toolCount: number, normalizers
   const weightedFrequencies = new Float64Array(df);
   const bestFields = new Uint8Array(df);
   const inName = new Uint8Array(df);
+  const inSummary = new Uint8Array(df);
   let slot = -1;
   let bestContribution = 0;
   for (let i = 0; i < raw.length; i += 3) {
@@ -94,8 +110,10 @@ function decodePostings(termData: SearchTermData, toolCount: number, normalizers
       bestFields[slot] = field;
       bestContribution = contribution;
       if (field === NAME_FIELD || field === SLUG_FIELD) inName[slot] = 1;
+      if (field === NAME_FIELD || field === SLUG_FIELD || field === LEAD_FIELD) inSummary[slot] = 1;
     } else {
       if (field === NAME_FIELD || field === SLUG_FIELD) inName[slot] = 1;
+      if (field === NAME_FIELD || field === SLUG_FIELD || field === LEAD_FIELD) inSummary[slot] = 1;
       weightedFrequencies[slot] = (weightedFrequencies[slot] as number) + contribution;
       if (contribution > bestContribution) {
         bestContribution = contribution;
@@ -105,5 +123,5 @@ function decodePostings(termData: SearchTermData, toolCount: number, normalizers
   }
   const idf = Math.log(1 + (toolCount - df + 0.5) / (df + 0.5));
   const scores = weightedFrequencies.map((wf) => (idf * wf * (BM25_K1 + 1)) / (BM25_K1 + wf));
-  return { surface: termData.surface, tools, scores, bestFields, inName };
+  return { surface: termData.surface, tools, scores, bestFields, inName, inSummary, id, idf };
 }

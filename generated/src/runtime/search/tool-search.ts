@@ -1,6 +1,6 @@
 // The search a server holds for its tool list: the index decoded once per list, from the package's prebuilt data when
-// that data was built from exactly this list, else built in memory (keeping the prebuilt synonym table).
-import type { ServedTool } from '../contracts.js';
+// that data was built from exactly this list, else built in memory (keeping the prebuilt synonym tables).
+import type { ServedTool } from '../shared/contracts.js';
 import { buildSearchIndex, readSearchIndexFileSync, searchIndexKey, type SearchIndexData } from './index-data.js';
 import { rankTools, type SearchHit } from './ranking.js';
 import { decodeSearchIndex, type SearchIndex } from './scoring-index.js';
@@ -25,7 +25,7 @@ export function createToolSearch(getTools: () => readonly ServedTool[], loadPreb
     if (prebuilt === undefined) prebuilt = loadPrebuilt?.() ?? null;
     const data = prebuilt !== null && prebuilt.lengths.length === tools.length && prebuilt.key === searchIndexKey(tools)
       ? prebuilt
-      : buildSearchIndex(tools, prebuilt?.synonyms);
+      : buildSearchIndex(tools, prebuilt?.synonyms, prebuilt?.related);
     indexedTools = tools;
     index = decodeSearchIndex(data, tools);
     return index;

@@ -55,7 +55,18 @@ export const PHRASES: Readonly<Record<string, string>> = {
   'look up': 'lookup', 'check sum': 'checksum', 'set up': 'setup', 'front matter': 'frontmatter',
   'get rid': 'remove', 'sign up': 'signup', 'log in': 'login', 'log out': 'logout', 'web hook': 'webhook',
   'pull request': 'pull', 'pull requests': 'pull', 'work log': 'worklog', 'check out': 'checkout',
+  'bug report': 'issue', 'bug reports': 'issue', 'bring back': 'restore',
 };
+
+/** Words by which a query speaks of its caller ("my repos", "what am I allowed to do"). */
+export const SELF_WORDS: ReadonlySet<string> = new Set(['i', 'me', 'my', 'myself', 'mine']);
+/** The words a tool uses for its caller: a query that speaks of itself favours the tools that have them. */
+export const SELF_TOOL_WORDS: readonly string[] = ['current', 'authenticated', 'myself', 'me', 'my', 'own', 'self', 'caller'];
+
+/** Question words that ask about people: besides asking for a list, they stand for the people a tool names. */
+export const PERSON_QUESTION_WORDS: readonly string[] = ['who', 'whom'];
+/** The words a tool uses for people, which a person question word matches at a synonym's weight. */
+export const PERSON_WORDS: readonly string[] = ['user', 'people', 'person', 'member', 'account'];
 
 /** Words close enough in intent to count for each other, at reduced weight: developer and API vocabulary. */
 export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
@@ -105,16 +116,19 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['locale', 'language'],
 ];
 
+/** Action words that are as often nouns or adjectives: they name the query's action only as its first word. */
+export const NOUN_OR_VERB_WORDS: readonly string[] = ['file', 'post', 'store', 'set', 'query', 'search', 'open', 'list', 'detail'];
+
 /** What a tool does to its object, as its name's verb says: the axis on which "remove x" and "show x" differ. */
 export type ActionKind = 'create' | 'read' | 'list' | 'update' | 'delete';
 
 /** Verbs (and list words) that name an action, in a tool's name or slug and in a query. */
 export const ACTION_WORDS: Readonly<Record<string, ActionKind>> = {
   create: 'create', add: 'create', new: 'create', post: 'create', insert: 'create', register: 'create', open: 'create',
-  make: 'create', start: 'create', file: 'create', upload: 'create', store: 'create', define: 'create', issue: 'create',
+  make: 'create', setup: 'create', start: 'create', file: 'create', upload: 'create', store: 'create', define: 'create',
   get: 'read', show: 'read', view: 'read', read: 'read', retrieve: 'read', fetch: 'read', detail: 'read', describe: 'read',
   list: 'list', all: 'list', every: 'list', search: 'list', find: 'list', browse: 'list', query: 'list', which: 'list',
-  who: 'list', paginated: 'list',
+  who: 'list', whom: 'list', paginated: 'list',
   update: 'update', edit: 'update', change: 'update', modify: 'update', set: 'update', put: 'update', patch: 'update',
   rename: 'update', replace: 'update',
   delete: 'delete', remove: 'delete', erase: 'delete', destroy: 'delete', drop: 'delete', trash: 'delete', purge: 'delete',

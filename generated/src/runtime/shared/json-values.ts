@@ -1,0 +1,13 @@
+// Questions asked of JSON values everywhere: is it an object (not an array, not null), and a key as a JSON pointer token.
+
+import type { JsonObject } from './contracts.js';
+
+/** An object as JSON has them: not null, not an array. */
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** One key as a JSON pointer reference token (RFC 6901: `~` as `~0`, `/` as `~1`). */
+export function pointerToken(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
