@@ -23,7 +23,9 @@ export function errorJson(message: string, exit: number, details: Record<string,
  */
 export function withBareSourceAsBlank(argv: readonly string[]): string[] {
   const end = argv.includes('--') ? argv.indexOf('--') : argv.length;
-  return argv.map((arg, index) => ((arg === '--source' || arg === '-s') && index < end && (index + 1 >= end || argv[index + 1]!.startsWith('-')) ? '--source=' : arg));
+  return argv.map((arg, index) =>
+    (arg === '--source' || arg === '-s') && index < end && (index + 1 >= end || argv[index + 1]!.startsWith('-')) ? '--source=' : arg,
+  );
 }
 
 export abstract class BaseCommand extends Command {

@@ -16,7 +16,18 @@ import { policyDefaultsProblems, type PolicyDefaults } from '../runtime/policy/i
 export const CONFIG_FILE_NAME = 'nexusbloom-gen.config.json';
 
 /** Names and package options, in the order `init` writes them. */
-export const NAME_KEYS = ['packageName', 'packageVersion', 'serverName', 'productName', 'metaToolName', 'uriScheme', 'envPrefix', 'defaultApiUrl', 'description', 'registryName'] as const;
+export const NAME_KEYS = [
+  'packageName',
+  'packageVersion',
+  'serverName',
+  'productName',
+  'metaToolName',
+  'uriScheme',
+  'envPrefix',
+  'defaultApiUrl',
+  'description',
+  'registryName',
+] as const;
 /** Where the catalogue comes from and where the package goes. */
 export const PATH_KEYS = ['source', 'out'] as const;
 /** Options of the build beyond names: how grammar-breaking slugs are listed, and the tool policy (an object). */
@@ -63,7 +74,10 @@ export async function loadConfigFile(file: string): Promise<ConfigFile> {
   const values: Record<string, string> = {};
   let policy: PolicyDefaults | undefined;
   for (const [key, value] of Object.entries(parsed)) {
-    if (!KNOWN_KEYS.has(key)) throw new Error(`config ${file}: unknown option ${JSON.stringify(key)} (known: ${[...PATH_KEYS, ...NAME_KEYS, ...OPTION_KEYS].join(', ')})`);
+    if (!KNOWN_KEYS.has(key))
+      throw new Error(
+        `config ${file}: unknown option ${JSON.stringify(key)} (known: ${[...PATH_KEYS, ...NAME_KEYS, ...OPTION_KEYS].join(', ')})`,
+      );
     if (key === 'policy') {
       // The tool policy the server applies unless its environment overrides it (see src/runtime/policy/).
       const problems = policyDefaultsProblems(value);
@@ -73,7 +87,9 @@ export async function loadConfigFile(file: string): Promise<ConfigFile> {
     }
     if (typeof value !== 'string' || value.trim() === '') throw new Error(`config ${file}: ${key} must be a non-empty string`);
     if (key === 'toolNames' && !TOOL_NAMES_MODES.includes(value)) {
-      throw new Error(`config ${file}: toolNames must be "withheld" (slugs outside the tool-name grammar stay out of tools/list) or "sanitize" (listed under a valid name), not ${JSON.stringify(value)}`);
+      throw new Error(
+        `config ${file}: toolNames must be "withheld" (slugs outside the tool-name grammar stay out of tools/list) or "sanitize" (listed under a valid name), not ${JSON.stringify(value)}`,
+      );
     }
     values[key] = value;
   }

@@ -20,7 +20,13 @@ export function isNexusBloomCatalogue(source: string): boolean {
 }
 
 /** One warning line naming the config file to create or complete and the defaults taken; null when none is due. */
-export function defaultNamesWarning(source: string, shownSource: string, file: ConfigFile | null, config: GeneratorConfig, cwd: string = process.cwd()): string | null {
+export function defaultNamesWarning(
+  source: string,
+  shownSource: string,
+  file: ConfigFile | null,
+  config: GeneratorConfig,
+  cwd: string = process.cwd(),
+): string | null {
   if (isNexusBloomCatalogue(source)) return null;
   const defaulted = IDENTITY_KEYS.filter((key) => file?.overrides[key] === undefined);
   if (defaulted.length === 0) return null;

@@ -7,7 +7,17 @@ import { createInterface } from 'node:readline';
 import { isApiSource } from '../pipeline/source/read-source.js';
 
 /** The keys `init` writes, in the order it writes them. */
-export const INIT_KEYS = ['source', 'out', 'packageName', 'serverName', 'productName', 'metaToolName', 'uriScheme', 'envPrefix', 'defaultApiUrl'] as const;
+export const INIT_KEYS = [
+  'source',
+  'out',
+  'packageName',
+  'serverName',
+  'productName',
+  'metaToolName',
+  'uriScheme',
+  'envPrefix',
+  'defaultApiUrl',
+] as const;
 export type InitKey = (typeof INIT_KEYS)[number];
 export type InitAnswers = Partial<Record<InitKey, string>>;
 
@@ -38,7 +48,8 @@ function projectName(cwd: string): { scope: string | null; name: string } {
   if (existsSync(manifest)) {
     try {
       const { name } = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown };
-      if (typeof name === 'string' && name !== '') return { scope: /^(@[^/]+)\//.exec(name)?.[1] ?? null, name: name.replace(/^@[^/]+\//, '') };
+      if (typeof name === 'string' && name !== '')
+        return { scope: /^(@[^/]+)\//.exec(name)?.[1] ?? null, name: name.replace(/^@[^/]+\//, '') };
     } catch {
       // Not JSON: fall back to the folder's name.
     }
@@ -81,7 +92,12 @@ export function suggestions(given: InitAnswers, cwd: string): InitAnswers {
 }
 
 /** Asks for each key in `keys` on `output`, offering its suggestion; an empty answer takes the suggestion. */
-export async function ask(keys: readonly InitKey[], suggest: (answers: InitAnswers) => InitAnswers, given: InitAnswers, io: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream }): Promise<InitAnswers> {
+export async function ask(
+  keys: readonly InitKey[],
+  suggest: (answers: InitAnswers) => InitAnswers,
+  given: InitAnswers,
+  io: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream },
+): Promise<InitAnswers> {
   const answers: InitAnswers = { ...given };
   const prompt = createInterface({ input: io.input, terminal: false });
   // Lines read through the iterator are kept until asked for (question() would drop lines typed ahead or piped in).
@@ -104,10 +120,14 @@ export async function ask(keys: readonly InitKey[], suggest: (answers: InitAnswe
 
 /** Why a value cannot be written, or null. */
 export function invalidAnswer(key: InitKey, value: string): string | null {
-  if (key === 'packageName' && !/^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/.test(value)) return `${value} is not an npm package name (lower case, optionally @scope/name)`;
+  if (key === 'packageName' && !/^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/.test(value))
+    return `${value} is not an npm package name (lower case, optionally @scope/name)`;
   if (key === 'defaultApiUrl' && !isApiSource(value)) return `${value} is not an http(s) URL`;
-  if (key === 'metaToolName' && !/^[A-Za-z0-9_-]{1,64}$/.test(value)) return `${value} is not a tool name (letters, digits, _ and -, at most 64)`;
-  if (key === 'uriScheme' && !/^[a-z][a-z0-9+.-]*$/.test(value)) return `${value} is not a URI scheme (a letter, then letters, digits, +, . or -)`;
-  if (key === 'envPrefix' && !/^[A-Z_][A-Z0-9_]*$/.test(value)) return `${value} is not an environment variable prefix (upper case letters, digits and _)`;
+  if (key === 'metaToolName' && !/^[A-Za-z0-9_-]{1,64}$/.test(value))
+    return `${value} is not a tool name (letters, digits, _ and -, at most 64)`;
+  if (key === 'uriScheme' && !/^[a-z][a-z0-9+.-]*$/.test(value))
+    return `${value} is not a URI scheme (a letter, then letters, digits, +, . or -)`;
+  if (key === 'envPrefix' && !/^[A-Z_][A-Z0-9_]*$/.test(value))
+    return `${value} is not an environment variable prefix (upper case letters, digits and _)`;
   return null;
 }

@@ -8,7 +8,8 @@ import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from '../pipeline/source/sou
 export const sourceFlags = {
   source: Flags.string({
     char: 's',
-    description: 'Catalogue to read: an API base URL (https://host or https://host/api) or a bundle file. Default: the source of the config file, else $NEXUSBLOOM_API_URL, else the bundled example catalogue.',
+    description:
+      'Catalogue to read: an API base URL (https://host or https://host/api) or a bundle file. Default: the source of the config file, else $NEXUSBLOOM_API_URL, else the bundled example catalogue.',
     helpValue: 'URL|FILE',
   }),
   timeout: Flags.integer({ description: 'Per-request timeout in milliseconds when reading an API.', default: 15_000, min: 1 }),
@@ -20,10 +21,18 @@ export const sourceFlags = {
 function sourceLimitFlags() {
   const d = DEFAULT_SOURCE_LIMITS;
   return {
-    'max-body-mb': Flags.integer({ description: 'Largest API response read, in MiB, as sent and as decoded.', default: d.maxBodyBytes / 2 ** 20, min: 1 }),
+    'max-body-mb': Flags.integer({
+      description: 'Largest API response read, in MiB, as sent and as decoded.',
+      default: d.maxBodyBytes / 2 ** 20,
+      min: 1,
+    }),
     'max-pages': Flags.integer({ description: 'Listing pages followed when reading an API.', default: d.maxPages, min: 1 }),
     'max-tools': Flags.integer({ description: 'Tools listed when reading an API.', default: d.maxTools, min: 1 }),
-    'max-read-seconds': Flags.integer({ description: 'Time a whole API read (listing and manifests) may take.', default: d.maxReadMs / 1000, min: 1 }),
+    'max-read-seconds': Flags.integer({
+      description: 'Time a whole API read (listing and manifests) may take.',
+      default: d.maxReadMs / 1000,
+      min: 1,
+    }),
   };
 }
 
@@ -42,7 +51,10 @@ export function resolveSource(flag: string | undefined, configured?: string): st
   return flag !== undefined && flag.trim() !== '' ? flag.trim() : (configured ?? defaultSource(process.env));
 }
 
-export function sourceOptions(flags: { timeout: number; concurrency: number } & LimitFlags, progress: (line: string) => void): SourceOptions {
+export function sourceOptions(
+  flags: { timeout: number; concurrency: number } & LimitFlags,
+  progress: (line: string) => void,
+): SourceOptions {
   const limits: Partial<SourceLimits> = {
     ...(flags['max-body-mb'] === undefined ? {} : { maxBodyBytes: flags['max-body-mb'] * 2 ** 20 }),
     ...(flags['max-pages'] === undefined ? {} : { maxPages: flags['max-pages'] }),

@@ -48,15 +48,42 @@ what a build would write (use it in CI to catch drift).`;
 
   static override flags = {
     ...sourceFlags,
-    out: Flags.string({ char: 'o', description: `Folder to write the package to. Default: the config file's out, else ${DEFAULT_OUT}.`, helpValue: 'DIR' }),
-    check: Flags.boolean({ description: 'Write nothing; fail and list the files when --out is not what a build would write.', default: false }),
-    force: Flags.boolean({ description: 'Write into a folder that holds files no build wrote (no names.lock.json), replacing and removing them. Without it such a build stops before writing.', default: false }),
-    compile: Flags.boolean({ description: 'Type-check and compile the package to dist/ after writing it (--no-compile skips it).', default: true, allowNo: true }),
+    out: Flags.string({
+      char: 'o',
+      description: `Folder to write the package to. Default: the config file's out, else ${DEFAULT_OUT}.`,
+      helpValue: 'DIR',
+    }),
+    check: Flags.boolean({
+      description: 'Write nothing; fail and list the files when --out is not what a build would write.',
+      default: false,
+    }),
+    force: Flags.boolean({
+      description:
+        'Write into a folder that holds files no build wrote (no names.lock.json), replacing and removing them. Without it such a build stops before writing.',
+      default: false,
+    }),
+    compile: Flags.boolean({
+      description: 'Type-check and compile the package to dist/ after writing it (--no-compile skips it).',
+      default: true,
+      allowNo: true,
+    }),
     // --changelog (schema changelog, see src/pipeline/changelog/)
-    changelog: Flags.boolean({ description: 'When --out already holds a package, prepend what changed for callers to its CHANGELOG.md, titled with the suggested next version, and write that version into package.json and server.json (implies --bump).', default: false }),
-    bump: Flags.boolean({ description: 'When --out already holds a package, write the version its changes suggest (0.x: breaking raises the minor) into package.json and server.json, without a CHANGELOG.md entry.', default: false }),
+    changelog: Flags.boolean({
+      description:
+        'When --out already holds a package, prepend what changed for callers to its CHANGELOG.md, titled with the suggested next version, and write that version into package.json and server.json (implies --bump).',
+      default: false,
+    }),
+    bump: Flags.boolean({
+      description:
+        'When --out already holds a package, write the version its changes suggest (0.x: breaking raises the minor) into package.json and server.json, without a CHANGELOG.md entry.',
+      default: false,
+    }),
     config: configFlag,
-    'max-tokens': Flags.integer({ description: 'Fail (writing nothing) when the tools/list the server advertises costs more than N tokens (o200k_base).', min: 1, helpValue: 'N' }),
+    'max-tokens': Flags.integer({
+      description: 'Fail (writing nothing) when the tools/list the server advertises costs more than N tokens (o200k_base).',
+      min: 1,
+      helpValue: 'N',
+    }),
   };
 
   async run(): Promise<BuildReport> {
@@ -77,7 +104,10 @@ what a build would write (use it in CI to catch drift).`;
     const warning = defaultNamesWarning(source, shownSource(source), file, config);
     if (warning !== null) this.diagnostic(warning);
     const { packageName, serverName, defaultApiUrl } = config.names;
-    const report = (built: BuildResult): BuildReport => ({ ...built, config: { file: file?.path ?? null, names: { packageName, serverName, defaultApiUrl }, warning } });
+    const report = (built: BuildResult): BuildReport => ({
+      ...built,
+      config: { file: file?.path ?? null, names: { packageName, serverName, defaultApiUrl }, warning },
+    });
     let result: BuildResult;
     try {
       // Against the package in --out before this build: the version is decided before anything is emitted.
@@ -96,7 +126,12 @@ what a build would write (use it in CI to catch drift).`;
       });
       if (release !== 'keep') {
         const { version, bump, entry } = result.release;
-        if (release === 'changelog') progress(entry === null ? `${LAYOUT.changelog}: no changes for callers (version ${version})` : `${LAYOUT.changelog}: added ${entry} (${bump})`);
+        if (release === 'changelog')
+          progress(
+            entry === null
+              ? `${LAYOUT.changelog}: no changes for callers (version ${version})`
+              : `${LAYOUT.changelog}: added ${entry} (${bump})`,
+          );
         else progress(bump === 'none' ? `version ${version}: no changes for callers` : `version ${version} (${bump})`);
       }
     } catch (error) {
@@ -107,7 +142,11 @@ what a build would write (use it in CI to catch drift).`;
       const { changed, missing, extra } = result.drift;
       const lines = [...changed.map((f) => `changed: ${f}`), ...missing.map((f) => `missing: ${f}`), ...extra.map((f) => `extra:   ${f}`)];
       if (lines.length > 0) {
-        this.fail(`${out} is out of date with ${result.source} (${lines.length} files differ); run \`nexusbloom-gen build\` and commit:\n${lines.join('\n')}`, 1, { drift: result.drift });
+        this.fail(
+          `${out} is out of date with ${result.source} (${lines.length} files differ); run \`nexusbloom-gen build\` and commit:\n${lines.join('\n')}`,
+          1,
+          { drift: result.drift },
+        );
       }
       this.log(`${out} is up to date with ${result.source} (${result.files} files, ${result.tools} tools).`);
       return report(result);

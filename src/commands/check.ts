@@ -42,7 +42,10 @@ Exits non-zero on any error; withheld slugs are warnings.`;
     const shown = shownSource(source);
     let report: CheckReport;
     try {
-      const { check } = await readAndCheck(source, sourceOptions(flags, (line) => this.diagnostic(line)));
+      const { check } = await readAndCheck(
+        source,
+        sourceOptions(flags, (line) => this.diagnostic(line)),
+      );
       const problems = check.problems;
       report = {
         source: shown,

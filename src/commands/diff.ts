@@ -14,7 +14,6 @@ export interface DiffReport extends Changelog {
   new: string;
 }
 
-
 /**
  * One side of the diff; a failure names the side (OLD or NEW). When no tool is to blame (nothing usable was read), it
  * also says what the side may be; a catalogue whose tools have problems already says what to fix in each.
@@ -26,7 +25,9 @@ async function readSide(side: 'OLD' | 'NEW', source: string, options: LoadSideOp
     // The source stage's advice names a flag `diff` does not have.
     const why = errorMessage(error).replace(SOURCE_FLAG_ADVICE, '');
     const problems = error instanceof PipelineError ? error.problems : [];
-    const advice = problems.some((problem) => problem.slug !== null) ? '' : `\n${side} must be an API base URL, a bundle file, an OpenAPI document or a generated package folder.`;
+    const advice = problems.some((problem) => problem.slug !== null)
+      ? ''
+      : `\n${side} must be an API base URL, a bundle file, an OpenAPI document or a generated package folder.`;
     throw new PipelineError(`${side} (${source}): ${why}${advice}`, problems);
   }
 }
@@ -48,8 +49,16 @@ otherwise.`;
   ];
 
   static override args = {
-    old: Args.string({ description: 'The earlier side: API URL, bundle file or generated package folder.', required: true, ignoreStdin: true }),
-    new: Args.string({ description: 'The later side: API URL, bundle file or generated package folder.', required: true, ignoreStdin: true }),
+    old: Args.string({
+      description: 'The earlier side: API URL, bundle file or generated package folder.',
+      required: true,
+      ignoreStdin: true,
+    }),
+    new: Args.string({
+      description: 'The later side: API URL, bundle file or generated package folder.',
+      required: true,
+      ignoreStdin: true,
+    }),
   };
 
   static override flags = {
@@ -79,7 +88,8 @@ otherwise.`;
       this.failOn(error);
     }
     const failed =
-      (flags['fail-on'] === 'breaking' && (report.breaking.sdk || report.breaking.mcp)) || (flags['fail-on'] === 'any' && report.tools.length > 0);
+      (flags['fail-on'] === 'breaking' && (report.breaking.sdk || report.breaking.mcp)) ||
+      (flags['fail-on'] === 'any' && report.tools.length > 0);
     if (this.jsonEnabled()) {
       // --json callers get the full report on stdout, and a non-zero exit when --fail-on matched.
       if (failed) process.exitCode = 1;

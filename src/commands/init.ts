@@ -19,7 +19,9 @@ export interface InitResult {
 }
 
 /** The flag of each key, as `--package-name` for packageName. */
-const FLAG_OF: Record<InitKey, string> = Object.fromEntries(INIT_KEYS.map((key) => [key, key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)])) as Record<InitKey, string>;
+const FLAG_OF: Record<InitKey, string> = Object.fromEntries(
+  INIT_KEYS.map((key) => [key, key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)]),
+) as Record<InitKey, string>;
 
 export default class Init extends BaseCommand {
   static override description = `Write ${CONFIG_FILE_NAME} for a project.
@@ -36,15 +38,35 @@ terminal, else suggested from the project (its package.json name or folder, or t
   ];
 
   static override flags = {
-    source: Flags.string({ char: 's', description: 'Catalogue the project builds: a bundle file (relative to the config file) or an API base URL.', helpValue: 'URL|FILE' }),
-    out: Flags.string({ char: 'o', description: 'Folder the package is written to, relative to the config file. Suggested: generated.', helpValue: 'DIR' }),
-    'package-name': Flags.string({ description: 'npm name of the generated server package (what hosts run with npx -y).', helpValue: 'NAME' }),
+    source: Flags.string({
+      char: 's',
+      description: 'Catalogue the project builds: a bundle file (relative to the config file) or an API base URL.',
+      helpValue: 'URL|FILE',
+    }),
+    out: Flags.string({
+      char: 'o',
+      description: 'Folder the package is written to, relative to the config file. Suggested: generated.',
+      helpValue: 'DIR',
+    }),
+    'package-name': Flags.string({
+      description: 'npm name of the generated server package (what hosts run with npx -y).',
+      helpValue: 'NAME',
+    }),
     'server-name': Flags.string({ description: 'MCP server name (initialize result, host snippets).', helpValue: 'NAME' }),
     'product-name': Flags.string({ description: 'Product name in descriptions and the package README.', helpValue: 'NAME' }),
-    'meta-tool-name': Flags.string({ description: 'Name of the meta-tool (search, list, schema, run, batch, history, diff).', helpValue: 'NAME' }),
+    'meta-tool-name': Flags.string({
+      description: 'Name of the meta-tool (search, list, schema, run, batch, history, diff).',
+      helpValue: 'NAME',
+    }),
     'uri-scheme': Flags.string({ description: 'URI scheme of the resources (scheme://catalogue).', helpValue: 'SCHEME' }),
-    'env-prefix': Flags.string({ description: 'Prefix of the environment variables (PREFIX_API_KEY, PREFIX_API_URL, …).', helpValue: 'PREFIX' }),
-    'default-api-url': Flags.string({ description: 'API the server calls when PREFIX_API_URL is not set. Suggested: --source when it is a URL.', helpValue: 'URL' }),
+    'env-prefix': Flags.string({
+      description: 'Prefix of the environment variables (PREFIX_API_KEY, PREFIX_API_URL, …).',
+      helpValue: 'PREFIX',
+    }),
+    'default-api-url': Flags.string({
+      description: 'API the server calls when PREFIX_API_URL is not set. Suggested: --source when it is a URL.',
+      helpValue: 'URL',
+    }),
     config: Flags.string({ description: `File to write. Default: ${CONFIG_FILE_NAME} in the working folder.`, helpValue: 'FILE' }),
     yes: Flags.boolean({ char: 'y', description: 'Ask nothing: take the suggestion for every value not given.', default: false }),
     force: Flags.boolean({ description: 'Replace the file when it exists.', default: false }),
@@ -63,7 +85,9 @@ terminal, else suggested from the project (its package.json name or folder, or t
     }
     const prompted = process.stdin.isTTY === true && !flags.yes && !this.jsonEnabled();
     const missing = INIT_KEYS.filter((key) => given[key] === undefined);
-    const answers = prompted ? await ask(missing, (so) => suggestions(so, cwd), given, { input: process.stdin, output: process.stderr }) : { ...suggestions(given, cwd), ...given };
+    const answers = prompted
+      ? await ask(missing, (so) => suggestions(so, cwd), given, { input: process.stdin, output: process.stderr })
+      : { ...suggestions(given, cwd), ...given };
     for (const key of INIT_KEYS) {
       const value = answers[key];
       const why = value === undefined ? null : invalidAnswer(key, value);
@@ -75,9 +99,15 @@ terminal, else suggested from the project (its package.json name or folder, or t
     await writeFile(file, `${JSON.stringify(config, null, 2)}\n`);
 
     const shown = relative(cwd, file) || file;
-    if (config.source === undefined) this.diagnostic(`warning: ${shown} names no source: add "source" (a bundle file or an API URL), or pass --source to build.`);
-    if (config.defaultApiUrl === undefined) this.diagnostic(`warning: ${shown} names no defaultApiUrl: add the API your server calls, or its users must set ${config.envPrefix ?? ''}API_URL.`);
-    this.log(`Wrote ${shown}: package ${config.packageName}, server ${config.serverName}${config.defaultApiUrl ? `, default API ${config.defaultApiUrl}` : ''}. Next: nexusbloom-gen build`);
+    if (config.source === undefined)
+      this.diagnostic(`warning: ${shown} names no source: add "source" (a bundle file or an API URL), or pass --source to build.`);
+    if (config.defaultApiUrl === undefined)
+      this.diagnostic(
+        `warning: ${shown} names no defaultApiUrl: add the API your server calls, or its users must set ${config.envPrefix ?? ''}API_URL.`,
+      );
+    this.log(
+      `Wrote ${shown}: package ${config.packageName}, server ${config.serverName}${config.defaultApiUrl ? `, default API ${config.defaultApiUrl}` : ''}. Next: nexusbloom-gen build`,
+    );
     return { file, config, prompted };
   }
 }

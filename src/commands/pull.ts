@@ -17,7 +17,6 @@ export interface PullResult {
   tools: number;
 }
 
-
 export default class Pull extends BaseCommand {
   static override description = `Snapshot a catalogue API into a bundle file.
 
@@ -35,18 +34,28 @@ tools sorted by slug, so the file can be reviewed, committed, and passed to buil
   async run(): Promise<PullResult> {
     const { flags } = await this.parse(Pull);
     // Blank counts as absent, as for every command's --source (see resolveSource).
-    const source = [flags.source, process.env.NEXUSBLOOM_API_URL].map((value) => value?.trim()).find((value) => value !== undefined && value !== '');
+    const source = [flags.source, process.env.NEXUSBLOOM_API_URL]
+      .map((value) => value?.trim())
+      .find((value) => value !== undefined && value !== '');
     if (!source || !isApiSource(source)) {
       this.fail('pull needs an API URL: pass --source https://host/api or set NEXUSBLOOM_API_URL', 2);
     }
     const out = resolve(flags.out);
     // Said before the catalogue is fetched, not after.
-    if (await stat(out).then((info) => info.isDirectory(), () => false)) {
+    if (
+      await stat(out).then(
+        (info) => info.isDirectory(),
+        () => false,
+      )
+    ) {
       this.fail(`--out ${flags.out} is a folder: pass the bundle file to write, e.g. --out ${join(flags.out, 'catalogue.json')}`, 2);
     }
     let count: number;
     try {
-      const raw = await readSource(source, sourceOptions(flags, (line) => this.diagnostic(line)));
+      const raw = await readSource(
+        source,
+        sourceOptions(flags, (line) => this.diagnostic(line)),
+      );
       const tools = [...((raw.document as { tools: Array<{ slug: string }> }).tools ?? [])].sort((a, b) => byCodeUnit(a.slug, b.slug));
       count = tools.length;
       writeFileAtomic(out, `${JSON.stringify({ format: BUNDLE_FORMAT, tools }, null, 2)}\n`);

@@ -39,8 +39,15 @@ the package first (nexusbloom-gen build, compile on).`;
 
   static override flags = {
     mock: Flags.boolean({ description: "Start the package's mock API on a free port and check against it.", default: false }),
-    'only-read-only': Flags.boolean({ description: 'Run only tools annotated readOnlyHint: true against the API (the other checks still cover every tool).', default: false }),
-    allow: Flags.string({ description: 'Also run these tools against the API (comma-separated slugs; repeatable). Alone, only these run.', multiple: true, helpValue: 'SLUG,...' }),
+    'only-read-only': Flags.boolean({
+      description: 'Run only tools annotated readOnlyHint: true against the API (the other checks still cover every tool).',
+      default: false,
+    }),
+    allow: Flags.string({
+      description: 'Also run these tools against the API (comma-separated slugs; repeatable). Alone, only these run.',
+      multiple: true,
+      helpValue: 'SLUG,...',
+    }),
   };
 
   async run(): Promise<VerifyResult> {
@@ -49,19 +56,28 @@ the package first (nexusbloom-gen build, compile on).`;
     const script = join(dir, CATALOGUE_CHECK_SCRIPT);
     if (!existsSync(dir)) this.fail(`${args.dir} does not exist: build a package there first (nexusbloom-gen build --out ${args.dir}).`);
     if (!existsSync(join(dir, LAYOUT.servedCatalogue))) {
-      this.fail(`${args.dir} is not a generated package (it has no ${LAYOUT.servedCatalogue}): pass the folder of a package nexusbloom-gen build wrote.`);
+      this.fail(
+        `${args.dir} is not a generated package (it has no ${LAYOUT.servedCatalogue}): pass the folder of a package nexusbloom-gen build wrote.`,
+      );
     }
     if (!existsSync(script)) {
-      this.fail(`${args.dir} has no ${CATALOGUE_CHECK_SCRIPT}: build and compile the package first (nexusbloom-gen build --out ${args.dir}, without --no-compile).`);
+      this.fail(
+        `${args.dir} has no ${CATALOGUE_CHECK_SCRIPT}: build and compile the package first (nexusbloom-gen build --out ${args.dir}, without --no-compile).`,
+      );
     }
     const selection = runSelectionOf(flags['only-read-only'], flags.allow ?? []);
-    const selectionArgs = selection === null ? [] : [...(selection.readOnly ? ['--only-read-only'] : []), ...selection.allow.flatMap((slug) => ['--allow', slug])];
+    const selectionArgs =
+      selection === null
+        ? []
+        : [...(selection.readOnly ? ['--only-read-only'] : []), ...selection.allow.flatMap((slug) => ['--allow', slug])];
     const checked = await runScript(script, dir, [...(flags.mock ? ['--mock'] : []), '--json', ...selectionArgs]);
     let report: CatalogueCheckReport;
     try {
       report = JSON.parse(checked.stdout) as CatalogueCheckReport;
     } catch {
-      const advice = /\bERR_MODULE_NOT_FOUND\b/.test(checked.stderr) ? `\nInstall the package's dependencies first (npm install in ${args.dir}).` : '';
+      const advice = /\bERR_MODULE_NOT_FOUND\b/.test(checked.stderr)
+        ? `\nInstall the package's dependencies first (npm install in ${args.dir}).`
+        : '';
       this.fail(`catalogue-check in ${args.dir} did not report (exit code ${checked.code}):\n${checked.stderr.trim()}${advice}`);
     }
     const result: VerifyResult = { dir, ...report };
@@ -72,7 +88,9 @@ the package first (nexusbloom-gen build, compile on).`;
         process.exitCode = 1;
         return result;
       }
-      this.fail(`${args.dir}: ${result.failed} of ${result.tools} tools failed${result.problems.length > 0 ? `; ${result.problems.join('; ')}` : ''}`);
+      this.fail(
+        `${args.dir}: ${result.failed} of ${result.tools} tools failed${result.problems.length > 0 ? `; ${result.problems.join('; ')}` : ''}`,
+      );
     }
     return result;
   }
@@ -87,7 +105,9 @@ function humanLines(result: VerifyResult): string[] {
   for (const problem of result.problems) lines.push(`FAIL  ${problem}`);
   // A package built before the tool policy reports no outsidePolicy count.
   const outside = result.outsidePolicy ?? 0;
-  lines.push(`${result.passed} of ${result.tools} tools passed (${result.advertised} advertised, ${result.withheld} withheld${outside > 0 ? `, ${outside} outside the tool policy and refused` : ''}; API ${result.apiUrl}${result.mock ? ', mock' : ''}${notRunText(result)}).`);
+  lines.push(
+    `${result.passed} of ${result.tools} tools passed (${result.advertised} advertised, ${result.withheld} withheld${outside > 0 ? `, ${outside} outside the tool policy and refused` : ''}; API ${result.apiUrl}${result.mock ? ', mock' : ''}${notRunText(result)}).`,
+  );
   return lines;
 }
 

@@ -30,7 +30,12 @@ export const DEFAULT_NAMES: ServerNames = {
   defaultApiUrl: 'https://nexusbloom.dev/api',
 };
 
-export type ConfigOverrides = Partial<ServerNames> & { description?: string; registryName?: string; toolNames?: ToolNamesMode; policy?: PolicyDefaults };
+export type ConfigOverrides = Partial<ServerNames> & {
+  description?: string;
+  registryName?: string;
+  toolNames?: ToolNamesMode;
+  policy?: PolicyDefaults;
+};
 
 export function resolveConfig(overrides: ConfigOverrides = {}): GeneratorConfig {
   const { description, registryName, toolNames, policy, ...names } = overrides;

@@ -86,12 +86,21 @@ function progressOf(log: (line: string) => void): (kind: string, done: number, t
 }
 
 /** The write stage: the package, then the build cache beside it (which only saves time, so it may fail alone). */
-async function writeStage(options: BuildOptions, files: PackageFiles, cache: Awaited<ReturnType<typeof loadCache>>, log: (line: string) => void) {
+async function writeStage(
+  options: BuildOptions,
+  files: PackageFiles,
+  cache: Awaited<ReturnType<typeof loadCache>>,
+  log: (line: string) => void,
+) {
   const summary = await writePackage(options.outDir, files, { force: options.force });
   await saveCache(options.outDir, cache).catch((error: unknown) => {
-    log(`warning: the build cache was not saved (${error instanceof Error ? error.message : String(error)}); the package is written, and the next build redoes every tool`);
+    log(
+      `warning: the build cache was not saved (${error instanceof Error ? error.message : String(error)}); the package is written, and the next build redoes every tool`,
+    );
   });
-  log(`wrote ${summary.written.length} changed files (${summary.unchanged} unchanged, ${summary.removed.length} removed) to ${options.outDir}`);
+  log(
+    `wrote ${summary.written.length} changed files (${summary.unchanged} unchanged, ${summary.removed.length} removed) to ${options.outDir}`,
+  );
   return summary;
 }
 
@@ -127,10 +136,28 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
     const withheld = plan.tools.flatMap((t) => (t.withheldReason === null ? [] : [{ slug: t.slug, reason: t.withheldReason }]));
     const warnings = [...planWarnings(check.problems, plan, options.config), ...emitted.warnings];
     const built = {
-      source: raw.origin, outDir: options.outDir, tools: plan.tools.length, advertised, withheld, warnings, files: files.size,
-      cache: { ...work.stats }, parallelJobs: work.parallelJobs, budget, listing, release: { version: release.version, bump: release.bump, entry: release.entry },
+      source: raw.origin,
+      outDir: options.outDir,
+      tools: plan.tools.length,
+      advertised,
+      withheld,
+      warnings,
+      files: files.size,
+      cache: { ...work.stats },
+      parallelJobs: work.parallelJobs,
+      budget,
+      listing,
+      release: { version: release.version, bump: release.bump, entry: release.entry },
     };
-    if (options.check) return { ...built, written: [], removed: [], drift: await stage('write', () => findDrift(options.outDir, files)), compiled: false, timingsMs: timings };
+    if (options.check)
+      return {
+        ...built,
+        written: [],
+        removed: [],
+        drift: await stage('write', () => findDrift(options.outDir, files)),
+        compiled: false,
+        timingsMs: timings,
+      };
     const { written, removed } = await stage('write', () => writeStage(options, files, cache, log));
     const compiled = options.compile !== false && (await stage('compile', () => compileStage(options.outDir, log)));
     return { ...built, written, removed, drift: null, compiled, timingsMs: timings };

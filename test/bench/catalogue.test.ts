@@ -21,7 +21,10 @@ function resolvePointer(document: unknown, ref: string): unknown {
   return ref
     .slice(2)
     .split('/')
-    .reduce<unknown>((node, part) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), document);
+    .reduce<unknown>(
+      (node, part) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined),
+      document,
+    );
 }
 
 describe('synthetic benchmark catalogue', () => {
@@ -47,7 +50,10 @@ describe('synthetic benchmark catalogue', () => {
       assert.ok(text.includes(feature), `no input schema uses ${feature}`);
     }
     const recursive = tools.filter((t) => JSON.stringify(t.input_schema?.$defs ?? {}).includes('"#/$defs/node"'));
-    assert.ok(recursive.some((t) => t.slug === tools[0]!.slug), 'tool 0 carries the recursive ref');
+    assert.ok(
+      recursive.some((t) => t.slug === tools[0]!.slug),
+      'tool 0 carries the recursive ref',
+    );
   });
 
   it('changes exactly one tool for the regeneration measure, without touching the input', () => {
@@ -65,7 +71,10 @@ describe('synthetic benchmark catalogue', () => {
     const result = await runCli(['check', '--source', path, '--json']);
     assert.equal(result.code, 0, result.stderr);
     const report = JSON.parse(result.stdout) as { ok: boolean; tools: number; errors: number; warnings: number; problems: unknown[] };
-    assert.deepEqual({ ok: report.ok, tools: report.tools, errors: report.errors, warnings: report.warnings, problems: report.problems }, { ok: true, tools: 31, errors: 0, warnings: 0, problems: [] });
+    assert.deepEqual(
+      { ok: report.ok, tools: report.tools, errors: report.errors, warnings: report.warnings, problems: report.problems },
+      { ok: true, tools: 31, errors: 0, warnings: 0, problems: [] },
+    );
   });
 
   it('converts to OpenAPI with one POST per tool and every $ref resolving inside the document', () => {

@@ -15,7 +15,8 @@ import { installPackages, installPeers, measurePeer, PEERS, type Peer } from './
 export const CORPUS_PEER: Peer = PEERS.find((peer) => peer.name === 'openapi-mcp-generator')!;
 export const PEERS_DIR = join(REPO_ROOT, '.tmp', 'bench-peers');
 const TSC = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-const TS_VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', 'typescript', 'package.json'), 'utf8')) as { version: string }).version;
+const TS_VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', 'typescript', 'package.json'), 'utf8')) as { version: string })
+  .version;
 
 export interface PeerOutcome {
   spec: string;
@@ -32,9 +33,14 @@ const dependencyCaches = new Map<string, Promise<{ dir: string; error: string | 
 
 /** The emitted project's dependencies (not the compiler: this repo's tsc checks it, not shx: it only sets a file mode). */
 async function sharedDependencies(projectDir: string): Promise<{ dir: string; error: string | null }> {
-  const pkg = JSON.parse(await readFile(join(projectDir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+  const pkg = JSON.parse(await readFile(join(projectDir, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
+  };
   const specs = Object.entries({ ...pkg.dependencies, ...pkg.devDependencies })
-    .filter(([name]) => name !== 'typescript' && name !== 'shx').map(([name, range]) => `${name}@${range}`).sort();
+    .filter(([name]) => name !== 'typescript' && name !== 'shx')
+    .map(([name, range]) => `${name}@${range}`)
+    .sort();
   const key = createHash('sha256').update(specs.join('\n')).digest('hex').slice(0, 12);
   let cache = dependencyCaches.get(key);
   if (cache === undefined) {
@@ -52,7 +58,9 @@ async function resolvedDependencies(): Promise<string> {
     const { dir, error } = await cache;
     if (error !== null) continue;
     for (const name of ['@modelcontextprotocol/sdk', 'zod', 'axios', 'json-schema-to-zod']) {
-      const pkg = JSON.parse(await readFile(join(dir, 'node_modules', name, 'package.json'), 'utf8').catch(() => '{}')) as { version?: string };
+      const pkg = JSON.parse(await readFile(join(dir, 'node_modules', name, 'package.json'), 'utf8').catch(() => '{}')) as {
+        version?: string;
+      };
       if (pkg.version !== undefined) names.add(`${name} ${pkg.version}`);
     }
   }
@@ -82,7 +90,10 @@ export async function typeCheckPeerProject(outDir: string, { emit }: { emit: boo
     const errors = `${checked.stdout}\n${checked.stderr}`.split('\n').filter((line) => /error TS\d+/.test(line));
     return {
       ms: checked.wallMs,
-      error: errors.length > 0 ? `${errors.length} errors, first: ${errors[0]!.trim()}` : `tsc exited ${checked.code}: ${tail(`${checked.stdout}\n${checked.stderr}`)}`,
+      error:
+        errors.length > 0
+          ? `${errors.length} errors, first: ${errors[0]!.trim()}`
+          : `tsc exited ${checked.code}: ${tail(`${checked.stdout}\n${checked.stderr}`)}`,
       code: errors.length > 0 ? (/error (TS\d+)/.exec(errors[0]!)?.[1] ?? null) : null,
     };
   } catch (error) {
@@ -134,7 +145,12 @@ export async function compareOnCorpus(
   progress: (line: string) => void,
 ): Promise<Comparison> {
   const peerSkipped = options.peer ? await installPeers(PEERS_DIR, [CORPUS_PEER]) : 'not asked for';
-  const result: Comparison = { ours: [], peer: [], peerSkipped, typeChecked: entries.filter((_, position) => options.compiled(position)).length };
+  const result: Comparison = {
+    ours: [],
+    peer: [],
+    peerSkipped,
+    typeChecked: entries.filter((_, position) => options.compiled(position)).length,
+  };
   for (const [position, entry] of entries.entries()) {
     const compile = options.compiled(position);
     const ours = await runSpec(entry.path, entry.file, { compile, calls: options.calls, workDir: options.workDir });
@@ -142,8 +158,11 @@ export async function compareOnCorpus(
     await rm(join(options.workDir, entry.file.replace(/[^A-Za-z0-9._-]+/g, '_')), { recursive: true, force: true });
     const peer = peerSkipped === null ? await runPeerSpec(entry.path, entry.file, { compile, workDir: options.workDir }) : null;
     if (peer) result.peer.push(peer);
-    const causes = (failures: ReadonlyArray<{ cause: string }>): string => (failures.length === 0 ? 'ok' : failures.map((f) => f.cause).join('; '));
-    progress(`${position + 1}/${entries.length} ${entry.file}: ${causes(ours.failures)}${peer ? ` | ${CORPUS_PEER.name}: ${causes(peer.failures)}` : ''}`);
+    const causes = (failures: ReadonlyArray<{ cause: string }>): string =>
+      failures.length === 0 ? 'ok' : failures.map((f) => f.cause).join('; ');
+    progress(
+      `${position + 1}/${entries.length} ${entry.file}: ${causes(ours.failures)}${peer ? ` | ${CORPUS_PEER.name}: ${causes(peer.failures)}` : ''}`,
+    );
   }
   return result;
 }
@@ -155,23 +174,53 @@ export function spreadPositions(total: number, count: number): (position: number
 }
 
 function groupsText(groups: ReturnType<typeof failuresByCause>): string {
-  return groups.length === 0 ? '  none' : groups.map((g) => `  ${g.specs.length}× ${g.cause}\n     ${g.specs.join(', ')}\n     e.g. ${g.example.split('\n').find((line) => line.trim() !== '' && !/has problems: \d+ error/.test(line))?.trim().slice(0, 300) ?? ''}`).join('\n');
+  return groups.length === 0
+    ? '  none'
+    : groups
+        .map(
+          (g) =>
+            `  ${g.specs.length}× ${g.cause}\n     ${g.specs.join(', ')}\n     e.g. ${
+              g.example
+                .split('\n')
+                .find((line) => line.trim() !== '' && !/has problems: \d+ error/.test(line))
+                ?.trim()
+                .slice(0, 300) ?? ''
+            }`,
+        )
+        .join('\n');
 }
 
 /** The table (ours, then the peer's columns), the failures of each grouped by cause, and a summary line. */
 export async function comparisonReport(result: Comparison): Promise<string> {
   const { ours, peer, typeChecked: checked } = result;
-  const oursLine = `nexusbloom-gen: build ${ours.filter((o) => o.build === 'ok').length}/${ours.length}, compile ${ours.filter((o) => o.compile === 'ok').length}/${checked}, ` +
+  const oursLine =
+    `nexusbloom-gen: build ${ours.filter((o) => o.build === 'ok').length}/${ours.length}, compile ${ours.filter((o) => o.compile === 'ok').length}/${checked}, ` +
     `every stage ${ours.filter((o) => o.failures.length === 0).length}/${ours.length}`;
-  const lines = [corpusTable(ours, peer), '',
+  const lines = [
+    corpusTable(ours, peer),
+    '',
     `Times: our build = convert + build --no-compile + bundle the bin, compile = type-check + emit, total = every stage with start, list and calls; ` +
-    `the peer's build = its CLI, spawn to exit, compile = tsc --noEmit (typescript ${TS_VERSION}) on the emitted project${await resolvedDependencies().then((d) => (d ? `, its dependencies as npm resolved the emitted ranges: ${d}` : ''))}.`, '', 'nexusbloom-gen failures by cause:', groupsText(failuresByCause(ours))];
+      `the peer's build = its CLI, spawn to exit, compile = tsc --noEmit (typescript ${TS_VERSION}) on the emitted project${await resolvedDependencies().then((d) => (d ? `, its dependencies as npm resolved the emitted ranges: ${d}` : ''))}.`,
+    '',
+    'nexusbloom-gen failures by cause:',
+    groupsText(failuresByCause(ours)),
+  ];
   if (result.peerSkipped !== null) {
-    lines.push('', `peer not installed: ${result.peerSkipped}`, '', `Specs where each succeeded (${ours.length} specs, ${checked} type-checked): ${oursLine}`);
+    lines.push(
+      '',
+      `peer not installed: ${result.peerSkipped}`,
+      '',
+      `Specs where each succeeded (${ours.length} specs, ${checked} type-checked): ${oursLine}`,
+    );
   } else {
-    lines.push('', `${CORPUS_PEER.label} failures by cause:`, groupsText(failuresByCause(peer)), '',
+    lines.push(
+      '',
+      `${CORPUS_PEER.label} failures by cause:`,
+      groupsText(failuresByCause(peer)),
+      '',
       `Specs where each succeeded (${ours.length} specs, ${checked} type-checked by both): ${oursLine}; ` +
-      `${CORPUS_PEER.label}: emit ${peer.filter((p) => p.build === 'ok').length}/${peer.length}, compile ${peer.filter((p) => p.compile === 'ok').length}/${checked}`);
+        `${CORPUS_PEER.label}: emit ${peer.filter((p) => p.build === 'ok').length}/${peer.length}, compile ${peer.filter((p) => p.compile === 'ok').length}/${checked}`,
+    );
   }
   return lines.join('\n');
 }

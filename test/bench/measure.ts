@@ -66,7 +66,9 @@ export async function runNode(args: readonly string[], options: { cwd: string; e
       child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
       child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
       child.on('error', reject);
-      child.on('close', (exitCode) => resolve({ code: exitCode, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }));
+      child.on('close', (exitCode) =>
+        resolve({ code: exitCode, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }),
+      );
     });
     const wallMs = performance.now() - started;
     const rssText = await readFile(rssFile, 'utf8').catch(() => '');

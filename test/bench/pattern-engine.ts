@@ -15,17 +15,35 @@ interface Case {
 const CASES: Case[] = [
   {
     label: 'patterns proved linear (run natively)',
-    schema: { type: 'object', properties: { slug: { type: 'string', pattern: '^[a-z0-9-]+$' }, date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' }, version: { type: 'string', pattern: '^v?(\\d+)\\.(\\d+)\\.(\\d+)$' } } },
+    schema: {
+      type: 'object',
+      properties: {
+        slug: { type: 'string', pattern: '^[a-z0-9-]+$' },
+        date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+        version: { type: 'string', pattern: '^v?(\\d+)\\.(\\d+)\\.(\\d+)$' },
+      },
+    },
     params: { slug: 'env-validator-2', date: '2026-12-01', version: 'v1.22.333' },
   },
   {
     label: 'other patterns (run by re2js)',
-    schema: { type: 'object', properties: { email: { type: 'string', pattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$' }, url: { type: 'string', pattern: 'https?://' }, tag: { type: 'string', pattern: '[A-Z]{2,}-\\d+' } } },
+    schema: {
+      type: 'object',
+      properties: {
+        email: { type: 'string', pattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$' },
+        url: { type: 'string', pattern: 'https?://' },
+        tag: { type: 'string', pattern: '[A-Z]{2,}-\\d+' },
+      },
+    },
     params: { email: 'someone@example.com', url: 'see https://example.com/x', tag: 'see ABC-123 here' },
   },
   {
     label: 'no patterns',
-    schema: { type: 'object', properties: { text: { type: 'string', maxLength: 100 }, count: { type: 'integer', minimum: 0 } }, required: ['text'] },
+    schema: {
+      type: 'object',
+      properties: { text: { type: 'string', maxLength: 100 }, count: { type: 'integer', minimum: 0 } },
+      required: ['text'],
+    },
     params: { text: 'hello', count: 3 },
   },
 ];
@@ -49,12 +67,24 @@ export function measurePatternEngine(): string[] {
     // The server's ajv options, and the same with ajv's default engine (new RegExp) in place of the linear one.
     const linear = withFormats(new Ajv2020({ ...SCHEMA_AJV_OPTIONS, allErrors: true, verbose: true })).compile(schema);
     const native = withFormats(new Ajv2020({ ...SCHEMA_AJV_OPTIONS, code: {}, allErrors: true, verbose: true })).compile(schema);
-    if (server.validateInput(tool, params) !== null || !native(params) || !linear(params)) throw new Error(`bench case ${label} is not valid`);
+    if (server.validateInput(tool, params) !== null || !native(params) || !linear(params))
+      throw new Error(`bench case ${label} is not valid`);
     let best = { linear: 0, native: 0 };
     for (let turn = 0; turn < 3; turn += 1) {
-      best = { linear: Math.max(best.linear, rate(() => linear(params))), native: Math.max(best.native, rate(() => native(params))) };
+      best = {
+        linear: Math.max(
+          best.linear,
+          rate(() => linear(params)),
+        ),
+        native: Math.max(
+          best.native,
+          rate(() => native(params)),
+        ),
+      };
     }
-    lines.push(`  ${label}: ${Math.round(best.linear).toLocaleString('en')} vs ${Math.round(best.native).toLocaleString('en')} native (${(best.linear / best.native).toFixed(2)}x)`);
+    lines.push(
+      `  ${label}: ${Math.round(best.linear).toLocaleString('en')} vs ${Math.round(best.native).toLocaleString('en')} native (${(best.linear / best.native).toFixed(2)}x)`,
+    );
   }
   return lines;
 }

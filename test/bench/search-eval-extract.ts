@@ -18,7 +18,10 @@ const MAX_DESCRIPTION = 600;
 
 function resolve(document: Json, value: unknown, depth = 0): unknown {
   if (!isObject(value) || typeof value.$ref !== 'string' || depth > 8) return value;
-  const target = value.$ref.replace(/^#\//, '').split('/').reduce<unknown>((node, key) => (isObject(node) ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), document);
+  const target = value.$ref
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce<unknown>((node, key) => (isObject(node) ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), document);
   return resolve(document, target, depth + 1);
 }
 
@@ -39,7 +42,11 @@ function cut(text: string): string {
 }
 
 const inWords = (identifier: string): string =>
-  identifier.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_\-.]+/g, ' ').trim().replace(/^./, (c) => c.toUpperCase());
+  identifier
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_\-.]+/g, ' ')
+    .trim()
+    .replace(/^./, (c) => c.toUpperCase());
 
 function bodyProperties(document: Json, operation: Json): { names: string[]; required: string[] } {
   const body = resolve(document, operation.requestBody);
@@ -48,7 +55,10 @@ function bodyProperties(document: Json, operation: Json): { names: string[]; req
   let schema = resolve(document, isObject(media) ? media.schema : undefined);
   if (isObject(schema) && Array.isArray(schema.allOf)) schema = resolve(document, schema.allOf[0]);
   if (!isObject(schema) || !isObject(schema.properties)) return { names: [], required: [] };
-  return { names: Object.keys(schema.properties), required: Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [] };
+  return {
+    names: Object.keys(schema.properties),
+    required: Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [],
+  };
 }
 
 export function extractCatalogue(document: Json): Json {
@@ -62,7 +72,10 @@ export function extractCatalogue(document: Json): Json {
     for (const method of METHODS) {
       const operation = item[method];
       if (!isObject(operation)) continue;
-      const slug = typeof operation.operationId === 'string' ? operation.operationId : `${method}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '-')}`;
+      const slug =
+        typeof operation.operationId === 'string'
+          ? operation.operationId
+          : `${method}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '-')}`;
       if (seen.has(slug)) continue;
       seen.add(slug);
       const properties: Json = {};

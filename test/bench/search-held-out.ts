@@ -11,7 +11,8 @@ export const POOLED = HELD_OUT_APIS.join(' + ');
 function pooled(rows: readonly QualityRow[], ranker: QualityRow['ranker']): Scores {
   const mine = rows.filter((row) => row.ranker === ranker);
   const queries = mine.reduce((sum, row) => sum + row.scores.queries, 0);
-  const mean = (pick: (s: Scores) => number): number => mine.reduce((sum, row) => sum + pick(row.scores) * row.scores.queries, 0) / (queries || 1);
+  const mean = (pick: (s: Scores) => number): number =>
+    mine.reduce((sum, row) => sum + pick(row.scores) * row.scores.queries, 0) / (queries || 1);
   return { queries, top1: mean((s) => s.top1), top3: mean((s) => s.top3), top5: mean((s) => s.top5), mrr10: mean((s) => s.mrr10) };
 }
 
@@ -26,5 +27,8 @@ export function measureHeldOut(): QualityRow[] {
       rows.push({ api: `${api}, ${set.tools.length} tools`, half: 'held-out', ranker: name, scores: { queries, top1, top3, top5, mrr10 } });
     }
   }
-  return [...rows, ...(['ours', 'bm25'] as const).map((ranker) => ({ api: POOLED, half: 'held-out' as const, ranker, scores: pooled(rows, ranker) }))];
+  return [
+    ...rows,
+    ...(['ours', 'bm25'] as const).map((ranker) => ({ api: POOLED, half: 'held-out' as const, ranker, scores: pooled(rows, ranker) })),
+  ];
 }

@@ -49,7 +49,12 @@ export interface SearchStat {
 }
 
 export function servedToolsOf(bundle: SyntheticBundle): ServedTool[] {
-  return bundle.tools.map((manifest) => ({ slug: manifest.slug, manifest, identifier: operationIdOf(manifest.slug), withheldReason: null }));
+  return bundle.tools.map((manifest) => ({
+    slug: manifest.slug,
+    manifest,
+    identifier: operationIdOf(manifest.slug),
+    withheldReason: null,
+  }));
 }
 
 const timed = <T>(run: () => T): [T, number] => {
@@ -67,7 +72,10 @@ export function measureSearch(bundle: SyntheticBundle, queries: number): SearchS
   const tools = servedToolsOf(bundle);
   const [loaded, indexLoadMs] = timed(() => parseSearchIndex(JSON.parse(indexFileText)));
   if (loaded === null) throw new Error('the prebuilt search index does not parse back');
-  const search = createToolSearch(() => tools, () => loaded);
+  const search = createToolSearch(
+    () => tools,
+    () => loaded,
+  );
   // Decoding the data and checking its key against the tools happen on the first query.
   const [, firstQueryPrebuiltMs] = timed(() => search.search(first!, 10));
 

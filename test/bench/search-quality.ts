@@ -51,7 +51,10 @@ export type Ranker = (query: string, limit: number) => string[];
 /** Our search as a generated server runs it: from the index data the generator ships, WordNet synonyms included. */
 export function oursFor(tools: readonly ServedTool[]): Ranker {
   const data = packagedSearchIndex(tools);
-  const search = createToolSearch(() => tools, () => data);
+  const search = createToolSearch(
+    () => tools,
+    () => data,
+  );
   return (query, limit) => search.search(query, limit).map((hit) => hit.slug);
 }
 
@@ -60,20 +63,33 @@ export function bm25For(tools: readonly ServedTool[]): Ranker {
   const engine = new MiniSearch<{ id: number; slug: string; name: string; description: string; tags: string; params: string }>({
     fields: ['slug', 'name', 'description', 'tags', 'params'],
     storeFields: [],
-    tokenize: (text) => text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[^\p{L}\p{N}]+/u).filter(Boolean),
+    tokenize: (text) =>
+      text
+        .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter(Boolean),
   });
-  engine.addAll(tools.map((tool, id) => ({
-    id,
-    slug: tool.slug,
-    name: tool.manifest.name,
-    description: tool.manifest.description,
-    tags: [tool.manifest.category, ...tool.manifest.tags].join(' '),
-    params: Object.keys((tool.manifest.input_schema?.properties as object | undefined) ?? {}).join(' '),
-  })));
-  return (query, limit) => engine.search(query).slice(0, limit).map((result) => (tools[result.id as number] as ServedTool).slug);
+  engine.addAll(
+    tools.map((tool, id) => ({
+      id,
+      slug: tool.slug,
+      name: tool.manifest.name,
+      description: tool.manifest.description,
+      tags: [tool.manifest.category, ...tool.manifest.tags].join(' '),
+      params: Object.keys((tool.manifest.input_schema?.properties as object | undefined) ?? {}).join(' '),
+    })),
+  );
+  return (query, limit) =>
+    engine
+      .search(query)
+      .slice(0, limit)
+      .map((result) => (tools[result.id as number] as ServedTool).slug);
 }
 
-export function score(ranker: Ranker, queries: readonly EvalQuery[]): Scores & { misses: { query: string; want: string; got: string[] }[] } {
+export function score(
+  ranker: Ranker,
+  queries: readonly EvalQuery[],
+): Scores & { misses: { query: string; want: string; got: string[] }[] } {
   let top1 = 0;
   let top3 = 0;
   let top5 = 0;
@@ -123,7 +139,9 @@ const percent = (value: number): string => `${(value * 100).toFixed(1)}%`;
 export function qualityTable(rows: readonly QualityRow[]): string {
   const lines = ['| API | queries | ranker | top-1 | top-3 | top-5 | MRR@10 |', '|---|---|---|---|---|---|---|'];
   for (const { api, half, ranker, scores } of rows) {
-    lines.push(`| ${api} (${half}) | ${scores.queries} | ${ranker === 'ours' ? 'ours' : 'BM25 (MiniSearch)'} | ${percent(scores.top1)} | ${percent(scores.top3)} | ${percent(scores.top5)} | ${scores.mrr10.toFixed(2)} |`);
+    lines.push(
+      `| ${api} (${half}) | ${scores.queries} | ${ranker === 'ours' ? 'ours' : 'BM25 (MiniSearch)'} | ${percent(scores.top1)} | ${percent(scores.top3)} | ${percent(scores.top5)} | ${scores.mrr10.toFixed(2)} |`,
+    );
   }
   return lines.join('\n');
 }

@@ -11,7 +11,9 @@ process.stdout.write(`${qualityTable(rows)}\n`);
 process.stdout.write(`\nHeld-out APIs, never tuned on (misses not printed):\n\n${qualityTable(measureHeldOut())}\n`);
 const latency = measureSearch(syntheticCatalogue(3000), 200);
 const ms = (value: number): string => `${value.toFixed(2)} ms`;
-process.stdout.write(`\nlatency at ${latency.tools} tools, ${latency.queries} warm queries: median ${ms(latency.medianMs)}, max ${ms(latency.maxMs)}; ` +
-  `index built in memory ${ms(latency.firstQueryMs)}, prebuilt file ${latency.indexFileBytes} bytes loaded in ${ms(latency.indexLoadMs)}, ` +
-  `first query on it ${ms(latency.firstQueryPrebuiltMs)}\n`);
+process.stdout.write(
+  `\nlatency at ${latency.tools} tools, ${latency.queries} warm queries: median ${ms(latency.medianMs)}, max ${ms(latency.maxMs)}; ` +
+    `index built in memory ${ms(latency.firstQueryMs)}, prebuilt file ${latency.indexFileBytes} bytes loaded in ${ms(latency.indexLoadMs)}, ` +
+    `first query on it ${ms(latency.firstQueryPrebuiltMs)}\n`,
+);
 if (process.argv.includes('--misses')) process.stdout.write(`${JSON.stringify(misses, null, 1)}\n`);

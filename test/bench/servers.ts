@@ -46,7 +46,13 @@ interface Session {
 }
 
 async function open(server: ServerCommand): Promise<Session> {
-  const transport = new StdioClientTransport({ command: server.command, args: server.args, env: server.env, stderr: 'pipe', maxBufferSize: BENCH_MAX_BUFFER });
+  const transport = new StdioClientTransport({
+    command: server.command,
+    args: server.args,
+    env: server.env,
+    stderr: 'pipe',
+    maxBufferSize: BENCH_MAX_BUFFER,
+  });
   let stderrText = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderrText = (stderrText + chunk.toString()).slice(-2000);
@@ -73,7 +79,10 @@ async function listTools(client: Client): Promise<{ tools: number; bytes: number
 
 async function callTool(session: Session, tool: Manifest): Promise<void> {
   const params = tool.examples?.[0]?.params ?? {};
-  const result = await session.client.request({ method: 'tools/call', params: { name: tool.slug, arguments: params } }, CallToolResultSchema);
+  const result = await session.client.request(
+    { method: 'tools/call', params: { name: tool.slug, arguments: params } },
+    CallToolResultSchema,
+  );
   if (result.isError === true) {
     const text = result.content.map((c) => (c.type === 'text' ? c.text : c.type)).join(' ');
     throw new Error(`tools/call ${tool.slug} failed: ${text.slice(0, 300)}`);
@@ -88,7 +97,10 @@ const CALL_ROUNDS = 5;
  * drifts during the run then slows every server alike, and the ratios between them stay fair. A server whose plan has
  * no calls is measured for cold start and RSS only.
  */
-export async function measureServersInTurns(servers: ReadonlyArray<{ server: ServerCommand; calls: number }>, plan: ServerPlan): Promise<ServerStat[]> {
+export async function measureServersInTurns(
+  servers: ReadonlyArray<{ server: ServerCommand; calls: number }>,
+  plan: ServerPlan,
+): Promise<ServerStat[]> {
   const startTimes = servers.map((): number[] => []);
   const rss = servers.map((): number[] => []);
   const listed = servers.map(() => ({ tools: 0, bytes: 0 }));
@@ -109,7 +121,9 @@ export async function measureServersInTurns(servers: ReadonlyArray<{ server: Ser
     }
   }
 
-  const sessions = await Promise.all(servers.map(async ({ server, calls }) => (calls > 0 ? { server, session: await open(server) } : null)));
+  const sessions = await Promise.all(
+    servers.map(async ({ server, calls }) => (calls > 0 ? { server, session: await open(server) } : null)),
+  );
   const elapsed = servers.map(() => 0);
   const done = servers.map(() => 0);
   try {
@@ -128,7 +142,8 @@ export async function measureServersInTurns(servers: ReadonlyArray<{ server: Ser
         const share = Math.floor(calls / CALL_ROUNDS) + (round < calls % CALL_ROUNDS ? 1 : 0);
         const started = performance.now();
         await guarded(entry, async () => {
-          for (let i = 0; i < share; i += 1, done[index]! += 1) await callTool(entry.session, plan.tools[done[index]! % plan.tools.length]!);
+          for (let i = 0; i < share; i += 1, done[index]! += 1)
+            await callTool(entry.session, plan.tools[done[index]! % plan.tools.length]!);
         });
         elapsed[index]! += performance.now() - started;
       }

@@ -10,7 +10,15 @@ import { runCli } from '../helpers/cli.js';
 
 async function listTree(dir: string, prefix = ''): Promise<string[]> {
   const entries = await readdir(join(dir, prefix), { withFileTypes: true }).catch(() => []);
-  const nested = await Promise.all(entries.map((e) => (e.isDirectory() ? (e.name === 'node_modules' || e.name === 'dist' ? [] : listTree(dir, join(prefix, e.name))) : [join(prefix, e.name)])));
+  const nested = await Promise.all(
+    entries.map((e) =>
+      e.isDirectory()
+        ? e.name === 'node_modules' || e.name === 'dist'
+          ? []
+          : listTree(dir, join(prefix, e.name))
+        : [join(prefix, e.name)],
+    ),
+  );
   return nested.flat().sort();
 }
 
@@ -58,11 +66,24 @@ describe('nexusbloom-gen CLI (real binary)', () => {
 
   it('check reports every problem with slug and pointer, exits non-zero, and --json carries them', async () => {
     const source = join(work, 'bad.json');
-    await writeFile(source, JSON.stringify(bundle([tool('ok'), tool('bad-example', { examples: [{ params: { text: 1 } }] }), { ...tool('no-name'), name: undefined }, tool('with space')])));
+    await writeFile(
+      source,
+      JSON.stringify(
+        bundle([
+          tool('ok'),
+          tool('bad-example', { examples: [{ params: { text: 1 } }] }),
+          { ...tool('no-name'), name: undefined },
+          tool('with space'),
+        ]),
+      ),
+    );
     const text = await runCli(['check', '--source', source]);
     assert.equal(text.code, 1);
     // Named by the place in the bundle (its index there), not only inside the tool.
-    assert.match(text.stderr, /tool "bad-example" at \/tools\/1\/examples\/0\/params\/text: example does not match input_schema: must be string \(got 1\)/);
+    assert.match(
+      text.stderr,
+      /tool "bad-example" at \/tools\/1\/examples\/0\/params\/text: example does not match input_schema: must be string \(got 1\)/,
+    );
     assert.match(text.stderr, /tool "no-name" at \/tools\/2\/name: missing required field "name"/);
     assert.match(text.stderr, /warning: tool "with space" at \/tools\/3\/slug: withheld/);
     const json = await runCli(['check', '--source', source, '--json']);
@@ -70,7 +91,10 @@ describe('nexusbloom-gen CLI (real binary)', () => {
     const report = JSON.parse(json.stdout);
     assert.equal(report.ok, false);
     assert.equal(report.errors, 2);
-    assert.deepEqual(report.withheld.map((w: { slug: string }) => w.slug), ['with space']);
+    assert.deepEqual(
+      report.withheld.map((w: { slug: string }) => w.slug),
+      ['with space'],
+    );
     const good = await runCli(['check', '--json']);
     assert.equal(good.code, 0, good.stderr);
     assert.equal(JSON.parse(good.stdout).ok, true);
@@ -78,7 +102,10 @@ describe('nexusbloom-gen CLI (real binary)', () => {
 
   it('a failing build writes nothing', async () => {
     const source = join(work, 'broken.json');
-    await writeFile(source, JSON.stringify(bundle([tool('x', { input_schema: { type: 'object', properties: { a: { $ref: 'remote.json' } } } })])));
+    await writeFile(
+      source,
+      JSON.stringify(bundle([tool('x', { input_schema: { type: 'object', properties: { a: { $ref: 'remote.json' } } } })])),
+    );
     const out = join(work, 'never');
     const run = await runCli(['build', '--source', source, '--out', out]);
     assert.equal(run.code, 1);
@@ -103,7 +130,11 @@ describe('nexusbloom-gen CLI (real binary)', () => {
       const fromApi = join(work, 'from-api');
       const fromFile = join(work, 'from-file');
       // --source omitted: NEXUSBLOOM_API_URL names the API (the bare host form).
-      assert.equal((await runCli(['build', '--out', fromApi, '--no-compile'], { env: { ...env, NEXUSBLOOM_API_URL: api.url.replace(/\/api$/, '') } })).code, 0);
+      assert.equal(
+        (await runCli(['build', '--out', fromApi, '--no-compile'], { env: { ...env, NEXUSBLOOM_API_URL: api.url.replace(/\/api$/, '') } }))
+          .code,
+        0,
+      );
       assert.equal((await runCli(['build', '--source', file, '--out', fromFile, '--no-compile'])).code, 0);
       assert.deepEqual(await readTree(fromApi), await readTree(fromFile));
     });

@@ -36,7 +36,10 @@ describe('nexusbloom-gen.config.json by convention', () => {
     project = join(scratch, 'billing-app');
     mkdirSync(join(project, 'deep', 'er'), { recursive: true });
     copyFileSync(BILLING, join(project, 'billing.json'));
-    writeFileSync(join(project, 'nexusbloom-gen.config.json'), `${JSON.stringify({ source: 'billing.json', out: 'server', ...BILLING_NAMES }, null, 2)}\n`);
+    writeFileSync(
+      join(project, 'nexusbloom-gen.config.json'),
+      `${JSON.stringify({ source: 'billing.json', out: 'server', ...BILLING_NAMES }, null, 2)}\n`,
+    );
   });
   after(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -74,9 +77,14 @@ describe('nexusbloom-gen.config.json by convention', () => {
 
   it('--config names another file, and the one found by convention is not read', async () => {
     const other = join(scratch, 'other.json');
-    writeFileSync(other, JSON.stringify({ packageName: '@acme/other-server', serverName: 'other', defaultApiUrl: 'https://other.test/api' }));
+    writeFileSync(
+      other,
+      JSON.stringify({ packageName: '@acme/other-server', serverName: 'other', defaultApiUrl: 'https://other.test/api' }),
+    );
     const out = join(scratch, 'other-out');
-    const result = await runCli(['build', '--no-compile', '--json', '--config', other, '--source', BILLING, '--out', out], { cwd: project });
+    const result = await runCli(['build', '--no-compile', '--json', '--config', other, '--source', BILLING, '--out', out], {
+      cwd: project,
+    });
     assert.equal(result.code, 0, result.stderr);
     assert.equal((JSON.parse(result.stdout) as BuildJson).config.file, other);
     assert.equal(manifestOf(out).name, '@acme/other-server');
@@ -90,7 +98,10 @@ describe('nexusbloom-gen.config.json by convention', () => {
     assert.equal(warnings.length, 1, result.stderr);
     const [warning] = warnings;
     assert.ok(warning!.includes(`Create ${join(scratch, 'nexusbloom-gen.config.json')}`), warning);
-    assert.ok(warning!.includes('packageName "@nexusbloom/mcp-server", serverName "nexusbloom", defaultApiUrl "https://nexusbloom.dev/api"'), warning);
+    assert.ok(
+      warning!.includes('packageName "@nexusbloom/mcp-server", serverName "nexusbloom", defaultApiUrl "https://nexusbloom.dev/api"'),
+      warning,
+    );
     assert.match(warning!, /nexusbloom-gen init/);
     const report = JSON.parse(result.stdout) as BuildJson;
     assert.equal(report.config.file, null);
@@ -139,7 +150,9 @@ describe('nexusbloom-gen init', () => {
     const dir = join(scratch, 'flags');
     mkdirSync(dir);
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: '@acme/billing-app' }));
-    const result = await runCli(['init', '--json', '--source', 'billing.json', '--default-api-url', 'https://billing.acme.test/api'], { cwd: dir });
+    const result = await runCli(['init', '--json', '--source', 'billing.json', '--default-api-url', 'https://billing.acme.test/api'], {
+      cwd: dir,
+    });
     assert.equal(result.code, 0, result.stderr);
     const want = {
       source: 'billing.json',
@@ -172,7 +185,10 @@ describe('nexusbloom-gen init', () => {
     assert.equal(readFileSync(join(dir, 'nexusbloom-gen.config.json'), 'utf8'), '{"packageName":"@acme/mine"}\n');
     const forced = await runCli(['init', '--force', '--package-name', '@acme/theirs', '--server-name', 'theirs'], { cwd: dir });
     assert.equal(forced.code, 0, forced.stderr);
-    assert.equal((JSON.parse(readFileSync(join(dir, 'nexusbloom-gen.config.json'), 'utf8')) as { packageName: string }).packageName, '@acme/theirs');
+    assert.equal(
+      (JSON.parse(readFileSync(join(dir, 'nexusbloom-gen.config.json'), 'utf8')) as { packageName: string }).packageName,
+      '@acme/theirs',
+    );
     assert.match(forced.stderr, /names no source/);
     assert.match(forced.stderr, /names no defaultApiUrl: add the API your server calls, or its users must set THEIRS_API_URL/);
   });
@@ -200,7 +216,12 @@ describe('nexusbloom-gen init', () => {
     let asked = '';
     output.on('data', (chunk: Buffer) => (asked += chunk.toString()));
     input.end(['https://api.ledger.test/api', '', '@acme/ledger-server', '', '', '', '', '', ''].join('\n') + '\n');
-    const answers = await ask(['source', 'out', 'packageName', 'serverName', 'productName', 'metaToolName', 'uriScheme', 'envPrefix', 'defaultApiUrl'], (given) => suggestions(given, scratch), {}, { input, output });
+    const answers = await ask(
+      ['source', 'out', 'packageName', 'serverName', 'productName', 'metaToolName', 'uriScheme', 'envPrefix', 'defaultApiUrl'],
+      (given) => suggestions(given, scratch),
+      {},
+      { input, output },
+    );
     assert.deepEqual(answers, {
       source: 'https://api.ledger.test/api',
       out: 'generated',

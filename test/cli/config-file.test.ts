@@ -35,9 +35,16 @@ describe('build --config FILE', () => {
     const out = join(scratch, 'policy');
     const result = await runCli(['build', '--source', source, '--out', out, '--no-compile', '--config', config]);
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /Listed by default: 7 of 9 tools plus the meta-tool \(\d+ tokens\)\. Tool policy: deny refund-\*; risk at most high \(2 of 9 tools outside it, served nowhere\)\./);
+    assert.match(
+      result.stdout,
+      /Listed by default: 7 of 9 tools plus the meta-tool \(\d+ tokens\)\. Tool policy: deny refund-\*; risk at most high \(2 of 9 tools outside it, served nowhere\)\./,
+    );
     assert.match(result.stdout, /Built 9 tools \(0 withheld from the tool list by name, 2 outside the tool policy\)/);
-    assert.deepEqual(JSON.parse(readFileSync(join(out, 'data', 'policy.json'), 'utf8')), { format: 'nexusbloom-policy/1', deny: ['refund-*'], maxRisk: 'high' });
+    assert.deepEqual(JSON.parse(readFileSync(join(out, 'data', 'policy.json'), 'utf8')), {
+      format: 'nexusbloom-policy/1',
+      deny: ['refund-*'],
+      maxRisk: 'high',
+    });
     writeFileSync(config, JSON.stringify({ policy: { maxRisk: 'severe' } }));
     const bad = await runCli(['build', '--source', source, '--out', join(scratch, 'bad-policy'), '--no-compile', '--config', config]);
     assert.notEqual(bad.code, 0);
@@ -59,7 +66,17 @@ describe('build --config FILE', () => {
   for (const { what, file, message } of unusable) {
     it(`names the file when it is ${what}`, async () => {
       const path = file(scratch);
-      const result = await runCli(['build', '--source', EXAMPLE_CATALOGUE, '--out', join(scratch, 'unused'), '--no-compile', '--config', path, '--json']);
+      const result = await runCli([
+        'build',
+        '--source',
+        EXAMPLE_CATALOGUE,
+        '--out',
+        join(scratch, 'unused'),
+        '--no-compile',
+        '--config',
+        path,
+        '--json',
+      ]);
       assert.equal(result.code, 1, result.stderr);
       const { error } = JSON.parse(result.stdout) as { error: { message: string } };
       assert.ok(error.message.startsWith(message(path)), error.message);

@@ -25,7 +25,11 @@ interface JsonReport {
 
 const oldTools = (): Manifest[] => [
   tool('alpha', {
-    input_schema: { type: 'object', properties: { text: { type: 'string' }, mode: { type: 'string', enum: ['fast', 'slow'] } }, required: ['text'] },
+    input_schema: {
+      type: 'object',
+      properties: { text: { type: 'string' }, mode: { type: 'string', enum: ['fast', 'slow'] } },
+      required: ['text'],
+    },
     output_schema: { type: 'object', properties: { length: { type: 'integer' }, level: { enum: ['info'] } }, required: ['length'] },
   }),
   tool('beta'),
@@ -34,8 +38,16 @@ const oldTools = (): Manifest[] => [
 
 const newTools = (): Manifest[] => [
   tool('alpha', {
-    input_schema: { type: 'object', properties: { text: { type: 'string' }, mode: { type: 'string', enum: ['fast'] }, limit: { type: 'integer' } }, required: ['text'] },
-    output_schema: { type: 'object', properties: { length: { type: 'integer' }, level: { enum: ['info', 'fatal'] } }, required: ['length'] },
+    input_schema: {
+      type: 'object',
+      properties: { text: { type: 'string' }, mode: { type: 'string', enum: ['fast'] }, limit: { type: 'integer' } },
+      required: ['text'],
+    },
+    output_schema: {
+      type: 'object',
+      properties: { length: { type: 'integer' }, level: { enum: ['info', 'fatal'] } },
+      required: ['length'],
+    },
   }),
   tool('beta', { description: 'Does beta things, better.' }),
   // Other schemas than `gone`'s: a new tool, not `gone` renamed.
@@ -43,7 +55,9 @@ const newTools = (): Manifest[] => [
 ];
 
 const changesOf = (report: JsonReport, slug: string) =>
-  report.tools.find((t) => t.slug === slug)?.changes.map((c) => ({ kind: c.kind, schema: c.schema, pointer: c.pointer, sdk: c.sdk, mcp: c.mcp }));
+  report.tools
+    .find((t) => t.slug === slug)
+    ?.changes.map((c) => ({ kind: c.kind, schema: c.schema, pointer: c.pointer, sdk: c.sdk, mcp: c.mcp }));
 
 describe('nexusbloom-gen diff (real binary)', () => {
   let work: string;
@@ -64,7 +78,15 @@ describe('nexusbloom-gen diff (real binary)', () => {
     const report = JSON.parse(result.stdout) as JsonReport;
     assert.equal(report.bump, 'major');
     assert.deepEqual(report.breaking, { sdk: true, mcp: true });
-    assert.deepEqual(report.tools.map((t) => [t.slug, t.status]), [['alpha', 'changed'], ['beta', 'changed'], ['delta', 'added'], ['gone', 'removed']]);
+    assert.deepEqual(
+      report.tools.map((t) => [t.slug, t.status]),
+      [
+        ['alpha', 'changed'],
+        ['beta', 'changed'],
+        ['delta', 'added'],
+        ['gone', 'removed'],
+      ],
+    );
     assert.deepEqual(changesOf(report, 'alpha'), [
       { kind: 'enum-values-removed', schema: 'input', pointer: '/properties/mode', sdk: 'breaking', mcp: 'breaking' },
       { kind: 'property-added', schema: 'input', pointer: '/properties/limit', sdk: 'minor', mcp: 'minor' },
@@ -115,7 +137,10 @@ describe('nexusbloom-gen diff (real binary)', () => {
     // for every field of every tool.
     const served = await runCli(['diff', join(out, 'data', 'catalogue.json'), newFile]);
     assert.equal(served.code, 1);
-    assert.match(served.stderr, /^Error: OLD \(.*\): .*catalogue\.json is the data\/catalogue\.json of a generated package, not a bundle: pass the package folder \(.*pkg\)$/m);
+    assert.match(
+      served.stderr,
+      /^Error: OLD \(.*\): .*catalogue\.json is the data\/catalogue\.json of a generated package, not a bundle: pass the package folder \(.*pkg\)$/m,
+    );
     assert.doesNotMatch(served.stderr, /missing required field/);
   });
 
@@ -148,11 +173,17 @@ describe('nexusbloom-gen diff (real binary)', () => {
     assert.match(error.message, /^NEW \(.*\): .* is not a generated package/);
 
     const broken = join(work, 'broken.json');
-    await writeFile(broken, JSON.stringify(bundle([tool('alpha', { input_schema: { type: 'object', properties: { a: { type: 'nonsense' } } } })])));
+    await writeFile(
+      broken,
+      JSON.stringify(bundle([tool('alpha', { input_schema: { type: 'object', properties: { a: { type: 'nonsense' } } } })])),
+    );
     const withProblems = await runCli(['diff', oldFile, broken]);
     assert.equal(withProblems.code, 1);
     assert.match(withProblems.stderr, /^Error: NEW \(.*broken\.json\): catalogue .* has problems/m);
-    assert.match(withProblems.stderr, /tool "alpha" at \/tools\/0\/input_schema\/properties\/a\/type: schema does not compile: not a JSON Schema here: must be one of .*\(got "nonsense"\)/);
+    assert.match(
+      withProblems.stderr,
+      /tool "alpha" at \/tools\/0\/input_schema\/properties\/a\/type: schema does not compile: not a JSON Schema here: must be one of .*\(got "nonsense"\)/,
+    );
     assert.doesNotMatch(withProblems.stderr, /\bdata\//);
     // The side was read; its tools say what to fix.
     assert.doesNotMatch(withProblems.stderr, /NEW must be/);
@@ -160,17 +191,34 @@ describe('nexusbloom-gen diff (real binary)', () => {
 
   it('pairs a removed and an added tool with the same schemas as a rename, whatever their SDK wrappers', async () => {
     const renamedFile = join(work, 'renamed.json');
-    await writeFile(renamedFile, JSON.stringify(bundle([...oldTools().filter((t) => t.slug !== 'gone'), { ...tool('gone'), slug: 'went-away' }])));
+    await writeFile(
+      renamedFile,
+      JSON.stringify(bundle([...oldTools().filter((t) => t.slug !== 'gone'), { ...tool('gone'), slug: 'went-away' }])),
+    );
     const report = JSON.parse((await runCli(['diff', oldFile, renamedFile, '--json'])).stdout) as JsonReport;
-    assert.deepEqual(report.tools.map((t) => [t.slug, t.status, t.changes.map((c) => c.kind)]), [['went-away', 'changed', ['tool-renamed', 'identifier-changed', 'file-changed']]]);
+    assert.deepEqual(
+      report.tools.map((t) => [t.slug, t.status, t.changes.map((c) => c.kind)]),
+      [['went-away', 'changed', ['tool-renamed', 'identifier-changed', 'file-changed']]],
+    );
   });
 
   it('build --changelog prepends an undated entry titled with the suggested version and writes that version into package.json and server.json', async () => {
     const third = join(work, 'third.json');
-    await writeFile(third, JSON.stringify(bundle([...newTools(), tool('zeta', { input_schema: { type: 'object', properties: { z: { type: 'boolean' } } }, examples: [{ params: { z: true } }] })])));
+    await writeFile(
+      third,
+      JSON.stringify(
+        bundle([
+          ...newTools(),
+          tool('zeta', { input_schema: { type: 'object', properties: { z: { type: 'boolean' } } }, examples: [{ params: { z: true } }] }),
+        ]),
+      ),
+    );
     const versionsIn = async (out: string): Promise<string[]> => {
       const manifest = JSON.parse(await readFile(join(out, 'package.json'), 'utf8')) as { version: string; files: string[] };
-      const server = JSON.parse(await readFile(join(out, 'server.json'), 'utf8')) as { version: string; packages: Array<{ version: string }> };
+      const server = JSON.parse(await readFile(join(out, 'server.json'), 'utf8')) as {
+        version: string;
+        packages: Array<{ version: string }>;
+      };
       assert.ok(manifest.files.includes('CHANGELOG.md'), 'CHANGELOG.md ships in the package');
       return [manifest.version, server.version, server.packages[0]!.version];
     };
@@ -216,7 +264,10 @@ describe('nexusbloom-gen diff (real binary)', () => {
     const out = join(work, 'bumped');
     assert.equal((await runCli(['build', '--source', oldFile, '--out', out, '--no-compile'])).code, 0);
     const additive = join(work, 'additive-bump.json');
-    await writeFile(additive, JSON.stringify(bundle([...oldTools(), tool('epsilon', { input_schema: { type: 'object' }, examples: [{ params: {} }] })])));
+    await writeFile(
+      additive,
+      JSON.stringify(bundle([...oldTools(), tool('epsilon', { input_schema: { type: 'object' }, examples: [{ params: {} }] })])),
+    );
     const bumped = await runCli(['build', '--source', additive, '--out', out, '--no-compile', '--bump']);
     assert.equal(bumped.code, 0, bumped.stderr);
     assert.match(bumped.stderr, /version 0\.2\.0 \(minor\)/);

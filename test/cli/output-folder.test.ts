@@ -16,9 +16,11 @@ async function userProject(dir: string): Promise<void> {
 }
 
 const userFilesKept = async (dir: string): Promise<boolean> =>
-  (await Promise.all(USER_FILES.map(async (file) => (await readFile(join(dir, file), 'utf8')) === `user content of ${file}\n`))).every(Boolean);
+  (await Promise.all(USER_FILES.map(async (file) => (await readFile(join(dir, file), 'utf8')) === `user content of ${file}\n`))).every(
+    Boolean,
+  );
 
-describe('the output folder: never someone else\'s files, never a half-clear error', () => {
+describe("the output folder: never someone else's files, never a half-clear error", () => {
   let work: string;
   let source: string;
   before(async () => {
@@ -93,7 +95,10 @@ describe('the output folder: never someone else\'s files, never a half-clear err
     assert.equal(run.code, 2);
     assert.match(run.stderr, /bundles is a folder: pass the bundle file to write, e\.g\. --out .*bundles\/catalogue\.json/);
     assert.deepEqual(await readdir(folder), []);
-    assert.deepEqual((await readdir(work)).filter((name) => name.endsWith('.tmp')), []);
+    assert.deepEqual(
+      (await readdir(work)).filter((name) => name.endsWith('.tmp')),
+      [],
+    );
   });
 
   it('builds and compiles a package whose node_modules cannot hold the build cache, with a warning', async () => {
@@ -111,7 +116,7 @@ describe('the output folder: never someone else\'s files, never a half-clear err
 });
 
 describe('--json failures: one short JSON error on stdout, the same exit code as without --json', () => {
-  it('a flag error exits 2 either way, without the CLI\'s configuration in the JSON', async () => {
+  it("a flag error exits 2 either way, without the CLI's configuration in the JSON", async () => {
     const plain = await runCli(['check', '--timeout', '0']);
     const json = await runCli(['check', '--timeout', '0', '--json']);
     assert.equal(plain.code, 2);
@@ -143,13 +148,21 @@ describe('--json failures: one short JSON error on stdout, the same exit code as
     const work = await mkdtemp(join(tmpdir(), 'nb-json-'));
     try {
       const source = join(work, 'bad.json');
-      await writeFile(source, JSON.stringify(bundle([tool('bad', { input_schema: { type: 'object', properties: { n: { type: 'nope' } } } })])));
+      await writeFile(
+        source,
+        JSON.stringify(bundle([tool('bad', { input_schema: { type: 'object', properties: { n: { type: 'nope' } } } })])),
+      );
       const run = await runCli(['build', '--source', source, '--out', join(work, 'out'), '--json']);
       assert.equal(run.code, 1);
       const { error } = JSON.parse(run.stdout);
       // The node to blame, inside the tool and in the bundle.
       assert.ok(
-        error.problems.some((p: { slug: string; pointer: string; bundlePointer: string }) => p.slug === 'bad' && p.pointer === '/input_schema/properties/n/type' && p.bundlePointer === '/tools/0/input_schema/properties/n/type'),
+        error.problems.some(
+          (p: { slug: string; pointer: string; bundlePointer: string }) =>
+            p.slug === 'bad' &&
+            p.pointer === '/input_schema/properties/n/type' &&
+            p.bundlePointer === '/tools/0/input_schema/properties/n/type',
+        ),
         JSON.stringify(error.problems),
       );
     } finally {

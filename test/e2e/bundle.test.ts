@@ -21,12 +21,15 @@ describe('the bundled bin', () => {
     const patterns = [/(?:^|[;}\n])\s*import\s*[^;"'()]*?from\s*["']([^"']+)["']/g, /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g];
     const specifiers = patterns.flatMap((pattern) => [...text.matchAll(pattern)].map((match) => match[1]!));
     assert.ok(specifiers.includes('node:module'), 'the banner imports createRequire');
-    assert.deepEqual(specifiers.filter((specifier) => !isBuiltin(specifier)), []);
+    assert.deepEqual(
+      specifiers.filter((specifier) => !isBuiltin(specifier)),
+      [],
+    );
     for (const local of [REPO_ROOT.replace(/\/$/, ''), dir, 'building-']) {
       assert.equal(text.includes(local), false, `the bundle mentions ${local}`);
     }
     assert.doesNotMatch(text, /"(?:\.\.\/)+[^"]*node_modules\//, 'module names are relative to the package');
-    assert.match(text, /"node_modules\/zod\//, 'dependencies are inside, named as in the package\'s own node_modules');
+    assert.match(text, /"node_modules\/zod\//, "dependencies are inside, named as in the package's own node_modules");
   });
 
   // test/e2e/faults.test.ts runs local tools through this child from the bundled bin.
@@ -41,11 +44,15 @@ describe('the bundled bin', () => {
     const dir = await mkdtemp(join(tmpdir(), 'nb-bundled-'));
     const api = await startMockApi({ manifests: JSON.parse(await readFile(join(REPO_ROOT, 'examples', 'catalogue.json'), 'utf8')).tools });
     try {
-      for (const part of ['package.json', 'data', join('dist', 'bin.js')]) await cp(join(built, part), join(dir, part), { recursive: true });
+      for (const part of ['package.json', 'data', join('dist', 'bin.js')])
+        await cp(join(built, part), join(dir, part), { recursive: true });
       const session = await connectServer(dir, { NEXUSBLOOM_API_URL: api.url });
       try {
         // env-validator's schema is draft 2020-12 (no $schema), cron-explainer's draft-07.
-        for (const [name, args] of [['env-validator', { env_content: 42 }], ['cron-explainer', { expression: 42 }]] as const) {
+        for (const [name, args] of [
+          ['env-validator', { env_content: 42 }],
+          ['cron-explainer', { expression: 42 }],
+        ] as const) {
           const before = api.requests.length;
           const bad = (await session.client.callTool({ name, arguments: args })) as CallToolResult;
           assert.equal(bad.isError, true, name);

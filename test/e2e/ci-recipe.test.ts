@@ -29,8 +29,20 @@ function baseManifests(): Manifest[] {
   const manifests = manifestsFromBundle(JSON.parse(readFileSync(EXAMPLE_CATALOGUE, 'utf8')));
   const template = manifests.find((manifest) => manifest.slug === 'word-counter')!;
   manifests.push(
-    { ...structuredClone(template), slug: 'refund-invoice', name: 'Refund Invoice', description: 'Refunds an invoice to the card it was paid with.', annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true } },
-    { ...structuredClone(template), slug: 'send-reminder', name: 'Send Reminder', description: 'E-mails a payment reminder to the customer.', annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true } },
+    {
+      ...structuredClone(template),
+      slug: 'refund-invoice',
+      name: 'Refund Invoice',
+      description: 'Refunds an invoice to the card it was paid with.',
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    },
+    {
+      ...structuredClone(template),
+      slug: 'send-reminder',
+      name: 'Send Reminder',
+      description: 'E-mails a payment reminder to the customer.',
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
   );
   return manifests;
 }
@@ -63,12 +75,20 @@ describe('examples/ci/regenerate.sh in a git repo, generator from the registry',
     assert.equal(result.code, 0, `git ${args.join(' ')}: ${result.stderr}`);
     return result.stdout;
   };
-  const originRef = async (ref: string): Promise<string> => (await runProcess('git', ['--git-dir', origin, 'rev-parse', '--verify', '--quiet', ref], { cwd: scratch, env: baseEnv })).stdout.trim();
-  const committedFiles = async (): Promise<string[]> => (await git('diff', '--name-only', 'HEAD~1', 'HEAD')).split('\n').filter((line) => line !== '').sort();
+  const originRef = async (ref: string): Promise<string> =>
+    (await runProcess('git', ['--git-dir', origin, 'rev-parse', '--verify', '--quiet', ref], { cwd: scratch, env: baseEnv })).stdout.trim();
+  const committedFiles = async (): Promise<string[]> =>
+    (await git('diff', '--name-only', 'HEAD~1', 'HEAD'))
+      .split('\n')
+      .filter((line) => line !== '')
+      .sort();
   const regenerate = (mode: 'check' | 'update', env: Record<string, string>): Promise<CliResult> =>
     runProcess('bash', [SCRIPT, mode], { cwd: repo, env: { ...baseEnv, ...env }, timeoutMs: 300_000 });
   const describeRun = (run: CliResult): string => `exit ${run.code}\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
-  const publishedVersions = async (): Promise<string[]> => Object.keys(((await (await fetch(`${registry.url}/@nexusbloom%2fmcp-server`)).json()) as { versions?: Record<string, unknown> }).versions ?? {}).sort();
+  const publishedVersions = async (): Promise<string[]> =>
+    Object.keys(
+      ((await (await fetch(`${registry.url}/@nexusbloom%2fmcp-server`)).json()) as { versions?: Record<string, unknown> }).versions ?? {},
+    ).sort();
   const mergeReviewedBranch = async (): Promise<void> => {
     await git('switch', '--quiet', 'main');
     await git('merge', '--quiet', '--ff-only', BRANCH);
@@ -76,7 +96,11 @@ describe('examples/ci/regenerate.sh in a git repo, generator from the registry',
 
   before(async () => {
     // Settled one by one, so that whatever did start is closed by after() when another part fails.
-    const [seeded, original, changed] = await Promise.allSettled([startSeededRegistry(GENERATOR_REGISTRY_ROOTS), startMockApi({ manifests: originalManifests }), startMockApi({ manifests: changedManifests() })]);
+    const [seeded, original, changed] = await Promise.allSettled([
+      startSeededRegistry(GENERATOR_REGISTRY_ROOTS),
+      startMockApi({ manifests: originalManifests }),
+      startMockApi({ manifests: changedManifests() }),
+    ]);
     if (seeded.status === 'fulfilled') registry = seeded.value;
     if (original.status === 'fulfilled') originalApi = original.value;
     if (changed.status === 'fulfilled') changedApi = changed.value;
@@ -94,14 +118,21 @@ describe('examples/ci/regenerate.sh in a git repo, generator from the registry',
       GIT_COMMITTER_EMAIL: 'ci@example.invalid',
     });
     const generator = await publishGenerator(registry, baseEnv);
-    assert.equal((await runProcess('git', ['init', '--quiet', '--bare', '--initial-branch=main', origin], { cwd: scratch, env: baseEnv })).code, 0);
+    assert.equal(
+      (await runProcess('git', ['init', '--quiet', '--bare', '--initial-branch=main', origin], { cwd: scratch, env: baseEnv })).code,
+      0,
+    );
     await git('init', '--quiet', '--initial-branch=main');
     await git('remote', 'add', 'origin', origin);
     await writeFile(join(repo, 'README.md'), 'A project that commits its generated MCP server.\n');
     await writeFile(join(repo, '.gitignore'), 'node_modules/\n');
     await writeFile(join(repo, 'package.json'), `${JSON.stringify({ name: 'billing-tools', private: true }, null, 2)}\n`);
     // The user's step: the generator as an exact devDependency, from the registry.
-    const installed = await runProcess('npm', ['install', '--save-dev', '--save-exact', `${generator.name}@${generator.version}`], { cwd: repo, env: baseEnv, timeoutMs: 300_000 });
+    const installed = await runProcess('npm', ['install', '--save-dev', '--save-exact', `${generator.name}@${generator.version}`], {
+      cwd: repo,
+      env: baseEnv,
+      timeoutMs: 300_000,
+    });
     assert.equal(installed.code, 0, `${installed.stdout}\n${installed.stderr}`);
     await git('add', '-A');
     await git('commit', '--quiet', '-m', 'Start');
@@ -118,7 +149,10 @@ describe('examples/ci/regenerate.sh in a git repo, generator from the registry',
     const installed = join(repo, 'node_modules', 'nexusbloom-gen');
     assert.equal(lstatSync(installed).isSymbolicLink(), false);
     const lock = JSON.parse(readFileSync(join(repo, 'package-lock.json'), 'utf8')) as { packages: Record<string, { resolved?: string }> };
-    assert.match(lock.packages['node_modules/nexusbloom-gen']!.resolved ?? '', new RegExp(`^${registry.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/nexusbloom-gen/-/nexusbloom-gen-`));
+    assert.match(
+      lock.packages['node_modules/nexusbloom-gen']!.resolved ?? '',
+      new RegExp(`^${registry.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/nexusbloom-gen/-/nexusbloom-gen-`),
+    );
   });
 
   it('update: builds on a branch, verifies every tool against the mock and only read-only ones against the API, pushes the branch, never main', async () => {
@@ -132,12 +166,22 @@ describe('examples/ci/regenerate.sh in a git repo, generator from the registry',
     assert.ok(committed.includes('catalogue.json'));
     assert.ok(committed.includes('server/package.json'));
     assert.ok(committed.includes(`server/src/tools/${CHANGED_SLUG}.ts`));
-    assert.deepEqual(committed.filter((file) => /^server\/(dist|node_modules)\//.test(file) || file === 'server/package-lock.json'), [], 'build output and installs are not committed');
+    assert.deepEqual(
+      committed.filter((file) => /^server\/(dist|node_modules)\//.test(file) || file === 'server/package-lock.json'),
+      [],
+      'build output and installs are not committed',
+    );
     assert.equal((await git('status', '--porcelain')).trim(), '', 'the install and verify steps leave the tree clean');
     const count = originalManifests.length;
     // Against the mock every tool ran; against the API the two that change things did not.
     assert.match(run.stdout, new RegExp(`^${count} of ${count} tools passed \\(.*, mock\\)\\.$`, 'm'));
-    assert.match(run.stdout, new RegExp(`^${count} of ${count} tools passed \\(.*API ${originalApi.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}; 2 not run against the API \\(run: read-only tools\\)\\)\\.$`, 'm'));
+    assert.match(
+      run.stdout,
+      new RegExp(
+        `^${count} of ${count} tools passed \\(.*API ${originalApi.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}; 2 not run against the API \\(run: read-only tools\\)\\)\\.$`,
+        'm',
+      ),
+    );
     const ranOnApi = new Set(originalApi.requests.filter((request) => request.endpoint === 'run').map((request) => request.slug));
     assert.ok(ranOnApi.has(CHANGED_SLUG), 'verify ran read-only tools against the API');
     for (const slug of DESTRUCTIVE_SLUGS) assert.equal(ranOnApi.has(slug), false, `${slug} never runs against the API`);
@@ -160,19 +204,22 @@ describe('examples/ci/regenerate.sh in a git repo, generator from the registry',
     const named = [...run.stderr.matchAll(/^(changed|missing|extra):\s+(\S+)$/gm)].map((match) => `${match[1]} ${match[2]}`).sort();
     const lock = JSON.parse(readFileSync(join(repo, 'server', 'names.lock.json'), 'utf8')) as { tools: Record<string, { file: string }> };
     const changedModule = `src/tools/${lock.tools[CHANGED_SLUG]!.file}.ts`;
-    assert.deepEqual(named, [
-      'changed README.md',
-      'changed data/catalogue-index.json',
-      'changed data/catalogue.json',
-      'changed data/search-index.json',
-      'changed data/token-costs.json',
-      'changed data/tools-list.json',
-      'changed names.lock.json',
-      `changed ${changedModule}`,
-      'changed src/tools/index.ts',
-      'changed src/types.ts',
-      `missing src/tools/${ADDED_SLUG}.ts`,
-    ].sort());
+    assert.deepEqual(
+      named,
+      [
+        'changed README.md',
+        'changed data/catalogue-index.json',
+        'changed data/catalogue.json',
+        'changed data/search-index.json',
+        'changed data/token-costs.json',
+        'changed data/tools-list.json',
+        'changed names.lock.json',
+        `changed ${changedModule}`,
+        'changed src/tools/index.ts',
+        'changed src/types.ts',
+        `missing src/tools/${ADDED_SLUG}.ts`,
+      ].sort(),
+    );
     await git('checkout', '--quiet', '--', '.');
   });
 

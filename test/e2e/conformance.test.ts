@@ -15,11 +15,23 @@ import { nodeBinary } from '../helpers/node-binary.js';
 
 /** Scenarios that apply to any server; they must run and pass, whatever the baseline says. */
 const REQUIRED_PASSING = [
-  'server-initialize', 'ping', 'tools-list', 'resources-list', 'prompts-list', 'logging-set-level', 'dns-rebinding-protection',
+  'server-initialize',
+  'ping',
+  'tools-list',
+  'resources-list',
+  'prompts-list',
+  'logging-set-level',
+  'dns-rebinding-protection',
 ];
 
-interface Baseline { expectedFailures: Record<string, string> }
-interface Check { id: string; status: string; errorMessage?: string }
+interface Baseline {
+  expectedFailures: Record<string, string>;
+}
+interface Check {
+  id: string;
+  status: string;
+  errorMessage?: string;
+}
 
 let api: MockApi | undefined;
 let bin: ChildProcessWithoutNullStreams | undefined;
@@ -78,15 +90,24 @@ interface Suite {
 
 const SUITES: Suite[] = [
   { label: '0.1.13 on this Node.js', packageName: '@modelcontextprotocol/conformance', node: async () => process.execPath, args: [] },
-  { label: '0.1.16 on Node 22, revision 2025-11-25', packageName: 'conformance-current', node: () => nodeBinary(22), args: ['--spec-version', '2025-11-25'] },
+  {
+    label: '0.1.16 on Node 22, revision 2025-11-25',
+    packageName: 'conformance-current',
+    node: () => nodeBinary(22),
+    args: ['--spec-version', '2025-11-25'],
+  },
 ];
 
 function run(suite: Suite, node: string, args: string[], cwd: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(node, [conformanceCli(suite.packageName), ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, output }));
   });
@@ -103,25 +124,33 @@ async function readResults(dir: string): Promise<Map<string, Check[]>> {
   return results;
 }
 
-for (const suite of SUITES) test(`conformance ${suite.label}: every scenario passes except the fixture-only ones in the baseline`, { timeout: 300_000 }, async () => {
-  const baseline = JSON.parse(await readFile(new URL('./conformance-baseline.json', import.meta.url), 'utf8')) as Baseline;
-  const work = await mkdtemp(join(tmpdir(), 'nb-conformance-'));
-  try {
-    const { output } = await run(suite, await suite.node(), ['server', '--url', url, ...suite.args, '--output-dir', join(work, 'results')], work);
-    assert.match(output, /=== SUMMARY ===/, output);
-    const results = await readResults(join(work, 'results'));
-    for (const scenario of REQUIRED_PASSING) assert.ok(results.has(scenario), `scenario ${scenario} ran\n${output}`);
+for (const suite of SUITES)
+  test(`conformance ${suite.label}: every scenario passes except the fixture-only ones in the baseline`, { timeout: 300_000 }, async () => {
+    const baseline = JSON.parse(await readFile(new URL('./conformance-baseline.json', import.meta.url), 'utf8')) as Baseline;
+    const work = await mkdtemp(join(tmpdir(), 'nb-conformance-'));
+    try {
+      const { output } = await run(
+        suite,
+        await suite.node(),
+        ['server', '--url', url, ...suite.args, '--output-dir', join(work, 'results')],
+        work,
+      );
+      assert.match(output, /=== SUMMARY ===/, output);
+      const results = await readResults(join(work, 'results'));
+      for (const scenario of REQUIRED_PASSING) assert.ok(results.has(scenario), `scenario ${scenario} ran\n${output}`);
 
-    const failed = new Map<string, string>();
-    for (const [scenario, checks] of results) {
-      const failures = checks.filter((check) => check.status === 'FAILURE');
-      if (failures.length > 0) failed.set(scenario, failures.map((f) => `${f.id}: ${f.errorMessage ?? 'failed'}`).join('; '));
+      const failed = new Map<string, string>();
+      for (const [scenario, checks] of results) {
+        const failures = checks.filter((check) => check.status === 'FAILURE');
+        if (failures.length > 0) failed.set(scenario, failures.map((f) => `${f.id}: ${f.errorMessage ?? 'failed'}`).join('; '));
+      }
+      const unexpected = [...failed].filter(
+        ([scenario]) => !(scenario in baseline.expectedFailures) || REQUIRED_PASSING.includes(scenario),
+      );
+      assert.deepEqual(unexpected, [], 'scenarios that fail but are not expected to');
+      const stale = Object.keys(baseline.expectedFailures).filter((scenario) => !failed.has(scenario));
+      assert.deepEqual(stale, [], 'baseline entries that no longer fail (or no longer run): remove them from conformance-baseline.json');
+    } finally {
+      await rm(work, { recursive: true, force: true });
     }
-    const unexpected = [...failed].filter(([scenario]) => !(scenario in baseline.expectedFailures) || REQUIRED_PASSING.includes(scenario));
-    assert.deepEqual(unexpected, [], 'scenarios that fail but are not expected to');
-    const stale = Object.keys(baseline.expectedFailures).filter((scenario) => !failed.has(scenario));
-    assert.deepEqual(stale, [], 'baseline entries that no longer fail (or no longer run): remove them from conformance-baseline.json');
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
-});
+  });

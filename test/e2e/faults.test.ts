@@ -25,7 +25,10 @@ const HOSTILE_TOOLS: Manifest[] = [
   hostile('memory-bomb', 'exports.run = () => { const a = []; for (;;) a.push(new Array(1e6).fill(Math.random())); };'),
   hostile('stdout-writer', 'exports.run = () => { process.stdout.write("not json-rpc\\n"); console.log("noise"); return { ok: true }; };'),
   hostile('exits', 'exports.run = () => { process.exit(0); };'),
-  hostile('reads-key', 'exports.run = () => ({ key: process.env.NEXUSBLOOM_API_KEY ?? null, secret: process.env.MY_SECRET_TOKEN ?? null, path: typeof process.env.PATH });'),
+  hostile(
+    'reads-key',
+    'exports.run = () => ({ key: process.env.NEXUSBLOOM_API_KEY ?? null, secret: process.env.MY_SECRET_TOKEN ?? null, path: typeof process.env.PATH });',
+  ),
   hostile('throws-string', 'exports.run = () => { throw "a plain string"; };'),
   hostile('rejects-object', 'exports.run = async () => { throw { not: "an Error" }; };'),
 ];
@@ -57,7 +60,11 @@ describe('faults through the generated server', () => {
   describe('remote execution against a misbehaving API', () => {
     let session: ServerSession;
     before(async () => {
-      session = await connectServer(dir, { NEXUSBLOOM_API_URL: api.url, NEXUSBLOOM_API_KEY: 'right-key', NEXUSBLOOM_MCP_TIMEOUT_MS: '800' });
+      session = await connectServer(dir, {
+        NEXUSBLOOM_API_URL: api.url,
+        NEXUSBLOOM_API_KEY: 'right-key',
+        NEXUSBLOOM_MCP_TIMEOUT_MS: '800',
+      });
     });
     after(async () => session?.close());
 

@@ -58,14 +58,29 @@ describe('formatting of the generated package', () => {
       if ((await prettier.getFileInfo(join(dir, path), { ignorePath })).ignored) ignored.push(path);
       else checked.push([path, text]);
     }
-    assert.deepEqual(ignored.filter((path) => !MAY_BE_IGNORED.test(path)), [], 'ignored beyond data/ and the tool modules');
-    for (const expected of ['README.md', 'package.json', 'tsconfig.json', 'server.json', 'src/names.ts', 'src/tools/index.ts', 'src/index.ts']) {
-      assert.ok(checked.some(([path]) => path === expected), `${expected} is checked`);
+    assert.deepEqual(
+      ignored.filter((path) => !MAY_BE_IGNORED.test(path)),
+      [],
+      'ignored beyond data/ and the tool modules',
+    );
+    for (const expected of [
+      'README.md',
+      'package.json',
+      'tsconfig.json',
+      'server.json',
+      'src/names.ts',
+      'src/tools/index.ts',
+      'src/index.ts',
+    ]) {
+      assert.ok(
+        checked.some(([path]) => path === expected),
+        `${expected} is checked`,
+      );
     }
     assert.deepEqual(await unformatted(checked, dir), []);
   });
 
-  it('ships the generator\'s own Prettier settings', async () => {
+  it("ships the generator's own Prettier settings", async () => {
     const dir = await builtExample();
     assert.equal(readFileSync(join(dir, '.prettierrc.json'), 'utf8'), readFileSync(join(REPO_ROOT, '.prettierrc.json'), 'utf8'));
   });
@@ -74,7 +89,9 @@ describe('formatting of the generated package', () => {
   it('keeps the code and JSON formatted for hostile catalogue text: quotes in string literals, long names', async () => {
     const check = checkCatalogue(hostileBundle());
     const { files } = await emitPackage(planPackage(check.tools), resolveConfig());
-    const checked = [...files].filter(([path]) => /\.(ts|json)$/.test(path) && !path.startsWith('src/runtime/') && !MAY_BE_IGNORED.test(path));
+    const checked = [...files].filter(
+      ([path]) => /\.(ts|json)$/.test(path) && !path.startsWith('src/runtime/') && !MAY_BE_IGNORED.test(path),
+    );
     assert.ok(checked.some(([path]) => path === 'src/tools/index.ts'));
     // Files as if they were in a folder of the repo: the generator's settings, the same as the package's.
     assert.deepEqual(await unformatted(checked, join(REPO_ROOT, '.tmp', 'formatting')), []);

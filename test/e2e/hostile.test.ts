@@ -15,12 +15,18 @@ const TOOL_NAME_GRAMMAR = /^[A-Za-z0-9_-]{1,64}$/;
 describe('hostile catalogue, built and served', () => {
   const bundle = hostileBundle();
   // `then` would make the tools index a thenable; boolean property schemas once cost the SDK client every tool.
-  bundle.tools.push(catalogueTool('then'), catalogueTool('boolean-properties', { input_schema: { type: 'object', properties: { t: true, f: false } }, examples: [] }));
+  bundle.tools.push(
+    catalogueTool('then'),
+    catalogueTool('boolean-properties', { input_schema: { type: 'object', properties: { t: true, f: false } }, examples: [] }),
+  );
   // Annotations MCP does not define are dropped; a slug too long for a file name and Windows device names still build.
   const LONG_SLUG = `long-${'x'.repeat(250)}`;
   bundle.tools.push(
     catalogueTool('odd-annotations', { annotations: { readOnlyHint: true, 'x-vendor': { deep: [1] } } as never }),
-    catalogueTool(LONG_SLUG), catalogueTool('com4'), catalogueTool('LPT0'), catalogueTool('com¹'),
+    catalogueTool(LONG_SLUG),
+    catalogueTool('com4'),
+    catalogueTool('LPT0'),
+    catalogueTool('com¹'),
   );
   const slugs = (bundle.tools as Array<{ slug: string }>).map((tool) => tool.slug);
   let packageDir: string;
@@ -47,7 +53,10 @@ describe('hostile catalogue, built and served', () => {
     } finally {
       await server.close();
     }
-    const advertised = tools.map((tool) => tool.name).filter((name) => name !== 'nexusbloom').sort();
+    const advertised = tools
+      .map((tool) => tool.name)
+      .filter((name) => name !== 'nexusbloom')
+      .sort();
     const valid = slugs.filter((slug) => TOOL_NAME_GRAMMAR.test(slug)).sort();
     assert.equal(valid.length, 13);
     assert.deepEqual(advertised, valid);
@@ -75,8 +84,14 @@ describe('hostile catalogue, built and served', () => {
     const { readdir } = await import('node:fs/promises');
     const files = (await readdir(packageDir, { recursive: true })).map(String).filter((path) => !path.startsWith('node_modules'));
     const names = files.map((path) => path.split(/[\\/]/).at(-1) as string);
-    assert.deepEqual(names.filter((name) => /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\.|$)/i.test(name)), []);
-    assert.ok(names.every((name) => Buffer.byteLength(name) <= 120), names.find((name) => Buffer.byteLength(name) > 120));
+    assert.deepEqual(
+      names.filter((name) => /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\.|$)/i.test(name)),
+      [],
+    );
+    assert.ok(
+      names.every((name) => Buffer.byteLength(name) <= 120),
+      names.find((name) => Buffer.byteLength(name) > 120),
+    );
     const result = await call(session, 'nexusbloom', { command: 'run', slug: LONG_SLUG, params: { text: 'ab' } });
     assert.deepEqual(dataOf(result), { length: 2 });
   });

@@ -31,7 +31,12 @@ after(async () => {
   await apiServer?.close();
 });
 
-interface RunningBin { child: ChildProcessWithoutNullStreams; url: string; stdout(): string; stderr(): string }
+interface RunningBin {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  stdout(): string;
+  stderr(): string;
+}
 
 /** Starts the generated bin on a free port and reads the URL it announces on stderr. */
 async function startBin(env: Record<string, string> = {}): Promise<RunningBin> {
@@ -42,7 +47,9 @@ async function startBin(env: Record<string, string> = {}): Promise<RunningBin> {
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no "listening on" line within 15 s:\n${stderr}`)), 15_000);
     child.stderr.on('data', (chunk: Buffer) => {
@@ -65,11 +72,14 @@ async function stopBin(bin: RunningBin): Promise<number | null> {
   if (bin.child.exitCode !== null) return bin.child.exitCode;
   const exited = once(bin.child, 'exit');
   bin.child.kill('SIGTERM');
-  const [code] = await exited as [number | null];
+  const [code] = (await exited) as [number | null];
   return code;
 }
 
-interface Connected { client: Client; received: JSONRPCMessage[] }
+interface Connected {
+  client: Client;
+  received: JSONRPCMessage[];
+}
 
 /**
  * An SDK client over Streamable HTTP that also records every message below the client: the SDK runs notification
@@ -89,19 +99,31 @@ async function connect(url: string, headers: Record<string, string> = {}): Promi
 }
 
 function notificationParams(received: readonly JSONRPCMessage[], method: string): Record<string, unknown>[] {
-  return received.flatMap((message) => ('method' in message && !('id' in message) && message.method === method ? [message.params ?? {}] : []));
+  return received.flatMap((message) =>
+    'method' in message && !('id' in message) && message.method === method ? [message.params ?? {}] : [],
+  );
 }
 
-function rawStatus(url: string, options: { method?: string; path?: string; headers?: Record<string, string> }): Promise<{ status: number; body: string }> {
+function rawStatus(
+  url: string,
+  options: { method?: string; path?: string; headers?: Record<string, string> },
+): Promise<{ status: number; body: string }> {
   const method = options.method ?? 'POST';
   return new Promise((resolve, reject) => {
-    const req = httpRequest(new URL(options.path ?? '', url), {
-      method, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers },
-    }, (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => { body += chunk.toString(); });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = httpRequest(
+      new URL(options.path ?? '', url),
+      {
+        method,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => {
+          body += chunk.toString();
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
     req.end(method === 'GET' ? undefined : JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
   });
@@ -119,25 +141,41 @@ test('the generated bin serves MCP over HTTP: tools, prompts, calls, progress, l
     assert.deepEqual(prompts.map((p) => p.name).sort(), ['find-tool', 'plan-batch', 'recover', 'use-tool']);
     for (const prompt of prompts) assert.ok((prompt.description ?? '').trim() !== '', `${prompt.name} has a description`);
 
-    const direct = await client.callTool({ name: 'env-validator', arguments: { env_content: 'DEBUG=true' } }) as CallToolResult;
+    const direct = (await client.callTool({ name: 'env-validator', arguments: { env_content: 'DEBUG=true' } })) as CallToolResult;
     assert.notEqual(direct.isError, true, JSON.stringify(direct));
     assert.equal((direct.structuredContent as { valid?: unknown }).valid, true);
     assert.ok(api().requests.some((r) => r.endpoint === 'run' && r.slug === 'env-validator'));
 
-    const batch = await client.callTool({ name: 'nexusbloom', arguments: { command: 'batch', runs: [
-      { slug: 'word-counter', params: { text: 'a b' } },
-      { slug: 'data-generator', params: { count: 2 } },
-    ] } }, undefined, { onprogress: () => undefined }) as CallToolResult;
+    const batch = (await client.callTool(
+      {
+        name: 'nexusbloom',
+        arguments: {
+          command: 'batch',
+          runs: [
+            { slug: 'word-counter', params: { text: 'a b' } },
+            { slug: 'data-generator', params: { count: 2 } },
+          ],
+        },
+      },
+      undefined,
+      { onprogress: () => undefined },
+    )) as CallToolResult;
     assert.notEqual(batch.isError, true, JSON.stringify(batch));
-    assert.deepEqual(notificationParams(received, 'notifications/progress').map((t) => t.progress), [0, 1, 2]);
+    assert.deepEqual(
+      notificationParams(received, 'notifications/progress').map((t) => t.progress),
+      [0, 1, 2],
+    );
 
     assert.equal(notificationParams(received, 'notifications/message').length, 0, 'no log notifications before logging/setLevel');
     await client.setLoggingLevel('debug');
     await client.callTool({ name: 'word-counter', arguments: { text: 'logged' } });
     const logged = notificationParams(received, 'notifications/message').map((params) => params.data);
-    assert.ok(logged.some((line) => typeof line === 'string' && line.includes('/tools/word-counter/run')), JSON.stringify(logged));
+    assert.ok(
+      logged.some((line) => typeof line === 'string' && line.includes('/tools/word-counter/run')),
+      JSON.stringify(logged),
+    );
 
-    const history = await client.callTool({ name: 'nexusbloom', arguments: { command: 'history' } }) as CallToolResult;
+    const history = (await client.callTool({ name: 'nexusbloom', arguments: { command: 'history' } })) as CallToolResult;
     // Without a bearer token callers cannot be told apart, so no caller's runs are kept for another to read.
     const index = history.structuredContent as { runs: { slug: string }[]; note: string; scope: string };
     assert.deepEqual(index.runs, []);
@@ -174,11 +212,15 @@ test('the generated bin refuses foreign Host/Origin (403), needs its token (401)
 
 test('the generated bin refuses to serve 0.0.0.0 without a token, saying what to set', async () => {
   const child = spawn(process.execPath, [join(packageDir, 'dist', 'bin.js'), '--http', '0'], {
-    cwd: packageDir, env: serverEnv({ NEXUSBLOOM_MCP_HTTP_HOST: '0.0.0.0' }), stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: packageDir,
+    env: serverEnv({ NEXUSBLOOM_MCP_HTTP_HOST: '0.0.0.0' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-  const [code] = await once(child, 'exit') as [number | null];
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const [code] = (await once(child, 'exit')) as [number | null];
   assert.equal(code, 1);
   assert.match(stderr, /Cannot start: NEXUSBLOOM_MCP_HTTP_HOST="0\.0\.0\.0" serves beyond this machine/);
   assert.match(stderr, /NEXUSBLOOM_MCP_HTTP_ALLOW_NO_TOKEN=1/);

@@ -20,10 +20,19 @@ describe('MCP Inspector CLI against the generated server', () => {
 
   /** Runs the Inspector CLI with `args`, then the server command; the Inspector's catalog and config stay in a temp HOME. */
   function inspect(args: string[]): Promise<CliResult> {
-    return runProcess(process.execPath, [INSPECTOR_CLI, '-e', `NEXUSBLOOM_API_URL=${api.url}`, ...args, process.execPath, join(packageDir, 'dist', 'bin.js')], {
-      cwd: packageDir,
-      env: serverEnv({ HOME: home, MCP_CATALOG_PATH: join(home, 'mcp.json'), MCP_CLIENT_CONFIG_PATH: join(home, 'client.json'), NO_COLOR: '1' }),
-    });
+    return runProcess(
+      process.execPath,
+      [INSPECTOR_CLI, '-e', `NEXUSBLOOM_API_URL=${api.url}`, ...args, process.execPath, join(packageDir, 'dist', 'bin.js')],
+      {
+        cwd: packageDir,
+        env: serverEnv({
+          HOME: home,
+          MCP_CATALOG_PATH: join(home, 'mcp.json'),
+          MCP_CLIENT_CONFIG_PATH: join(home, 'client.json'),
+          NO_COLOR: '1',
+        }),
+      },
+    );
   }
 
   before(async () => {
@@ -47,12 +56,22 @@ describe('MCP Inspector CLI against the generated server', () => {
 
   it('tools/call of env-validator runs against the mock API', async () => {
     const before = api.requests.length;
-    const result = await inspect(['--method', 'tools/call', '--tool-name', 'env-validator', '--tool-args-json', '{"env_content":"DEBUG=true"}']);
+    const result = await inspect([
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'env-validator',
+      '--tool-args-json',
+      '{"env_content":"DEBUG=true"}',
+    ]);
     assert.equal(result.code, 0, result.stderr);
     const payload = JSON.parse(result.stdout) as { isError?: boolean; structuredContent: { valid: boolean; keys: string[] } };
     assert.equal(payload.isError, undefined);
     assert.deepEqual([payload.structuredContent.valid, payload.structuredContent.keys], [true, ['DEBUG']]);
-    assert.deepEqual(api.requests.slice(before).map((request) => [request.endpoint, request.slug]), [['run', 'env-validator']]);
+    assert.deepEqual(
+      api.requests.slice(before).map((request) => [request.endpoint, request.slug]),
+      [['run', 'env-validator']],
+    );
   });
 
   it('a failing call exits 5 (isError) and carries the error envelope', async () => {

@@ -27,13 +27,25 @@ describe('the APIs.guru corpus sample', () => {
   it('every description builds, starts, lists valid schemas under valid names, and answers calls', async () => {
     // Two at a time: much of each run is waiting on a server process or the disk.
     const outcomes: SpecOutcome[] = await mapLimited([...index.specs.entries()], 2, ([position, spec]) =>
-      runSpec(join(CORPUS_FIXTURES, spec.file), spec.file, { compile: compiled(position), calls: 2, workDir: join(REPO_ROOT, '.tmp', 'openapi-corpus') }));
+      runSpec(join(CORPUS_FIXTURES, spec.file), spec.file, {
+        compile: compiled(position),
+        calls: 2,
+        workDir: join(REPO_ROOT, '.tmp', 'openapi-corpus'),
+      }),
+    );
     const groups = failuresByCause(outcomes);
     const report = `${corpusTable(outcomes)}\n\n${groups.map((g) => `${g.specs.length}× ${g.cause}: ${g.specs.join(', ')}\n   ${g.example.split('\n').slice(0, 3).join('\n   ')}`).join('\n')}`;
-    assert.deepEqual(groups.map((g) => g.cause), [], report);
+    assert.deepEqual(
+      groups.map((g) => g.cause),
+      [],
+      report,
+    );
     assert.equal(outcomes.filter((o) => o.compile === 'ok').length, index.specs.filter((_, position) => compiled(position)).length, report);
     const calls = outcomes.reduce((sum, o) => sum + o.calls.passed, 0);
     assert.ok(calls >= 40, `only ${calls} calls answered\n${report}`);
-    assert.ok(outcomes.every((o) => o.operations === 0 || o.advertised === o.operations), report);
+    assert.ok(
+      outcomes.every((o) => o.operations === 0 || o.advertised === o.operations),
+      report,
+    );
   });
 });

@@ -22,11 +22,23 @@ describe('OpenAPI source: the generated server calls the operations', () => {
   const env = (extra: Record<string, string> = {}) => ({ SHOP_API_URL: mock.url, SHOP_MCP_TOOLS: 'all', ...extra });
 
   before(async () => {
-    const built = await builtApiPackage('shop', SHOP, { toolNames: 'sanitize', envPrefix: 'SHOP_', metaToolName: META, serverName: 'shop', productName: 'Shop', packageName: 'shop-mcp' });
+    const built = await builtApiPackage('shop', SHOP, {
+      toolNames: 'sanitize',
+      envPrefix: 'SHOP_',
+      metaToolName: META,
+      serverName: 'shop',
+      productName: 'Shop',
+      packageName: 'shop-mcp',
+    });
     dir = built.dir;
-    tools = (JSON.parse(readFileSync(join(dir, 'data', 'catalogue.json'), 'utf8')) as { tools: Array<{ manifest: Manifest }> }).tools.map((t) => t.manifest);
+    tools = (JSON.parse(readFileSync(join(dir, 'data', 'catalogue.json'), 'utf8')) as { tools: Array<{ manifest: Manifest }> }).tools.map(
+      (t) => t.manifest,
+    );
     mock = await startSpecMock(tools, { items_delete: { status: 204 } });
-    session = await connectServer(dir, env({ SHOP_API_KEY_HEADER_KEY: 'k-123', SHOP_BASIC_USERNAME: 'ann', SHOP_BASIC_PASSWORD: 'pw', SHOP_QUERY_KEY_KEY: 'q&1' }));
+    session = await connectServer(
+      dir,
+      env({ SHOP_API_KEY_HEADER_KEY: 'k-123', SHOP_BASIC_USERNAME: 'ann', SHOP_BASIC_PASSWORD: 'pw', SHOP_QUERY_KEY_KEY: 'q&1' }),
+    );
   });
   after(async () => {
     await session?.close();
@@ -48,7 +60,12 @@ describe('OpenAPI source: the generated server calls the operations', () => {
   it('GET: path value encoded, query in form/explode, form/no-explode and deepObject, header and cookie, API key header', async () => {
     mock.requests.length = 0;
     const result = await call(session, 'items_get', {
-      itemId: 'a/b c', fields: ['name', 'price'], sort: ['-price', 'name'], filter: { color: 'red', size: 2 }, 'X-Trace-Id': 't-1', session: 's1',
+      itemId: 'a/b c',
+      fields: ['name', 'price'],
+      sort: ['-price', 'name'],
+      filter: { color: 'red', size: 2 },
+      'X-Trace-Id': 't-1',
+      session: 's1',
     });
     assert.equal(result.isError, undefined, JSON.stringify(result.content));
     assert.deepEqual(dataOf(result), mock.answerOf('items/get'));
@@ -89,10 +106,19 @@ describe('OpenAPI source: the generated server calls the operations', () => {
   });
 
   it('batch and history work for operations as for catalogue tools', async () => {
-    const batch = await call(session, META, { command: 'batch', runs: [{ slug: 'items/get', params: { itemId: '1' } }, { slug: 'items_delete', params: { itemId: '2' } }] });
+    const batch = await call(session, META, {
+      command: 'batch',
+      runs: [
+        { slug: 'items/get', params: { itemId: '1' } },
+        { slug: 'items_delete', params: { itemId: '2' } },
+      ],
+    });
     assert.equal(batch.isError, undefined, JSON.stringify(batch.content));
     const history = dataOf<{ runs: Array<{ slug?: string }> }>(await call(session, META, { command: 'history' }));
-    assert.ok(history.runs.some((run) => run.slug === 'items/get'), JSON.stringify(history.runs));
+    assert.ok(
+      history.runs.some((run) => run.slug === 'items/get'),
+      JSON.stringify(history.runs),
+    );
   });
 });
 
@@ -101,7 +127,9 @@ describe('OpenAPI source: failures keep the stable codes', () => {
   let mock: SpecMock;
   before(async () => {
     dir = (await builtApiPackage('shop-faults', SHOP, { toolNames: 'sanitize', envPrefix: 'SHOP_', metaToolName: META })).dir;
-    const tools = (JSON.parse(readFileSync(join(dir, 'data', 'catalogue.json'), 'utf8')) as { tools: Array<{ manifest: Manifest }> }).tools.map((t) => t.manifest);
+    const tools = (
+      JSON.parse(readFileSync(join(dir, 'data', 'catalogue.json'), 'utf8')) as { tools: Array<{ manifest: Manifest }> }
+    ).tools.map((t) => t.manifest);
     mock = await startSpecMock(tools, {
       'items/get': { status: 401, body: { message: 'no key' } },
       items_replace: { status: 503, body: { message: 'down' } },

@@ -38,7 +38,10 @@ describe('build --out on odd paths', () => {
     assert.equal(result.code, 1, result.stderr);
     const { error } = JSON.parse(result.stdout) as { error: { message: string; exit: number } };
     assert.equal(error.exit, 1);
-    assert.equal(error.message, `--out ${link} is a symlink to ${join(scratch, 'not-yet', 'package')}, which does not exist: create that folder first, or pass another --out`);
+    assert.equal(
+      error.message,
+      `--out ${link} is a symlink to ${join(scratch, 'not-yet', 'package')}, which does not exist: create that folder first, or pass another --out`,
+    );
   });
 });
 
@@ -69,10 +72,14 @@ describe('a generator checkout with CRLF line ends', () => {
       symlinkSync(join(REPO_ROOT, 'node_modules'), join(checkout, 'node_modules'), 'dir');
       const lf = await runCli(['build', '--source', EXAMPLE_CATALOGUE, '--out', join(scratch, 'lf'), '--no-compile']);
       assert.equal(lf.code, 0, lf.stderr);
-      const crlf = await runProcess(process.execPath, [join(checkout, 'bin', 'run.js'), 'build', '--source', EXAMPLE_CATALOGUE, '--out', join(scratch, 'crlf'), '--no-compile'], {
-        cwd: scratch,
-        env: { ...process.env, NEXUSBLOOM_API_URL: '', NEXUSBLOOM_API_KEY: '' },
-      });
+      const crlf = await runProcess(
+        process.execPath,
+        [join(checkout, 'bin', 'run.js'), 'build', '--source', EXAMPLE_CATALOGUE, '--out', join(scratch, 'crlf'), '--no-compile'],
+        {
+          cwd: scratch,
+          env: { ...process.env, NEXUSBLOOM_API_URL: '', NEXUSBLOOM_API_KEY: '' },
+        },
+      );
       assert.equal(crlf.code, 0, crlf.stderr);
       const want = filesOf(join(scratch, 'lf'));
       const got = filesOf(join(scratch, 'crlf'));
@@ -88,7 +95,10 @@ describe('a committed package checked out with core.autocrlf', () => {
   it('is still what a build writes: build --check passes', async () => {
     const scratch = mkdtempSync(join(tmpdir(), 'nexusbloom-autocrlf-'));
     const git = async (cwd: string, ...args: string[]): Promise<void> => {
-      const result = await runProcess('git', ['-c', 'user.name=ci', '-c', 'user.email=ci@example.invalid', ...args], { cwd, env: process.env });
+      const result = await runProcess('git', ['-c', 'user.name=ci', '-c', 'user.email=ci@example.invalid', ...args], {
+        cwd,
+        env: process.env,
+      });
       assert.equal(result.code, 0, `git ${args.join(' ')}: ${result.stderr}`);
     };
     try {

@@ -9,7 +9,16 @@ import { after, before, describe, it } from 'node:test';
 import { Client as ClientV2, isSpecType, StreamableHTTPClientTransport as HttpTransportV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { manifestsFromBundle, startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
-import { builtExample, connectOver, EXAMPLE_CATALOGUE, serverEnv, startHttpBin, startRawServer, waitFor, type TransportName } from '../helpers/mcp.js';
+import {
+  builtExample,
+  connectOver,
+  EXAMPLE_CATALOGUE,
+  serverEnv,
+  startHttpBin,
+  startRawServer,
+  waitFor,
+  type TransportName,
+} from '../helpers/mcp.js';
 
 const MODERN = '2026-07-28';
 const catalogue = JSON.parse(readFileSync(EXAMPLE_CATALOGUE, 'utf8')) as { tools: Array<{ slug: string }> };
@@ -28,15 +37,34 @@ interface V2Session {
 }
 
 /** The v2 client over stdio or HTTP, in its `auto` negotiation (probe with server/discover, else initialize). */
-async function connectV2(transport: TransportName, packageDir: string, env: Record<string, string>, mode: 'auto' | 'legacy'): Promise<V2Session> {
+async function connectV2(
+  transport: TransportName,
+  packageDir: string,
+  env: Record<string, string>,
+  mode: 'auto' | 'legacy',
+): Promise<V2Session> {
   const client = new ClientV2({ name: 'v2-e2e', version: '1.0.0' }, { versionNegotiation: { mode } });
   if (transport === 'stdio') {
-    await client.connect(new StdioTransportV2({ command: process.execPath, args: [join(packageDir, 'dist', 'bin.js')], env: serverEnv(env), stderr: 'ignore', cwd: packageDir }));
+    await client.connect(
+      new StdioTransportV2({
+        command: process.execPath,
+        args: [join(packageDir, 'dist', 'bin.js')],
+        env: serverEnv(env),
+        stderr: 'ignore',
+        cwd: packageDir,
+      }),
+    );
     return { client, close: () => client.close() };
   }
   const http = await startHttpBin(packageDir, env);
   await client.connect(new HttpTransportV2(new URL(http.url)));
-  return { client, close: async () => { await client.close(); await http.stop(); } };
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await http.stop();
+    },
+  };
 }
 
 describe('both protocol eras from one server', { timeout: 300_000 }, () => {
@@ -62,7 +90,10 @@ describe('both protocol eras from one server', { timeout: 300_000 }, () => {
         assert.notEqual(direct.isError, true, JSON.stringify(direct));
         const invalid = await session.client.callTool({ name: 'env-validator', arguments: {} });
         assert.equal(invalid.isError, true);
-        const searched = await session.client.callTool({ name: 'nexusbloom', arguments: { command: 'search', query: 'validate env file' } });
+        const searched = await session.client.callTool({
+          name: 'nexusbloom',
+          arguments: { command: 'search', query: 'validate env file' },
+        });
         assert.match(JSON.stringify(searched.structuredContent), /env-validator/);
         const guide = await session.client.readResource({ uri: 'nexusbloom://guide' });
         assert.ok(guide.contents.length > 0);
@@ -102,19 +133,34 @@ describe('both protocol eras from one server', { timeout: 300_000 }, () => {
       assert.deepEqual((discover.supportedVersions as string[]).slice(0, 2), [MODERN, '2025-11-25']);
       assert.equal(typeof discover.ttlMs, 'number');
       assert.equal(discover.cacheScope, 'public');
-      assert.equal((discover._meta as Record<string, { name: string } | undefined>)['io.modelcontextprotocol/serverInfo']?.name, 'nexusbloom');
+      assert.equal(
+        (discover._meta as Record<string, { name: string } | undefined>)['io.modelcontextprotocol/serverInfo']?.name,
+        'nexusbloom',
+      );
 
       server.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: meta() } });
-      const list = (await server.response(2)).result as { tools: Array<{ name: string }>; resultType: string; ttlMs: number; cacheScope: string };
+      const list = (await server.response(2)).result as {
+        tools: Array<{ name: string }>;
+        resultType: string;
+        ttlMs: number;
+        cacheScope: string;
+      };
       assert.ok(isSpecType.ListToolsResult(list));
       assert.equal(list.resultType, 'complete');
       assert.equal(list.ttlMs, 60_000);
       const names = list.tools.map((tool) => tool.name);
       const catalogueNames = names.filter((name) => name !== 'nexusbloom');
-      assert.deepEqual(catalogueNames, [...catalogueNames].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), 'tools in code-unit order');
+      assert.deepEqual(
+        catalogueNames,
+        [...catalogueNames].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+        'tools in code-unit order',
+      );
       assert.equal(names.at(-1), 'nexusbloom', 'the meta-tool after them');
       server.send({ jsonrpc: '2.0', id: 22, method: 'tools/list', params: { _meta: meta() } });
-      assert.deepEqual(((await server.response(22)).result as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name), names);
+      assert.deepEqual(
+        ((await server.response(22)).result as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name),
+        names,
+      );
 
       server.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'env-validator', arguments: {}, _meta: meta() } });
       const invalid = (await server.response(3)).result as { isError: boolean; resultType: string };
@@ -122,7 +168,12 @@ describe('both protocol eras from one server', { timeout: 300_000 }, () => {
       assert.equal(invalid.resultType, 'complete');
       assert.equal('ttlMs' in invalid, false, 'tools/call results are not cacheable');
 
-      server.send({ jsonrpc: '2.0', id: 4, method: 'tools/list', params: { _meta: meta({ 'io.modelcontextprotocol/protocolVersion': '1900-01-01' }) } });
+      server.send({
+        jsonrpc: '2.0',
+        id: 4,
+        method: 'tools/list',
+        params: { _meta: meta({ 'io.modelcontextprotocol/protocolVersion': '1900-01-01' }) },
+      });
       const unsupported = (await server.response(4)).error as { code: number; data: { supported: string[]; requested: string } };
       assert.equal(unsupported.code, -32022);
       assert.equal(unsupported.data.requested, '1900-01-01');
@@ -135,13 +186,21 @@ describe('both protocol eras from one server', { timeout: 300_000 }, () => {
 
       // Log notifications only for the request that asked for them in its _meta.
       const before = server.messages().length;
-      server.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'nexusbloom', arguments: { command: 'run', slug: 'no-such-tool-at-all', params: {} }, _meta: meta() } });
+      server.send({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'nexusbloom', arguments: { command: 'run', slug: 'no-such-tool-at-all', params: {} }, _meta: meta() },
+      });
       await server.response(7);
       server.send({ jsonrpc: '2.0', id: 8, method: 'resources/read', params: { uri: 'nexusbloom://guide', _meta: meta() } });
       const read = (await server.response(8)).result as { resultType: string; ttlMs: number; contents: unknown[] };
       assert.ok(isSpecType.ReadResourceResult(read));
       assert.equal(read.resultType, 'complete');
-      const logs = server.messages().slice(before).filter((message) => message.method === 'notifications/message');
+      const logs = server
+        .messages()
+        .slice(before)
+        .filter((message) => message.method === 'notifications/message');
       assert.deepEqual(logs, [], 'no log notifications for requests without io.modelcontextprotocol/logLevel');
     } finally {
       await server.close();
@@ -151,24 +210,41 @@ describe('both protocol eras from one server', { timeout: 300_000 }, () => {
   it('serves subscriptions/listen on stdio: acknowledged with its id, ended by cancellation without a response', async () => {
     const server = startRawServer(packageDir, env);
     try {
-      server.send({ jsonrpc: '2.0', id: 'sub-1', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true, promptsListChanged: true }, _meta: meta() } });
-      await waitFor(() => server.messages().some((message) => message.method === 'notifications/subscriptions/acknowledged'), 'the acknowledgement');
-      const ack = server.messages().find((message) => message.method === 'notifications/subscriptions/acknowledged') as { params: Record<string, unknown> };
+      server.send({
+        jsonrpc: '2.0',
+        id: 'sub-1',
+        method: 'subscriptions/listen',
+        params: { notifications: { toolsListChanged: true, promptsListChanged: true }, _meta: meta() },
+      });
+      await waitFor(
+        () => server.messages().some((message) => message.method === 'notifications/subscriptions/acknowledged'),
+        'the acknowledgement',
+      );
+      const ack = server.messages().find((message) => message.method === 'notifications/subscriptions/acknowledged') as {
+        params: Record<string, unknown>;
+      };
       assert.ok(isSpecType.SubscriptionsAcknowledgedNotification(ack), JSON.stringify(ack));
       assert.deepEqual(ack.params.notifications, { toolsListChanged: true }, 'prompts never change, so that type is not acknowledged');
       assert.equal((ack.params._meta as Record<string, unknown>)['io.modelcontextprotocol/subscriptionId'], 'sub-1');
       server.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'sub-1' } });
       server.send({ jsonrpc: '2.0', id: 9, method: 'server/discover', params: { _meta: meta() } });
       await server.response(9);
-      assert.equal(server.messages().some((message) => message.id === 'sub-1'), false, 'a cancelled request is not answered');
+      assert.equal(
+        server.messages().some((message) => message.id === 'sub-1'),
+        false,
+        'a cancelled request is not answered',
+      );
     } finally {
       await server.close();
     }
   });
 
-  it('checks 2026-07-28 HTTP headers against the body, with the revision\'s status codes', async () => {
+  it("checks 2026-07-28 HTTP headers against the body, with the revision's status codes", async () => {
     const http = await startHttpBin(packageDir, env);
-    const post = async (body: Record<string, unknown>, headers: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> => {
+    const post = async (
+      body: Record<string, unknown>,
+      headers: Record<string, string>,
+    ): Promise<{ status: number; body: Record<string, unknown> }> => {
       const response = await fetch(http.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
@@ -179,10 +255,17 @@ describe('both protocol eras from one server', { timeout: 300_000 }, () => {
       return { status: response.status, body: JSON.parse(json) as Record<string, unknown> };
     };
     const headersFor = (method: string, name?: string): Record<string, string> => ({
-      'mcp-protocol-version': MODERN, 'mcp-method': method, ...(name === undefined ? {} : { 'mcp-name': name }),
+      'mcp-protocol-version': MODERN,
+      'mcp-method': method,
+      ...(name === undefined ? {} : { 'mcp-name': name }),
     });
     try {
-      const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'env-validator', arguments: { env_content: 'A=1' }, _meta: meta() } };
+      const call = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'env-validator', arguments: { env_content: 'A=1' }, _meta: meta() },
+      };
       const ok = await post(call, headersFor('tools/call', 'env-validator'));
       assert.equal(ok.status, 200);
       assert.equal((ok.body.result as { resultType: string }).resultType, 'complete');
@@ -199,11 +282,17 @@ describe('both protocol eras from one server', { timeout: 300_000 }, () => {
       const versionMismatch = await post(call, { ...headersFor('tools/call', 'env-validator'), 'mcp-protocol-version': '2025-11-25' });
       assert.equal((versionMismatch.body.error as { code: number }).code, -32020);
 
-      const unsupported = await post({ ...call, params: { ...call.params, _meta: meta({ 'io.modelcontextprotocol/protocolVersion': '2099-01-01' }) } }, { ...headersFor('tools/call', 'env-validator'), 'mcp-protocol-version': '2099-01-01' });
+      const unsupported = await post(
+        { ...call, params: { ...call.params, _meta: meta({ 'io.modelcontextprotocol/protocolVersion': '2099-01-01' }) } },
+        { ...headersFor('tools/call', 'env-validator'), 'mcp-protocol-version': '2099-01-01' },
+      );
       assert.equal(unsupported.status, 400);
       assert.equal((unsupported.body.error as { code: number }).code, -32022);
 
-      const unknown = await post({ jsonrpc: '2.0', id: 2, method: 'tools/frobnicate', params: { _meta: meta() } }, headersFor('tools/frobnicate'));
+      const unknown = await post(
+        { jsonrpc: '2.0', id: 2, method: 'tools/frobnicate', params: { _meta: meta() } },
+        headersFor('tools/frobnicate'),
+      );
       assert.equal(unknown.status, 404);
       assert.equal((unknown.body.error as { code: number }).code, -32601);
 
@@ -215,8 +304,17 @@ describe('both protocol eras from one server', { timeout: 300_000 }, () => {
       const listen = await fetch(http.url, {
         method: 'POST',
         signal: closed.signal,
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headersFor('subscriptions/listen') },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 'l1', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: meta() } }),
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headersFor('subscriptions/listen'),
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 'l1',
+          method: 'subscriptions/listen',
+          params: { notifications: { toolsListChanged: true }, _meta: meta() },
+        }),
       });
       assert.equal(listen.status, 200);
       assert.match(listen.headers.get('content-type') ?? '', /text\/event-stream/);

@@ -17,7 +17,12 @@ test('a message that is not JSON-RPC 2.0 and a line over 10 MiB are answered wit
   try {
     await initializeRaw(server);
     server.send({ jsonrpc: '1.0', id: 3, method: 'ping' });
-    const huge = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'base64-codec', arguments: { input: 'x'.repeat(11 * 1024 * 1024) } } };
+    const huge = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'base64-codec', arguments: { input: 'x'.repeat(11 * 1024 * 1024) } },
+    };
     server.send(huge);
     server.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
     assert.equal(((await server.response(3)).error as { code: number }).code, -32600);
@@ -29,7 +34,11 @@ test('a message that is not JSON-RPC 2.0 and a line over 10 MiB are answered wit
 });
 
 test('a host that stops reading stdout ends the process (exit 0) instead of leaving it queueing answers', async () => {
-  const child = spawn(process.execPath, [join(packageDir, 'dist', 'bin.js')], { cwd: packageDir, env: serverEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(packageDir, 'dist', 'bin.js')], {
+    cwd: packageDir,
+    env: serverEnv(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = once(child, 'exit');
@@ -37,7 +46,10 @@ test('a host that stops reading stdout ends the process (exit 0) instead of leav
     await waitFor(() => stderr.includes('ready on stdio'), 'the server to start', 15_000);
     child.stdout.destroy();
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n`);
-    const [code] = await Promise.race([exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still running:\n${stderr}`)), 5000))]);
+    const [code] = await Promise.race([
+      exited,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still running:\n${stderr}`)), 5000)),
+    ]);
     assert.equal(code, 0);
     assert.match(stderr, /Shutting down \(stdout closed\)/);
   } finally {

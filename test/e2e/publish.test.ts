@@ -17,11 +17,22 @@ import { builtExample, EXAMPLE_CATALOGUE } from '../helpers/mcp.js';
 import { isolatedNpmEnv, startSeededRegistry, type Registry } from '../helpers/registry.js';
 
 const PACKAGE_NAME = '@nexusbloom/mcp-server';
-const INSPECTOR_LAUNCHER = join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
+const INSPECTOR_LAUNCHER = join(
+  REPO_ROOT,
+  'node_modules',
+  '@modelcontextprotocol',
+  'inspector',
+  'clients',
+  'launcher',
+  'build',
+  'index.js',
+);
 const HAS_INSPECTOR = existsSync(INSPECTOR_LAUNCHER);
 const TSC = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
-const catalogue = JSON.parse(readFileSync(EXAMPLE_CATALOGUE, 'utf8')) as { tools: Array<{ slug: string; examples?: Array<{ params: Record<string, unknown>; result?: unknown }> }> };
+const catalogue = JSON.parse(readFileSync(EXAMPLE_CATALOGUE, 'utf8')) as {
+  tools: Array<{ slug: string; examples?: Array<{ params: Record<string, unknown>; result?: unknown }> }>;
+};
 const manifests = manifestsFromBundle(catalogue);
 const envValidatorExamples = catalogue.tools.find((tool) => tool.slug === 'env-validator')!.examples!;
 /** tools/list: every slug inside the MCP tool-name grammar (catalogue-api.md, "Names"), and the meta-tool. */
@@ -77,11 +88,29 @@ describe('publishing the example server to a private registry', { timeout: 600_0
     const [entry] = JSON.parse(packed.stdout) as Array<{ name: string; version: string; files: PackedFile[] }>;
     assert.equal(entry!.name, PACKAGE_NAME);
     const paths = entry!.files.map((file) => file.path).sort();
-    const outside = paths.filter((path) => !path.startsWith('dist/') && !path.startsWith('data/') && path !== 'README.md' && path !== 'package.json');
+    const outside = paths.filter(
+      (path) => !path.startsWith('dist/') && !path.startsWith('data/') && path !== 'README.md' && path !== 'package.json',
+    );
     assert.deepEqual(outside, []);
-    assert.deepEqual(paths.filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts')), []);
-    assert.deepEqual(paths.filter((path) => /(^|\/)(src|test|tests|__tests__)\/|\.test\./.test(path)), []);
-    for (const required of ['README.md', 'package.json', 'data/catalogue.json', 'dist/bin.js', 'dist/index.js', 'dist/index.d.ts', 'dist/tools/index.js', 'dist/tools/index.d.ts', 'dist/types.d.ts']) {
+    assert.deepEqual(
+      paths.filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts')),
+      [],
+    );
+    assert.deepEqual(
+      paths.filter((path) => /(^|\/)(src|test|tests|__tests__)\/|\.test\./.test(path)),
+      [],
+    );
+    for (const required of [
+      'README.md',
+      'package.json',
+      'data/catalogue.json',
+      'dist/bin.js',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/tools/index.js',
+      'dist/tools/index.d.ts',
+      'dist/types.d.ts',
+    ]) {
       assert.ok(paths.includes(required), `${required} is in the tarball`);
     }
   });
@@ -89,7 +118,10 @@ describe('publishing the example server to a private registry', { timeout: 600_0
   it('npm publish puts it in the registry', async () => {
     const published = await runProcess('npm', ['publish', '--registry', registry.url], { cwd: packageDir, env: npmEnv });
     assert.equal(published.code, 0, `${published.stdout}\n${published.stderr}\n${registry.log()}`);
-    const packument = (await (await fetch(`${registry.url}/@nexusbloom%2fmcp-server`)).json()) as { 'dist-tags': Record<string, string>; versions: Record<string, { bin: Record<string, string> }> };
+    const packument = (await (await fetch(`${registry.url}/@nexusbloom%2fmcp-server`)).json()) as {
+      'dist-tags': Record<string, string>;
+      versions: Record<string, { bin: Record<string, string> }>;
+    };
     assert.equal(packument['dist-tags'].latest, version);
     assert.deepEqual(packument.versions[version]!.bin, { 'mcp-server': 'dist/bin.js' });
   });
@@ -120,10 +152,16 @@ describe('publishing the example server to a private registry', { timeout: 600_0
       const result = (await client.callTool({ name: 'env-validator', arguments: example!.params })) as CallToolResult;
       assert.equal(result.isError, undefined, JSON.stringify(result.content));
       assert.deepEqual(result.structuredContent, example!.result);
-      assert.deepEqual(api.requests.slice(before).map((request) => [request.endpoint, request.slug]), [['run', 'env-validator']]);
+      assert.deepEqual(
+        api.requests.slice(before).map((request) => [request.endpoint, request.slug]),
+        [['run', 'env-validator']],
+      );
 
       const [catalogueResource] = (await client.readResource({ uri: 'nexusbloom://catalogue' })).contents;
-      const index = JSON.parse('text' in catalogueResource! ? catalogueResource.text : '{}') as { count: number; tools: Array<{ slug: string }> };
+      const index = JSON.parse('text' in catalogueResource! ? catalogueResource.text : '{}') as {
+        count: number;
+        tools: Array<{ slug: string }>;
+      };
       assert.equal(index.count, catalogue.tools.length);
       assert.deepEqual(index.tools.map((tool) => tool.slug).sort(), catalogue.tools.map((tool) => tool.slug).sort());
 
@@ -149,11 +187,33 @@ describe('publishing the example server to a private registry', { timeout: 600_0
         return;
       }
       const emptyFolder = await mkdtemp(join(scratch, 'inspector-'));
-      const serverEnv = ['npm_config_registry', 'npm_config_userconfig', 'npm_config_cache', 'npm_config_update_notifier', 'HOME', 'PATH'].flatMap((key) => ['-e', `${key}=${npmEnv[key]!}`]);
+      const serverEnv = [
+        'npm_config_registry',
+        'npm_config_userconfig',
+        'npm_config_cache',
+        'npm_config_update_notifier',
+        'HOME',
+        'PATH',
+      ].flatMap((key) => ['-e', `${key}=${npmEnv[key]!}`]);
       const inspect = async (method: string[]): Promise<unknown> => {
         const run = await runProcess(
           process.execPath,
-          [INSPECTOR_LAUNCHER, '--cli', '--cwd', emptyFolder, ...serverEnv, '-e', `NEXUSBLOOM_API_URL=${api.url}`, ...method, '--', 'npx', '-y', '--registry', registry.url, PACKAGE_NAME],
+          [
+            INSPECTOR_LAUNCHER,
+            '--cli',
+            '--cwd',
+            emptyFolder,
+            ...serverEnv,
+            '-e',
+            `NEXUSBLOOM_API_URL=${api.url}`,
+            ...method,
+            '--',
+            'npx',
+            '-y',
+            '--registry',
+            registry.url,
+            PACKAGE_NAME,
+          ],
           { cwd: emptyFolder, env: npmEnv, timeoutMs: 180_000 },
         );
         assert.equal(run.code, 0, `${method.join(' ')}: exit ${run.code}\n${run.stdout}\n${run.stderr}`);
@@ -163,11 +223,22 @@ describe('publishing the example server to a private registry', { timeout: 600_0
       const listed = (await inspect(['--method', 'tools/list'])) as { tools: Array<{ name: string }> };
       assert.equal(listed.tools.length, LISTED_TOOLS);
       const [, example] = envValidatorExamples;
-      const called = (await inspect(['--method', 'tools/call', '--tool-name', 'env-validator', '--tool-args-json', JSON.stringify(example!.params)])) as CallToolResult;
+      const called = (await inspect([
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'env-validator',
+        '--tool-args-json',
+        JSON.stringify(example!.params),
+      ])) as CallToolResult;
       assert.deepEqual(called.structuredContent, example!.result);
-      const read = (await inspect(['--method', 'resources/read', '--uri', 'nexusbloom://catalogue'])) as { contents: Array<{ text: string }> };
+      const read = (await inspect(['--method', 'resources/read', '--uri', 'nexusbloom://catalogue'])) as {
+        contents: Array<{ text: string }>;
+      };
       assert.equal((JSON.parse(read.contents[0]!.text) as { count: number }).count, catalogue.tools.length);
-      const prompt = (await inspect(['--method', 'prompts/get', '--prompt-name', 'use-tool', '--prompt-args', 'slug=env-validator'])) as { messages: Array<{ content: { text: string } }> };
+      const prompt = (await inspect(['--method', 'prompts/get', '--prompt-name', 'use-tool', '--prompt-args', 'slug=env-validator'])) as {
+        messages: Array<{ content: { text: string } }>;
+      };
       assert.match(prompt.messages[0]!.content.text, /Use the tool "env-validator"/);
     },
   );
@@ -175,7 +246,10 @@ describe('publishing the example server to a private registry', { timeout: 600_0
   it('installs in its own folder with --omit=dev, without a compiler: nothing is built on install', async () => {
     const copy = await mkdtemp(join(scratch, 'omit-dev-'));
     await cp(packageDir, copy, { recursive: true, filter: (source) => !source.includes(`${packageDir}/node_modules`) });
-    const installed = await runProcess('npm', ['install', '--omit=dev', '--no-package-lock', '--no-audit', '--no-fund'], { cwd: copy, env: npmEnv });
+    const installed = await runProcess('npm', ['install', '--omit=dev', '--no-package-lock', '--no-audit', '--no-fund'], {
+      cwd: copy,
+      env: npmEnv,
+    });
     assert.equal(installed.code, 0, installed.stdout + installed.stderr);
     assert.equal(existsSync(join(copy, 'node_modules', 'typescript')), false);
     assert.equal(existsSync(join(copy, 'node_modules', 'ajv')), true);
@@ -183,7 +257,10 @@ describe('publishing the example server to a private registry', { timeout: 600_0
 
   it('installs into a TypeScript project whose typed call of envValidator compiles and runs against the API', async () => {
     const project = await mkdtemp(join(scratch, 'consumer-'));
-    await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
+    await writeFile(
+      join(project, 'package.json'),
+      `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
+    );
     const installed = await runProcess('npm', ['install', `${PACKAGE_NAME}@${version}`], { cwd: project, env: npmEnv });
     assert.equal(installed.code, 0, installed.stderr);
     // The package has no install scripts, so npm has none to warn about or run.
@@ -240,6 +317,9 @@ describe('publishing the example server to a private registry', { timeout: 600_0
     const printed = JSON.parse(ran.stdout) as { output: unknown; missing: string[] };
     assert.deepEqual(printed.output, example!.result);
     assert.deepEqual(printed.missing, (example!.result as { missing: string[] }).missing);
-    assert.deepEqual(api.requests.slice(before).map((request) => [request.endpoint, request.slug]), [['run', 'env-validator']]);
+    assert.deepEqual(
+      api.requests.slice(before).map((request) => [request.endpoint, request.slug]),
+      [['run', 'env-validator']],
+    );
   });
 });

@@ -32,7 +32,10 @@ const schemas: Record<string, Record<string, unknown>> = {
   },
   // A `$ref` into a 2020-12 tuple (`prefixItems`): beyond it, so the type falls back and the build warns. (Properties
   // that are each other, the case this used to be, are now a check error: a $ref cycle with no base case.)
-  'prefix-items-ref': { type: 'object', properties: { a: { type: 'array', prefixItems: [{ type: 'string' }] }, b: { $ref: '#/properties/a/prefixItems/0' } } },
+  'prefix-items-ref': {
+    type: 'object',
+    properties: { a: { type: 'array', prefixItems: [{ type: 'string' }] }, b: { $ref: '#/properties/a/prefixItems/0' } },
+  },
 };
 
 const document = bundle(Object.entries(schemas).map(([slug, input_schema]) => tool(slug, { input_schema, examples: [] })));
@@ -74,7 +77,10 @@ describe('schemas beyond json-schema-to-typescript, built and served', () => {
   });
 
   it('falls back to an open type, marked, for a schema it cannot type', () => {
-    assert.match(moduleText('prefix-items-ref'), /^\/\/ loose type for input_schema: .+\nexport type PrefixItemsRefInput = \{ \[key: string\]: unknown \};$/m);
+    assert.match(
+      moduleText('prefix-items-ref'),
+      /^\/\/ loose type for input_schema: .+\nexport type PrefixItemsRefInput = \{ \[key: string\]: unknown \};$/m,
+    );
   });
 
   it('serves every one of them, validating against the full schema', async () => {
@@ -108,7 +114,10 @@ describe('build warnings for open types', () => {
     const result = await runCli(['build', '--no-compile', '--json', '--source', source, '--out', join(dir, 'out')]);
     assert.equal(result.code, 0, result.stderr);
     const { warnings } = JSON.parse(result.stdout) as { warnings: Array<{ slug: string; pointer: string; message: string; hint: string }> };
-    assert.deepEqual(warnings.map((w) => [w.slug, w.pointer]), [['prefix-items-ref', '/input_schema']]);
+    assert.deepEqual(
+      warnings.map((w) => [w.slug, w.pointer]),
+      [['prefix-items-ref', '/input_schema']],
+    );
     assert.match(warnings[0]!.message, /cannot type this schema/);
     assert.match(warnings[0]!.hint, /validates against the full schema/);
     assert.match(result.stderr, /prefix-items-ref/);

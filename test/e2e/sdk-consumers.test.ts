@@ -18,7 +18,12 @@ const PACKAGE_NAME = '@nexusbloom/mcp-server';
 
 const catalogue = bundle([
   tool('text-length', { annotations: { readOnlyHint: true } }),
-  tool('no-params', { input_schema: null, output_schema: null, examples: [], source: { runtime: 'node', code: 'exports.run = () => ({ ok: true });' } }),
+  tool('no-params', {
+    input_schema: null,
+    output_schema: null,
+    examples: [],
+    source: { runtime: 'node', code: 'exports.run = () => ({ ok: true });' },
+  }),
 ]);
 
 const TYPED_USE = `
@@ -65,9 +70,17 @@ describe('the generated package in consumer projects', () => {
   });
 
   const settings: Array<[string, string, ts.CompilerOptions]> = [
-    ['node10 (moduleResolution "node", through typesVersions)', 'cjs', { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10 }],
+    [
+      'node10 (moduleResolution "node", through typesVersions)',
+      'cjs',
+      { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10 },
+    ],
     ['node16, an ESM project', 'esm', { module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16 }],
-    ['nodenext, a CommonJS project (require of ESM)', 'cjs', { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext }],
+    [
+      'nodenext, a CommonJS project (require of ESM)',
+      'cjs',
+      { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext },
+    ],
     ['bundler', 'esm', { module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler }],
   ];
   for (const [name, project, options] of settings) {

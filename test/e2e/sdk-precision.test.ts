@@ -16,14 +16,24 @@ const catalogue = bundle(
     tool('allof-required', { input_schema: { type: 'object', allOf: [{ properties: { q: { type: 'string' } } }, { required: ['q'] }] } }),
     tool('any-value', { input_schema: { type: 'object', required: ['data'], properties: { data: { description: 'Any JSON value.' } } } }),
     tool('ghost-required', { input_schema: { type: 'object', required: ['ghost'] } }),
-    tool('needs-args', { input_schema: { type: 'object', required: ['n', 'mode'], properties: { n: { type: 'integer', minimum: 1 }, mode: { enum: ['a', 'b'] } } } }),
+    tool('needs-args', {
+      input_schema: {
+        type: 'object',
+        required: ['n', 'mode'],
+        properties: { n: { type: 'integer', minimum: 1 }, mode: { enum: ['a', 'b'] } },
+      },
+    }),
     tool('open-object', {
       input_schema: { type: 'object', properties: { meta: { type: 'object' }, row: { type: ['object', 'array'] } } },
       output_schema: { type: 'object', required: ['rows'], properties: { rows: { type: 'array', items: { type: ['object', 'array'] } } } },
     }),
     tool('no-schema', { input_schema: null }),
     tool('root-ref', {
-      input_schema: { type: 'object', $ref: '#/$defs/base', $defs: { base: { type: 'object', required: ['a'], properties: { a: { type: 'string' } } } } },
+      input_schema: {
+        type: 'object',
+        $ref: '#/$defs/base',
+        $defs: { base: { type: 'object', required: ['a'], properties: { a: { type: 'string' } } } },
+      },
       output_schema: { $ref: '#/$defs/r', $defs: { r: { type: 'object', properties: { v: { type: 'number' } } } } },
     }),
     tool('shapes', {
@@ -42,7 +52,11 @@ const catalogue = bundle(
     }),
     tool('untyped-output', { output_schema: {} }),
     tool('draft7-tuple', {
-      input_schema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { old: { type: 'array', items: [{ type: 'string' }], additionalItems: { type: 'boolean' } } } },
+      input_schema: {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+        properties: { old: { type: 'array', items: [{ type: 'string' }], additionalItems: { type: 'boolean' } } },
+      },
     }),
   ].map((manifest) => ({ ...manifest, examples: [] })),
 );

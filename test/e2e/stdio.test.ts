@@ -37,10 +37,38 @@ describe('generated server, raw stdio', () => {
       const initialized = (await initializeRaw(server)) as { serverInfo: { name: string } };
       assert.equal(initialized.serverInfo.name, 'nexusbloom');
       server.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-      server.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'env-validator', arguments: { env_content: 'DEBUG=true' } } });
+      server.send({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'env-validator', arguments: { env_content: 'DEBUG=true' } },
+      });
       server.send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'env-validator', arguments: {} } });
-      server.send({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'nexusbloom', arguments: { command: 'batch', runs: [{ slug: 'slugify', params: { text: 'a' } }, { slug: 'slugify', params: { text: 'b' } }] } } });
-      server.send({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'nexusbloom', arguments: { command: 'batch', runs: [{ slug: 'slugify', params: { text: 'c' } }] }, _meta: { progressToken: 'tok-6' } } });
+      server.send({
+        jsonrpc: '2.0',
+        id: 5,
+        method: 'tools/call',
+        params: {
+          name: 'nexusbloom',
+          arguments: {
+            command: 'batch',
+            runs: [
+              { slug: 'slugify', params: { text: 'a' } },
+              { slug: 'slugify', params: { text: 'b' } },
+            ],
+          },
+        },
+      });
+      server.send({
+        jsonrpc: '2.0',
+        id: 6,
+        method: 'tools/call',
+        params: {
+          name: 'nexusbloom',
+          arguments: { command: 'batch', runs: [{ slug: 'slugify', params: { text: 'c' } }] },
+          _meta: { progressToken: 'tok-6' },
+        },
+      });
       server.send({ jsonrpc: '2.0', id: 7, method: 'resources/read', params: { uri: 'nexusbloom://tools/no-such-tool' } });
 
       assert.equal(((await server.response(2)).result as { tools: unknown[] }).tools.length, 29);
@@ -54,7 +82,10 @@ describe('generated server, raw stdio', () => {
     }
 
     assert.match(server.stderr(), /ready on stdio/);
-    const lines = server.stdout().split('\n').filter((line) => line !== '');
+    const lines = server
+      .stdout()
+      .split('\n')
+      .filter((line) => line !== '');
     assert.ok(lines.length >= 7);
     for (const line of lines) {
       const message = JSON.parse(line) as Record<string, unknown>;
@@ -62,12 +93,23 @@ describe('generated server, raw stdio', () => {
       assert.ok('method' in message || 'result' in message || 'error' in message, line);
     }
     const progress = server.messages().filter((message) => message.method === 'notifications/progress');
-    assert.deepEqual(progress.map((message) => message.params as { progressToken: unknown; progress: number }).map((params) => [params.progressToken, params.progress]), [['tok-6', 0], ['tok-6', 1]]);
+    assert.deepEqual(
+      progress
+        .map((message) => message.params as { progressToken: unknown; progress: number })
+        .map((params) => [params.progressToken, params.progress]),
+      [
+        ['tok-6', 0],
+        ['tok-6', 1],
+      ],
+    );
   });
 
   it('answers API_UNREACHABLE while the API is down, keeps serving, and works once it is back', async () => {
     const port = await refusedPort();
-    const session = await connectServer(packageDir, { NEXUSBLOOM_API_URL: `http://127.0.0.1:${port}/api`, NEXUSBLOOM_MCP_TIMEOUT_MS: '3000' });
+    const session = await connectServer(packageDir, {
+      NEXUSBLOOM_API_URL: `http://127.0.0.1:${port}/api`,
+      NEXUSBLOOM_MCP_TIMEOUT_MS: '3000',
+    });
     let backUp: MockApi | undefined;
     try {
       const down = await call(session, 'env-validator', { env_content: 'DEBUG=true' });

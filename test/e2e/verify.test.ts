@@ -26,9 +26,13 @@ describe('nexusbloom-gen verify', () => {
     assert.equal(report.mock, true);
     assert.match(report.apiUrl, /^http:\/\/127\.0\.0\.1:\d+\/api$/);
     assert.deepEqual([report.tools, report.advertised, report.withheld, report.passed, report.failed], [31, 28, 3, 31, 0]);
-    const withheld = report.results.filter((tool) => !tool.advertised).map((tool) => tool.slug).sort();
+    const withheld = report.results
+      .filter((tool) => !tool.advertised)
+      .map((tool) => tool.slug)
+      .sort();
     assert.deepEqual(withheld, ['Text Stats', 'déaccentuer', 'git/commit-lint']);
-    for (const tool of report.results) assert.deepEqual(tool.passed, ['listing', 'description', 'example', 'run', 'batch', 'resource'], tool.slug);
+    for (const tool of report.results)
+      assert.deepEqual(tool.passed, ['listing', 'description', 'example', 'run', 'batch', 'resource'], tool.slug);
   });
 
   it('--allow runs only the named tools against the API; every tool still gets the other checks', async () => {
@@ -44,7 +48,11 @@ describe('nexusbloom-gen verify', () => {
       assert.deepEqual(ran, ['env-validator', 'slugify']);
       for (const tool of report.results) {
         const selected = tool.slug === 'slugify' || tool.slug === 'env-validator';
-        assert.deepEqual(tool.passed, selected ? ['listing', 'description', 'example', 'run', 'batch', 'resource'] : ['listing', 'description', 'example', 'resource'], tool.slug);
+        assert.deepEqual(
+          tool.passed,
+          selected ? ['listing', 'description', 'example', 'run', 'batch', 'resource'] : ['listing', 'description', 'example', 'resource'],
+          tool.slug,
+        );
         assert.deepEqual(tool.skipped, selected ? [] : ['run', 'batch'], tool.slug);
       }
       const text = await runCli(['verify', packageDir, '--allow', 'slugify', '--allow', 'no-such-tool'], { env });
@@ -76,11 +84,17 @@ describe('nexusbloom-gen verify', () => {
     try {
       const missing = await runCli(['verify', join(work, 'nowhere')]);
       assert.equal(missing.code, 1);
-      assert.match(missing.stderr, /^Error: .*nowhere does not exist: build a package there first \(nexusbloom-gen build --out .*nowhere\)\.$/m);
+      assert.match(
+        missing.stderr,
+        /^Error: .*nowhere does not exist: build a package there first \(nexusbloom-gen build --out .*nowhere\)\.$/m,
+      );
 
       const notPackage = await runCli(['verify', work]);
       assert.equal(notPackage.code, 1);
-      assert.match(notPackage.stderr, /^Error: .* is not a generated package \(it has no data\/catalogue\.json\): pass the folder of a package nexusbloom-gen build wrote\.$/m);
+      assert.match(
+        notPackage.stderr,
+        /^Error: .* is not a generated package \(it has no data\/catalogue\.json\): pass the folder of a package nexusbloom-gen build wrote\.$/m,
+      );
 
       const uncompiled = join(work, 'uncompiled');
       await mkdir(join(uncompiled, 'data'), { recursive: true });
@@ -88,12 +102,20 @@ describe('nexusbloom-gen verify', () => {
       const notCompiled = await runCli(['verify', uncompiled]);
       assert.equal(notCompiled.code, 1);
       // One line, as printed (no wrapping).
-      assert.match(notCompiled.stderr, /^Error: .*uncompiled has no dist\/runtime\/dev\/catalogue-check\.js: build and compile the package first \(nexusbloom-gen build --out .*uncompiled, without --no-compile\)\.$/m);
+      assert.match(
+        notCompiled.stderr,
+        /^Error: .*uncompiled has no dist\/runtime\/dev\/catalogue-check\.js: build and compile the package first \(nexusbloom-gen build --out .*uncompiled, without --no-compile\)\.$/m,
+      );
 
       // --json: the failure as {"error":{"message","exit"}} on stdout, same exit code.
       const json = await runCli(['verify', work, '--json']);
       assert.equal(json.code, 1);
-      assert.deepEqual(JSON.parse(json.stdout), { error: { message: `${work} is not a generated package (it has no data/catalogue.json): pass the folder of a package nexusbloom-gen build wrote.`, exit: 1 } });
+      assert.deepEqual(JSON.parse(json.stdout), {
+        error: {
+          message: `${work} is not a generated package (it has no data/catalogue.json): pass the folder of a package nexusbloom-gen build wrote.`,
+          exit: 1,
+        },
+      });
     } finally {
       await rm(work, { recursive: true, force: true });
     }

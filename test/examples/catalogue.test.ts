@@ -67,9 +67,18 @@ describe('examples/catalogue.json', () => {
     assert.equal(((dataGenerator?.properties as JsonObject).count as JsonObject).type, 'integer');
 
     const invalidNames = bundle.tools.map((tool) => tool.slug).filter((slug) => !MCP_TOOL_NAME.test(slug));
-    assert.ok(invalidNames.some((slug) => slug.includes(' ')), 'a slug with a space');
-    assert.ok(invalidNames.some((slug) => slug.includes('/')), 'a slug with a slash');
-    assert.ok(invalidNames.some((slug) => /[^\p{ASCII}]/u.test(slug) || slug.length > 64), 'a non-ASCII or long slug');
+    assert.ok(
+      invalidNames.some((slug) => slug.includes(' ')),
+      'a slug with a space',
+    );
+    assert.ok(
+      invalidNames.some((slug) => slug.includes('/')),
+      'a slug with a slash',
+    );
+    assert.ok(
+      invalidNames.some((slug) => /[^\p{ASCII}]/u.test(slug) || slug.length > 64),
+      'a non-ASCII or long slug',
+    );
 
     const draft07 = bundle.tools.filter((tool) => tool.input_schema?.$schema === DRAFT_07 && tool.input_schema.definitions !== undefined);
     assert.ok(draft07.length >= 2, 'two draft-07 input schemas with definitions');

@@ -193,11 +193,18 @@ export async function startHttpBin(packageDir: string, env: Record<string, strin
 }
 
 /** Starts the bin over HTTP (startHttpBin) and connects an SDK client; `close()` also stops the process. */
-export async function connectHttpServer(packageDir: string, env: Record<string, string> = {}, setup: ClientSetup = {}): Promise<ServerSession> {
+export async function connectHttpServer(
+  packageDir: string,
+  env: Record<string, string> = {},
+  setup: ClientSetup = {},
+): Promise<ServerSession> {
   const bin = await startHttpBin(packageDir, env);
   // With a bearer token set on the server, the client is its first caller (history is kept per caller over HTTP).
   const token = env.NEXUSBLOOM_MCP_HTTP_TOKEN?.split(',')[0]?.trim();
-  const transport = new StreamableHTTPClientTransport(new URL(bin.url), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : undefined);
+  const transport = new StreamableHTTPClientTransport(
+    new URL(bin.url),
+    token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : undefined,
+  );
   const client = newClient(setup);
   await client.connect(transport);
   const received = recordMessages(transport);
@@ -213,12 +220,21 @@ export async function connectHttpServer(packageDir: string, env: Record<string, 
 }
 
 /** Connects over the named transport: the same server, the same checks. */
-export function connectOver(transport: TransportName, packageDir: string, env: Record<string, string> = {}, setup: ClientSetup = {}): Promise<ServerSession> {
+export function connectOver(
+  transport: TransportName,
+  packageDir: string,
+  env: Record<string, string> = {},
+  setup: ClientSetup = {},
+): Promise<ServerSession> {
   return transport === 'http' ? connectHttpServer(packageDir, env, setup) : connectServer(packageDir, env, setup);
 }
 
 /** The notifications with `method` the server sent, from message number `since` on. */
-export function notificationsOf(session: ServerSession, method: string, since = 0): Array<{ method: string; params?: Record<string, unknown> }> {
+export function notificationsOf(
+  session: ServerSession,
+  method: string,
+  since = 0,
+): Array<{ method: string; params?: Record<string, unknown> }> {
   return session.received
     .slice(since)
     .filter((message): message is JSONRPCNotification => 'method' in message && !('id' in message) && message.method === method);
@@ -268,19 +284,30 @@ export interface RawServer {
 
 /** Spawns `packageDir/dist/bin.js` with node:child_process and talks raw JSON lines, with no SDK in between. */
 export function startRawServer(packageDir: string, env: Record<string, string> = {}): RawServer {
-  const child = spawn(process.execPath, [join(packageDir, 'dist', 'bin.js')], { cwd: packageDir, env: serverEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(packageDir, 'dist', 'bin.js')], {
+    cwd: packageDir,
+    env: serverEnv(env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   const messages = (): Array<Record<string, unknown>> =>
-    stdout.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
+    stdout
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
   const isResponse = (message: Record<string, unknown>, id: number): boolean => message.id === id && !('method' in message);
   return {
     send: (message) => void child.stdin.write(`${JSON.stringify(message)}\n`),
     async response(id, timeoutMs = 15_000) {
-      await waitFor(() => stdout.endsWith('\n') && messages().some((message) => isResponse(message, id)), `response ${id}; stderr:\n${stderr}`, timeoutMs);
+      await waitFor(
+        () => stdout.endsWith('\n') && messages().some((message) => isResponse(message, id)),
+        `response ${id}; stderr:\n${stderr}`,
+        timeoutMs,
+      );
       return messages().find((message) => isResponse(message, id))!;
     },
     messages,
@@ -295,7 +322,12 @@ export function startRawServer(packageDir: string, env: Record<string, string> =
 
 /** Sends initialize and notifications/initialized, and returns the initialize result. */
 export async function initializeRaw(server: RawServer): Promise<Record<string, unknown>> {
-  server.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  server.send({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
   const answer = await server.response(0);
   server.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   return answer.result as Record<string, unknown>;

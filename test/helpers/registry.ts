@@ -16,7 +16,18 @@ const SEED_ROOT = join(REPO_ROOT, '.tmp', 'registry-seed');
 const SEED_FORMAT = 'verdaccio-storage/1';
 
 /** The dependencies of a generated package: runtime ones, and the dev ones its `prepack` (tsc) needs. */
-export const GENERATED_PACKAGE_DEPENDENCIES = ['@modelcontextprotocol/sdk', 'ajv', 'ajv-formats', 'fastest-levenshtein', 're2js', 'stemmer', 'zod', 'esbuild', 'typescript', '@types/node'];
+export const GENERATED_PACKAGE_DEPENDENCIES = [
+  '@modelcontextprotocol/sdk',
+  'ajv',
+  'ajv-formats',
+  'fastest-levenshtein',
+  're2js',
+  'stemmer',
+  'zod',
+  'esbuild',
+  'typescript',
+  '@types/node',
+];
 
 /** What installing the generator itself needs: its runtime dependencies (read from its package.json). */
 export const GENERATOR_DEPENDENCIES: readonly string[] = Object.keys(
@@ -225,7 +236,8 @@ async function addUser(url: string, name: string, password: string): Promise<str
     body: JSON.stringify({ _id: `org.couchdb.user:${name}`, name, password, type: 'user', roles: [], date: new Date().toISOString() }),
   });
   const body = (await answer.json()) as { token?: string };
-  if (answer.status !== 201 || typeof body.token !== 'string') throw new Error(`adding user ${name} failed: ${answer.status} ${JSON.stringify(body)}`);
+  if (answer.status !== 201 || typeof body.token !== 'string')
+    throw new Error(`adding user ${name} failed: ${answer.status} ${JSON.stringify(body)}`);
   return body.token;
 }
 
@@ -248,7 +260,9 @@ async function putTarball(registry: Registry, manifest: PackageJson & Record<str
     'dist-tags': { latest: version },
     versions: { [version]: { ...manifest, _id: `${name}@${version}`, dist } },
     access: null,
-    _attachments: { [`${name}-${version}.tgz`]: { content_type: 'application/octet-stream', data: tarball.toString('base64'), length: tarball.length } },
+    _attachments: {
+      [`${name}-${version}.tgz`]: { content_type: 'application/octet-stream', data: tarball.toString('base64'), length: tarball.length },
+    },
   };
   const answer = await fetch(`${registry.url}/${name.replace('/', '%2f')}`, {
     method: 'PUT',
@@ -260,12 +274,19 @@ async function putTarball(registry: Registry, manifest: PackageJson & Record<str
 
 /** The part of a seed's name that says which package-lock.json it was made from. */
 function lockKey(): string {
-  return createHash('sha256').update(SEED_FORMAT).update(readFileSync(join(REPO_ROOT, 'package-lock.json'))).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(SEED_FORMAT)
+    .update(readFileSync(join(REPO_ROOT, 'package-lock.json')))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** `<lock>-<roots>`: tests that seed different roots keep their own seeds side by side. */
 function seedKey(roots: readonly string[]): string {
-  return `${lockKey()}-${createHash('sha256').update(`\0${roots.join('\0')}\0`).digest('hex').slice(0, 8)}`;
+  return `${lockKey()}-${createHash('sha256')
+    .update(`\0${roots.join('\0')}\0`)
+    .digest('hex')
+    .slice(0, 8)}`;
 }
 
 /**
@@ -286,10 +307,14 @@ export async function seededStorage(roots: readonly string[] = GENERATED_PACKAGE
   await mkdir(tarballs, { recursive: true });
   const npmHome = await mkdtemp(join(tmpdir(), 'nb-seed-npm-'));
   try {
-    const packed = await runProcess('npm', ['pack', '--ignore-scripts', '--offline', '--json', '--pack-destination', tarballs, ...packages.map((pkg) => pkg.dir)], {
-      cwd: work,
-      env: { PATH: process.env.PATH ?? '', HOME: npmHome, npm_config_cache: join(npmHome, 'cache'), npm_config_update_notifier: 'false' },
-    });
+    const packed = await runProcess(
+      'npm',
+      ['pack', '--ignore-scripts', '--offline', '--json', '--pack-destination', tarballs, ...packages.map((pkg) => pkg.dir)],
+      {
+        cwd: work,
+        env: { PATH: process.env.PATH ?? '', HOME: npmHome, npm_config_cache: join(npmHome, 'cache'), npm_config_update_notifier: 'false' },
+      },
+    );
     if (packed.code !== 0) throw new Error(`npm pack of the seed packages failed (exit ${packed.code}):\n${packed.stderr}`);
     const packedFiles = (JSON.parse(packed.stdout) as Array<{ filename: string; name: string; version: string }>).map((entry) => ({
       file: join(tarballs, entry.filename.replace(/^@/, '').replace('/', '-')),
@@ -319,7 +344,14 @@ export async function seededStorage(roots: readonly string[] = GENERATED_PACKAGE
     }
     await mkdir(join(work, 'seed'), { recursive: true });
     await rename(join(work, 'registry', 'storage'), join(work, 'seed', 'storage'));
-    await writeFile(join(work, 'seed', 'packages.json'), `${JSON.stringify(packages.map((pkg) => `${pkg.name}@${pkg.version}`), null, 2)}\n`);
+    await writeFile(
+      join(work, 'seed', 'packages.json'),
+      `${JSON.stringify(
+        packages.map((pkg) => `${pkg.name}@${pkg.version}`),
+        null,
+        2,
+      )}\n`,
+    );
     await writeFile(join(work, 'seed', 'complete'), '');
     try {
       await rename(join(work, 'seed'), seed);

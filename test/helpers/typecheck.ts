@@ -20,6 +20,11 @@ export function typeErrors(file: string, extra: ts.CompilerOptions = {}, everywh
     typeRoots: [join(REPO_ROOT, 'node_modules', '@types')],
     ...extra,
   });
-  return ts.getPreEmitDiagnostics(program).filter((d) => everywhere || d.file?.fileName === file)
-    .map((d) => `${everywhere ? `${d.file?.fileName ?? ''}:` : ''}${d.file ? d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1 : 0}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+  return ts
+    .getPreEmitDiagnostics(program)
+    .filter((d) => everywhere || d.file?.fileName === file)
+    .map(
+      (d) =>
+        `${everywhere ? `${d.file?.fileName ?? ''}:` : ''}${d.file ? d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1 : 0}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`,
+    );
 }

@@ -23,7 +23,16 @@ function options(overrides: SourceOptions = {}): SourceOptions {
   return { timeoutMs: 2000, concurrency: 4, retry: recordingRetry(), ...overrides };
 }
 
-const entry = (slug: string) => ({ slug, name: slug, description: '', category: 'test', tags: [], version: '1.0.0', has_schema: false, has_source: false });
+const entry = (slug: string) => ({
+  slug,
+  name: slug,
+  description: '',
+  category: 'test',
+  tags: [],
+  version: '1.0.0',
+  has_schema: false,
+  has_source: false,
+});
 
 type Answer = (res: ServerResponse, req: RecordedRequest) => boolean | void;
 
@@ -53,8 +62,15 @@ function failingBeta(failures: Answer[]): Answer {
     return true;
   };
 }
-const status = (code: number, headers: Record<string, string> = {}): Answer => (res) =>
-  void sendJson(res, code, { success: false, error: 'transient', code: code === 429 ? 'RATE_LIMITED' : 'UPSTREAM_ERROR', retryable: true }, headers);
+const status =
+  (code: number, headers: Record<string, string> = {}): Answer =>
+  (res) =>
+    void sendJson(
+      res,
+      code,
+      { success: false, error: 'transient', code: code === 429 ? 'RATE_LIMITED' : 'UPSTREAM_ERROR', retryable: true },
+      headers,
+    );
 
 const sourceError = (promise: Promise<unknown>): Promise<SourceError> => rejectionOf(promise, SourceError);
 
@@ -62,7 +78,10 @@ const slugsOf = (document: unknown) => (document as { tools: Array<{ slug: strin
 const hits = (requests: RecordedRequest[], path: string) => requests.filter((r) => r.url === path).length;
 
 describe('API source: each manifest is the listed tool', () => {
-  for (const [label, answered] of [['a slug the listing does not have', 'BETA-other'], ['the slug of another listed tool', 'alpha']] as const) {
+  for (const [label, answered] of [
+    ['a slug the listing does not have', 'BETA-other'],
+    ['the slug of another listed tool', 'alpha'],
+  ] as const) {
     it(`rejects a manifest for ${label}, naming the URL, the listed slug and /slug`, async () => {
       const api = await fakeApi([['alpha', 'beta', 'gamma']], (res, req) => {
         if (req.url !== '/api/tools/beta') return false;
@@ -71,8 +90,14 @@ describe('API source: each manifest is the listed tool', () => {
       });
       try {
         const error = await sourceError(readSource(api.url, options()));
-        assert.equal(error.message, `GET ${api.url}/tools/beta (tool "beta") answered a manifest whose /slug is "${answered}", not the listed slug "beta"`);
-        assert.deepEqual(error.problems.map((p) => [p.slug, p.pointer]), [['beta', '/slug']]);
+        assert.equal(
+          error.message,
+          `GET ${api.url}/tools/beta (tool "beta") answered a manifest whose /slug is "${answered}", not the listed slug "beta"`,
+        );
+        assert.deepEqual(
+          error.problems.map((p) => [p.slug, p.pointer]),
+          [['beta', '/slug']],
+        );
       } finally {
         await api.close();
       }
@@ -86,7 +111,10 @@ describe('API source: each manifest is the listed tool', () => {
     });
     try {
       const error = await sourceError(readSource(api.url, options()));
-      assert.equal(error.message, `GET ${api.url}/tools/alpha (tool "alpha") answered a manifest without /slug for the listed slug "alpha"`);
+      assert.equal(
+        error.message,
+        `GET ${api.url}/tools/alpha (tool "alpha") answered a manifest without /slug for the listed slug "alpha"`,
+      );
     } finally {
       await api.close();
     }
@@ -100,7 +128,10 @@ describe('API source: each manifest is the listed tool', () => {
     });
     try {
       const error = await sourceError(readSource(api.url, options()));
-      assert.equal(error.message, `GET ${api.url}/tools/beta (tool "beta") answered 200 with an error envelope ({"success":false}) instead of a manifest: UPSTREAM_ERROR backend down`);
+      assert.equal(
+        error.message,
+        `GET ${api.url}/tools/beta (tool "beta") answered 200 with an error envelope ({"success":false}) instead of a manifest: UPSTREAM_ERROR backend down`,
+      );
       assert.equal(error.problems[0]?.slug, 'beta');
     } finally {
       await api.close();
@@ -110,11 +141,17 @@ describe('API source: each manifest is the listed tool', () => {
 
 describe('API source: the listing', () => {
   it('keeps a slug listed again on a later page once, at its first position, and fetches it once', async () => {
-    const api = await fakeApi([['alpha', 'beta'], ['beta', 'gamma', 'alpha']]);
+    const api = await fakeApi([
+      ['alpha', 'beta'],
+      ['beta', 'gamma', 'alpha'],
+    ]);
     try {
       const raw = await readSource(api.url, options());
       assert.deepEqual(slugsOf(raw.document), ['alpha', 'beta', 'gamma']);
-      assert.deepEqual(['alpha', 'beta', 'gamma'].map((slug) => hits(api.requests, `/api/tools/${slug}`)), [1, 1, 1]);
+      assert.deepEqual(
+        ['alpha', 'beta', 'gamma'].map((slug) => hits(api.requests, `/api/tools/${slug}`)),
+        [1, 1, 1],
+      );
     } finally {
       await api.close();
     }
@@ -124,21 +161,27 @@ describe('API source: the listing', () => {
     const api = await startHttp((req, res) => {
       const cursor = Number(new URL(req.url, 'http://x').searchParams.get('cursor') ?? 0);
       // A bound of the test's own, so that a source that does not stop fails instead of hanging.
-      if (cursor > 10 * MAX_PAGES_WITHOUT_NEW_TOOLS) return sendJson(res, 400, { success: false, error: 'paged too far', code: 'VALIDATION_ERROR', retryable: false });
+      if (cursor > 10 * MAX_PAGES_WITHOUT_NEW_TOOLS)
+        return sendJson(res, 400, { success: false, error: 'paged too far', code: 'VALIDATION_ERROR', retryable: false });
       sendJson(res, 200, { tools: cursor === 0 ? [entry('alpha')] : [], next_cursor: String(cursor + 1) });
     });
     try {
       const error = await sourceError(readSource(api.url, options()));
       assert.equal(api.requests.length, 1 + MAX_PAGES_WITHOUT_NEW_TOOLS);
-      assert.equal(error.message, `GET ${api.url}/tools?cursor=${MAX_PAGES_WITHOUT_NEW_TOOLS} is the ${MAX_PAGES_WITHOUT_NEW_TOOLS}th page in a row that lists no new tool, `
-        + `yet its next_cursor asks for another: the listing does not end (stopped after ${MAX_PAGES_WITHOUT_NEW_TOOLS + 1} pages and 1 tools)`);
+      assert.equal(
+        error.message,
+        `GET ${api.url}/tools?cursor=${MAX_PAGES_WITHOUT_NEW_TOOLS} is the ${MAX_PAGES_WITHOUT_NEW_TOOLS}th page in a row that lists no new tool, ` +
+          `yet its next_cursor asks for another: the listing does not end (stopped after ${MAX_PAGES_WITHOUT_NEW_TOOLS + 1} pages and 1 tools)`,
+      );
     } finally {
       await api.close();
     }
   });
 
   it('follows a long listing whose empty stretches are shorter than the limit, and 3,000 one-tool pages', async () => {
-    const sparse = Array.from({ length: 200 }, (_, i) => (i % MAX_PAGES_WITHOUT_NEW_TOOLS === MAX_PAGES_WITHOUT_NEW_TOOLS - 1 ? [`t${i}`] : []));
+    const sparse = Array.from({ length: 200 }, (_, i) =>
+      i % MAX_PAGES_WITHOUT_NEW_TOOLS === MAX_PAGES_WITHOUT_NEW_TOOLS - 1 ? [`t${i}`] : [],
+    );
     const long = Array.from({ length: 3000 }, (_, i) => [`tool-${i}`]);
     for (const pages of [sparse, long]) {
       const api = await fakeApi(pages);
@@ -173,7 +216,10 @@ describe('API source: retries', () => {
     const retry = recordingRetry({ retries: 3 });
     try {
       const error = await sourceError(readSource(api.url, options({ retry })));
-      assert.equal(error.message, `GET ${api.url}/tools/beta (tool "beta") failed with 503 UPSTREAM_ERROR: transient (the API failed: retry later) (gave up after 4 attempts)`);
+      assert.equal(
+        error.message,
+        `GET ${api.url}/tools/beta (tool "beta") failed with 503 UPSTREAM_ERROR: transient (the API failed: retry later) (gave up after 4 attempts)`,
+      );
       assert.equal(hits(api.requests, '/api/tools/beta'), 4);
       assert.deepEqual(retry.waits, [10, 20, 40]);
     } finally {
@@ -186,7 +232,10 @@ describe('API source: retries', () => {
     const retry = recordingRetry();
     try {
       const error = await sourceError(readSource(api.url, options({ retry })));
-      assert.match(error.message, /failed with 429 RATE_LIMITED.*; the API asked to retry after 120 s, longer than the 30 s this waits \(1 attempt; try again later\)$/);
+      assert.match(
+        error.message,
+        /failed with 429 RATE_LIMITED.*; the API asked to retry after 120 s, longer than the 30 s this waits \(1 attempt; try again later\)$/,
+      );
       assert.deepEqual(retry.waits, []);
     } finally {
       await api.close();
@@ -228,8 +277,11 @@ describe('API source: retries', () => {
 describe('API source: bodies, redirects, URLs and the key', () => {
   it('reads gzip-encoded answers and a body that starts with a byte order mark', async () => {
     const api = await startHttp((req, res) => {
-      const body = JSON.stringify(req.url === '/api/tools' ? { tools: [entry('alpha'), entry('beta')], next_cursor: null } : manifest({ slug: req.url.slice(11) }));
-      if (req.url === '/api/tools/beta') return void res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(`\ufeff${body}`);
+      const body = JSON.stringify(
+        req.url === '/api/tools' ? { tools: [entry('alpha'), entry('beta')], next_cursor: null } : manifest({ slug: req.url.slice(11) }),
+      );
+      if (req.url === '/api/tools/beta')
+        return void res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(`\ufeff${body}`);
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(body));
     });
     try {
@@ -243,7 +295,10 @@ describe('API source: bodies, redirects, URLs and the key', () => {
   it('names the status of a redirect without a Location, and of one to a URL that is not http(s)', async () => {
     for (const [headers, pattern] of [
       [{}, /^GET http:\/\/127\.0\.0\.1:\d+\/api\/tools answered 302 without a Location header/],
-      [{ location: 'file:///etc/passwd' }, /^GET http:\/\/127\.0\.0\.1:\d+\/api\/tools failed: redirected \(302\) to file:\/\/\/etc\/passwd: only http\(s\) redirects are followed$/],
+      [
+        { location: 'file:///etc/passwd' },
+        /^GET http:\/\/127\.0\.0\.1:\d+\/api\/tools failed: redirected \(302\) to file:\/\/\/etc\/passwd: only http\(s\) redirects are followed$/,
+      ],
     ] as const) {
       const api = await startHttp((_req, res) => void res.writeHead(302, headers).end());
       try {
@@ -256,7 +311,10 @@ describe('API source: bodies, redirects, URLs and the key', () => {
 
   it('names an invalid URL and shows what a valid one looks like', async () => {
     const error = await sourceError(readSource('http://', options()));
-    assert.equal(error.message, 'source "http://" is not a valid URL: pass an API base URL such as https://nexusbloom.dev/api or http://127.0.0.1:4010/api');
+    assert.equal(
+      error.message,
+      'source "http://" is not a valid URL: pass an API base URL such as https://nexusbloom.dev/api or http://127.0.0.1:4010/api',
+    );
   });
 
   it('masks a password in the URL in the origin it reports and in its messages', async () => {
@@ -264,7 +322,11 @@ describe('API source: bodies, redirects, URLs and the key', () => {
     const withPassword = api.url.replace('http://', 'http://user:s3cret@');
     try {
       const error = await sourceError(readSource(withPassword, options()));
-      assert.equal(error.message.startsWith(`GET ${api.url.replace('http://', 'http://***@')}/tools/beta (tool "beta") failed with 404`), true, error.message);
+      assert.equal(
+        error.message.startsWith(`GET ${api.url.replace('http://', 'http://***@')}/tools/beta (tool "beta") failed with 404`),
+        true,
+        error.message,
+      );
       assert.doesNotMatch(`${error.url} ${JSON.stringify(error.problems)}`, /s3cret/);
       const raw = await readSource(withPassword, options());
       assert.equal(raw.origin, api.url.replace('http://', 'http://***@'));
@@ -278,7 +340,8 @@ describe('API source: bodies, redirects, URLs and the key', () => {
     const api = await startHttp((req, res) => {
       const path = new URL(req.url, 'http://x').pathname;
       if (path === '/api/tools') return void res.writeHead(302, { location: '/moved/api/tools' }).end();
-      if (path === '/moved/api/tools') return void res.writeHead(302, { location: `${origin.replace('http://', 'http://other:pw-elsewhere@')}/gone` }).end();
+      if (path === '/moved/api/tools')
+        return void res.writeHead(302, { location: `${origin.replace('http://', 'http://other:pw-elsewhere@')}/gone` }).end();
       res.writeHead(404).end();
     });
     origin = api.url.replace(/\/api$/, '');
@@ -292,11 +355,12 @@ describe('API source: bodies, redirects, URLs and the key', () => {
     }
   });
 
-  it('follows a same-origin relative redirect with the URL\'s credentials as Basic auth', async () => {
+  it("follows a same-origin relative redirect with the URL's credentials as Basic auth", async () => {
     const api = await startHttp((req, res) => {
       const path = new URL(req.url, 'http://x').pathname;
       if (!path.startsWith('/v2/')) return void res.writeHead(301, { location: `/v2${req.url}` }).end();
-      if (req.headers.authorization !== `Basic ${Buffer.from('user:s3cret-pw').toString('base64')}`) return sendJson(res, 401, { error: 'no' });
+      if (req.headers.authorization !== `Basic ${Buffer.from('user:s3cret-pw').toString('base64')}`)
+        return sendJson(res, 401, { error: 'no' });
       if (path === '/v2/api/tools') return sendJson(res, 200, { tools: [entry('alpha')], next_cursor: null });
       return sendJson(res, 200, manifest({ slug: 'alpha' }));
     });
@@ -319,7 +383,10 @@ describe('API source: bodies, redirects, URLs and the key', () => {
       api.requests.length = 0;
       await assert.rejects(readSource(api.url, options({ apiKey: 'sek\nret' })), (error: unknown) => {
         assert.ok(error instanceof PipelineError);
-        assert.equal(error.message, 'NEXUSBLOOM_API_KEY holds a character an HTTP header cannot carry (U+000A at character 4 of the trimmed key): set it to the key alone');
+        assert.equal(
+          error.message,
+          'NEXUSBLOOM_API_KEY holds a character an HTTP header cannot carry (U+000A at character 4 of the trimmed key): set it to the key alone',
+        );
         return true;
       });
       assert.equal(api.requests.length, 0);

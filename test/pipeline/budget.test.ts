@@ -10,7 +10,13 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { withheldReasonFor } from '../../src/runtime/catalogue/advertise.js';
 import type { Manifest, ServedCatalogueFile } from '../../src/runtime/shared/contracts.js';
 import { createServer } from '../../src/runtime/transport/server.js';
-import { advertisedSurface, budgetLines, contextBudget, lastChunkStart, overBudgetMessage } from '../../src/pipeline/budget/context-budget.js';
+import {
+  advertisedSurface,
+  budgetLines,
+  contextBudget,
+  lastChunkStart,
+  overBudgetMessage,
+} from '../../src/pipeline/budget/context-budget.js';
 import { boundedCounter, loadTokenCounter, MAX_COUNTED_RUN, type BatchCounter } from '../../src/pipeline/budget/token-count.js';
 import { LIST_PARTS_JOB } from '../../src/pipeline/emit/advertised-list.js';
 import { createWork } from '../../src/pipeline/parallel/work.js';
@@ -63,7 +69,10 @@ test('the budget is counted over exactly what the server lists, in full and meta
   for (let index = 1; index < budget.perTool.length; index += 1) {
     const [before, after] = [budget.perTool[index - 1], budget.perTool[index]];
     assert.ok(before !== undefined && after !== undefined);
-    assert.ok(before.tokens > after.tokens || (before.tokens === after.tokens && before.slug < after.slug), `${before.slug} before ${after.slug}`);
+    assert.ok(
+      before.tokens > after.tokens || (before.tokens === after.tokens && before.slug < after.slug),
+      `${before.slug} before ${after.slug}`,
+    );
   }
 });
 
@@ -87,13 +96,17 @@ test('buildPackage reports the budget, and --max-tokens below it fails before an
     const source = join(dir, 'catalogue.json');
     await writeFile(source, JSON.stringify(bundle([tool('alpha'), tool('beta', { description: 'Beta. '.repeat(200) }), tool('bad slug')])));
     const built = await buildPackage({ source, outDir: join(dir, 'ok'), config, compile: false });
-    assert.deepEqual(built.budget.perTool.map((t) => t.slug), ['beta', 'alpha']);
+    assert.deepEqual(
+      built.budget.perTool.map((t) => t.slug),
+      ['beta', 'alpha'],
+    );
     assert.ok(built.budget.total > built.budget.perTool.reduce((sum, t) => sum + t.tokens, 0), 'the total includes the meta-tool');
 
     const out = join(dir, 'over');
     await assert.rejects(
       buildPackage({ source, outDir: out, config, compile: false, maxTokens: built.budget.total - 1 }),
-      (error: unknown) => error instanceof PipelineError && error.message.includes(`costs ${built.budget.total} tokens`) && error.message.includes('beta ('),
+      (error: unknown) =>
+        error instanceof PipelineError && error.message.includes(`costs ${built.budget.total} tokens`) && error.message.includes('beta ('),
     );
     await assert.rejects(readdir(out), 'nothing was written');
     const fits = await buildPackage({ source, outDir: out, config, compile: false, maxTokens: built.budget.total });
@@ -108,13 +121,24 @@ test('CLI: build prints the total and top tools; --max-tokens exits non-zero nam
   try {
     const ok = await runCli(['build', '--source', 'examples/catalogue.json', '--out', join(dir, 'pkg'), '--no-compile', '--json']);
     assert.equal(ok.code, 0, ok.stderr);
-    const result = JSON.parse(ok.stdout) as { budget: { encoding: string; total: number; metaOnly: number; perTool: Array<{ slug: string; tokens: number }> } };
+    const result = JSON.parse(ok.stdout) as {
+      budget: { encoding: string; total: number; metaOnly: number; perTool: Array<{ slug: string; tokens: number }> };
+    };
     assert.equal(result.budget.encoding, 'o200k_base');
     const human = await runCli(['build', '--source', 'examples/catalogue.json', '--out', join(dir, 'pkg'), '--no-compile']);
     assert.equal(human.code, 0, human.stderr);
     assert.match(human.stdout, new RegExp(`tools/list ${result.budget.total} tokens`));
     for (const top of result.budget.perTool.slice(0, 5)) assert.ok(human.stdout.includes(top.slug), top.slug);
-    const over = await runCli(['build', '--source', 'examples/catalogue.json', '--out', join(dir, 'over'), '--no-compile', '--max-tokens', '100']);
+    const over = await runCli([
+      'build',
+      '--source',
+      'examples/catalogue.json',
+      '--out',
+      join(dir, 'over'),
+      '--no-compile',
+      '--max-tokens',
+      '100',
+    ]);
     assert.notEqual(over.code, 0);
     assert.match(over.stderr, new RegExp(`costs ${result.budget.total} tokens \\(o200k_base\\), over --max-tokens 100`));
     assert.ok(over.stderr.includes(result.budget.perTool[0]?.slug ?? '?'));
@@ -125,7 +149,8 @@ test('CLI: build prints the total and top tools; --max-tokens exits non-zero nam
 
 /** Served tools from a bundle's manifests, as the pipeline hands them to the budget. */
 const served = (manifests: Manifest[]) =>
-  manifests.map((m) => ({ slug: m.slug, manifest: m, identifier: m.slug.replace(/\W/g, '_'), withheldReason: withheldReasonFor(m.slug) }))
+  manifests
+    .map((m) => ({ slug: m.slug, manifest: m, identifier: m.slug.replace(/\W/g, '_'), withheldReason: withheldReasonFor(m.slug) }))
     .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
 
 test('the total summed entry by entry is the count of the whole tools/list text, whatever the tools hold', async () => {
@@ -138,7 +163,10 @@ test('the total summed entry by entry is the count of the whole tools/list text,
     tool('quote', { description: 'ends with a quote "' }),
     tool('newline', { description: 'line\r\nbreaks\n' }),
     tool('special', { description: 'Stops at <|endoftext|>, <|endofprompt|> and <|im_start|>' }),
-    tool('marks', { description: 'Combining marks: e\u0301\u0301"}x', input_schema: { type: 'object', properties: { 'it\'s': { type: 'string', enum: ["'s", '\'"s', 'a\'ll'] } } } }),
+    tool('marks', {
+      description: 'Combining marks: e\u0301\u0301"}x',
+      input_schema: { type: 'object', properties: { "it's": { type: 'string', enum: ["'s", '\'"s', "a'll"] } } },
+    }),
   ];
   // Catalogue text is plain text to a host: special-token spellings are counted as characters, and never throw.
   const plain = (text: string): number => countTokens(text, { disallowedSpecial: new Set() });
@@ -147,7 +175,8 @@ test('the total summed entry by entry is the count of the whole tools/list text,
     const budget = await contextBudget(tools, names);
     assert.equal(budget.total, plain(JSON.stringify({ tools: surface.listed })), tools.map((t) => t.slug).join(','));
     assert.equal(budget.metaOnly, plain(JSON.stringify({ tools: surface.metaOnly })));
-    for (const entry of budget.perTool) assert.equal(entry.tokens, plain(JSON.stringify(surface.listed.find((t) => t.name === entry.slug))), entry.slug);
+    for (const entry of budget.perTool)
+      assert.equal(entry.tokens, plain(JSON.stringify(surface.listed.find((t) => t.name === entry.slug))), entry.slug);
     // The build hands in the forms it emitted for tools-list.json: the same text, hence the same budget.
     const cache = memoryCache();
     const entries = new Map((await createWork(cache).map(LIST_PARTS_JOB, tools)).map((parts, index) => [tools[index]!.slug, parts.tool]));
@@ -170,7 +199,10 @@ test('long unbroken runs are counted in pieces: ordinary text exactly, a run to 
     const text = `before ${run} after`;
     const counted = bounded(text);
     assert.equal(pieces.join(''), text, 'the pieces are the text, in order');
-    assert.ok(pieces.every((piece) => !/\ud800(?![\udc00-\udfff])|(?<![\ud800-\udbff])\udc00/.test(piece)), 'no surrogate pair is cut');
+    assert.ok(
+      pieces.every((piece) => !/\ud800(?![\udc00-\udfff])|(?<![\ud800-\udbff])\udc00/.test(piece)),
+      'no surrogate pair is cut',
+    );
     assert.ok(pieces.length >= Math.floor(run.length / MAX_COUNTED_RUN), `${pieces.length} pieces`);
     const exact = plain(text);
     assert.ok(counted >= exact && counted - exact <= pieces.length, `${counted} against ${exact} in ${pieces.length} pieces`);
@@ -189,7 +221,7 @@ test('a text splits at its last chunk start into two parts that count as much as
   const texts = [
     '"name":"alpha","inputSchema":{"type":"object"}}',
     'ends in digits 12345"}',
-    "it's \"quoted\"'s:\"x\"}",
+    'it\'s "quoted"\'s:"x"}',
     'a\u0301"}b',
     '  spaced ;; x',
     'path//to/"x"]}',
@@ -234,9 +266,14 @@ test('counts come from the cache by content: no tokenizer when nothing changed, 
   assert.deepEqual(await contextBudget(tools, names, { cache, counter: never }), first);
 
   counted.length = 0;
-  const changed = tools.map((t) => (t.slug === 'beta' ? { ...t, manifest: { ...t.manifest, description: 'Beta, now longer and different.' } } : t));
+  const changed = tools.map((t) =>
+    t.slug === 'beta' ? { ...t, manifest: { ...t.manifest, description: 'Beta, now longer and different.' } } : t,
+  );
   const second = await contextBudget(changed, names, { cache, counter: counting });
-  assert.ok(counted.length > 0 && counted.every((text) => !text.includes('alpha') && !text.includes('gamma')), 'only beta (and the head) were counted');
+  assert.ok(
+    counted.length > 0 && counted.every((text) => !text.includes('alpha') && !text.includes('gamma')),
+    'only beta (and the head) were counted',
+  );
   assert.equal(second.total, countTokens(JSON.stringify({ tools: advertisedSurface(changed, names).listed })));
   assert.notEqual(second.total, first.total);
 });

@@ -47,10 +47,15 @@ describe('build cache', () => {
       await writeFile(source, JSON.stringify(bundle(annotated)));
       const fourth = await build('out');
       assert.ok(fourth.written.includes('data/tools-list.json'));
-      const gammaLine = (await readFile(join(dir, 'out', 'data/tools-list.json'), 'utf8')).split('\n').find((line) => line.includes('"name":"gamma"'));
+      const gammaLine = (await readFile(join(dir, 'out', 'data/tools-list.json'), 'utf8'))
+        .split('\n')
+        .find((line) => line.includes('"name":"gamma"'));
       assert.match(gammaLine ?? '', /"readOnlyHint":true/);
       const coldAgain = await build('cold-annotated');
-      assert.equal(await readFile(join(dir, 'out', 'data/tools-list.json'), 'utf8'), await readFile(join(dir, 'cold-annotated', 'data/tools-list.json'), 'utf8'));
+      assert.equal(
+        await readFile(join(dir, 'out', 'data/tools-list.json'), 'utf8'),
+        await readFile(join(dir, 'cold-annotated', 'data/tools-list.json'), 'utf8'),
+      );
       assert.deepEqual(coldAgain.cache, { hits: 0, misses: entries });
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -75,7 +80,10 @@ describe('cache and package files, written in pieces', () => {
       assert.deepEqual(Object.keys(parsed.entries), ['budget:c', 'check:a', 'module:b']);
       assert.equal(parsed.entries['module:b'], big);
       const loaded = await loadCache(dir);
-      assert.deepEqual([...loaded.entries], [...cache.entries].filter(([id]) => id !== 'module:unused').sort(([a], [b]) => (a < b ? -1 : 1)));
+      assert.deepEqual(
+        [...loaded.entries],
+        [...cache.entries].filter(([id]) => id !== 'module:unused').sort(([a], [b]) => (a < b ? -1 : 1)),
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -111,7 +119,10 @@ describe('parallel build', () => {
     const before = process.env.NEXUSBLOOM_GEN_WORKERS;
     try {
       const source = join(dir, 'catalogue.json');
-      await writeFile(source, JSON.stringify(bundle(Array.from({ length: 130 }, (_, i) => tool(`tool-${i}`, { description: `Tool number ${i}.` })))));
+      await writeFile(
+        source,
+        JSON.stringify(bundle(Array.from({ length: 130 }, (_, i) => tool(`tool-${i}`, { description: `Tool number ${i}.` })))),
+      );
       process.env.NEXUSBLOOM_GEN_WORKERS = '0';
       assert.equal(workerCount(260), 0);
       const serial = await buildPackage({ source, outDir: join(dir, 'serial'), config: resolveConfig(), compile: false });

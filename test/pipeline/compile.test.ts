@@ -16,7 +16,10 @@ import { REPO_ROOT } from '../helpers/cli.js';
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath ?? e.path, e.name).slice(dir.length + 1)).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath ?? e.path, e.name).slice(dir.length + 1))
+    .sort();
 }
 
 async function writtenPackage(dir: string): Promise<string> {
@@ -50,12 +53,27 @@ describe('compile stage', () => {
       assert.equal((await compilePackage(slow)).runtime, 'compiled');
       const fastFiles = await filesUnder(join(fast, 'dist'));
       assert.deepEqual(fastFiles, await filesUnder(join(slow, 'dist')));
-      for (const file of ['bin.js', 'index.js', 'index.d.ts', 'client.d.ts', 'runtime/sdk.js', 'runtime/sdk.d.ts', 'runtime/sandbox-child.js', 'tools/alpha.d.ts', 'tools/index.d.ts', 'types.d.ts']) {
+      for (const file of [
+        'bin.js',
+        'index.js',
+        'index.d.ts',
+        'client.d.ts',
+        'runtime/sdk.js',
+        'runtime/sdk.d.ts',
+        'runtime/sandbox-child.js',
+        'tools/alpha.d.ts',
+        'tools/index.d.ts',
+        'types.d.ts',
+      ]) {
         assert.ok(fastFiles.includes(file), `dist/${file} is missing`);
       }
       for (const file of fastFiles) {
         if (file === 'runtime/guide.js' || file === 'runtime/guide.d.ts' || file === 'bin.js') continue;
-        assert.equal(await readFile(join(fast, 'dist', file), 'utf8'), await readFile(join(slow, 'dist', file), 'utf8'), `dist/${file} differs between the two paths`);
+        assert.equal(
+          await readFile(join(fast, 'dist', file), 'utf8'),
+          await readFile(join(slow, 'dist', file), 'utf8'),
+          `dist/${file} differs between the two paths`,
+        );
       }
       // A tool's declarations: its types and docs as written, the wrapper declared.
       const declarations = await readFile(join(fast, 'dist', 'tools', 'alpha.d.ts'), 'utf8');
@@ -64,7 +82,14 @@ describe('compile stage', () => {
 
       // The compiled SDK modules load and export the wrappers.
       const { spawnSync } = await import('node:child_process');
-      const listed = spawnSync(process.execPath, ['-e', `import(${JSON.stringify(join(fast, 'dist', 'tools', 'index.js'))}).then((m) => console.log(typeof m.alpha, typeof m.createClient))`], { encoding: 'utf8' });
+      const listed = spawnSync(
+        process.execPath,
+        [
+          '-e',
+          `import(${JSON.stringify(join(fast, 'dist', 'tools', 'index.js'))}).then((m) => console.log(typeof m.alpha, typeof m.createClient))`,
+        ],
+        { encoding: 'utf8' },
+      );
       assert.equal(listed.stdout.trim(), 'function function', listed.stderr);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -79,7 +104,10 @@ describe('compile stage', () => {
       await writeFile(file, `${await readFile(file, 'utf8')}\nexport const broken: number = 'text';\n`);
       await assert.rejects(compilePackage(out), (error: unknown) => {
         assert.ok(error instanceof PipelineError);
-        assert.match(error.message, /does not type-check \(1 errors\); first: src\/tools\/alpha\.ts:\d+ Type 'string' is not assignable to type 'number'/);
+        assert.match(
+          error.message,
+          /does not type-check \(1 errors\); first: src\/tools\/alpha\.ts:\d+ Type 'string' is not assignable to type 'number'/,
+        );
         return true;
       });
       assert.equal(existsSync(join(out, 'dist')), false);
@@ -104,17 +132,20 @@ describe('spliced declarations', () => {
       '}',
       '',
     ].join('\n');
-    assert.equal(splicedDeclarations(parsed(text)), [
-      '// header',
-      "import type { A } from './a.js';",
-      "import { sdk } from './client.js';",
-      '/** Doc. */',
-      'export interface In { a: A }',
-      'export type Out = { b: string };',
-      '/** Runs it. */',
-      'export declare function run(input: In, options?: { x?: number }): Promise<Out>;',
-      '',
-    ].join('\n'));
+    assert.equal(
+      splicedDeclarations(parsed(text)),
+      [
+        '// header',
+        "import type { A } from './a.js';",
+        "import { sdk } from './client.js';",
+        '/** Doc. */',
+        'export interface In { a: A }',
+        'export type Out = { b: string };',
+        '/** Runs it. */',
+        'export declare function run(input: In, options?: { x?: number }): Promise<Out>;',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('leaves to the compiler what needs inference or is not a declaration', () => {

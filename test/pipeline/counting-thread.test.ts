@@ -5,7 +5,14 @@ import { startCountingThread } from '../../src/pipeline/budget/counting-thread.j
 import { loadTokenCounter } from '../../src/pipeline/budget/token-count.js';
 import { startWorker } from '../../src/pipeline/parallel/start-worker.js';
 
-const TEXTS = ['', '{"tools":[{"', 'hello world', '<|endoftext|> is text here', `${'日本'.repeat(400)} ${'x'.repeat(1000)}`, '"name":"alpha","inputSchema":{"type":"object"}}'];
+const TEXTS = [
+  '',
+  '{"tools":[{"',
+  'hello world',
+  '<|endoftext|> is text here',
+  `${'日本'.repeat(400)} ${'x'.repeat(1000)}`,
+  '"name":"alpha","inputSchema":{"type":"object"}}',
+];
 const BUDGET_DIR = new URL('../../src/pipeline/budget/counting-thread.ts', import.meta.url).href;
 
 describe('the tokenizer on a worker thread', () => {

@@ -29,7 +29,12 @@ async function changedLines(beforeText: string, afterText: string, dir: string):
   const removed: number[] = [];
   const added: number[] = [];
   for (const match of diff.stdout.matchAll(/^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/gm)) {
-    const [oldStart, oldCount, newStart, newCount] = [match[1], match[2] ?? '1', match[3], match[4] ?? '1'].map(Number) as [number, number, number, number];
+    const [oldStart, oldCount, newStart, newCount] = [match[1], match[2] ?? '1', match[3], match[4] ?? '1'].map(Number) as [
+      number,
+      number,
+      number,
+      number,
+    ];
     for (let i = 0; i < oldCount; i += 1) removed.push(oldStart + i);
     for (let i = 0; i < newCount; i += 1) added.push(newStart + i);
   }
@@ -60,7 +65,8 @@ function linesOfTool(path: string, text: string, slug: string): Set<number> {
     const tablesAt = lines.indexOf('],"synonyms":{');
     lines.forEach((line, i) => {
       const entry = i > tablesAt ? /^("(?:[^"\\]|\\.)*"):(\[.*\]),?$/.exec(line) : null;
-      if (entry && [JSON.parse(entry[1]!) as string, ...(JSON.parse(entry[2]!) as string[])].some((term) => terms.has(term))) own.add(i + 1);
+      if (entry && [JSON.parse(entry[1]!) as string, ...(JSON.parse(entry[2]!) as string[])].some((term) => terms.has(term)))
+        own.add(i + 1);
     });
   }
   return own;
@@ -103,8 +109,12 @@ describe('data files', () => {
       const oldOwn = linesOfTool(file, beforeText, slug);
       const newOwn = linesOfTool(file, afterText, slug);
       const stray = [
-        ...removed.filter((line) => !oldOwn.has(line) && !header.includes(line)).map((line) => `-${line}: ${beforeText.split('\n')[line - 1]?.slice(0, 120)}`),
-        ...added.filter((line) => !newOwn.has(line) && !header.includes(line)).map((line) => `+${line}: ${afterText.split('\n')[line - 1]?.slice(0, 120)}`),
+        ...removed
+          .filter((line) => !oldOwn.has(line) && !header.includes(line))
+          .map((line) => `-${line}: ${beforeText.split('\n')[line - 1]?.slice(0, 120)}`),
+        ...added
+          .filter((line) => !newOwn.has(line) && !header.includes(line))
+          .map((line) => `+${line}: ${afterText.split('\n')[line - 1]?.slice(0, 120)}`),
       ];
       assert.deepEqual(stray, [], `${file}: lines outside ${slug}'s changed`);
     }
@@ -114,10 +124,15 @@ describe('data files', () => {
   it(`a new input field on one tool changes only that tool's lines (and the index key, the token total)`, async () => {
     const bundle = example();
     const tool = bundle.tools.find((candidate) => candidate.slug === TOUCHED) as Record<string, any>;
-    tool.input_schema.properties.lineLength = { type: 'integer', minimum: 0, description: 'Wrap the encoded output at this many characters (MIME uses 76).' };
+    tool.input_schema.properties.lineLength = {
+      type: 'integer',
+      minimum: 0,
+      description: 'Wrap the encoded output at this many characters (MIME uses 76).',
+    };
     const counts = await assertOnlyToolLines(await build(bundle, root, 'field'), TOUCHED);
     // The field reaches the listed schema, the served manifest, the search terms and the token count.
-    for (const file of ['tools-list.json', 'catalogue.json', 'search-index.json', 'token-costs.json']) assert.ok((counts[file] ?? 0) > 0, `${file} changed`);
+    for (const file of ['tools-list.json', 'catalogue.json', 'search-index.json', 'token-costs.json'])
+      assert.ok((counts[file] ?? 0) > 0, `${file} changed`);
     assert.equal(counts['catalogue-index.json'], 0);
     assert.equal(counts['tools-list.json'], 2, 'one line out, one in');
     assert.ok((counts['search-index.json'] ?? 0) <= 4, 'the header line and the tool line');
@@ -131,7 +146,8 @@ describe('data files', () => {
     bundle.tools.push(copy);
     const changed = await build(bundle, root, 'tool');
     await assertOnlyToolLines(changed, ADDED);
-    for (const [file, text] of changed) if (file !== 'policy.json') assert.ok(linesOfTool(file, text, ADDED).size > 0, `${file} has the new tool`);
+    for (const [file, text] of changed)
+      if (file !== 'policy.json') assert.ok(linesOfTool(file, text, ADDED).size > 0, `${file} has the new tool`);
   });
 
   it('the search index file reads back into exactly the index data the generator built', () => {

@@ -10,7 +10,10 @@ import { bundle, hostileBundle, HOSTILE_TEXT, INJECTION, tool } from '../fixture
 
 async function emit(document: unknown): Promise<PackageFiles> {
   const check = checkCatalogue(document);
-  assert.deepEqual(check.problems.filter((p) => p.severity === 'error'), []);
+  assert.deepEqual(
+    check.problems.filter((p) => p.severity === 'error'),
+    [],
+  );
   return (await emitPackage(planPackage(check.tools), resolveConfig())).files;
 }
 
@@ -39,7 +42,10 @@ describe('emit stage', () => {
     const attributes = (files.get('.gitattributes') ?? '').split('\n').filter((line) => line !== '' && !line.startsWith('#'));
     assert.ok(attributes.includes('data/** linguist-generated'));
     assert.ok(attributes.includes('src/runtime/** linguist-generated'));
-    assert.equal(attributes.some((line) => line.startsWith('src/tools') || line.startsWith('src/**')), false);
+    assert.equal(
+      attributes.some((line) => line.startsWith('src/tools') || line.startsWith('src/**')),
+      false,
+    );
   });
 
   it('writes LF line ends and one final newline in every file, and no absolute paths or dates', async () => {
@@ -56,7 +62,16 @@ describe('emit stage', () => {
     const files = await emit(bundle([tool('env-validator'), tool('Env Validator')]));
     const paths = [...files.keys()].filter((p) => !p.startsWith('src/runtime/'));
     assert.deepEqual(paths.slice().sort(), paths);
-    for (const expected of ['package.json', 'tsconfig.json', 'README.md', 'data/catalogue.json', 'src/bin.ts', 'src/index.ts', 'src/tools/index.ts', 'src/tools/env-validator.ts']) {
+    for (const expected of [
+      'package.json',
+      'tsconfig.json',
+      'README.md',
+      'data/catalogue.json',
+      'src/bin.ts',
+      'src/index.ts',
+      'src/tools/index.ts',
+      'src/tools/env-validator.ts',
+    ]) {
       assert.ok(files.has(expected), expected);
     }
     assert.ok(paths.some((p) => /^src\/tools\/env-validator-[0-9a-f]{6}\.ts$/.test(p)));
@@ -74,7 +89,11 @@ describe('emit stage', () => {
     const fieldsOnly = { type: 'object', properties: { constructor: { type: 'number' } } };
     assert.equal(await call(tool('alpha', { ...noExamples, input_schema: fieldsOnly })), 'alpha()');
     assert.equal(await call(tool('alpha', { ...noExamples, input_schema: null })), 'alpha()');
-    const required = { type: 'object', required: ['n', 'kind', 'on'], properties: { n: { type: 'integer', minimum: 3 }, kind: { enum: ['x', 'y'] }, on: { type: 'boolean' } } };
+    const required = {
+      type: 'object',
+      required: ['n', 'kind', 'on'],
+      properties: { n: { type: 'integer', minimum: 3 }, kind: { enum: ['x', 'y'] }, on: { type: 'boolean' } },
+    };
     assert.equal(await call(tool('alpha', { ...noExamples, input_schema: required })), 'alpha({"n":3,"kind":"x","on":false})');
     // A tool whose input no plain value stands for gives way to one that has an example, even one withheld.
     const refOnly = { type: 'object', required: ['r'], properties: { r: { $ref: '#/$defs/r' } }, $defs: { r: { type: 'object' } } };
@@ -83,7 +102,10 @@ describe('emit stage', () => {
 
   it('takes names from the config', async () => {
     const check = checkCatalogue(bundle([tool('a-tool')]));
-    const { files } = await emitPackage(planPackage(check.tools), resolveConfig({ packageName: '@acme/tools-mcp', metaToolName: 'acme', uriScheme: 'acme', envPrefix: 'ACME_' }));
+    const { files } = await emitPackage(
+      planPackage(check.tools),
+      resolveConfig({ packageName: '@acme/tools-mcp', metaToolName: 'acme', uriScheme: 'acme', envPrefix: 'ACME_' }),
+    );
     assert.equal(JSON.parse(files.get('package.json')!).name, '@acme/tools-mcp');
     assert.match(files.get('src/names.ts')!, /^ {2}metaToolName: 'acme',$/m);
     assert.match(files.get('README.md')!, /ACME_API_KEY/);
@@ -104,7 +126,9 @@ describe('emit stage', () => {
   });
 
   it('strips json-schema-to-typescript instructions (tsType, titles) and keeps property names', () => {
-    const cleaned = cleanSchema(JSON.parse('{"title":"X","tsType":"any","properties":{"__proto__":{"type":"string","tsType":"never"},"title":{"type":"string"}}}')) as Record<string, unknown>;
+    const cleaned = cleanSchema(
+      JSON.parse('{"title":"X","tsType":"any","properties":{"__proto__":{"type":"string","tsType":"never"},"title":{"type":"string"}}}'),
+    ) as Record<string, unknown>;
     assert.equal('title' in cleaned, false);
     assert.equal('tsType' in cleaned, false);
     const properties = cleaned.properties as Record<string, Record<string, unknown>>;
@@ -117,22 +141,45 @@ describe('emit stage', () => {
       type: 'object',
       definitions: { 'a b': { type: 'string' }, 'x/y': { $anchor: 'deep', type: 'integer' } },
       $defs: { 'a b': { type: 'number' } },
-      properties: { p: { $ref: '#/definitions/a%20b' }, q: { $ref: '#/definitions/x~1y' }, r: { $ref: '#deep' }, s: { $ref: '#/$defs/a b' } },
+      properties: {
+        p: { $ref: '#/definitions/a%20b' },
+        q: { $ref: '#/definitions/x~1y' },
+        r: { $ref: '#deep' },
+        s: { $ref: '#/$defs/a b' },
+      },
     };
     const before = JSON.stringify(schema);
-    const names = new Map([['/$defs/a b', 'RootAB'], ['/definitions/a b', 'RootABDefinitions'], ['/definitions/x~1y', 'RootXY']]);
-    const cleaned = cleanSchema(schema, names) as { $defs: Record<string, { title: string }>; properties: Record<string, { $ref: string }> };
+    const names = new Map([
+      ['/$defs/a b', 'RootAB'],
+      ['/definitions/a b', 'RootABDefinitions'],
+      ['/definitions/x~1y', 'RootXY'],
+    ]);
+    const cleaned = cleanSchema(schema, names) as {
+      $defs: Record<string, { title: string }>;
+      properties: Record<string, { $ref: string }>;
+    };
     assert.equal(JSON.stringify(schema), before);
     // Each definition is keyed by its planned name (names json-schema-to-typescript derives from a key are then the
     // plan's too), so both kinds fit in one $defs without a clash.
     assert.deepEqual(Object.keys(cleaned.$defs), ['RootAB', 'RootABDefinitions', 'RootXY']);
     assert.equal('definitions' in cleaned, false);
-    assert.deepEqual(Object.values(cleaned.properties).map((p) => p.$ref), ['#/$defs/RootABDefinitions', '#/$defs/RootXY', '#/$defs/RootXY', '#/$defs/RootAB']);
+    assert.deepEqual(
+      Object.values(cleaned.properties).map((p) => p.$ref),
+      ['#/$defs/RootABDefinitions', '#/$defs/RootXY', '#/$defs/RootXY', '#/$defs/RootAB'],
+    );
     assert.equal(cleaned.$defs.RootABDefinitions!.title, 'RootABDefinitions');
   });
 
   it('ends every file in exactly one LF', () => {
-    assert.deepEqual(['', 'a', 'a\n', 'a\n\n\n', '\n\n', 'a\r\n', 'a\nb'].map(endingInOneNewline), ['\n', 'a\n', 'a\n', 'a\n', '\n', 'a\r\n', 'a\nb\n']);
+    assert.deepEqual(['', 'a', 'a\n', 'a\n\n\n', '\n\n', 'a\r\n', 'a\nb'].map(endingInOneNewline), [
+      '\n',
+      'a\n',
+      'a\n',
+      'a\n',
+      '\n',
+      'a\r\n',
+      'a\nb\n',
+    ]);
   });
 
   it('escapes comment terminators and line separators', () => {
@@ -149,7 +196,10 @@ describe('emit stage: registry metadata', () => {
   const NAME = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/;
   const EXACT_VERSION = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
 
-  for (const overrides of [{}, { packageName: '@acme/some_tools', defaultApiUrl: 'https://api.acme.example/v1', description: 'x'.repeat(300) }]) {
+  for (const overrides of [
+    {},
+    { packageName: '@acme/some_tools', defaultApiUrl: 'https://api.acme.example/v1', description: 'x'.repeat(300) },
+  ]) {
     it(`server.json follows the registry rules and matches package.json mcpName (${JSON.stringify(overrides).slice(0, 40)})`, async () => {
       const check = checkCatalogue(bundle([tool('a-tool')]));
       const { files } = await emitPackage(planPackage(check.tools), resolveConfig(overrides));
@@ -175,6 +225,9 @@ describe('emit stage: type declarations', () => {
   it('indents by brace depth, ignoring braces in comments and string literal types', async () => {
     const { indentDeclarations } = await import('../../src/pipeline/emit/schema-types.js');
     const input = ['export interface A {', '/**', ' * a { brace', ' */', 'b?: {', 'c: ("{" | "}x")', '}[]', '}', ''].join('\n');
-    assert.equal(indentDeclarations(input), ['export interface A {', '  /**', '   * a { brace', '   */', '  b?: {', '    c: ("{" | "}x")', '  }[]', '}', ''].join('\n'));
+    assert.equal(
+      indentDeclarations(input),
+      ['export interface A {', '  /**', '   * a { brace', '   */', '  b?: {', '    c: ("{" | "}x")', '  }[]', '}', ''].join('\n'),
+    );
   });
 });

@@ -40,7 +40,11 @@ describe('moduleFolderOf', () => {
     writePackage(join(store, '@types+node@20.19.25', 'node_modules', '@types', 'node'), '@types/node');
     writePackage(join(store, 'ajv@8.20.0', 'node_modules', 'ajv'), 'ajv');
     mkdirSync(join(store, 'nexusbloom-gen@0.1.0', 'node_modules', '@types'), { recursive: true });
-    symlinkSync(join(store, '@types+node@20.19.25', 'node_modules', '@types', 'node'), join(store, 'nexusbloom-gen@0.1.0', 'node_modules', '@types', 'node'), 'dir');
+    symlinkSync(
+      join(store, '@types+node@20.19.25', 'node_modules', '@types', 'node'),
+      join(store, 'nexusbloom-gen@0.1.0', 'node_modules', '@types', 'node'),
+      'dir',
+    );
     symlinkSync(join(store, 'ajv@8.20.0', 'node_modules', 'ajv'), join(store, 'nexusbloom-gen@0.1.0', 'node_modules', 'ajv'), 'dir');
     const require = createRequire(join(generator, 'dist', 'x.js'));
     assert.equal(moduleFolderOf('@types/node', require), join(store, '@types+node@20.19.25', 'node_modules'));
@@ -51,7 +55,10 @@ describe('moduleFolderOf', () => {
     const require = createRequire(join(scratch, 'empty', 'x.js'));
     assert.throws(
       () => moduleFolderOf('left-pad-not-installed', require),
-      (error: unknown) => error instanceof PipelineError && /left-pad-not-installed is not installed where the generator can load it from; reinstall nexusbloom-gen/.test(error.message) && /--no-compile/.test(error.message),
+      (error: unknown) =>
+        error instanceof PipelineError &&
+        /left-pad-not-installed is not installed where the generator can load it from; reinstall nexusbloom-gen/.test(error.message) &&
+        /--no-compile/.test(error.message),
     );
   });
 

@@ -21,7 +21,17 @@ describe('plan: file names', () => {
     assert.deepEqual(baseNames(`${long}b`), baseNames(`${long}b`));
   });
 
-  const devices = ['con', 'PRN', 'Aux', 'nul', ...Array.from({ length: 10 }, (_, i) => `com${i}`), ...Array.from({ length: 10 }, (_, i) => `LPT${i}`), 'com¹', 'COM²', 'lpt³'];
+  const devices = [
+    'con',
+    'PRN',
+    'Aux',
+    'nul',
+    ...Array.from({ length: 10 }, (_, i) => `com${i}`),
+    ...Array.from({ length: 10 }, (_, i) => `LPT${i}`),
+    'com¹',
+    'COM²',
+    'lpt³',
+  ];
   for (const slug of devices) {
     it(`${slug} is never a file name`, () => {
       const { fileName } = baseNames(slug);

@@ -25,23 +25,73 @@ const keep = (ref: string): string => ref;
 describe('OpenAPI 3.0 schema dialect → JSON Schema 2020-12', () => {
   const cases: Array<{ rule: string; given: unknown; want: unknown }> = [
     { rule: 'nullable adds null to the type', given: { type: 'string', nullable: true }, want: { type: ['string', 'null'] } },
-    { rule: 'nullable adds null to an enum', given: { type: 'string', enum: ['a'], nullable: true }, want: { type: ['string', 'null'], enum: ['a', null] } },
-    { rule: 'nullable without a type is an alternative', given: { allOf: [{ type: 'object' }], nullable: true }, want: { anyOf: [{ allOf: [{ type: 'object' }] }, { type: 'null' }] } },
+    {
+      rule: 'nullable adds null to an enum',
+      given: { type: 'string', enum: ['a'], nullable: true },
+      want: { type: ['string', 'null'], enum: ['a', null] },
+    },
+    {
+      rule: 'nullable without a type is an alternative',
+      given: { allOf: [{ type: 'object' }], nullable: true },
+      want: { anyOf: [{ allOf: [{ type: 'object' }] }, { type: 'null' }] },
+    },
     { rule: 'nullable: false says nothing', given: { type: 'integer', nullable: false }, want: { type: 'integer' } },
     { rule: 'Swagger x-nullable', given: { type: 'number', 'x-nullable': true }, want: { type: ['number', 'null'] } },
-    { rule: 'a nullable ref', given: { $ref: '#/components/schemas/A', nullable: true }, want: { anyOf: [{ $ref: '#/components/schemas/A' }, { type: 'null' }] } },
+    {
+      rule: 'a nullable ref',
+      given: { $ref: '#/components/schemas/A', nullable: true },
+      want: { anyOf: [{ $ref: '#/components/schemas/A' }, { type: 'null' }] },
+    },
     { rule: "a 3.0 ref's siblings are ignored", given: { $ref: '#/x', description: 'ignored' }, want: { $ref: '#/x' } },
-    { rule: 'exclusiveMinimum: true', given: { type: 'number', minimum: 0, exclusiveMinimum: true }, want: { type: 'number', exclusiveMinimum: 0 } },
+    {
+      rule: 'exclusiveMinimum: true',
+      given: { type: 'number', minimum: 0, exclusiveMinimum: true },
+      want: { type: 'number', exclusiveMinimum: 0 },
+    },
     { rule: 'exclusiveMaximum: false', given: { maximum: 9, exclusiveMaximum: false }, want: { maximum: 9 } },
     { rule: 'example becomes examples', given: { type: 'string', example: 'x' }, want: { type: 'string', examples: ['x'] } },
-    { rule: 'discriminator, xml, externalDocs and x- extensions are dropped', given: { oneOf: [{ type: 'object' }], discriminator: { propertyName: 'kind' }, xml: { name: 'a' }, externalDocs: { url: 'u' }, 'x-ms-enum': {} }, want: { oneOf: [{ type: 'object' }] } },
+    {
+      rule: 'discriminator, xml, externalDocs and x- extensions are dropped',
+      given: {
+        oneOf: [{ type: 'object' }],
+        discriminator: { propertyName: 'kind' },
+        xml: { name: 'a' },
+        externalDocs: { url: 'u' },
+        'x-ms-enum': {},
+      },
+      want: { oneOf: [{ type: 'object' }] },
+    },
     { rule: 'Swagger file type', given: { type: 'file' }, want: { type: 'string', format: 'binary' } },
-    { rule: 'tuple items become prefixItems', given: { type: 'array', items: [{ type: 'string' }], additionalItems: false }, want: { type: 'array', prefixItems: [{ type: 'string' }], items: false } },
-    { rule: 'nested positions are converted', given: { type: 'object', properties: { a: { type: 'string', nullable: true } }, additionalProperties: { example: 1 } }, want: { type: 'object', properties: { a: { type: ['string', 'null'] } }, additionalProperties: { examples: [1] } } },
-    { rule: 'a pattern with identity escapes becomes a Unicode regular expression', given: { type: 'string', pattern: '[A-Za-z0-9]([A-Za-z0-9\\:\\-\\_\\.\\@]{0,62})?' }, want: { type: 'string', pattern: '[A-Za-z0-9]([A-Za-z0-9:\\-_\\.@]{0,62})?' } },
-    { rule: 'a pattern no Unicode regular expression can spell is dropped', given: { type: 'string', pattern: '^{x}$' }, want: { type: 'string' } },
-    { rule: 'a pattern no linear-time engine can run (a lookahead) is dropped', given: { type: 'string', pattern: '^(?=.*[a-z])[a-zA-Z\\d]{12,123}$' }, want: { type: 'string' } },
-    { rule: 'a property named like a keyword is left alone', given: { type: 'object', properties: { nullable: { type: 'boolean' }, example: { type: 'string' } } }, want: { type: 'object', properties: { nullable: { type: 'boolean' }, example: { type: 'string' } } } },
+    {
+      rule: 'tuple items become prefixItems',
+      given: { type: 'array', items: [{ type: 'string' }], additionalItems: false },
+      want: { type: 'array', prefixItems: [{ type: 'string' }], items: false },
+    },
+    {
+      rule: 'nested positions are converted',
+      given: { type: 'object', properties: { a: { type: 'string', nullable: true } }, additionalProperties: { example: 1 } },
+      want: { type: 'object', properties: { a: { type: ['string', 'null'] } }, additionalProperties: { examples: [1] } },
+    },
+    {
+      rule: 'a pattern with identity escapes becomes a Unicode regular expression',
+      given: { type: 'string', pattern: '[A-Za-z0-9]([A-Za-z0-9\\:\\-\\_\\.\\@]{0,62})?' },
+      want: { type: 'string', pattern: '[A-Za-z0-9]([A-Za-z0-9:\\-_\\.@]{0,62})?' },
+    },
+    {
+      rule: 'a pattern no Unicode regular expression can spell is dropped',
+      given: { type: 'string', pattern: '^{x}$' },
+      want: { type: 'string' },
+    },
+    {
+      rule: 'a pattern no linear-time engine can run (a lookahead) is dropped',
+      given: { type: 'string', pattern: '^(?=.*[a-z])[a-zA-Z\\d]{12,123}$' },
+      want: { type: 'string' },
+    },
+    {
+      rule: 'a property named like a keyword is left alone',
+      given: { type: 'object', properties: { nullable: { type: 'boolean' }, example: { type: 'string' } } },
+      want: { type: 'object', properties: { nullable: { type: 'boolean' }, example: { type: 'string' } } },
+    },
   ];
   for (const { rule, given, want } of cases) {
     it(rule, () => {
@@ -58,9 +108,24 @@ describe('OpenAPI 3.0 schema dialect → JSON Schema 2020-12', () => {
 
 describe('local refs become self-contained $defs', () => {
   const document: JsonObject = {
-    components: { schemas: { Pet: { type: 'object', properties: { owner: { $ref: '#/components/schemas/Owner' }, parent: { $ref: '#/components/schemas/Pet' } } }, Owner: { type: 'string' }, Unused: { type: 'number' }, 'Weird Name«x»': { type: 'boolean' } } },
+    components: {
+      schemas: {
+        Pet: {
+          type: 'object',
+          properties: { owner: { $ref: '#/components/schemas/Owner' }, parent: { $ref: '#/components/schemas/Pet' } },
+        },
+        Owner: { type: 'string' },
+        Unused: { type: 'number' },
+        'Weird Name«x»': { type: 'boolean' },
+      },
+    },
   };
-  const read = (ref: string): unknown => ref.replace(/^#\//, '').split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).reduce<unknown>((node, key) => (node as JsonObject)[key], document);
+  const read = (ref: string): unknown =>
+    ref
+      .replace(/^#\//, '')
+      .split('/')
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce<unknown>((node, key) => (node as JsonObject)[key], document);
 
   it('only the reachable ones, sorted, recursive ones kept as refs', () => {
     assert.deepEqual(withLocalDefs({ $ref: '#/components/schemas/Pet' }, 'oas30', read), {
@@ -92,13 +157,24 @@ const petstore30: JsonObject = {
     '/pets/{id}': {
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
       get: {
-        operationId: 'getPet', summary: 'Get a pet', description: 'Reads one pet.', tags: ['pets', 'read'],
-        parameters: [{ name: 'id', in: 'query', schema: { type: 'string' }, description: 'shadow id' }, { name: 'Accept', in: 'header', schema: { type: 'string' } }, { $ref: '#/components/parameters/Limit' }],
-        responses: { '404': { description: 'no' }, '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } } },
+        operationId: 'getPet',
+        summary: 'Get a pet',
+        description: 'Reads one pet.',
+        tags: ['pets', 'read'],
+        parameters: [
+          { name: 'id', in: 'query', schema: { type: 'string' }, description: 'shadow id' },
+          { name: 'Accept', in: 'header', schema: { type: 'string' } },
+          { $ref: '#/components/parameters/Limit' },
+        ],
+        responses: {
+          '404': { description: 'no' },
+          '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } },
+        },
       },
       delete: { responses: { '204': { description: 'gone' } } },
       put: {
-        operationId: 'putPet', 'x-mcp': { annotations: { destructiveHint: true } },
+        operationId: 'putPet',
+        'x-mcp': { annotations: { destructiveHint: true } },
         requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } },
         responses: { '2XX': { description: 'ok', content: { 'application/problem+json': { schema: { type: 'object' } } } } },
       },
@@ -114,25 +190,46 @@ const petstore30: JsonObject = {
 describe('operations become manifests', () => {
   it('one tool per operation, in path then method order; x-mcp exclude leaves one out', async () => {
     const tools = await openApiManifests(structuredClone(petstore30), 'pets.json', null);
-    assert.deepEqual(tools.map((t) => t.slug), ['getPet', 'putPet', 'delete /pets/{id}']);
+    assert.deepEqual(
+      tools.map((t) => t.slug),
+      ['getPet', 'putPet', 'delete /pets/{id}'],
+    );
   });
 
   it('names, prose, category, tags, annotations; parameters and a shadowed name keyed by location; $ref parameters followed', async () => {
     const [get] = await openApiManifests(structuredClone(petstore30), 'pets.json', null);
     const want: Partial<Manifest> = {
-      slug: 'getPet', name: 'Get a pet', description: 'Reads one pet.', category: 'pets', tags: ['pets', 'read'], version: '1.0.0',
+      slug: 'getPet',
+      name: 'Get a pet',
+      description: 'Reads one pet.',
+      category: 'pets',
+      tags: ['pets', 'read'],
+      version: '1.0.0',
       input_schema: {
         type: 'object',
-        properties: { id: { type: 'integer' }, query_id: { type: 'string', description: 'shadow id' }, limit: { type: 'integer', exclusiveMaximum: 100 } },
-        required: ['id'], additionalProperties: false,
+        properties: {
+          id: { type: 'integer' },
+          query_id: { type: 'string', description: 'shadow id' },
+          limit: { type: 'integer', exclusiveMaximum: 100 },
+        },
+        required: ['id'],
+        additionalProperties: false,
       },
-      output_schema: { $ref: '#/$defs/Pet', $defs: { Pet: { type: 'object', required: ['name'], properties: { name: { type: ['string', 'null'] } } } } },
+      output_schema: {
+        $ref: '#/$defs/Pet',
+        $defs: { Pet: { type: 'object', required: ['name'], properties: { name: { type: ['string', 'null'] } } } },
+      },
       annotations: { readOnlyHint: true, openWorldHint: true },
     };
     for (const [key, value] of Object.entries(want)) assert.deepEqual(get![key], value, key);
     const call = get![OPERATION_FIELD] as OperationCall;
     assert.deepEqual(call, {
-      method: 'GET', path: '/pets/{id}', body: null, servers: ['https://pets.example/v1'], security: [], securitySchemes: {},
+      method: 'GET',
+      path: '/pets/{id}',
+      body: null,
+      servers: ['https://pets.example/v1'],
+      security: [],
+      securitySchemes: {},
       parameters: [
         { key: 'id', name: 'id', in: 'path', style: 'simple', explode: false },
         { key: 'query_id', name: 'id', in: 'query', style: 'form', explode: true },
@@ -144,7 +241,10 @@ describe('operations become manifests', () => {
   it('the JSON body goes under "body"; output from the first 2xx JSON response (+json too); x-mcp annotations override the method', async () => {
     const [, put, del] = await openApiManifests(structuredClone(petstore30), 'pets.json', null);
     assert.deepEqual(put!.input_schema, {
-      type: 'object', properties: { id: { type: 'integer' }, body: { $ref: '#/$defs/Pet' } }, required: ['id', 'body'], additionalProperties: false,
+      type: 'object',
+      properties: { id: { type: 'integer' }, body: { $ref: '#/$defs/Pet' } },
+      required: ['id', 'body'],
+      additionalProperties: false,
       $defs: { Pet: { type: 'object', required: ['name'], properties: { name: { type: ['string', 'null'] } } } },
     });
     assert.deepEqual((put![OPERATION_FIELD] as OperationCall).body, { key: 'body', contentType: 'application/json', required: true });
@@ -157,14 +257,37 @@ describe('operations become manifests', () => {
 
   it('Swagger 2.0: body and formData parameters, collectionFormat, definitions, host/basePath, securityDefinitions', async () => {
     const swagger: JsonObject = {
-      swagger: '2.0', info: { title: 'S', version: '2' }, host: 'api.example.com', basePath: '/v2', schemes: ['http', 'https'],
-      securityDefinitions: { key: { type: 'apiKey', in: 'header', name: 'X-Key' }, basicAuth: { type: 'basic' }, cc: { type: 'oauth2', flow: 'application', tokenUrl: 'https://auth.example.com/token', scopes: {} } },
+      swagger: '2.0',
+      info: { title: 'S', version: '2' },
+      host: 'api.example.com',
+      basePath: '/v2',
+      schemes: ['http', 'https'],
+      securityDefinitions: {
+        key: { type: 'apiKey', in: 'header', name: 'X-Key' },
+        basicAuth: { type: 'basic' },
+        cc: { type: 'oauth2', flow: 'application', tokenUrl: 'https://auth.example.com/token', scopes: {} },
+      },
       security: [{ key: [] }],
       paths: {
         '/things': {
-          get: { operationId: 'list', parameters: [{ name: 'tags', in: 'query', type: 'array', items: { type: 'string' }, collectionFormat: 'pipes' }], responses: { 200: { description: 'ok', schema: { type: 'array', items: { $ref: '#/definitions/Thing' } } } } },
-          post: { operationId: 'create', security: [{ cc: [] }], parameters: [{ name: 'thing', in: 'body', required: true, schema: { $ref: '#/definitions/Thing' } }], responses: { 201: { description: 'made' } } },
-          put: { operationId: 'upload', security: [{ basicAuth: [] }], consumes: ['application/x-www-form-urlencoded'], parameters: [{ name: 'n', in: 'formData', type: 'integer', required: true }], responses: { 200: { description: 'ok' } } },
+          get: {
+            operationId: 'list',
+            parameters: [{ name: 'tags', in: 'query', type: 'array', items: { type: 'string' }, collectionFormat: 'pipes' }],
+            responses: { 200: { description: 'ok', schema: { type: 'array', items: { $ref: '#/definitions/Thing' } } } },
+          },
+          post: {
+            operationId: 'create',
+            security: [{ cc: [] }],
+            parameters: [{ name: 'thing', in: 'body', required: true, schema: { $ref: '#/definitions/Thing' } }],
+            responses: { 201: { description: 'made' } },
+          },
+          put: {
+            operationId: 'upload',
+            security: [{ basicAuth: [] }],
+            consumes: ['application/x-www-form-urlencoded'],
+            parameters: [{ name: 'n', in: 'formData', type: 'integer', required: true }],
+            responses: { 200: { description: 'ok' } },
+          },
         },
       },
       definitions: { Thing: { type: 'object', properties: { size: { type: 'integer', 'x-nullable': true } } } },
@@ -174,18 +297,33 @@ describe('operations become manifests', () => {
     assert.deepEqual(listCall.parameters, [{ key: 'tags', name: 'tags', in: 'query', style: 'pipeDelimited', explode: false }]);
     assert.deepEqual(listCall.servers, ['https://api.example.com/v2']);
     assert.deepEqual(listCall.securitySchemes, { key: { type: 'apiKey', in: 'header', name: 'X-Key' } });
-    assert.deepEqual(list!.output_schema, { type: 'array', items: { $ref: '#/$defs/Thing' }, $defs: { Thing: { type: 'object', properties: { size: { type: ['integer', 'null'] } } } } });
+    assert.deepEqual(list!.output_schema, {
+      type: 'array',
+      items: { $ref: '#/$defs/Thing' },
+      $defs: { Thing: { type: 'object', properties: { size: { type: ['integer', 'null'] } } } },
+    });
     assert.deepEqual((create!.input_schema as JsonObject).required, ['body']);
-    assert.deepEqual((create![OPERATION_FIELD] as OperationCall).securitySchemes, { cc: { type: 'oauth2', tokenUrl: 'https://auth.example.com/token', scopes: [] } });
-    assert.deepEqual((upload!.input_schema as JsonObject).properties, { body: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } });
-    assert.deepEqual((upload![OPERATION_FIELD] as OperationCall).body, { key: 'body', contentType: 'application/x-www-form-urlencoded', required: true });
+    assert.deepEqual((create![OPERATION_FIELD] as OperationCall).securitySchemes, {
+      cc: { type: 'oauth2', tokenUrl: 'https://auth.example.com/token', scopes: [] },
+    });
+    assert.deepEqual((upload!.input_schema as JsonObject).properties, {
+      body: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
+    });
+    assert.deepEqual((upload![OPERATION_FIELD] as OperationCall).body, {
+      key: 'body',
+      contentType: 'application/x-www-form-urlencoded',
+      required: true,
+    });
     assert.deepEqual((upload![OPERATION_FIELD] as OperationCall).securitySchemes, { basicAuth: { type: 'http', scheme: 'basic' } });
   });
 
   it('every converted tool passes the catalogue check', async () => {
     const tools = await openApiManifests(structuredClone(petstore30), 'pets.json', null);
     const check = checkCatalogue({ format: 'nexusbloom-catalogue/1', tools });
-    assert.deepEqual(check.problems.filter((p) => p.severity === 'error'), []);
+    assert.deepEqual(
+      check.problems.filter((p) => p.severity === 'error'),
+      [],
+    );
   });
 
   it('refuses external refs, naming the pointer, before the parser would fetch anything', async () => {
@@ -199,7 +337,10 @@ describe('operations become manifests', () => {
   });
 
   it('an invalid document is an error saying so', async () => {
-    await assert.rejects(openApiManifests({ openapi: '3.0.0', info: { title: 'x' }, paths: {} }, 'bad.json', null), /bad\.json is not a valid OpenAPI 3\.0\.0 document/);
+    await assert.rejects(
+      openApiManifests({ openapi: '3.0.0', info: { title: 'x' }, paths: {} }, 'bad.json', null),
+      /bad\.json is not a valid OpenAPI 3\.0\.0 document/,
+    );
   });
 });
 
@@ -207,10 +348,16 @@ describe('the source stage tells documents apart by content', () => {
   it('a YAML document under any file name is converted; a bundle is still a bundle', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'openapi-source-'));
     const yaml = join(dir, 'api.txt');
-    await writeFile(yaml, 'openapi: 3.1.0\ninfo: {title: T, version: "1"}\npaths:\n  /ping:\n    get:\n      operationId: ping\n      responses: {"200": {description: ok}}\n');
+    await writeFile(
+      yaml,
+      'openapi: 3.1.0\ninfo: {title: T, version: "1"}\npaths:\n  /ping:\n    get:\n      operationId: ping\n      responses: {"200": {description: ok}}\n',
+    );
     const raw = await readSource(yaml);
     assert.equal(raw.kind, 'openapi');
-    assert.deepEqual((raw.document as { tools: Manifest[] }).tools.map((t) => t.slug), ['ping']);
+    assert.deepEqual(
+      (raw.document as { tools: Manifest[] }).tools.map((t) => t.slug),
+      ['ping'],
+    );
     const bundle = join(dir, 'b.json');
     await writeFile(bundle, JSON.stringify({ format: 'nexusbloom-catalogue/1', tools: [] }));
     assert.equal((await readSource(bundle)).kind, 'bundle');
@@ -222,7 +369,8 @@ describe('the source stage tells documents apart by content', () => {
 
 describe('an API description at a URL', () => {
   it('is read once, told apart by content (YAML here), its relative server resolved against the URL', async () => {
-    const text = 'openapi: 3.0.0\ninfo: {title: T, version: "1"}\nservers: [{url: /v1}]\npaths:\n  /ping:\n    get:\n      operationId: ping\n      responses: {"200": {description: ok}}\n';
+    const text =
+      'openapi: 3.0.0\ninfo: {title: T, version: "1"}\nservers: [{url: /v1}]\npaths:\n  /ping:\n    get:\n      operationId: ping\n      responses: {"200": {description: ok}}\n';
     const requests: string[] = [];
     const server = createServer((request, response) => {
       requests.push(request.url ?? '');
@@ -244,7 +392,12 @@ describe('an API description at a URL', () => {
 
 describe('requests from arguments', () => {
   const call: OperationCall = {
-    method: 'GET', path: '/a/{id}/{tags}#op=LIST', body: null, servers: [], security: [], securitySchemes: {},
+    method: 'GET',
+    path: '/a/{id}/{tags}#op=LIST',
+    body: null,
+    servers: [],
+    security: [],
+    securitySchemes: {},
     parameters: [
       { key: 'id', name: 'id', in: 'path', style: 'simple', explode: false },
       { key: 'tags', name: 'tags', in: 'path', style: 'label', explode: false },
@@ -268,7 +421,8 @@ describe('tool names for foreign slugs (toolNames: "sanitize")', () => {
     assert.equal(sanitizedToolName('ünï code'), 'uni_code');
     assert.ok(sanitizedToolName('x'.repeat(80)).length <= 64);
     const tools = ['issues/create', 'issues_create', 'issues create', 'ok-tool'].map((slug) => ({
-      manifest: { slug } as Manifest, withheldReason: /^[A-Za-z0-9_-]{1,64}$/.test(slug) ? null : 'bad',
+      manifest: { slug } as Manifest,
+      withheldReason: /^[A-Za-z0-9_-]{1,64}$/.test(slug) ? null : 'bad',
     }));
     const plan = planPackage(tools, null, { toolNames: 'sanitize' });
     const names = Object.fromEntries(plan.tools.map((t) => [t.slug, t.toolName ?? (t.withheldReason === null ? t.slug : null)]));
@@ -278,6 +432,12 @@ describe('tool names for foreign slugs (toolNames: "sanitize")', () => {
     assert.notEqual(names['issues/create'], names['issues create']);
     assert.ok(plan.tools.every((t) => t.withheldReason === null));
     const withheld = planPackage(tools, null);
-    assert.deepEqual(withheld.tools.filter((t) => t.withheldReason !== null).map((t) => t.slug).sort(), ['issues create', 'issues/create']);
+    assert.deepEqual(
+      withheld.tools
+        .filter((t) => t.withheldReason !== null)
+        .map((t) => t.slug)
+        .sort(),
+      ['issues create', 'issues/create'],
+    );
   });
 });

@@ -84,7 +84,10 @@ describe('plan stage: names lock', () => {
     const lock = namesLockOf(planPackage(checked(['a b', 'c'])));
     assert.deepEqual(lock.tools['a b'], { tool: null, identifier: 'aB', file: 'a-b' });
     assert.deepEqual(lock.tools.c, { tool: 'c', identifier: 'c', file: 'c' });
-    const hostileLock = { format: 'nexusbloom-names/1' as const, tools: { c: { tool: 'c', identifier: 'x(); process.exit()', file: '../../etc' } } };
+    const hostileLock = {
+      format: 'nexusbloom-names/1' as const,
+      tools: { c: { tool: 'c', identifier: 'x(); process.exit()', file: '../../etc' } },
+    };
     const plan = planPackage(checked(['c']), hostileLock);
     assert.equal(plan.tools[0]!.identifier, 'c');
     assert.equal(plan.tools[0]!.fileName, 'c');
@@ -93,9 +96,18 @@ describe('plan stage: names lock', () => {
   it('renames a locked `then` export, which would make the tools index a thenable, and keeps the new name', () => {
     const oldLock = { format: 'nexusbloom-names/1' as const, tools: { then: { tool: 'then', identifier: 'then', file: 'then' } } };
     const plan = planPackage(checked(['then', 'Then']), oldLock);
-    assert.deepEqual(plan.tools.map((t) => [t.slug, t.identifier, t.fileName]), [['Then', `thenTool_${slugHash('Then')}`, `then-${slugHash('Then')}`], ['then', 'thenTool', 'then']]);
+    assert.deepEqual(
+      plan.tools.map((t) => [t.slug, t.identifier, t.fileName]),
+      [
+        ['Then', `thenTool_${slugHash('Then')}`, `then-${slugHash('Then')}`],
+        ['then', 'thenTool', 'then'],
+      ],
+    );
     const again = planPackage(checked(['then', 'Then']), namesLockOf(plan));
-    assert.deepEqual(again.tools.map((t) => t.identifier), plan.tools.map((t) => t.identifier));
+    assert.deepEqual(
+      again.tools.map((t) => t.identifier),
+      plan.tools.map((t) => t.identifier),
+    );
   });
 });
 

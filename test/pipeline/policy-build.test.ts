@@ -18,7 +18,10 @@ import { createServer } from '../../src/runtime/transport/server.js';
 import { BILLING_MANIFESTS } from '../fixtures/billing-catalogue.js';
 import { testNames } from '../runtime/core-fixtures.js';
 
-async function listedNames(dir: string, env: Record<string, string>): Promise<{ names: string[]; lines: string[]; warning: string | null }> {
+async function listedNames(
+  dir: string,
+  env: Record<string, string>,
+): Promise<{ names: string[]; lines: string[]; warning: string | null }> {
   const catalogue = await loadServedCatalogue(pathToFileURL(join(dir, 'data', 'catalogue.json')));
   const lines: string[] = [];
   const created = createServer({ names: testNames, catalogue, env, log: (line) => lines.push(line) });
@@ -47,14 +50,23 @@ test('a policy in the build config is shipped, counted and reported, and the env
     const built = await buildPackage({ source, outDir: out, config, compile: false });
     assert.deepEqual({ ...built.listing, tokens: 0 }, { shows: 'all', listed: 7, outsidePolicy: 2, policy: 'deny refund-*', tokens: 0 });
     assert.equal(built.listing.tokens, built.budget.total);
-    assert.ok(built.budget.perTool.every((tool) => !tool.slug.startsWith('refund')), 'tools outside the policy cost nothing');
-    assert.equal(await readFile(join(out, 'data', 'policy.json'), 'utf8'), '{\n  "format": "nexusbloom-policy/1",\n  "confirm": "unless-safe",\n  "deny": [\n    "refund-*"\n  ]\n}\n');
+    assert.ok(
+      built.budget.perTool.every((tool) => !tool.slug.startsWith('refund')),
+      'tools outside the policy cost nothing',
+    );
+    assert.equal(
+      await readFile(join(out, 'data', 'policy.json'), 'utf8'),
+      '{\n  "format": "nexusbloom-policy/1",\n  "confirm": "unless-safe",\n  "deny": [\n    "refund-*"\n  ]\n}\n',
+    );
 
     const served = await listedNames(out, {});
-    assert.deepEqual(served.names.filter((name) => name.startsWith('refund')), []);
+    assert.deepEqual(
+      served.names.filter((name) => name.startsWith('refund')),
+      [],
+    );
     assert.equal(served.names.length, 8);
     const overridden = await listedNames(out, { NEXUSBLOOM_MCP_DENY: '-' });
-    assert.equal(overridden.names.length, 10, 'a lone - clears the build\'s deny list');
+    assert.equal(overridden.names.length, 10, "a lone - clears the build's deny list");
     const stricter = await listedNames(out, { NEXUSBLOOM_MCP_DENY: 'delete-*' });
     assert.ok(stricter.names.includes('refund-payment') && !stricter.names.includes('delete-customer'), 'the variable replaces the list');
 
@@ -69,22 +81,36 @@ test('past 128 tools the build says the meta-tool is listed alone, and the serve
   const dir = await mkdtemp(join(tmpdir(), 'nb-policy-large-'));
   try {
     const manifests = Array.from({ length: 130 }, (_unused, index) => ({
-      ...BILLING_MANIFESTS[index % BILLING_MANIFESTS.length]!, slug: `tool-${String(index).padStart(3, '0')}`, name: `Tool ${index}`,
+      ...BILLING_MANIFESTS[index % BILLING_MANIFESTS.length]!,
+      slug: `tool-${String(index).padStart(3, '0')}`,
+      name: `Tool ${index}`,
     }));
     const source = join(dir, 'large.json');
     await writeFile(source, JSON.stringify({ format: 'nexusbloom-catalogue/1', tools: manifests }));
     const out = join(dir, 'out');
     const built = await buildPackage({ source, outDir: out, config: resolveConfig(), compile: false });
     assert.deepEqual([built.listing.shows, built.listing.listed, built.listing.tokens], ['meta', 0, built.budget.metaOnly]);
-    const costs = JSON.parse(await readFile(join(out, 'data', 'token-costs.json'), 'utf8')) as { total: number; metaOnly: number; perTool: Record<string, number> };
+    const costs = JSON.parse(await readFile(join(out, 'data', 'token-costs.json'), 'utf8')) as {
+      total: number;
+      metaOnly: number;
+      perTool: Record<string, number>;
+    };
     assert.deepEqual([costs.total, costs.metaOnly, Object.keys(costs.perTool).length], [built.budget.total, built.budget.metaOnly, 130]);
 
     const served = await listedNames(out, {});
     assert.deepEqual(served.names, ['nexusbloom']);
-    assert.match(served.warning ?? '', new RegExp(`130 tools are more than the 127 a host takes .* It costs about ${built.budget.metaOnly} tokens \\(o200k_base\\) instead of about ${built.budget.total} for every tool`));
+    assert.match(
+      served.warning ?? '',
+      new RegExp(
+        `130 tools are more than the 127 a host takes .* It costs about ${built.budget.metaOnly} tokens \\(o200k_base\\) instead of about ${built.budget.total} for every tool`,
+      ),
+    );
     const pinned = await listedNames(out, { NEXUSBLOOM_MCP_PINNED_TOOLS: 'tool-007' });
     assert.deepEqual(pinned.names, ['tool-007', 'nexusbloom']);
-    assert.match(pinned.warning ?? '', new RegExp(`and 1 pinned tool\\(s\\).* about ${built.budget.metaOnly + costs.perTool['tool-007']!} tokens`));
+    assert.match(
+      pinned.warning ?? '',
+      new RegExp(`and 1 pinned tool\\(s\\).* about ${built.budget.metaOnly + costs.perTool['tool-007']!} tokens`),
+    );
     assert.equal((await listedNames(out, { NEXUSBLOOM_MCP_TOOLS: 'all' })).warning, null);
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -25,7 +25,11 @@ const catalogue = bundle([
       },
       $defs: { node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/node' } } } } },
     },
-    output_schema: { type: 'object', required: ['valid', 'keys'], properties: { valid: { type: 'boolean' }, keys: { type: 'array', items: { type: 'string' } } } },
+    output_schema: {
+      type: 'object',
+      required: ['valid', 'keys'],
+      properties: { valid: { type: 'boolean' }, keys: { type: 'array', items: { type: 'string' } } },
+    },
     examples: [{ params: { env_content: 'A=1' } }],
   }),
   tool('Env Validator'),
@@ -35,10 +39,24 @@ const catalogue = bundle([
       type: 'object',
       required: ['discount'],
       properties: {
-        discount: { oneOf: [
-          { title: 'PercentDiscount', type: 'object', required: ['percent'], properties: { percent: { type: 'number', minimum: 0, maximum: 100 } }, additionalProperties: false },
-          { title: 'FixedDiscount', type: 'object', required: ['amount'], properties: { amount: { type: 'integer' } }, additionalProperties: false },
-        ] },
+        discount: {
+          oneOf: [
+            {
+              title: 'PercentDiscount',
+              type: 'object',
+              required: ['percent'],
+              properties: { percent: { type: 'number', minimum: 0, maximum: 100 } },
+              additionalProperties: false,
+            },
+            {
+              title: 'FixedDiscount',
+              type: 'object',
+              required: ['amount'],
+              properties: { amount: { type: 'integer' } },
+              additionalProperties: false,
+            },
+          ],
+        },
         code: { type: 'string', pattern: CODE_PATTERN },
         host: { type: 'string', format: 'hostname' },
       },
@@ -177,7 +195,9 @@ describe('typed SDK wrappers', () => {
     await writeFile(source, JSON.stringify(catalogue));
     const built = await runCli(['build', '--source', source, '--out', OUT, '--json']);
     assert.equal(built.code, 0, built.stderr);
-    const lock = (await import(join(OUT, 'names.lock.json'), { with: { type: 'json' } })).default as { tools: Record<string, { identifier: string }> };
+    const lock = (await import(join(OUT, 'names.lock.json'), { with: { type: 'json' } })).default as {
+      tools: Record<string, { identifier: string }>;
+    };
     identifierOfWithheld = lock.tools['Env Validator']!.identifier;
   });
 

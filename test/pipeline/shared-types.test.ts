@@ -12,12 +12,27 @@ import { bundle, tool } from '../fixtures/catalogues.js';
 import { REPO_ROOT, runCli } from '../helpers/cli.js';
 import { typeErrors } from '../helpers/typecheck.js';
 
-const MONEY = { type: 'object', description: 'Minor units.', properties: { amount_minor: { type: 'integer' }, currency: { type: 'string', pattern: '^[A-Z]{3}$' } }, required: ['amount_minor', 'currency'], additionalProperties: false };
-const NODE = { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/node' } } }, required: ['name'] };
+const MONEY = {
+  type: 'object',
+  description: 'Minor units.',
+  properties: { amount_minor: { type: 'integer' }, currency: { type: 'string', pattern: '^[A-Z]{3}$' } },
+  required: ['amount_minor', 'currency'],
+  additionalProperties: false,
+};
+const NODE = {
+  type: 'object',
+  properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/node' } } },
+  required: ['name'],
+};
 
 function priced(slug: string, extra: Record<string, unknown> = {}, examples: Manifest['examples'] = []): Manifest {
   return tool(slug, {
-    input_schema: { type: 'object', properties: { price: { $ref: '#/$defs/money' }, tree: { $ref: '#/$defs/node' } }, required: ['price'], $defs: { money: MONEY, node: NODE, ...extra } },
+    input_schema: {
+      type: 'object',
+      properties: { price: { $ref: '#/$defs/money' }, tree: { $ref: '#/$defs/node' } },
+      required: ['price'],
+      $defs: { money: MONEY, node: NODE, ...extra },
+    },
     output_schema: { type: 'object', properties: { total: { $ref: '#/$defs/money' } }, $defs: { money: MONEY } },
     examples,
   });
@@ -30,12 +45,19 @@ describe('shared definitions', () => {
   it('are named once per side from their key, and mapped from every tool that holds them, in any order', () => {
     const tools = [priced('create-order'), priced('refund-order'), priced('quote')];
     const plan = planOf(tools);
-    assert.deepEqual(plan.sharedTypes!.map((t) => [t.name, t.field, t.refs]), [
-      ['MoneyIn', 'input_schema', {}],
-      ['MoneyOut', 'output_schema', {}],
-      ['NodeIn', 'input_schema', { '/$defs/node': 'NodeIn' }],
-    ]);
-    assert.deepEqual(sharedOf(plan, 'quote'), { '/input_schema/$defs/money': 'MoneyIn', '/input_schema/$defs/node': 'NodeIn', '/output_schema/$defs/money': 'MoneyOut' });
+    assert.deepEqual(
+      plan.sharedTypes!.map((t) => [t.name, t.field, t.refs]),
+      [
+        ['MoneyIn', 'input_schema', {}],
+        ['MoneyOut', 'output_schema', {}],
+        ['NodeIn', 'input_schema', { '/$defs/node': 'NodeIn' }],
+      ],
+    );
+    assert.deepEqual(sharedOf(plan, 'quote'), {
+      '/input_schema/$defs/money': 'MoneyIn',
+      '/input_schema/$defs/node': 'NodeIn',
+      '/output_schema/$defs/money': 'MoneyOut',
+    });
     // The tool keeps its own names for them, and its schema as the catalogue wrote it.
     assert.equal(plan.tools.find((t) => t.slug === 'quote')!.typeNames['/input_schema/$defs/money'], 'QuoteInputMoney');
     assert.deepEqual(plan.tools.find((t) => t.slug === 'quote')!.manifest.input_schema?.$defs, { money: MONEY, node: NODE });
@@ -44,8 +66,21 @@ describe('shared definitions', () => {
 
   it('tell two different definitions of one key apart by a hash of their content, and share nothing held once', () => {
     const other = { ...MONEY, description: 'Major units.' };
-    const tools = [priced('a-order'), priced('b-order'), tool('c-order', { input_schema: { type: 'object', properties: { price: { $ref: '#/$defs/money' } }, $defs: { money: other } }, examples: [] }), tool('d-order', { input_schema: { type: 'object', properties: { price: { $ref: '#/$defs/money' } }, $defs: { money: other } }, examples: [] })];
-    const names = planOf(tools).sharedTypes!.map((t) => t.name).filter((name) => name.startsWith('MoneyIn'));
+    const tools = [
+      priced('a-order'),
+      priced('b-order'),
+      tool('c-order', {
+        input_schema: { type: 'object', properties: { price: { $ref: '#/$defs/money' } }, $defs: { money: other } },
+        examples: [],
+      }),
+      tool('d-order', {
+        input_schema: { type: 'object', properties: { price: { $ref: '#/$defs/money' } }, $defs: { money: other } },
+        examples: [],
+      }),
+    ];
+    const names = planOf(tools)
+      .sharedTypes!.map((t) => t.name)
+      .filter((name) => name.startsWith('MoneyIn'));
     assert.equal(names.length, 2);
     for (const name of names) assert.match(name, /^MoneyIn[0-9a-f]{6}$/i);
     assert.deepEqual(planOf([priced('only-one')]).sharedTypes, []);
@@ -54,7 +89,19 @@ describe('shared definitions', () => {
 
   it('leave a definition in its tool when its meaning depends on more than its text', () => {
     const anchored = { type: 'object', $anchor: 'here', properties: { x: { type: 'string' } } };
-    const into = (slug: string): Manifest => tool(slug, { input_schema: { type: 'object', properties: { price: { $ref: '#/$defs/money' }, currency: { $ref: '#/$defs/money/properties/currency' }, at: { $ref: '#/$defs/anchored' } }, $defs: { money: MONEY, anchored } }, examples: [] });
+    const into = (slug: string): Manifest =>
+      tool(slug, {
+        input_schema: {
+          type: 'object',
+          properties: {
+            price: { $ref: '#/$defs/money' },
+            currency: { $ref: '#/$defs/money/properties/currency' },
+            at: { $ref: '#/$defs/anchored' },
+          },
+          $defs: { money: MONEY, anchored },
+        },
+        examples: [],
+      });
     const plan = planOf([into('a-tool'), into('b-tool')]);
     assert.deepEqual(plan.sharedTypes, []);
   });
@@ -62,28 +109,52 @@ describe('shared definitions', () => {
   it('are checked apart with the same problems, at the same pointers, as written inline', () => {
     const bad = { params: { price: { amount_minor: 'x', currency: 'EUR' }, tree: { name: 'root', children: [{ children: [] }] } } };
     const { problems } = checkCatalogue(bundle([priced('create-order', {}, [bad]), priced('refund-order', {}, [bad])]));
-    assert.deepEqual(problems.filter((p) => p.slug === 'create-order').map((p) => [p.pointer, p.message]), [
-      ['/examples/0/params/price/amount_minor', 'example does not match input_schema: must be integer (got "x")'],
-      ['/examples/0/params/tree/children/0', 'example does not match input_schema: missing required field "name"'],
-    ]);
-    const broken = tool('broken-order', { input_schema: { type: 'object', properties: { price: { $ref: '#/$defs/money' } }, $defs: { money: { ...MONEY, minProperties: -1 } } }, examples: [] });
+    assert.deepEqual(
+      problems.filter((p) => p.slug === 'create-order').map((p) => [p.pointer, p.message]),
+      [
+        ['/examples/0/params/price/amount_minor', 'example does not match input_schema: must be integer (got "x")'],
+        ['/examples/0/params/tree/children/0', 'example does not match input_schema: missing required field "name"'],
+      ],
+    );
+    const broken = tool('broken-order', {
+      input_schema: { type: 'object', properties: { price: { $ref: '#/$defs/money' } }, $defs: { money: { ...MONEY, minProperties: -1 } } },
+      examples: [],
+    });
     const brokenProblems = checkCatalogue(bundle([broken, { ...broken, slug: 'broken-again' }])).problems;
-    assert.deepEqual(brokenProblems.map((p) => [p.slug, p.pointer]), [['broken-again', '/input_schema/$defs/money/minProperties'], ['broken-order', '/input_schema/$defs/money/minProperties']]);
+    assert.deepEqual(
+      brokenProblems.map((p) => [p.slug, p.pointer]),
+      [
+        ['broken-again', '/input_schema/$defs/money/minProperties'],
+        ['broken-order', '/input_schema/$defs/money/minProperties'],
+      ],
+    );
   });
 
   it('check a subschema met in an earlier tool as it checked it there, whatever tool holds it next', () => {
-    const address = { type: 'object', description: 'Where to ship the order, as the carrier needs it.', properties: { line1: { type: 'string', minLength: 1 }, country: { type: 'string', minLength: 2, maxLength: 2 } }, required: ['line1', 'country'], additionalProperties: false };
-    const shipping = (slug: string, params: Record<string, unknown>): Manifest => tool(slug, { input_schema: { type: 'object', properties: { to: address, from: address } }, examples: [{ params }] });
-    const { problems } = checkCatalogue(bundle([
-      shipping('a-ship', { to: { line1: 'x', country: 'GB' }, from: { line1: 'y', country: 'GB' } }),
-      shipping('b-ship', { to: { line1: '', country: 'GBR' }, from: { country: 'GB', extra: 1 } }),
-      shipping('c-ship', { to: { line1: 'x', country: 'GB' }, from: { line1: 'y', country: 'FR' } }),
-    ]));
-    assert.deepEqual(problems.map((p) => [p.slug, p.pointer, p.message]), [
-      ['b-ship', '/examples/0/params/from', 'example does not match input_schema: missing required field "line1"'],
-      ['b-ship', '/examples/0/params/to/country', 'example does not match input_schema: must NOT have more than 2 characters'],
-      ['b-ship', '/examples/0/params/to/line1', 'example does not match input_schema: must NOT have fewer than 1 characters'],
-    ]);
+    const address = {
+      type: 'object',
+      description: 'Where to ship the order, as the carrier needs it.',
+      properties: { line1: { type: 'string', minLength: 1 }, country: { type: 'string', minLength: 2, maxLength: 2 } },
+      required: ['line1', 'country'],
+      additionalProperties: false,
+    };
+    const shipping = (slug: string, params: Record<string, unknown>): Manifest =>
+      tool(slug, { input_schema: { type: 'object', properties: { to: address, from: address } }, examples: [{ params }] });
+    const { problems } = checkCatalogue(
+      bundle([
+        shipping('a-ship', { to: { line1: 'x', country: 'GB' }, from: { line1: 'y', country: 'GB' } }),
+        shipping('b-ship', { to: { line1: '', country: 'GBR' }, from: { country: 'GB', extra: 1 } }),
+        shipping('c-ship', { to: { line1: 'x', country: 'GB' }, from: { line1: 'y', country: 'FR' } }),
+      ]),
+    );
+    assert.deepEqual(
+      problems.map((p) => [p.slug, p.pointer, p.message]),
+      [
+        ['b-ship', '/examples/0/params/from', 'example does not match input_schema: missing required field "line1"'],
+        ['b-ship', '/examples/0/params/to/country', 'example does not match input_schema: must NOT have more than 2 characters'],
+        ['b-ship', '/examples/0/params/to/line1', 'example does not match input_schema: must NOT have fewer than 1 characters'],
+      ],
+    );
   });
 
   it('are emitted once into the shared types module, which the tool modules alias and the package type-checks', async () => {
@@ -103,7 +174,9 @@ describe('shared definitions', () => {
     assert.doesNotMatch(module, /amount_minor/);
     assert.match(await readFile(join(out, 'pkg', 'src', 'types.ts'), 'utf8'), /^export type \* from '\.\/shared-types\.js';$/m);
     const consumer = join(out, 'pkg', 'consumer.ts');
-    await writeFile(consumer, `
+    await writeFile(
+      consumer,
+      `
 import type { CreateOrderInput, CreateOrderInputMoney, MoneyIn, RefundOrderOutput } from './src/types.js';
 const price: CreateOrderInputMoney = { amount_minor: 199, currency: 'EUR' };
 const same: MoneyIn = price;
@@ -114,7 +187,8 @@ const wrong: CreateOrderInputMoney = { amount_minor: 1, currency: 'EUR', extra: 
 // @ts-expect-error a tree node needs its name
 const tree: CreateOrderInput = { price, tree: { children: [] } };
 export { input, out, wrong, tree };
-`);
+`,
+    );
     assert.deepEqual(typeErrors(consumer), []);
   });
 });

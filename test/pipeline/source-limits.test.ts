@@ -15,7 +15,16 @@ import { manifest, sendJson, startHttp } from '../runtime/core-fixtures.js';
 import { rejectionOf } from '../helpers/rejection.js';
 
 const MiB = 2 ** 20;
-const entry = (slug: string) => ({ slug, name: slug, description: '', category: 'test', tags: [], version: '1.0.0', has_schema: false, has_source: false });
+const entry = (slug: string) => ({
+  slug,
+  name: slug,
+  description: '',
+  category: 'test',
+  tags: [],
+  version: '1.0.0',
+  has_schema: false,
+  has_source: false,
+});
 
 /** A listing whose every page names one new tool and a next page. */
 function endlessListing() {
@@ -81,7 +90,10 @@ describe('source limits', () => {
     });
     try {
       const error = await sourceError(readSource(api.url, options({ maxBodyBytes: 2 * MiB })));
-      assert.match(error.message, /GET http:\/\/127\.0\.0\.1:\d+\/api\/tools\/alpha \(tool "alpha"\) answered \(HTTP 200\) with a body over 2097152 bytes.*--max-body-mb/);
+      assert.match(
+        error.message,
+        /GET http:\/\/127\.0\.0\.1:\d+\/api\/tools\/alpha \(tool "alpha"\) answered \(HTTP 200\) with a body over 2097152 bytes.*--max-body-mb/,
+      );
       assert.equal(error.problems[0]?.slug, 'alpha');
     } finally {
       await api.close();

@@ -13,7 +13,11 @@ import type { Manifest } from '../../src/runtime/shared/contracts.js';
 import { tool } from '../fixtures/catalogues.js';
 
 const manifests: Manifest[] = [
-  ...Array.from({ length: 23 }, (_, i) => tool(`tool-${String(i).padStart(2, '0')}`)), tool('git/commit lint'), tool('ünï code'), tool('.'), tool('..'),
+  ...Array.from({ length: 23 }, (_, i) => tool(`tool-${String(i).padStart(2, '0')}`)),
+  tool('git/commit lint'),
+  tool('ünï code'),
+  tool('.'),
+  tool('..'),
 ];
 
 async function rejects(promise: Promise<unknown>, pattern: RegExp): Promise<SourceError> {
@@ -51,8 +55,15 @@ describe('source stage: API', () => {
     assert.ok(api.requests.every((r) => r.authorization === 'Bearer sekret'));
     assert.ok(api.requests.some((r) => r.path === `/api/tools/${encodeURIComponent('git/commit lint')}`));
     // Dot segments would be collapsed by URL parsing (`/tools/..` is `/`), so they go as %2E.
-    assert.deepEqual(tools.filter((t) => t.slug.startsWith('.')).map((t) => t.name), [tool('.').name, tool('..').name]);
-    for (const path of ['/api/tools/%2E', '/api/tools/%2E%2E']) assert.ok(api.requests.some((r) => r.path === path), path);
+    assert.deepEqual(
+      tools.filter((t) => t.slug.startsWith('.')).map((t) => t.name),
+      [tool('.').name, tool('..').name],
+    );
+    for (const path of ['/api/tools/%2E', '/api/tools/%2E%2E'])
+      assert.ok(
+        api.requests.some((r) => r.path === path),
+        path,
+      );
   });
 
   it('names the URL on a missing key (401)', async () => {

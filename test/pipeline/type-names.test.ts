@@ -17,7 +17,12 @@ const hashed = (base: string, slug: string, pointer: string): string => typeName
 
 const withDefs = (slug: string, defs: Record<string, unknown>, extra: Record<string, unknown> = {}): Manifest =>
   tool(slug, {
-    input_schema: { type: 'object', properties: Object.fromEntries(Object.keys(defs).map((key) => [key.replace(/\W/g, '_'), { $ref: `#/$defs/${key}` }])), $defs: defs, ...extra },
+    input_schema: {
+      type: 'object',
+      properties: Object.fromEntries(Object.keys(defs).map((key) => [key.replace(/\W/g, '_'), { $ref: `#/$defs/${key}` }])),
+      $defs: defs,
+      ...extra,
+    },
     examples: [],
   });
 
@@ -28,10 +33,19 @@ describe('plan stage: type names', () => {
         input_schema: {
           type: 'object',
           properties: {
-            discount: { oneOf: [{ title: 'PercentDiscount', type: 'object', properties: { percent: { type: 'number' } } }, { title: 'Fixed amount', type: 'object', properties: { amount: { type: 'number' } } }, { $ref: '#/$defs/none', title: 'Ignored' }] },
+            discount: {
+              oneOf: [
+                { title: 'PercentDiscount', type: 'object', properties: { percent: { type: 'number' } } },
+                { title: 'Fixed amount', type: 'object', properties: { amount: { type: 'number' } } },
+                { $ref: '#/$defs/none', title: 'Ignored' },
+              ],
+            },
             line: { $ref: '#/$defs/line-item' },
           },
-          $defs: { 'line-item': { type: 'object', properties: { sku: { type: 'string' } }, $defs: { money: { type: 'number' } } }, none: { type: 'null' } },
+          $defs: {
+            'line-item': { type: 'object', properties: { sku: { type: 'string' } }, $defs: { money: { type: 'number' } } },
+            none: { type: 'null' },
+          },
         },
         examples: [],
       }),
@@ -62,19 +76,38 @@ describe('plan stage: type names', () => {
     assert.notEqual(want['/input_schema/$defs/item-x'], want['/input_schema/$defs/itemX']);
   });
 
-  it('keeps names unique across tools: a definition never takes another tool\'s root or definition name', () => {
+  it("keeps names unique across tools: a definition never takes another tool's root or definition name", () => {
     // `foo` + `barInput` and `foo-input-bar`'s own input type would both be FooInputBarInput.
-    const plan = planOf([withDefs('foo', { 'bar-input-baz': { type: 'string' }, barInput: { type: 'string' } }), withDefs('foo-input-bar', { baz: { type: 'string' } })]);
+    const plan = planOf([
+      withDefs('foo', { 'bar-input-baz': { type: 'string' }, barInput: { type: 'string' } }),
+      withDefs('foo-input-bar', { baz: { type: 'string' } }),
+    ]);
     assert.equal(namesOf(plan, 'foo-input-bar')['/input_schema'], 'FooInputBarInput');
     assert.equal(namesOf(plan, 'foo')['/input_schema/$defs/barInput'], hashed('FooInputBarInput', 'foo', '/input_schema/$defs/barInput'));
-    assert.equal(namesOf(plan, 'foo')['/input_schema/$defs/bar-input-baz'], hashed('FooInputBarInputBaz', 'foo', '/input_schema/$defs/bar-input-baz'));
-    assert.equal(namesOf(plan, 'foo-input-bar')['/input_schema/$defs/baz'], hashed('FooInputBarInputBaz', 'foo-input-bar', '/input_schema/$defs/baz'));
+    assert.equal(
+      namesOf(plan, 'foo')['/input_schema/$defs/bar-input-baz'],
+      hashed('FooInputBarInputBaz', 'foo', '/input_schema/$defs/bar-input-baz'),
+    );
+    assert.equal(
+      namesOf(plan, 'foo-input-bar')['/input_schema/$defs/baz'],
+      hashed('FooInputBarInputBaz', 'foo-input-bar', '/input_schema/$defs/baz'),
+    );
     const all = plan.tools.flatMap((t) => Object.values(t.typeNames).map((name) => name.toLowerCase()));
     assert.equal(new Set(all).size, all.length);
   });
 
   it('decides the same names whatever the order of tools, properties and $defs', () => {
-    const defs: Record<string, unknown> = { 'item-x': { type: 'string' }, itemX: { type: 'number' }, node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/node' } } } }, 'Node Item': { anyOf: [{ title: 'A', type: 'string' }, { title: 'a', type: 'number' }] } };
+    const defs: Record<string, unknown> = {
+      'item-x': { type: 'string' },
+      itemX: { type: 'number' },
+      node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/node' } } } },
+      'Node Item': {
+        anyOf: [
+          { title: 'A', type: 'string' },
+          { title: 'a', type: 'number' },
+        ],
+      },
+    };
     const tools = [withDefs('alpha', defs), withDefs('alpha-input', defs), withDefs('beta', { x: { type: 'string' } })];
     const reversedDefs = Object.fromEntries(Object.entries(defs).reverse());
     const shuffled = [withDefs('beta', { x: { type: 'string' } }), withDefs('alpha-input', reversedDefs), withDefs('alpha', reversedDefs)];
@@ -93,7 +126,11 @@ describe('plan stage: type names compile', () => {
   it('builds and type-checks a package whose tools share $defs names and hold `item-x` beside `itemX`', async () => {
     const out = join(REPO_ROOT, '.tmp', 'type-names');
     await mkdir(out, { recursive: true });
-    const shared = { 'secret-scanning-custom-pattern': { type: 'object', properties: { name: { type: 'string' } } }, 'item-x': { type: 'string' }, itemX: { type: 'integer' } };
+    const shared = {
+      'secret-scanning-custom-pattern': { type: 'object', properties: { name: { type: 'string' } } },
+      'item-x': { type: 'string' },
+      itemX: { type: 'integer' },
+    };
     const catalogue = bundle([
       withDefs('secret-scanning-update-org-custom-pattern', shared),
       withDefs('secret-scanning-update-repo-custom-pattern', shared),
@@ -101,7 +138,30 @@ describe('plan stage: type names compile', () => {
       withDefs('secret-scanning', { 'update-org-custom-pattern-input': { type: 'boolean' } }),
       withDefs('secret-scanning-input-update-org-custom-pattern', { x: { type: 'string' } }),
       tool('pricing', {
-        input_schema: { type: 'object', required: ['discount'], properties: { discount: { oneOf: [{ title: 'PercentDiscount', type: 'object', required: ['percent'], properties: { percent: { type: 'number' } }, additionalProperties: false }, { title: 'FixedDiscount', type: 'object', required: ['amount'], properties: { amount: { type: 'number' } }, additionalProperties: false }] } } },
+        input_schema: {
+          type: 'object',
+          required: ['discount'],
+          properties: {
+            discount: {
+              oneOf: [
+                {
+                  title: 'PercentDiscount',
+                  type: 'object',
+                  required: ['percent'],
+                  properties: { percent: { type: 'number' } },
+                  additionalProperties: false,
+                },
+                {
+                  title: 'FixedDiscount',
+                  type: 'object',
+                  required: ['amount'],
+                  properties: { amount: { type: 'number' } },
+                  additionalProperties: false,
+                },
+              ],
+            },
+          },
+        },
         examples: [{ params: { discount: { percent: 5 } } }],
       }),
     ]);
@@ -119,6 +179,11 @@ describe('plan stage: type names compile', () => {
     assert.deepEqual(declared.sort(), Object.values(namesOf(plan, 'secret-scanning-update-org-custom-pattern')).sort());
     const types = await readFile(join(out, 'src', 'types.ts'), 'utf8');
     assert.match(types, /export type \* from '\.\/tools\/secret-scanning-update-repo-custom-pattern\.js';/);
-    assert.match(await readFile(join(out, 'src', 'tools', 'secret-scanning.ts'), 'utf8'), new RegExp(`export type ${hashed('SecretScanningInputUpdateOrgCustomPatternInput', 'secret-scanning', '/input_schema/$defs/update-org-custom-pattern-input')} = boolean`));
+    assert.match(
+      await readFile(join(out, 'src', 'tools', 'secret-scanning.ts'), 'utf8'),
+      new RegExp(
+        `export type ${hashed('SecretScanningInputUpdateOrgCustomPatternInput', 'secret-scanning', '/input_schema/$defs/update-org-custom-pattern-input')} = boolean`,
+      ),
+    );
   });
 });

@@ -37,7 +37,10 @@ describe('work', () => {
     const work = createWork(memoryCache());
     try {
       const inputs = Array.from({ length: MIN_PARALLEL_JOBS * 2 }, (_, index) => index);
-      assert.deepEqual(await work.map(job, inputs), inputs.map((n) => n * n));
+      assert.deepEqual(
+        await work.map(job, inputs),
+        inputs.map((n) => n * n),
+      );
       assert.equal(work.parallelJobs, 0);
       assert.equal(job.runs, inputs.length);
     } finally {

@@ -21,7 +21,12 @@ describe('write stage', () => {
       await writeFile(join(dir, 'README.md'), 'old\n');
       const before = await tree(dir);
       const lock = '{"format":"nexusbloom-names/1","tools":{}}\n';
-      const files = new Map([['data/a.json', '{}\n'], [LAYOUT.namesLock, lock], ['src/index.ts', 'export {};\n'], ['README.md', 'new\n']]);
+      const files = new Map([
+        ['data/a.json', '{}\n'],
+        [LAYOUT.namesLock, lock],
+        ['src/index.ts', 'export {};\n'],
+        ['README.md', 'new\n'],
+      ]);
       await assert.rejects(writePackage(dir, files, { force: true }), /cannot write data\/a\.json .*nothing was written/);
       assert.deepEqual(await tree(dir), before);
       assert.equal(await readFile(join(dir, 'README.md'), 'utf8'), 'old\n');
@@ -41,7 +46,11 @@ describe('write stage', () => {
   it('a name the file system refuses (ENAMETOOLONG) writes nothing, new folders included', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'nb-write-long-'));
     try {
-      const files = new Map([[LAYOUT.namesLock, '{}\n'], ['src/tools/ok.ts', '\n'], [`src/tools/${'x'.repeat(300)}.ts`, '\n']]);
+      const files = new Map([
+        [LAYOUT.namesLock, '{}\n'],
+        ['src/tools/ok.ts', '\n'],
+        [`src/tools/${'x'.repeat(300)}.ts`, '\n'],
+      ]);
       await assert.rejects(writePackage(dir, files), /ENAMETOOLONG.*nothing was written/);
       assert.deepEqual(await tree(dir), []);
     } finally {

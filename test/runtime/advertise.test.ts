@@ -7,7 +7,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  advertisedForm, advertisedTool, createToolAdvertiser, FAILURE_ENVELOPE_SCHEMA, offerAdvertisedForms, outputSchemaOf, readAdvertisedListFileSync, withheldReasonFor, type PreparedForms,
+  advertisedForm,
+  advertisedTool,
+  createToolAdvertiser,
+  FAILURE_ENVELOPE_SCHEMA,
+  offerAdvertisedForms,
+  outputSchemaOf,
+  readAdvertisedListFileSync,
+  withheldReasonFor,
+  type PreparedForms,
 } from '../../src/runtime/catalogue/advertise.js';
 import { advertisedListFileText, advertisedListLine, advertisedListParts } from '../../src/pipeline/emit/advertised-list.js';
 import { DEFAULT_HOST_PROFILE } from '../../src/runtime/schema/host-profiles.js';
@@ -15,15 +23,30 @@ import { toolFailure } from '../../src/runtime/shared/contracts.js';
 import { manifest, servedTool } from './core-fixtures.js';
 
 test('slug, title, verbatim description, schema unchanged', () => {
-  const inputSchema = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', required: ['env_content'], properties: { env_content: { type: 'string' } } };
+  const inputSchema = {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    type: 'object',
+    required: ['env_content'],
+    properties: { env_content: { type: 'string' } },
+  };
   const description = 'Validates a `.env` file.\nQuotes: "it\'s" */ \u2028 done';
-  const tool = advertisedTool(servedTool(manifest({
-    slug: 'env-validator', name: 'Env Validator', description, input_schema: inputSchema,
-    output_schema: { type: 'object', properties: { valid: { type: 'boolean' } } },
-    annotations: { readOnlyHint: true, openWorldHint: false },
-  })));
+  const tool = advertisedTool(
+    servedTool(
+      manifest({
+        slug: 'env-validator',
+        name: 'Env Validator',
+        description,
+        input_schema: inputSchema,
+        output_schema: { type: 'object', properties: { valid: { type: 'boolean' } } },
+        annotations: { readOnlyHint: true, openWorldHint: false },
+      }),
+    ),
+  );
   assert.deepEqual(tool, {
-    name: 'env-validator', title: 'Env Validator', description, inputSchema,
+    name: 'env-validator',
+    title: 'Env Validator',
+    description,
+    inputSchema,
     outputSchema: { type: 'object', anyOf: [{ type: 'object', properties: { valid: { type: 'boolean' } } }, FAILURE_ENVELOPE_SCHEMA] },
     annotations: { readOnlyHint: true, openWorldHint: false },
   });
@@ -43,7 +66,9 @@ test('null and type-less schemas become objects; non-object outputs are not adve
 });
 
 test('deprecated tools lead with a Deprecated line', () => {
-  const tool = advertisedTool(servedTool(manifest({ slug: 'old', description: 'Does the old thing.', deprecated: 'use new-tool instead' })));
+  const tool = advertisedTool(
+    servedTool(manifest({ slug: 'old', description: 'Does the old thing.', deprecated: 'use new-tool instead' })),
+  );
   assert.equal(tool.description, 'Deprecated: use new-tool instead.\nDoes the old thing.');
   const dotted = advertisedTool(servedTool(manifest({ slug: 'old2', description: 'x', deprecated: 'Use y.' })));
   assert.equal(dotted.description, 'Deprecated: Use y.\nx');
@@ -63,7 +88,9 @@ test('outputSchema accepts exactly the results the tool schema accepts, plus the
     type: 'object',
     required: ['tree'],
     properties: { tree: { $ref: '#/$defs/node' } },
-    $defs: { node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/node' } } }, additionalProperties: false } },
+    $defs: {
+      node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/node' } } }, additionalProperties: false },
+    },
   };
   const before = JSON.stringify(output);
   const ajv = new Ajv2020({ strict: false });
@@ -80,8 +107,23 @@ test('outputSchema accepts exactly the results the tool schema accepts, plus the
 // uses the file only for the very tool objects it was offered for, and only while it still describes them.
 
 const preparedTools = () => [
-  servedTool(manifest({ slug: 'alpha', name: 'Alpha', description: 'First.', input_schema: { type: 'object', properties: { a: { $ref: '#/$defs/a' } }, $defs: { a: { type: 'string' } } } })),
-  servedTool(manifest({ slug: 'beta', name: 'Beta', description: 'Second.', deprecated: 'use alpha', input_schema: { type: 'object', properties: { constructor: { type: 'number' } } } })),
+  servedTool(
+    manifest({
+      slug: 'alpha',
+      name: 'Alpha',
+      description: 'First.',
+      input_schema: { type: 'object', properties: { a: { $ref: '#/$defs/a' } }, $defs: { a: { type: 'string' } } },
+    }),
+  ),
+  servedTool(
+    manifest({
+      slug: 'beta',
+      name: 'Beta',
+      description: 'Second.',
+      deprecated: 'use alpha',
+      input_schema: { type: 'object', properties: { constructor: { type: 'number' } } },
+    }),
+  ),
   { ...servedTool(manifest({ slug: 'bad slug', description: 'Withheld.' })), withheldReason: 'contains white space' },
 ];
 
@@ -92,17 +134,36 @@ async function writePrepared(text: string): Promise<URL> {
   return pathToFileURL(path);
 }
 
-const lister = (prepared?: PreparedForms) => createToolAdvertiser({ profile: DEFAULT_HOST_PROFILE, mode: 'all', threshold: Infinity, pinned: [], metaToolName: 'nexusbloom', prepared });
+const lister = (prepared?: PreparedForms) =>
+  createToolAdvertiser({
+    profile: DEFAULT_HOST_PROFILE,
+    mode: 'all',
+    threshold: Infinity,
+    pinned: [],
+    metaToolName: 'nexusbloom',
+    prepared,
+  });
 const META = { name: 'nexusbloom', inputSchema: { type: 'object' as const, properties: {} } };
 
 test('the prepared list holds exactly the forms the server computes, for advertisable tools only', async () => {
   const tools = preparedTools();
   const forms = readAdvertisedListFileSync(await writePrepared(advertisedListFileText(tools)));
-  assert.deepEqual(forms, tools.slice(0, 2).map((tool) => JSON.parse(JSON.stringify(advertisedForm(tool)))));
+  assert.deepEqual(
+    forms,
+    tools.slice(0, 2).map((tool) => JSON.parse(JSON.stringify(advertisedForm(tool)))),
+  );
 });
 
 test('a line of the prepared list is its form as JSON; its tool part is the tools/list entry as JSON', () => {
-  const aliased = servedTool(manifest({ slug: 'gamma', input_schema: { type: 'object', properties: { constructor: { type: 'string' }, aliases: { type: 'string', description: ',"aliases":{}}' } } } }));
+  const aliased = servedTool(
+    manifest({
+      slug: 'gamma',
+      input_schema: {
+        type: 'object',
+        properties: { constructor: { type: 'string' }, aliases: { type: 'string', description: ',"aliases":{}}' } },
+      },
+    }),
+  );
   for (const tool of [...preparedTools().slice(0, 2), aliased]) {
     const form = advertisedForm(tool);
     assert.equal(advertisedListLine(tool), JSON.stringify(form), tool.slug);
@@ -126,22 +187,40 @@ test('a server lists the prepared forms for the tools they were offered for, and
   assert.equal(loads, 0);
   const listed = lister(prepared).list(offered, META);
   assert.equal(loads, 1);
-  assert.deepEqual(listed.slice(0, 2).map((tool) => tool.inputSchema['x-prepared']), [true, true]);
-  assert.deepEqual(listed.map((tool) => tool.name), ['alpha', 'beta', 'nexusbloom']);
+  assert.deepEqual(
+    listed.slice(0, 2).map((tool) => tool.inputSchema['x-prepared']),
+    [true, true],
+  );
+  assert.deepEqual(
+    listed.map((tool) => tool.name),
+    ['alpha', 'beta', 'nexusbloom'],
+  );
   // Tools that were not offered (a live refresh) are computed and never read the file.
   const refreshed = lister(prepared).list(preparedTools(), META);
   assert.equal(loads, 1);
-  assert.deepEqual(refreshed.slice(0, 2), tools.slice(0, 2).map((tool) => advertisedTool(tool)));
+  assert.deepEqual(
+    refreshed.slice(0, 2),
+    tools.slice(0, 2).map((tool) => advertisedTool(tool)),
+  );
 });
 
 test('a prepared form that no longer describes its tool, or a broken file, falls back to computing', async () => {
   const tools = preparedTools();
   const stale = advertisedListFileText(tools).replace('"Second."', '"Second, as it was."');
-  for (const text of [stale, '{"format":"nexusbloom-tools-list/1","profile":"spec","tools":[{"tool":{}}]}', 'not json', '{"format":"other"}']) {
+  for (const text of [
+    stale,
+    '{"format":"nexusbloom-tools-list/1","profile":"spec","tools":[{"tool":{}}]}',
+    'not json',
+    '{"format":"other"}',
+  ]) {
     const url = await writePrepared(text);
     const offered = preparedTools();
     const listed = lister(offerAdvertisedForms(offered, () => readAdvertisedListFileSync(url))).list(offered, META);
-    assert.deepEqual(listed.slice(0, 2), offered.slice(0, 2).map((tool) => advertisedTool(tool)), text.slice(0, 40));
+    assert.deepEqual(
+      listed.slice(0, 2),
+      offered.slice(0, 2).map((tool) => advertisedTool(tool)),
+      text.slice(0, 40),
+    );
     assert.equal(listed[1]!.description, 'Deprecated: use alpha.\nSecond.');
   }
 });

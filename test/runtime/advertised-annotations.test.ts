@@ -14,7 +14,7 @@ import { manifest, servedTool, testNames } from './core-fixtures.js';
 const hostile = (slug: string, annotations: unknown, extra: Partial<Manifest> = {}): Manifest =>
   manifest({ slug, annotations: annotations as Manifest['annotations'], ...extra });
 
-test('the SDK client lists every tool whatever the manifests\' annotations hold', async () => {
+test("the SDK client lists every tool whatever the manifests' annotations hold", async () => {
   const catalogue: ServedCatalogueFile = {
     format: 'nexusbloom-served-catalogue/1',
     tools: [
@@ -48,13 +48,21 @@ test('the SDK client lists every tool whatever the manifests\' annotations hold'
 });
 
 test('check: a known annotation of the wrong type is an error at its pointer; unknown ones are dropped with a warning', () => {
-  const result = checkCatalogue(bundle([
-    tool('titled', { annotations: { title: 42 } as unknown as Manifest['annotations'] }),
-    tool('extra', { annotations: { readOnlyHint: true, 'x-cost': 'high' } as unknown as Manifest['annotations'] }),
-  ]));
-  assert.deepEqual(result.problems.map((p) => [p.severity, p.slug, p.pointer]), [
-    ['warning', 'extra', '/annotations/x-cost'],
-    ['error', 'titled', '/annotations/title'],
-  ]);
-  assert.deepEqual(result.tools.map((t) => [t.manifest.slug, t.manifest.annotations]), [['extra', { readOnlyHint: true }]]);
+  const result = checkCatalogue(
+    bundle([
+      tool('titled', { annotations: { title: 42 } as unknown as Manifest['annotations'] }),
+      tool('extra', { annotations: { readOnlyHint: true, 'x-cost': 'high' } as unknown as Manifest['annotations'] }),
+    ]),
+  );
+  assert.deepEqual(
+    result.problems.map((p) => [p.severity, p.slug, p.pointer]),
+    [
+      ['warning', 'extra', '/annotations/x-cost'],
+      ['error', 'titled', '/annotations/title'],
+    ],
+  );
+  assert.deepEqual(
+    result.tools.map((t) => [t.manifest.slug, t.manifest.annotations]),
+    [['extra', { readOnlyHint: true }]],
+  );
 });

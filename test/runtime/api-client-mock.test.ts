@@ -74,7 +74,7 @@ for (const { fault, code } of faults) {
   });
 }
 
-test('the mock\'s own 400 message comes through a VALIDATION_ERROR', async () => {
+test("the mock's own 400 message comes through a VALIDATION_ERROR", async () => {
   const mock = await startMockApi({ manifests });
   try {
     const ran = await clientFor(mock.url).runTool('env-validator', { env_content: 5 });
@@ -87,7 +87,12 @@ test('the mock\'s own 400 message comes through a VALIDATION_ERROR', async () =>
 
 test('slugs that are dot segments (".", "..") are sent as %2E, not collapsed by URL parsing, and reach their own tools', async () => {
   const echo = (slug: string) => ({
-    ...manifests[0]!, slug, name: slug, input_schema: null, output_schema: null, examples: [],
+    ...manifests[0]!,
+    slug,
+    name: slug,
+    input_schema: null,
+    output_schema: null,
+    examples: [],
     source: { runtime: 'node' as const, code: `exports.run = () => ({ slug: ${JSON.stringify(slug)} });` },
   });
   const slugs = ['.', '..', '...', 'a.b', 'run'];

@@ -55,9 +55,9 @@ test('a refused port is API_UNREACHABLE naming the URL', async () => {
 });
 
 test('credentials in the API URL are sent as Basic auth (an API key wins) and never shown', async () => {
-  const http = await startHttp((req, res) => (req.url.endsWith('/missing/run')
-    ? sendJson(res, 404, {})
-    : sendJson(res, 200, { success: true, result: null })));
+  const http = await startHttp((req, res) =>
+    req.url.endsWith('/missing/run') ? sendJson(res, 404, {}) : sendJson(res, 200, { success: true, result: null }),
+  );
   const withCredentials = http.url.replace('http://', 'http://admin:hunter2pw@');
   try {
     const { api, lines } = client(withCredentials, { NEXUSBLOOM_MCP_DEBUG: '1' });
@@ -90,7 +90,11 @@ test('an unusable API URL fails every call at once, naming the variable, and nev
   const fallback = await startHttp((_req, res) => sendJson(res, 200, { success: true, result: 'sent to the default' }));
   try {
     for (const raw of ['127.0.0.1:4731/api', 'admin:hunter2pw@127.0.0.1:4731/api', 'ftp://127.0.0.1/api']) {
-      const settings = readSettings({ ...testNames, defaultApiUrl: fallback.url }, { NEXUSBLOOM_API_URL: raw, NEXUSBLOOM_API_KEY: 'sk-1' }, () => {});
+      const settings = readSettings(
+        { ...testNames, defaultApiUrl: fallback.url },
+        { NEXUSBLOOM_API_URL: raw, NEXUSBLOOM_API_KEY: 'sk-1' },
+        () => {},
+      );
       const api = createApiClient(testNames, settings, () => {});
       const outcomes = [await api.runTool('t', {}), await api.listCatalogue(), await api.getManifest('t')];
       for (const outcome of outcomes) {
@@ -113,7 +117,11 @@ test('a blank API URL fails every call with CONFIG_ERROR saying it is set but em
   const fallback = await startHttp((_req, res) => sendJson(res, 200, { success: true, result: 'sent to the default' }));
   try {
     for (const raw of ['', '   ']) {
-      const settings = readSettings({ ...testNames, defaultApiUrl: fallback.url }, { NEXUSBLOOM_API_URL: raw, NEXUSBLOOM_API_KEY: 'sk-1' }, () => {});
+      const settings = readSettings(
+        { ...testNames, defaultApiUrl: fallback.url },
+        { NEXUSBLOOM_API_URL: raw, NEXUSBLOOM_API_KEY: 'sk-1' },
+        () => {},
+      );
       const api = createApiClient(testNames, settings, () => {});
       const outcomes = [await api.runTool('t', {}), await api.listCatalogue(), await api.getManifest('t')];
       for (const outcome of outcomes) {
@@ -185,7 +193,9 @@ test('a 200 whose body is cut off is BAD_RESPONSE (retryable) saying so, whether
 });
 
 test('a hung server times out with TIMEOUT', async () => {
-  const http = await startHttp(() => { /* never answers */ });
+  const http = await startHttp(() => {
+    /* never answers */
+  });
   try {
     const started = Date.now();
     const outcome = await client(http.url, { NEXUSBLOOM_MCP_TIMEOUT_MS: '150' }).api.runTool('t', {});
@@ -231,14 +241,62 @@ test('the caller can cancel', async () => {
   }
 });
 
-const statusTable: { name: string; status: number; body: unknown; headers?: Record<string, string>; code: string; match: RegExp; details?: Record<string, unknown>; env?: Record<string, string> }[] = [
-  { name: '500', status: 500, body: { success: false, error: 'database down', code: 'UPSTREAM_ERROR', retryable: true }, code: 'UPSTREAM_ERROR', match: /database down/ },
+const statusTable: {
+  name: string;
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+  code: string;
+  match: RegExp;
+  details?: Record<string, unknown>;
+  env?: Record<string, string>;
+}[] = [
+  {
+    name: '500',
+    status: 500,
+    body: { success: false, error: 'database down', code: 'UPSTREAM_ERROR', retryable: true },
+    code: 'UPSTREAM_ERROR',
+    match: /database down/,
+  },
   { name: '502 html', status: 502, body: '<html>bad gateway</html>', code: 'UPSTREAM_ERROR', match: /502/ },
-  { name: '429 seconds', status: 429, body: { success: false, error: 'slow down', code: 'RATE_LIMITED', retryable: true }, headers: { 'retry-after': '17' }, code: 'RATE_LIMITED', match: /17 s/, details: { retry_after_s: 17 } },
-  { name: '401 anonymous', status: 401, body: { success: false, error: 'key required', code: 'AUTH_ERROR', retryable: false }, code: 'AUTH_ERROR', match: /Set NEXUSBLOOM_API_KEY/ },
-  { name: '403 with key', status: 403, body: { success: false, error: 'forbidden', code: 'AUTH_ERROR', retryable: false }, code: 'AUTH_ERROR', match: /NEXUSBLOOM_API_KEY was not accepted/, env: { NEXUSBLOOM_API_KEY: 'bad' } },
-  { name: '400', status: 400, body: { success: false, error: 'env_content must be a string', code: 'VALIDATION_ERROR', retryable: false }, code: 'VALIDATION_ERROR', match: /env_content must be a string/ },
-  { name: '404', status: 404, body: { success: false, error: 'no such tool', code: 'TOOL_NOT_FOUND', retryable: false }, code: 'TOOL_NOT_FOUND', match: /no such tool/ },
+  {
+    name: '429 seconds',
+    status: 429,
+    body: { success: false, error: 'slow down', code: 'RATE_LIMITED', retryable: true },
+    headers: { 'retry-after': '17' },
+    code: 'RATE_LIMITED',
+    match: /17 s/,
+    details: { retry_after_s: 17 },
+  },
+  {
+    name: '401 anonymous',
+    status: 401,
+    body: { success: false, error: 'key required', code: 'AUTH_ERROR', retryable: false },
+    code: 'AUTH_ERROR',
+    match: /Set NEXUSBLOOM_API_KEY/,
+  },
+  {
+    name: '403 with key',
+    status: 403,
+    body: { success: false, error: 'forbidden', code: 'AUTH_ERROR', retryable: false },
+    code: 'AUTH_ERROR',
+    match: /NEXUSBLOOM_API_KEY was not accepted/,
+    env: { NEXUSBLOOM_API_KEY: 'bad' },
+  },
+  {
+    name: '400',
+    status: 400,
+    body: { success: false, error: 'env_content must be a string', code: 'VALIDATION_ERROR', retryable: false },
+    code: 'VALIDATION_ERROR',
+    match: /env_content must be a string/,
+  },
+  {
+    name: '404',
+    status: 404,
+    body: { success: false, error: 'no such tool', code: 'TOOL_NOT_FOUND', retryable: false },
+    code: 'TOOL_NOT_FOUND',
+    match: /no such tool/,
+  },
 ];
 
 for (const row of statusTable) {
@@ -265,16 +323,37 @@ for (const row of statusTable) {
 }
 
 const badBodies: { name: string; respond: Parameters<typeof startHttp>[0] }[] = [
-  { name: 'non-JSON', respond: (_req, res) => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end('Service OK'); } },
-  { name: 'truncated', respond: (_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
-    res.write('{"success": true, "resu');
-    setTimeout(() => res.socket?.destroy(), 20);
-  } },
-  { name: 'truncated without length', respond: (_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"success": true, "resu'); } },
+  {
+    name: 'non-JSON',
+    respond: (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('Service OK');
+    },
+  },
+  {
+    name: 'truncated',
+    respond: (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"success": true, "resu');
+      setTimeout(() => res.socket?.destroy(), 20);
+    },
+  },
+  {
+    name: 'truncated without length',
+    respond: (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"success": true, "resu');
+    },
+  },
   { name: 'wrong shape', respond: (_req, res) => sendJson(res, 200, { data: [1, 2, 3] }) },
   { name: 'JSON array', respond: (_req, res) => sendJson(res, 200, [1]) },
-  { name: 'empty', respond: (_req, res) => { res.writeHead(200); res.end(); } },
+  {
+    name: 'empty',
+    respond: (_req, res) => {
+      res.writeHead(200);
+      res.end();
+    },
+  },
 ];
 
 for (const { name, respond } of badBodies) {
@@ -317,7 +396,16 @@ test('debug logs requests to the log, never the key', async () => {
 });
 
 test('lists the catalogue across pages and reads a manifest', async () => {
-  const entry = (slug: string) => ({ slug, name: slug, description: 'd', category: 'c', tags: [], version: '1.0.0', has_schema: false, has_source: false });
+  const entry = (slug: string) => ({
+    slug,
+    name: slug,
+    description: 'd',
+    category: 'c',
+    tags: [],
+    version: '1.0.0',
+    has_schema: false,
+    has_source: false,
+  });
   const http = await startHttp((req, res) => {
     if (req.url === '/api/tools') return sendJson(res, 200, { tools: [entry('a'), entry('b')], next_cursor: 'p 2' });
     if (req.url === '/api/tools?cursor=p%202') return sendJson(res, 200, { tools: [entry('c')], next_cursor: null });

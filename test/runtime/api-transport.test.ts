@@ -19,7 +19,13 @@ test('sequential exchanges reuse one keep-alive connection', async () => {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/x`;
   try {
     for (let i = 0; i < 3; i += 1) {
-      const answer = await exchangeWithApi({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body: '{}', timeoutMs: 5000 });
+      const answer = await exchangeWithApi({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+        timeoutMs: 5000,
+      });
       assert.equal(answer.status, 200);
       assert.deepEqual(JSON.parse(answer.text), { ok: true });
       assert.equal(answer.header('content-type'), 'application/json');
@@ -51,7 +57,13 @@ test('a 307 redirect is followed with method and body; a 303 becomes a GET', asy
     return sendJson(res, 200, { method: req.method, body: req.body });
   });
   try {
-    const kept = await exchangeWithApi({ method: 'POST', url: `${http.url}/old`, headers: { 'content-type': 'application/json' }, body: '{"a":1}', timeoutMs: 5000 });
+    const kept = await exchangeWithApi({
+      method: 'POST',
+      url: `${http.url}/old`,
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":1}',
+      timeoutMs: 5000,
+    });
     assert.deepEqual(JSON.parse(kept.text), { method: 'POST', body: '{"a":1}' });
     const seeOther = await exchangeWithApi({ method: 'POST', url: `${http.url}/see-other`, headers: {}, body: '{"a":1}', timeoutMs: 5000 });
     assert.deepEqual(JSON.parse(seeOther.text), { method: 'GET', body: '' });
@@ -69,7 +81,10 @@ test('the API client follows a redirect to a run result', async () => {
     const settings = readSettings(testNames, { NEXUSBLOOM_API_URL: http.url }, () => {});
     const outcome = await createApiClient(testNames, settings, () => {}).runTool('t', { a: 1 });
     assert.deepEqual(outcome, { ok: true, value: { echoed: { params: { a: 1 } } } });
-    assert.deepEqual(http.requests.map((r) => r.url), ['/api/tools/t/run', '/v2/tools/t/run']);
+    assert.deepEqual(
+      http.requests.map((r) => r.url),
+      ['/api/tools/t/run', '/v2/tools/t/run'],
+    );
   } finally {
     await http.close();
   }
@@ -91,7 +106,9 @@ test('a body that breaks off after the status line is "broken", with the status'
 });
 
 test('no answer within the limit is "timeout"; the caller\'s abort is "cancelled"', async () => {
-  const http = await startHttp(() => { /* never answers */ });
+  const http = await startHttp(() => {
+    /* never answers */
+  });
   try {
     const started = Date.now();
     assert.equal((await failureOf(exchangeWithApi({ method: 'GET', url: `${http.url}/t`, headers: {}, timeoutMs: 100 }))).kind, 'timeout');
@@ -108,7 +125,9 @@ test('no answer within the limit is "timeout"; the caller\'s abort is "cancelled
 test('an already aborted signal sends nothing', async () => {
   const http = await startHttp((_req, res) => sendJson(res, 200, {}));
   try {
-    const failure = await failureOf(exchangeWithApi({ method: 'GET', url: `${http.url}/t`, headers: {}, timeoutMs: 5000, signal: AbortSignal.abort() }));
+    const failure = await failureOf(
+      exchangeWithApi({ method: 'GET', url: `${http.url}/t`, headers: {}, timeoutMs: 5000, signal: AbortSignal.abort() }),
+    );
     assert.equal(failure.kind, 'cancelled');
     assert.equal(http.requests.length, 0);
   } finally {
@@ -117,7 +136,10 @@ test('an already aborted signal sends nothing', async () => {
 });
 
 test('a URL that is not http(s) is "unreachable" before anything is sent', async () => {
-  assert.equal((await failureOf(exchangeWithApi({ method: 'GET', url: 'ftp://127.0.0.1/api', headers: {}, timeoutMs: 1000 }))).kind, 'unreachable');
+  assert.equal(
+    (await failureOf(exchangeWithApi({ method: 'GET', url: 'ftp://127.0.0.1/api', headers: {}, timeoutMs: 1000 }))).kind,
+    'unreachable',
+  );
   assert.equal((await failureOf(exchangeWithApi({ method: 'GET', url: 'not a url', headers: {}, timeoutMs: 1000 }))).kind, 'unreachable');
 });
 
@@ -143,8 +165,11 @@ test('a redirect to another origin drops the Authorization header; the same orig
 test('gzip, deflate (zlib or raw) and br bodies are decoded, and accept-encoding names exactly those', async () => {
   const body = JSON.stringify({ text: 'üñí — 漢字', filler: 'x'.repeat(2000) });
   const encoders: Record<string, (input: Buffer) => Buffer> = {
-    gzip: (input) => gzipSync(input), deflate: (input) => deflateSync(input), 'raw-deflate': (input) => deflateRawSync(input),
-    br: (input) => brotliCompressSync(input), 'deflate-then-gzip': (input) => gzipSync(deflateSync(input)),
+    gzip: (input) => gzipSync(input),
+    deflate: (input) => deflateSync(input),
+    'raw-deflate': (input) => deflateRawSync(input),
+    br: (input) => brotliCompressSync(input),
+    'deflate-then-gzip': (input) => gzipSync(deflateSync(input)),
   };
   const headerOf: Record<string, string> = { 'raw-deflate': 'deflate', 'deflate-then-gzip': 'deflate, gzip' };
   const http = await startHttp((req, res) => {
@@ -175,7 +200,7 @@ test('a body in an unknown content-encoding is "broken" with a message naming th
   }
 });
 
-test('the generated server\'s API client reads a gzip-encoded run result', async () => {
+test("the generated server's API client reads a gzip-encoded run result", async () => {
   const http = await startHttp((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
     res.end(gzipSync(JSON.stringify({ success: true, result: { length: 3 } })));
@@ -193,7 +218,8 @@ test('a redirect to a URL that is not http(s) is "unreachable", naming the statu
   try {
     const failure = await failureOf(exchangeWithApi({ method: 'GET', url: `${http.url}/t`, headers: {}, timeoutMs: 5000 }));
     assert.equal(failure.kind, 'unreachable');
-    if (failure.kind === 'unreachable') assert.match(String(failure.error), /redirected \(302\) to file:\/\/\/etc\/passwd: only http\(s\) redirects/);
+    if (failure.kind === 'unreachable')
+      assert.match(String(failure.error), /redirected \(302\) to file:\/\/\/etc\/passwd: only http\(s\) redirects/);
   } finally {
     await http.close();
   }

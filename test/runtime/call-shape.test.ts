@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { JsonObject } from '../../src/runtime/shared/contracts.js';
-import { callFor, inputFields, parameterCounts, requiredFields, sampleValue, validExampleArguments } from '../../src/runtime/schema/call-shape.js';
+import {
+  callFor,
+  inputFields,
+  parameterCounts,
+  requiredFields,
+  sampleValue,
+  validExampleArguments,
+} from '../../src/runtime/schema/call-shape.js';
 import { ajvValidator, servedTools } from './surface-fixtures.js';
 
 const tools = servedTools();
@@ -48,7 +55,17 @@ describe('validExampleArguments', () => {
     }
   });
   it('reports when no example can be made valid', () => {
-    const [patterned] = servedTools([{ slug: 'p', name: 'P', description: '', category: '', tags: [], version: '1', input_schema: { type: 'object', properties: { id: { type: 'string', pattern: '^[0-9]{4}$' } }, required: ['id'] } }]);
+    const [patterned] = servedTools([
+      {
+        slug: 'p',
+        name: 'P',
+        description: '',
+        category: '',
+        tags: [],
+        version: '1',
+        input_schema: { type: 'object', properties: { id: { type: 'string', pattern: '^[0-9]{4}$' } }, required: ['id'] },
+      },
+    ]);
     assert.ok(patterned);
     assert.equal(validExampleArguments(patterned, validator).valid, false);
   });
@@ -69,7 +86,10 @@ describe('sampleValue', () => {
   ];
   for (const [name, schema, want] of table) it(name, () => assert.deepEqual(sampleValue(schema, schema), want));
   it('stops on recursive required refs', () => {
-    const schema: JsonObject = { $defs: { node: { type: 'object', properties: { next: { $ref: '#/$defs/node' } }, required: ['next'] } }, $ref: '#/$defs/node' };
+    const schema: JsonObject = {
+      $defs: { node: { type: 'object', properties: { next: { $ref: '#/$defs/node' } }, required: ['next'] } },
+      $ref: '#/$defs/node',
+    };
     const value = sampleValue(schema, schema);
     assert.equal(typeof value, 'object');
   });
@@ -82,10 +102,19 @@ describe('parameter helpers', () => {
     assert.deepEqual(requiredFields(tool('diff-checker')), ['original', 'modified']);
   });
   it('lists fields in schema order with $ref types resolved', () => {
-    assert.deepEqual(inputFields(tool('ts-type-generator')).map((field) => [field.name, field.type, field.required]), [['json', 'string', true], ['options', 'object', true]]);
+    assert.deepEqual(
+      inputFields(tool('ts-type-generator')).map((field) => [field.name, field.type, field.required]),
+      [
+        ['json', 'string', true],
+        ['options', 'object', true],
+      ],
+    );
   });
   it('calls withheld tools through the meta-tool', () => {
-    assert.deepEqual(callFor(tool('json/format'), { json: '{}' }, 'nexusbloom'), { name: 'nexusbloom', arguments: { command: 'run', slug: 'json/format', params: { json: '{}' } } });
+    assert.deepEqual(callFor(tool('json/format'), { json: '{}' }, 'nexusbloom'), {
+      name: 'nexusbloom',
+      arguments: { command: 'run', slug: 'json/format', params: { json: '{}' } },
+    });
     assert.deepEqual(callFor(tool('json-formatter'), { json: '{}' }, 'nexusbloom'), { name: 'json-formatter', arguments: { json: '{}' } });
   });
 });

@@ -19,7 +19,16 @@ const pinned: ServedCatalogueFile = {
 };
 
 function entryOf(m: Manifest) {
-  return { slug: m.slug, name: m.name, description: m.description, category: m.category, tags: m.tags, version: m.version, has_schema: m.input_schema !== null, has_source: Boolean(m.source) };
+  return {
+    slug: m.slug,
+    name: m.name,
+    description: m.description,
+    category: m.category,
+    tags: m.tags,
+    version: m.version,
+    has_schema: m.input_schema !== null,
+    has_source: Boolean(m.source),
+  };
 }
 
 async function liveApi(manifests: Manifest[]) {
@@ -29,9 +38,19 @@ async function liveApi(manifests: Manifest[]) {
     if (down) return sendJson(res, 503, { success: false, error: 'down', code: 'UPSTREAM_ERROR', retryable: true });
     if (req.url === '/api/tools') return sendJson(res, 200, { tools: current.map(entryOf), next_cursor: null });
     const found = current.find((m) => `/api/tools/${encodeURIComponent(m.slug)}` === req.url);
-    return found ? sendJson(res, 200, found) : sendJson(res, 404, { success: false, error: 'unknown', code: 'TOOL_NOT_FOUND', retryable: false });
+    return found
+      ? sendJson(res, 200, found)
+      : sendJson(res, 404, { success: false, error: 'unknown', code: 'TOOL_NOT_FOUND', retryable: false });
   });
-  return { http, set: (next: Manifest[]) => { current = next; }, setDown: (value: boolean) => { down = value; } };
+  return {
+    http,
+    set: (next: Manifest[]) => {
+      current = next;
+    },
+    setDown: (value: boolean) => {
+      down = value;
+    },
+  };
 }
 
 function storeFor(url: string, env: Record<string, string>, log: (line: string) => void = () => {}) {
@@ -43,9 +62,17 @@ test('pinned mode never touches the network', async () => {
   const api = await liveApi([]);
   try {
     const settings = readSettings(testNames, { NEXUSBLOOM_API_URL: api.http.url }, () => {});
-    const store = createCatalogueStore({ catalogue: pinned, settings, apiClient: createApiClient(testNames, settings, () => {}), log: () => {} });
+    const store = createCatalogueStore({
+      catalogue: pinned,
+      settings,
+      apiClient: createApiClient(testNames, settings, () => {}),
+      log: () => {},
+    });
     await store.ensureFresh();
-    assert.deepEqual(store.getTools().map((t) => t.slug), ['alpha', 'beta']);
+    assert.deepEqual(
+      store.getTools().map((t) => t.slug),
+      ['alpha', 'beta'],
+    );
     assert.equal(api.http.requests.length, 0);
   } finally {
     await api.http.close();
@@ -53,16 +80,25 @@ test('pinned mode never touches the network', async () => {
 });
 
 test('live mode adds upstream tools, marks removed ones, notifies, and respects the TTL', async () => {
-  const added = manifest({ slug: 'gamma tool', version: '2.0.0', source: { runtime: 'node', code: 'exports.run = () => 1;' },
-    input_schema: { type: 'object', required: ['x'] } });
+  const added = manifest({
+    slug: 'gamma tool',
+    version: '2.0.0',
+    source: { runtime: 'node', code: 'exports.run = () => 1;' },
+    input_schema: { type: 'object', required: ['x'] },
+  });
   const api = await liveApi([manifest({ slug: 'alpha' }), added]);
   try {
     const store = storeFor(api.http.url, {});
     let changes = 0;
-    store.onListChanged(() => { changes += 1; });
+    store.onListChanged(() => {
+      changes += 1;
+    });
     await store.ensureFresh();
     const tools = store.getTools();
-    assert.deepEqual(tools.map((t) => t.slug), ['alpha', 'beta', 'gamma tool']);
+    assert.deepEqual(
+      tools.map((t) => t.slug),
+      ['alpha', 'beta', 'gamma tool'],
+    );
     assert.equal(tools[0], pinned.tools[0], 'an unchanged pinned tool is kept as is');
     assert.equal(tools[1]?.manifest.removed_upstream, true);
     assert.match(tools[1]?.manifest.deprecated ?? '', /removed from the live catalogue.*use alpha/);
@@ -87,16 +123,28 @@ test('TTL 0 refreshes every time; a failed refresh keeps the last good list', as
     const { log, lines } = captureLog();
     const store = storeFor(api.http.url, { NEXUSBLOOM_MCP_CACHE_TTL_MS: '0', NEXUSBLOOM_MCP_EXECUTION: 'auto' }, log);
     let changes = 0;
-    store.onListChanged(() => { changes += 1; });
+    store.onListChanged(() => {
+      changes += 1;
+    });
     await store.ensureFresh();
-    assert.deepEqual(store.getTools().map((t) => t.slug), ['alpha', 'beta', 'delta']);
+    assert.deepEqual(
+      store.getTools().map((t) => t.slug),
+      ['alpha', 'beta', 'delta'],
+    );
     api.setDown(true);
     await store.ensureFresh();
     await store.ensureFresh();
-    assert.deepEqual(store.getTools().map((t) => t.slug), ['alpha', 'beta', 'delta']);
+    assert.deepEqual(
+      store.getTools().map((t) => t.slug),
+      ['alpha', 'beta', 'delta'],
+    );
     assert.equal(lines.filter((l) => l.includes('refresh failed')).length, 1, lines.join('\n'));
     api.setDown(false);
-    api.set([manifest({ slug: 'alpha', version: '1.1.0', description: 'new alpha' }), manifest({ slug: 'beta' }), manifest({ slug: 'delta' })]);
+    api.set([
+      manifest({ slug: 'alpha', version: '1.1.0', description: 'new alpha' }),
+      manifest({ slug: 'beta' }),
+      manifest({ slug: 'delta' }),
+    ]);
     await store.ensureFresh();
     assert.equal(store.getTools()[0]?.manifest.description, 'new alpha');
     assert.equal(changes, 2);
@@ -137,16 +185,24 @@ test('with an index beside it, loading reads the index only; every manifest come
   await writeFile(path, JSON.stringify(pinned));
   await writeFile(join(dir, 'catalogue-index.json'), catalogueIndexFileText(pinned.tools));
   const catalogue = await loadServedCatalogue(pathToFileURL(path));
-  assert.deepEqual(catalogue.tools.map(({ slug, identifier, withheldReason }) => ({ slug, identifier, withheldReason })),
-    pinned.tools.map(({ slug, identifier, withheldReason }) => ({ slug, identifier, withheldReason })));
+  assert.deepEqual(
+    catalogue.tools.map(({ slug, identifier, withheldReason }) => ({ slug, identifier, withheldReason })),
+    pinned.tools.map(({ slug, identifier, withheldReason }) => ({ slug, identifier, withheldReason })),
+  );
   assert.ok(catalogue.tools.every(isManifestPending));
   // What the file holds at first use is what the tools get: it was not read at load.
-  const later: ServedCatalogueFile = { ...pinned, tools: pinned.tools.map((t) => ({ ...t, manifest: { ...t.manifest, description: `${t.slug}, as read later` } })) };
+  const later: ServedCatalogueFile = {
+    ...pinned,
+    tools: pinned.tools.map((t) => ({ ...t, manifest: { ...t.manifest, description: `${t.slug}, as read later` } })),
+  };
   await writeFile(path, JSON.stringify(later));
   const [alpha, beta] = catalogue.tools;
   assert.equal(beta?.manifest.description, 'beta, as read later');
   assert.equal(isManifestPending(alpha!), false, 'one access reads them all');
-  assert.deepEqual(catalogue.tools, later.tools.map((t) => ({ ...t })));
+  assert.deepEqual(
+    catalogue.tools,
+    later.tools.map((t) => ({ ...t })),
+  );
   assert.equal(JSON.stringify(catalogue.tools), JSON.stringify(later.tools));
 
   await unlink(path);
@@ -191,21 +247,33 @@ test('a catalogue that does not match its index fails on first use, naming the f
   const index = pinned.tools.map(({ slug, identifier, withheldReason }) => ({ slug, identifier, withheldReason }));
   let reads = 0;
   const shorter = lazyServedTools(index, () => (reads++, pinned.tools.slice(0, 1)), '/pkg/data/catalogue.json');
-  assert.throws(() => shorter[0]?.manifest, /catalogue at \/pkg\/data\/catalogue\.json does not match its catalogue-index\.json: it holds 1 tools, the index 2; rebuild the package/);
+  assert.throws(
+    () => shorter[0]?.manifest,
+    /catalogue at \/pkg\/data\/catalogue\.json does not match its catalogue-index\.json: it holds 1 tools, the index 2; rebuild the package/,
+  );
   assert.throws(() => shorter[1]?.manifest, /does not match/);
   assert.equal(reads, 1, 'a failed read is not retried on every access');
   const swapped = lazyServedTools(index, () => [...pinned.tools].reverse(), 'c.json');
   assert.throws(() => swapped[1]?.manifest, /its tool at \/tools\/0 is not the indexed one/);
-  const unreadable = lazyServedTools(index, () => { throw new Error('Cannot read the tool catalogue at c.json: EACCES'); }, 'c.json');
+  const unreadable = lazyServedTools(
+    index,
+    () => {
+      throw new Error('Cannot read the tool catalogue at c.json: EACCES');
+    },
+    'c.json',
+  );
   assert.throws(() => unreadable[0]?.manifest, /EACCES/);
 });
 
-test('the first search loads the package\'s prebuilt index, and only when it was built from these tools', async () => {
+test("the first search loads the package's prebuilt index, and only when it was built from these tools", async () => {
   const { buildSearchIndex, packageToolSearch, SEARCH_INDEX_FORMAT } = await import('../../src/runtime/search/index.js');
   const dir = await mkdtemp(join(tmpdir(), 'nb-search-index-'));
   const file: ServedCatalogueFile = {
     format: 'nexusbloom-served-catalogue/1',
-    tools: [servedTool(manifest({ slug: 'env-validator', description: 'Validates env files.' })), servedTool(manifest({ slug: 'jwt-decoder', description: 'Decodes tokens.' }))],
+    tools: [
+      servedTool(manifest({ slug: 'env-validator', description: 'Validates env files.' })),
+      servedTool(manifest({ slug: 'jwt-decoder', description: 'Decodes tokens.' })),
+    ],
   };
   const data = buildSearchIndex(file.tools);
   assert.equal(data.format, SEARCH_INDEX_FORMAT);

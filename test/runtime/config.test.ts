@@ -35,8 +35,16 @@ const table: { env: Record<string, string>; want: Record<string, unknown>; notes
   { env: { NEXUSBLOOM_API_KEY: ' sk-pasted\n' }, want: { apiKey: 'sk-pasted', apiKeyProblem: null }, notes: 0 },
   { env: { NEXUSBLOOM_API_KEY: 'ключ-123' }, want: { apiKey: null }, notes: 1 },
   { env: { NEXUSBLOOM_API_KEY: 'abc\r\ndef' }, want: { apiKey: null }, notes: 1 },
-  { env: { NEXUSBLOOM_API_URL: 'http://admin:hunter2pw@127.0.0.1:4731/api' }, want: { apiUrl: 'http://127.0.0.1:4731/api', apiBasicAuth: 'admin:hunter2pw' }, notes: 0 },
-  { env: { NEXUSBLOOM_API_URL: 'https://tok%40en@example.test' }, want: { apiUrl: 'https://example.test/api', apiBasicAuth: 'tok@en:' }, notes: 0 },
+  {
+    env: { NEXUSBLOOM_API_URL: 'http://admin:hunter2pw@127.0.0.1:4731/api' },
+    want: { apiUrl: 'http://127.0.0.1:4731/api', apiBasicAuth: 'admin:hunter2pw' },
+    notes: 0,
+  },
+  {
+    env: { NEXUSBLOOM_API_URL: 'https://tok%40en@example.test' },
+    want: { apiUrl: 'https://example.test/api', apiBasicAuth: 'tok@en:' },
+    notes: 0,
+  },
   { env: { NEXUSBLOOM_MCP_TIMEOUT_MS: '2500' }, want: { timeoutMs: 2500 }, notes: 0 },
   { env: { NEXUSBLOOM_MCP_TIMEOUT_MS: 'soon' }, want: { timeoutMs: 15000 }, notes: 1 },
   { env: { NEXUSBLOOM_MCP_TIMEOUT_MS: '0' }, want: { timeoutMs: 15000 }, notes: 1 },
@@ -87,7 +95,11 @@ test('a blank API URL is reported as set but empty, with how to get the default'
 });
 
 test('an API key a header cannot carry is reported by position and kind, never shown', () => {
-  for (const [key, kind] of [['sk-ключ', /character 4 is outside Latin-1/], ['sk-1\r\nX-Evil: 1', /character 5 is a line break/], ['sk\u0000x', /character 3 is a control character/]] as const) {
+  for (const [key, kind] of [
+    ['sk-ключ', /character 4 is outside Latin-1/],
+    ['sk-1\r\nX-Evil: 1', /character 5 is a line break/],
+    ['sk\u0000x', /character 3 is a control character/],
+  ] as const) {
     const { log, lines } = captureLog();
     const settings = readSettings(testNames, { NEXUSBLOOM_API_KEY: key }, log);
     assert.equal(settings.apiKey, null, 'never sent, not even trimmed');
@@ -120,8 +132,11 @@ test('an unknown execution mode names the variable and the fallback', () => {
 });
 
 test('other prefixes are honoured', () => {
-  const settings = readSettings({ ...testNames, envPrefix: 'ACME_', defaultApiUrl: 'https://acme.test' },
-    { ACME_API_KEY: 'a', NEXUSBLOOM_API_KEY: 'n' }, () => {});
+  const settings = readSettings(
+    { ...testNames, envPrefix: 'ACME_', defaultApiUrl: 'https://acme.test' },
+    { ACME_API_KEY: 'a', NEXUSBLOOM_API_KEY: 'n' },
+    () => {},
+  );
   assert.equal(settings.apiKey, 'a');
   assert.equal(settings.apiUrl, 'https://acme.test/api');
 });

@@ -33,7 +33,12 @@ export function manifest(overrides: Partial<Manifest> & { slug: string }): Manif
 }
 
 export function servedTool(m: Manifest, withheldReason: string | null = null): ServedTool {
-  return { slug: m.slug, manifest: m, identifier: m.slug.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase()), withheldReason };
+  return {
+    slug: m.slug,
+    manifest: m,
+    identifier: m.slug.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase()),
+    withheldReason,
+  };
 }
 
 export interface RecordedRequest {
@@ -62,10 +67,11 @@ export async function startHttp(
   return {
     url: `http://127.0.0.1:${port}/api`,
     requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -85,7 +85,9 @@ describe('diffRuns', () => {
   describe('is no oracle for a secret: masked values compare as masked, never by content', () => {
     const h = createRunHistory();
     const secret = h.record('login', { user: 'ann', password: 'hunter2' }, ok({ token: 'tok-A-123456' }));
-    const guesses = ['hunter1', 'hunter2', 'hunter3', 'password'].map((guess) => h.record('login', { user: 'ann', password: guess }, ok({ token: 'tok-A-123456' })));
+    const guesses = ['hunter1', 'hunter2', 'hunter3', 'password'].map((guess) =>
+      h.record('login', { user: 'ann', password: guess }, ok({ token: 'tok-A-123456' })),
+    );
     it('every guess, the right one included, gets the same answer', () => {
       const answers = guesses.map((guess) => {
         const diff = diffRuns(secret, guess);

@@ -18,7 +18,16 @@ describe('guide', () => {
     assert.match(guide, /tool `acme`/);
     assert.match(guide, /acme:\/\/tools\/\{slug\}/);
     assert.doesNotMatch(guide, /nexusbloom/i);
-    for (const limit of ['at most 10 runs', 'last 50 runs', '8,000 characters', 'up to 6 levels deep', '[deep]', 'per caller', 'compares masked values as their masks']) assert.ok(guide.includes(limit), limit);
+    for (const limit of [
+      'at most 10 runs',
+      'last 50 runs',
+      '8,000 characters',
+      'up to 6 levels deep',
+      '[deep]',
+      'per caller',
+      'compares masked values as their masks',
+    ])
+      assert.ok(guide.includes(limit), limit);
   });
   it('is deterministic', () => assert.equal(buildGuide(NAMES), buildGuide(NAMES)));
 });

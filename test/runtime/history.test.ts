@@ -11,10 +11,13 @@ describe('createRunHistory', () => {
     const history = createRunHistory();
     history.record('a', {}, ok(1));
     history.record('b', {}, { ok: false, failure: toolFailure('TIMEOUT', 'slow'), durationMs: 15000 });
-    assert.deepEqual(history.list().map((run) => [run.id, run.slug, run.status, run.errorCode]), [
-      ['r2', 'b', 'failed', 'TIMEOUT'],
-      ['r1', 'a', 'succeeded', undefined],
-    ]);
+    assert.deepEqual(
+      history.list().map((run) => [run.id, run.slug, run.status, run.errorCode]),
+      [
+        ['r2', 'b', 'failed', 'TIMEOUT'],
+        ['r1', 'a', 'succeeded', undefined],
+      ],
+    );
   });
 
   it('keeps 50 runs, drops the oldest and never reuses an id', () => {
@@ -32,13 +35,25 @@ describe('createRunHistory', () => {
   it('finds by id, bare number and relative position', () => {
     const history = createRunHistory();
     for (const slug of ['a', 'b', 'c']) history.record(slug, {}, ok(slug));
-    const table: [string, string | undefined][] = [['r1', 'a'], ['2', 'b'], ['-1', 'c'], ['-3', 'a'], ['-4', undefined], ['r9', undefined], ['x', undefined]];
+    const table: [string, string | undefined][] = [
+      ['r1', 'a'],
+      ['2', 'b'],
+      ['-1', 'c'],
+      ['-3', 'a'],
+      ['-4', undefined],
+      ['r9', undefined],
+      ['x', undefined],
+    ];
     for (const [ref, slug] of table) assert.equal(history.find(ref)?.slug, slug, ref);
   });
 
   it('redacts inputs and results alike before storing them', () => {
     const history = createRunHistory();
-    const record = history.record('login', { user: 'ann', password: 'hunter2', nested: { authToken: 'abc' } }, ok({ token: 'result-token', user: 'ann' }));
+    const record = history.record(
+      'login',
+      { user: 'ann', password: 'hunter2', nested: { authToken: 'abc' } },
+      ok({ token: 'result-token', user: 'ann' }),
+    );
     assert.deepEqual(record.input.value, { user: 'ann', password: REDACTED_MASK, nested: { authToken: REDACTED_MASK } });
     assert.deepEqual(record.output.value, { token: REDACTED_MASK, user: 'ann' });
     assert.deepEqual(record.maskedInput, ['/password', '/nested/authToken']);
@@ -49,8 +64,14 @@ describe('createRunHistory', () => {
     const history = createRunHistory();
     const echoed = {
       headers: { 'x-api-key': 'k-123456789', Authorization: 'Bearer abc.def.ghi', accept: 'application/json' },
-      list: [{ name: 'Authorization', value: 'Basic dXNlcjpodW50ZXIy' }, { name: 'Accept', value: 'text/plain' }],
-      pairs: [['Cookie', 'sid=abcdef123456'], ['Accept', '*/*']],
+      list: [
+        { name: 'Authorization', value: 'Basic dXNlcjpodW50ZXIy' },
+        { name: 'Accept', value: 'text/plain' },
+      ],
+      pairs: [
+        ['Cookie', 'sid=abcdef123456'],
+        ['Accept', '*/*'],
+      ],
       db: 'postgres://admin:hunter2@db.internal:5432/app',
       conn: 'Server=db;Database=app;User Id=sa;Password=hunter2;',
       note: 'called with Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl',
@@ -66,8 +87,20 @@ describe('createRunHistory', () => {
     assert.deepEqual(value.pairs[1], ['Accept', '*/*']);
     assert.equal(value.db, 'postgres://***@db.internal:5432/app');
     assert.equal(value.conn, 'Server=db;Database=app;User Id=sa;Password=[redacted];');
-    assert.deepEqual(record.maskedOutput.sort(), ['/conn', '/db', '/headers/Authorization', '/headers/x-api-key', '/list/0/value', '/note', '/pairs/0/1']);
-    const failed = history.record('echo', {}, { ok: false, failure: toolFailure('UPSTREAM_ERROR', 'GET https://bob:pw-secret@api.test/x failed'), durationMs: 1 });
+    assert.deepEqual(record.maskedOutput.sort(), [
+      '/conn',
+      '/db',
+      '/headers/Authorization',
+      '/headers/x-api-key',
+      '/list/0/value',
+      '/note',
+      '/pairs/0/1',
+    ]);
+    const failed = history.record(
+      'echo',
+      {},
+      { ok: false, failure: toolFailure('UPSTREAM_ERROR', 'GET https://bob:pw-secret@api.test/x failed'), durationMs: 1 },
+    );
     assert.ok(!JSON.stringify(runDetail(failed)).includes('pw-secret'));
   });
 

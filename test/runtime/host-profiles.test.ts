@@ -8,7 +8,13 @@ import { advertisedForm, createToolAdvertiser, listedCatalogueTools, withheldRea
 import type { JsonObject, Manifest, ServedCatalogueFile, ServedTool } from '../../src/runtime/shared/contracts.js';
 import { validExampleArguments } from '../../src/runtime/schema/call-shape.js';
 import {
-  argumentsForHost, argumentsFromHost, HOST_PROFILE_NAMES, HOST_RULES, hostInputSchema, hostViolations, type HostProfileName,
+  argumentsForHost,
+  argumentsFromHost,
+  HOST_PROFILE_NAMES,
+  HOST_RULES,
+  hostInputSchema,
+  hostViolations,
+  type HostProfileName,
 } from '../../src/runtime/schema/host-profiles.js';
 import { forEachSchema, inlineRefs, NAMED_SCHEMA_KEYWORDS } from '../../src/runtime/schema/schema-transform.js';
 import { readSettings } from '../../src/runtime/settings/config.js';
@@ -18,7 +24,9 @@ import { NASTY_MANIFESTS } from '../fixtures/nasty-schemas.js';
 import { compileSchema, mutations } from '../fixtures/schema-mutations.js';
 import { captureLog, manifest, sendJson, servedTool, startHttp, testNames } from './core-fixtures.js';
 
-const exampleCatalogue = JSON.parse(readFileSync(new URL('../../examples/catalogue.json', import.meta.url), 'utf8')) as { tools: Manifest[] };
+const exampleCatalogue = JSON.parse(readFileSync(new URL('../../examples/catalogue.json', import.meta.url), 'utf8')) as {
+  tools: Manifest[];
+};
 const allTools: ServedTool[] = [...exampleCatalogue.tools, ...NASTY_MANIFESTS].map((m) => servedTool(m, withheldReasonFor(m.slug)));
 
 const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -31,7 +39,7 @@ function validArguments(tool: ServedTool): JsonObject[] {
   return candidates.filter((args) => isObject(args) && original(args));
 }
 
-test('every advertised schema passes its profile\'s checker (example catalogue and nasty schemas)', () => {
+test("every advertised schema passes its profile's checker (example catalogue and nasty schemas)", () => {
   for (const profile of HOST_PROFILE_NAMES) {
     for (const tool of allTools) {
       const { tool: advertised } = advertisedForm(tool, profile);
@@ -55,11 +63,27 @@ test('the checkers catch what the hosts reject in the raw schemas', () => {
   const keys = hostViolations(raw('weird-keys'), 'claude');
   assert.equal(keys.filter((line) => line.includes('key outside')).length, 5, keys.join('\n'));
   const gemini = hostViolations(raw('formats-and-keywords'), 'gemini');
-  for (const expected of ['format "uuid"', 'format "hostname"', 'additionalProperties', 'const', 'oneOf', 'allOf', 'type is not one name', 'object without properties']) {
-    assert.ok(gemini.some((line) => line.includes(expected)), `gemini: ${expected}\n${gemini.join('\n')}`);
+  for (const expected of [
+    'format "uuid"',
+    'format "hostname"',
+    'additionalProperties',
+    'const',
+    'oneOf',
+    'allOf',
+    'type is not one name',
+    'object without properties',
+  ]) {
+    assert.ok(
+      gemini.some((line) => line.includes(expected)),
+      `gemini: ${expected}\n${gemini.join('\n')}`,
+    );
   }
   assert.ok(hostViolations(raw('formats-and-keywords'), 'openai').some((line) => line.includes('format "int32"')));
-  assert.deepEqual(hostViolations(raw('formats-and-keywords'), 'claude').filter((line) => line.includes('format')).length, 1, 'claude keeps uuid, hostname, email; int32 goes');
+  assert.deepEqual(
+    hostViolations(raw('formats-and-keywords'), 'claude').filter((line) => line.includes('format')).length,
+    1,
+    'claude keeps uuid, hostname, email; int32 goes',
+  );
 });
 
 test('a call built for each profile is accepted against the original after the server maps it back', () => {
@@ -111,7 +135,11 @@ test('spec: a recursive schema keeps its refs, so a value wrong below any depth 
   const value = { root: deep };
   assert.equal(original(value), false, 'the innermost name is empty, which minLength 1 refuses');
   assert.equal(advertised(value), false);
-  assert.equal(compileSchema(advertisedForm(servedTool(tree, null), 'claude').tool.inputSchema as JsonObject)(value), true, 'hosts that resolve no refs still get the spelled-out form');
+  assert.equal(
+    compileSchema(advertisedForm(servedTool(tree, null), 'claude').tool.inputSchema as JsonObject)(value),
+    true,
+    'hosts that resolve no refs still get the spelled-out form',
+  );
 });
 
 test('host profiles lift top-level unions into one object and say what each form needs', () => {
@@ -167,24 +195,26 @@ test('every profile aliases the keys the MCP SDK rejects or drops, and the wire 
 });
 
 /** Boolean subschemas wherever a schema may hold one; the SDK rejects a whole list over the two under `properties`. */
-const booleanSchemas = servedTool(manifest({
-  slug: 'boolean-schemas',
-  input_schema: {
-    type: 'object',
-    properties: {
-      t: true,
-      f: false,
-      list: { type: 'array', items: true, contains: true },
-      tuple: { type: 'array', prefixItems: [true, false], items: false },
-      either: { anyOf: [false, { type: 'string' }], not: false },
-      nested: { $ref: '#/$defs/nested' },
+const booleanSchemas = servedTool(
+  manifest({
+    slug: 'boolean-schemas',
+    input_schema: {
+      type: 'object',
+      properties: {
+        t: true,
+        f: false,
+        list: { type: 'array', items: true, contains: true },
+        tuple: { type: 'array', prefixItems: [true, false], items: false },
+        either: { anyOf: [false, { type: 'string' }], not: false },
+        nested: { $ref: '#/$defs/nested' },
+      },
+      patternProperties: { '^x-': true },
+      additionalProperties: false,
+      $defs: { nested: { type: 'object', properties: { yes: true, no: false }, additionalProperties: false } },
     },
-    patternProperties: { '^x-': true },
-    additionalProperties: false,
-    $defs: { nested: { type: 'object', properties: { yes: true, no: false }, additionalProperties: false } },
-  },
-  output_schema: { type: 'object', properties: { echo: true, never: false } },
-}));
+    output_schema: { type: 'object', properties: { echo: true, never: false } },
+  }),
+);
 
 test('boolean property schemas are advertised as objects of the same meaning, other booleans as written, and the SDK accepts the list', () => {
   const raw = JSON.parse(JSON.stringify({ tools: [{ name: 'x', inputSchema: booleanSchemas.manifest.input_schema }] })) as unknown;
@@ -196,7 +226,8 @@ test('boolean property schemas are advertised as objects of the same meaning, ot
     assert.deepEqual(hostViolations(tool.inputSchema as JsonObject, profile), [], profile);
     for (const schema of [tool.inputSchema, tool.outputSchema] as JsonObject[]) {
       forEachSchema(schema, (node, pointer) => {
-        if (NAMED_SCHEMA_KEYWORDS.has(pointer.split('/').at(-2) ?? '')) assert.equal(typeof node, 'object', `${profile}: ${pointer} is still a boolean`);
+        if (NAMED_SCHEMA_KEYWORDS.has(pointer.split('/').at(-2) ?? ''))
+          assert.equal(typeof node, 'object', `${profile}: ${pointer} is still a boolean`);
       });
     }
   }
@@ -205,18 +236,36 @@ test('boolean property schemas are advertised as objects of the same meaning, ot
   assert.deepEqual((spec.inputSchema.properties as JsonObject).f, { not: {} });
   // Elsewhere a boolean stays as written: strict hosts require `additionalProperties: false` spelled so.
   assert.equal(spec.inputSchema.additionalProperties, false);
-  assert.deepEqual((spec.inputSchema.properties as Record<string, JsonObject>).tuple, { type: 'array', prefixItems: [true, false], items: false });
-  assert.deepEqual(((spec.inputSchema.properties as Record<string, JsonObject>).nested as JsonObject).properties, { yes: {}, no: { not: {} } });
+  assert.deepEqual((spec.inputSchema.properties as Record<string, JsonObject>).tuple, {
+    type: 'array',
+    prefixItems: [true, false],
+    items: false,
+  });
+  assert.deepEqual(((spec.inputSchema.properties as Record<string, JsonObject>).nested as JsonObject).properties, {
+    yes: {},
+    no: { not: {} },
+  });
   const original = compileSchema(booleanSchemas.manifest.input_schema as JsonObject);
   const advertised = compileSchema(spec.inputSchema as JsonObject);
   const originalOutput = compileSchema(booleanSchemas.manifest.output_schema as JsonObject);
   const advertisedOutput = compileSchema(spec.outputSchema as JsonObject);
   const valid = { t: [1, 'x'], list: [1], tuple: [1], either: 'e', nested: { yes: null }, 'x-extra': 2 };
-  const corpus = [valid, ...mutations(valid), { f: 1 }, { tuple: [1, 2] }, { tuple: [1, 2, 3] }, { either: 1 }, { nested: { no: 1 } }, { list: [] }, { other: 1 }];
+  const corpus = [
+    valid,
+    ...mutations(valid),
+    { f: 1 },
+    { tuple: [1, 2] },
+    { tuple: [1, 2, 3] },
+    { either: 1 },
+    { nested: { no: 1 } },
+    { list: [] },
+    { other: 1 },
+  ];
   for (const value of corpus) assert.equal(advertised(value), original(value), JSON.stringify(value));
   assert.equal(original(valid), true);
   assert.equal(original({ f: 1 }), false);
-  for (const value of [{ echo: 1 }, { echo: 1, never: 2 }, {}]) assert.equal(advertisedOutput(value), originalOutput(value), JSON.stringify(value));
+  for (const value of [{ echo: 1 }, { echo: 1, never: 2 }, {}])
+    assert.equal(advertisedOutput(value), originalOutput(value), JSON.stringify(value));
 });
 
 test('server: a tool with boolean property schemas lists through the SDK client with the others, and calls are still checked against the original', async () => {
@@ -226,10 +275,13 @@ test('server: a tool with boolean property schemas lists through the SDK client 
   const session = await connect(catalogue, { NEXUSBLOOM_MCP_TOOLS: 'all', NEXUSBLOOM_API_URL: api.url });
   try {
     const { tools } = await session.client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name), [...others.map((tool) => tool.slug), 'boolean-schemas', testNames.metaToolName]);
-    const ok = await session.client.callTool({ name: 'boolean-schemas', arguments: { t: 'anything' } }) as CallToolResult;
+    assert.deepEqual(
+      tools.map((tool) => tool.name),
+      [...others.map((tool) => tool.slug), 'boolean-schemas', testNames.metaToolName],
+    );
+    const ok = (await session.client.callTool({ name: 'boolean-schemas', arguments: { t: 'anything' } })) as CallToolResult;
     assert.equal(ok.isError, undefined, JSON.stringify(ok.content));
-    const refused = await session.client.callTool({ name: 'boolean-schemas', arguments: { f: 1 } }) as CallToolResult;
+    const refused = (await session.client.callTool({ name: 'boolean-schemas', arguments: { f: 1 } })) as CallToolResult;
     assert.equal(refused.isError, true);
     assert.match(JSON.stringify(refused.structuredContent), /VALIDATION_ERROR/);
   } finally {
@@ -275,7 +327,14 @@ async function connect(catalogue: ServedCatalogueFile, env: Record<string, strin
   const client = new Client({ name: 'test-client', version: '0.0.0' });
   await created.server.connect(serverTransport);
   await client.connect(clientTransport);
-  return { client, lines, close: async () => { await client.close(); await created.close(); } };
+  return {
+    client,
+    lines,
+    close: async () => {
+      await client.close();
+      await created.close();
+    },
+  };
 }
 
 function echoApi() {
@@ -285,10 +344,14 @@ function echoApi() {
   });
 }
 
-test('server: a host profile shapes tools/list, and aliased arguments reach the API under the manifest\'s keys', async () => {
+test("server: a host profile shapes tools/list, and aliased arguments reach the API under the manifest's keys", async () => {
   const catalogue: ServedCatalogueFile = { format: 'nexusbloom-served-catalogue/1', tools: allTools };
   const api = await echoApi();
-  const session = await connect(catalogue, { NEXUSBLOOM_MCP_HOST_PROFILE: 'claude', NEXUSBLOOM_MCP_TOOLS: 'all', NEXUSBLOOM_API_URL: api.url });
+  const session = await connect(catalogue, {
+    NEXUSBLOOM_MCP_HOST_PROFILE: 'claude',
+    NEXUSBLOOM_MCP_TOOLS: 'all',
+    NEXUSBLOOM_API_URL: api.url,
+  });
   try {
     const { tools } = await session.client.listTools();
     assert.equal(tools.length, allTools.filter((tool) => tool.withheldReason === null).length + 1);
@@ -298,10 +361,13 @@ test('server: a host profile shapes tools/list, and aliased arguments reach the 
     const umlaut = Object.keys(aliases).find((alias) => aliases[alias] === 'ü') as string;
     const space = Object.keys(aliases).find((alias) => aliases[alias] === 'a b') as string;
     assert.ok(umlaut in (weird?.inputSchema.properties ?? {}));
-    const result = await session.client.callTool({ name: 'weird-keys', arguments: { [space]: 'x', [umlaut]: true, ok_key: 2 } }) as CallToolResult;
+    const result = (await session.client.callTool({
+      name: 'weird-keys',
+      arguments: { [space]: 'x', [umlaut]: true, ok_key: 2 },
+    })) as CallToolResult;
     assert.equal(result.isError, undefined, JSON.stringify(result.content));
     assert.deepEqual(JSON.parse(api.requests.at(-1)?.body ?? '{}'), { params: { 'a b': 'x', ü: true, ok_key: 2 } });
-    const invalid = await session.client.callTool({ name: 'weird-keys', arguments: { [space]: 'x' } }) as CallToolResult;
+    const invalid = (await session.client.callTool({ name: 'weird-keys', arguments: { [space]: 'x' } })) as CallToolResult;
     assert.equal(invalid.isError, true, 'the original schema still decides: ü is required');
     assert.match(JSON.stringify(invalid.structuredContent), /VALIDATION_ERROR/);
   } finally {
@@ -311,10 +377,16 @@ test('server: a host profile shapes tools/list, and aliased arguments reach the 
 });
 
 test('server: an unknown host profile is reported and the spec profile is used', async () => {
-  const catalogue: ServedCatalogueFile = { format: 'nexusbloom-served-catalogue/1', tools: allTools.filter((tool) => tool.slug === 'top-one-of') };
+  const catalogue: ServedCatalogueFile = {
+    format: 'nexusbloom-served-catalogue/1',
+    tools: allTools.filter((tool) => tool.slug === 'top-one-of'),
+  };
   const session = await connect(catalogue, { NEXUSBLOOM_MCP_HOST_PROFILE: 'netscape' });
   try {
-    assert.ok(session.lines.some((line) => line.includes('NEXUSBLOOM_MCP_HOST_PROFILE="netscape"') && line.includes('spec')), session.lines.join('\n'));
+    assert.ok(
+      session.lines.some((line) => line.includes('NEXUSBLOOM_MCP_HOST_PROFILE="netscape"') && line.includes('spec')),
+      session.lines.join('\n'),
+    );
     const { tools } = await session.client.listTools();
     assert.ok(Array.isArray(tools[0]?.inputSchema.oneOf), 'spec keeps the top-level oneOf');
   } finally {
@@ -323,10 +395,14 @@ test('server: an unknown host profile is reported and the spec profile is used',
 });
 
 function numbered(count: number): ServedCatalogueFile {
-  const tools = Array.from({ length: count }, (_unused, index) => servedTool(manifest({
-    slug: `tool-${String(index + 1).padStart(2, '0')}`,
-    input_schema: { type: 'object', properties: { n: { type: 'integer' } } },
-  })));
+  const tools = Array.from({ length: count }, (_unused, index) =>
+    servedTool(
+      manifest({
+        slug: `tool-${String(index + 1).padStart(2, '0')}`,
+        input_schema: { type: 'object', properties: { n: { type: 'integer' } } },
+      }),
+    ),
+  );
   return { format: 'nexusbloom-served-catalogue/1', tools };
 }
 
@@ -366,12 +442,21 @@ test('tools modes over 127 and 128 tools: auto lists everything up to the 128 ho
         assert.equal(paged, pages ?? 1, `${label}: pages of at most 128`);
         assert.equal(new Set(tools.map((tool) => tool.name)).size, tools.length, `${label}: no tool twice across pages`);
         assert.equal(tools.at(-1)?.name, 'nexusbloom', `${label}: the meta-tool is always listed`);
-        if (pinned !== undefined) assert.ok(tools.some((tool) => tool.name === pinned), label);
-        const unlisted = numbered(size).tools.map((tool) => tool.slug).find((slug) => !tools.some((tool) => tool.name === slug));
+        if (pinned !== undefined)
+          assert.ok(
+            tools.some((tool) => tool.name === pinned),
+            label,
+          );
+        const unlisted = numbered(size)
+          .tools.map((tool) => tool.slug)
+          .find((slug) => !tools.some((tool) => tool.name === slug));
         if (unlisted !== undefined) {
-          const result = await session.client.callTool({ name: unlisted, arguments: { n: 1 } }) as CallToolResult;
+          const result = (await session.client.callTool({ name: unlisted, arguments: { n: 1 } })) as CallToolResult;
           assert.equal(result.isError, undefined, `${label}: ${unlisted} is callable by name`);
-          assert.deepEqual((result.structuredContent as JsonObject | undefined) ?? JSON.parse((result.content[0] as { text: string }).text), { slug: unlisted, params: { n: 1 } });
+          assert.deepEqual(
+            (result.structuredContent as JsonObject | undefined) ?? JSON.parse((result.content[0] as { text: string }).text),
+            { slug: unlisted, params: { n: 1 } },
+          );
         }
       } finally {
         await session.close();
@@ -384,11 +469,17 @@ test('tools modes over 127 and 128 tools: auto lists everything up to the 128 ho
 
 test('listedCatalogueTools never lists withheld tools or a tool named like the meta-tool, in any mode', () => {
   const tools = [
-    servedTool(manifest({ slug: 'a' })), servedTool(manifest({ slug: 'meta' })), servedTool(manifest({ slug: 'b c' }), 'has a space'),
+    servedTool(manifest({ slug: 'a' })),
+    servedTool(manifest({ slug: 'meta' })),
+    servedTool(manifest({ slug: 'b c' }), 'has a space'),
   ];
   for (const mode of ['all', 'meta', 'auto'] as const) {
     const listed = listedCatalogueTools(tools, { mode, threshold: 40, pinned: ['a', 'meta', 'b c'], metaToolName: 'meta' });
-    assert.deepEqual(listed.map((tool) => tool.slug), ['a'], mode);
+    assert.deepEqual(
+      listed.map((tool) => tool.slug),
+      ['a'],
+      mode,
+    );
   }
 });
 
@@ -404,9 +495,16 @@ test('settings: defaults, accepted values, and invalid ones reported and replace
   const defaults = readSettings(testNames, {}, log);
   assert.deepEqual([defaults.hostProfile, defaults.tools, defaults.toolsThreshold, defaults.pinnedTools], ['spec', 'auto', 128, []]);
   assert.deepEqual(lines, []);
-  const set = readSettings(testNames, {
-    NEXUSBLOOM_MCP_HOST_PROFILE: 'Gemini', NEXUSBLOOM_MCP_TOOLS: 'meta', NEXUSBLOOM_MCP_TOOLS_THRESHOLD: '12', NEXUSBLOOM_MCP_PINNED_TOOLS: ' a ,b,,',
-  }, log);
+  const set = readSettings(
+    testNames,
+    {
+      NEXUSBLOOM_MCP_HOST_PROFILE: 'Gemini',
+      NEXUSBLOOM_MCP_TOOLS: 'meta',
+      NEXUSBLOOM_MCP_TOOLS_THRESHOLD: '12',
+      NEXUSBLOOM_MCP_PINNED_TOOLS: ' a ,b,,',
+    },
+    log,
+  );
   assert.deepEqual([set.hostProfile, set.tools, set.toolsThreshold, set.pinnedTools], ['gemini', 'meta', 12, ['a', 'b']]);
   const bad = readSettings(testNames, { NEXUSBLOOM_MCP_TOOLS: 'some', NEXUSBLOOM_MCP_TOOLS_THRESHOLD: '0' }, log);
   assert.deepEqual([bad.tools, bad.toolsThreshold], ['auto', 128]);

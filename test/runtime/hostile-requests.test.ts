@@ -13,7 +13,11 @@ import { captureLog, manifest, servedTool, testNames } from './core-fixtures.js'
 
 const catalogue: ServedCatalogueFile = {
   format: 'nexusbloom-served-catalogue/1',
-  tools: [servedTool(manifest({ slug: 'echo', input_schema: { type: 'object', properties: { text: { type: 'string' } }, additionalProperties: true } }))],
+  tools: [
+    servedTool(
+      manifest({ slug: 'echo', input_schema: { type: 'object', properties: { text: { type: 'string' } }, additionalProperties: true } }),
+    ),
+  ],
 };
 
 /** `{"a":{"a":…}}` nested `levels` deep, as JSON text (a literal that deep would overflow the parser of this file). */
@@ -21,12 +25,20 @@ const deepText = (levels: number): string => `${'{"a":'.repeat(levels)}1${'}'.re
 const protoCall = (id: number, name: string): string =>
   `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":{"__proto__":{"admin":true},"text":"x"}}}`;
 
-type Answer = { id?: unknown; result?: { isError?: boolean; structuredContent?: { code?: string; retryable?: boolean; error?: string } }; error?: { code: number; message: string } };
+type Answer = {
+  id?: unknown;
+  result?: { isError?: boolean; structuredContent?: { code?: string; retryable?: boolean; error?: string } };
+  error?: { code: number; message: string };
+};
 
 describe('over stdio', () => {
   let stdin: PassThrough;
   let out = '';
-  const answers = (): Answer[] => out.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Answer);
+  const answers = (): Answer[] =>
+    out
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as Answer);
   async function answerTo(id: number): Promise<Answer> {
     for (let waited = 0; waited < 5000; waited += 5) {
       const found = answers().find((answer) => answer.id === id);
@@ -51,7 +63,9 @@ describe('over stdio', () => {
   it('a top-level __proto__ argument is a VALIDATION_ERROR, for a tool and through the meta-tool', async () => {
     const tool = names.find((name) => name !== 'nexusbloom') as string;
     stdin.write(`${protoCall(2, tool)}\n`);
-    stdin.write(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"nexusbloom","arguments":{"command":"run","slug":"echo","params":{"__proto__":{"admin":true}}}}}\n`);
+    stdin.write(
+      `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"nexusbloom","arguments":{"command":"run","slug":"echo","params":{"__proto__":{"admin":true}}}}}\n`,
+    );
     for (const id of [2, 3]) {
       const answer = await answerTo(id);
       assert.equal(answer.result?.isError, true, JSON.stringify(answer));
@@ -62,7 +76,9 @@ describe('over stdio', () => {
 
   it('arguments nested 5,000 levels are a VALIDATION_ERROR naming the depth, not a retryable failure', async () => {
     const started = Date.now();
-    stdin.write(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"nexusbloom","arguments":{"command":"run","slug":"echo","params":${deepText(5000)}}}}\n`);
+    stdin.write(
+      `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"nexusbloom","arguments":{"command":"run","slug":"echo","params":${deepText(5000)}}}}\n`,
+    );
     const answer = await answerTo(4);
     assert.equal(answer.result?.structuredContent?.code, 'VALIDATION_ERROR', JSON.stringify(answer).slice(0, 500));
     assert.equal(answer.result?.structuredContent?.retryable, false);
@@ -85,13 +101,22 @@ describe('over HTTP', () => {
       body,
     });
     const text = await response.text();
-    const answers = text.startsWith('event:') || text.includes('\ndata: ') || text.startsWith('data: ')
-      ? text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)) as Answer)
-      : ([] as Answer[]).concat(JSON.parse(text) as Answer | Answer[]);
+    const answers =
+      text.startsWith('event:') || text.includes('\ndata: ') || text.startsWith('data: ')
+        ? text
+            .split('\n')
+            .filter((line) => line.startsWith('data: '))
+            .map((line) => JSON.parse(line.slice(6)) as Answer)
+        : ([] as Answer[]).concat(JSON.parse(text) as Answer | Answer[]);
     return { status: response.status, answers };
   }
 
-  const metaRun = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'nexusbloom', arguments: { command: 'run', slug: 'echo', params: { text: 'x' } } } });
+  const metaRun = (id: number) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'nexusbloom', arguments: { command: 'run', slug: 'echo', params: { text: 'x' } } },
+  });
 
   it('a batch of more than 10 calls is refused whole, every id answered, nothing run', async () => {
     const { status, answers } = await post(JSON.stringify(Array.from({ length: 100 }, (_, i) => metaRun(i + 1))));
@@ -101,14 +126,27 @@ describe('over HTTP', () => {
   });
 
   it('so is a small batch whose meta-tool batches add up to more than 10 runs', async () => {
-    const batchCall = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'nexusbloom', arguments: { command: 'batch', runs: Array.from({ length: 10 }, () => ({ slug: 'echo', params: {} })) } } });
+    const batchCall = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: {
+        name: 'nexusbloom',
+        arguments: { command: 'batch', runs: Array.from({ length: 10 }, () => ({ slug: 'echo', params: {} })) },
+      },
+    });
     const { status, answers } = await post(JSON.stringify([batchCall(1), batchCall(2)]));
     assert.equal(status, 400);
     assert.match(answers[0]?.error?.message ?? '', /20 runs/);
   });
 
   it('a batch within the cap is still served', async () => {
-    const { status, answers } = await post(JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'ping' }]));
+    const { status, answers } = await post(
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { jsonrpc: '2.0', id: 2, method: 'ping' },
+      ]),
+    );
     assert.equal(status, 200);
     assert.equal(answers.length, 2);
   });

@@ -10,9 +10,20 @@ const catalogue = { format: 'nexusbloom-served-catalogue/1' as const, tools: [se
 
 describe('which hosts keep the server on this machine', () => {
   const table: [string, boolean][] = [
-    ['127.0.0.1', true], ['127.1.2.3', true], ['::1', true], ['[::1]', true], ['localhost', true], ['0:0:0:0:0:0:0:1', true],
-    ['::ffff:127.0.0.1', true], ['0.0.0.0', false], ['::', false], ['', false], ['192.168.1.10', false], ['10.0.0.1', false],
-    ['myhost.example', false], ['fe80::1', false],
+    ['127.0.0.1', true],
+    ['127.1.2.3', true],
+    ['::1', true],
+    ['[::1]', true],
+    ['localhost', true],
+    ['0:0:0:0:0:0:0:1', true],
+    ['::ffff:127.0.0.1', true],
+    ['0.0.0.0', false],
+    ['::', false],
+    ['', false],
+    ['192.168.1.10', false],
+    ['10.0.0.1', false],
+    ['myhost.example', false],
+    ['fe80::1', false],
   ];
   for (const [host, loopback] of table) it(`${JSON.stringify(host)} → ${loopback}`, () => assert.equal(isLoopbackHost(host), loopback));
 });
@@ -39,7 +50,10 @@ describe('serving HTTP beyond loopback', () => {
     assert.equal(unauthenticatedExposure(settings({ NEXUSBLOOM_MCP_HTTP_HOST: '0.0.0.0', NEXUSBLOOM_MCP_HTTP_TOKEN: 't' })), null);
     assert.equal(unauthenticatedExposure(settings({ NEXUSBLOOM_MCP_HTTP_HOST: '0.0.0.0', NEXUSBLOOM_MCP_HTTP_ALLOW_NO_TOKEN: '1' })), null);
     assert.equal(unauthenticatedExposure(settings({})), null);
-    assert.notEqual(unauthenticatedExposure(settings({ NEXUSBLOOM_MCP_HTTP_HOST: '0.0.0.0', NEXUSBLOOM_MCP_HTTP_ALLOW_NO_TOKEN: 'no' })), null);
+    assert.notEqual(
+      unauthenticatedExposure(settings({ NEXUSBLOOM_MCP_HTTP_HOST: '0.0.0.0', NEXUSBLOOM_MCP_HTTP_ALLOW_NO_TOKEN: 'no' })),
+      null,
+    );
     assert.notEqual(unauthenticatedExposure(settings({ NEXUSBLOOM_MCP_HTTP_HOST: '0.0.0.0', NEXUSBLOOM_MCP_HTTP_TOKEN: ' , ' })), null);
   });
 

@@ -19,16 +19,29 @@ async function exampleManifests() {
   return manifestsFromBundle(bundle).filter((m) => SERVED_SLUGS.includes(m.slug));
 }
 
-async function start(env: Record<string, string> = {}): Promise<{ api: MockApi; http: HttpMcpServer; lines: string[]; close(): Promise<void> }> {
+async function start(
+  env: Record<string, string> = {},
+): Promise<{ api: MockApi; http: HttpMcpServer; lines: string[]; close(): Promise<void> }> {
   const manifests = await exampleManifests();
   const api = await startMockApi({ manifests });
   const catalogue: ServedCatalogueFile = { format: 'nexusbloom-served-catalogue/1', tools: manifests.map((m) => servedTool(m)) };
   const { log, lines } = captureLog();
   const http = await serveHttp({ names: testNames, catalogue, env: { NEXUSBLOOM_API_URL: api.url, ...env }, log, port: 0 });
-  return { api, http, lines, close: async () => { await http.close(); await api.close(); } };
+  return {
+    api,
+    http,
+    lines,
+    close: async () => {
+      await http.close();
+      await api.close();
+    },
+  };
 }
 
-interface Connected { client: Client; received: JSONRPCMessage[] }
+interface Connected {
+  client: Client;
+  received: JSONRPCMessage[];
+}
 
 /**
  * An SDK client over Streamable HTTP that also records every message below the client: the SDK runs notification
@@ -48,27 +61,42 @@ async function connect(url: string, headers: Record<string, string> = {}): Promi
 }
 
 function notificationParams(received: readonly JSONRPCMessage[], method: string): Record<string, unknown>[] {
-  return received.flatMap((message) => ('method' in message && !('id' in message) && message.method === method ? [message.params ?? {}] : []));
+  return received.flatMap((message) =>
+    'method' in message && !('id' in message) && message.method === method ? [message.params ?? {}] : [],
+  );
 }
 
-interface RawResponse { status: number; headers: Record<string, string | string[] | undefined>; body: string }
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
 
 /** A raw request, so tests can send the Host and Origin headers a browser under DNS rebinding would. */
-function raw(url: string, options: { method?: string; path?: string; headers?: Record<string, string>; body?: string }): Promise<RawResponse> {
+function raw(
+  url: string,
+  options: { method?: string; path?: string; headers?: Record<string, string>; body?: string },
+): Promise<RawResponse> {
   const target = new URL(options.path ?? '', url);
   const method = options.method ?? 'POST';
   return new Promise((resolve, reject) => {
-    const req = httpRequest(target, {
-      method,
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers },
-    }, (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => { body += chunk.toString(); });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = httpRequest(
+      target,
+      {
+        method,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => {
+          body += chunk.toString();
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('error', reject);
     // A GET carries no body: Node would send it unframed and the server would read it as the next request.
-    req.end(method === 'GET' ? undefined : options.body ?? JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+    req.end(method === 'GET' ? undefined : (options.body ?? JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })));
   });
 }
 
@@ -80,18 +108,21 @@ test('initialize, tools/list and tools/call over Streamable HTTP reach the API',
     assert.deepEqual(client.getServerVersion(), { name: 'nexusbloom', title: 'NexusBloom', version: '1.2.3' });
     assert.match(client.getInstructions() ?? '', /"command":"search"/);
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), [...SERVED_SLUGS, 'nexusbloom']);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      [...SERVED_SLUGS, 'nexusbloom'],
+    );
     for (const tool of tools) assert.ok((tool.description ?? '').length > 0, `${tool.name} has a description`);
     const { prompts } = await client.listPrompts();
     assert.ok(prompts.length > 0);
     for (const prompt of prompts) assert.ok((prompt.description ?? '').length > 0, `${prompt.name} has a description`);
 
-    const result = await client.callTool({ name: 'env-validator', arguments: { env_content: 'DEBUG=true' } }) as CallToolResult;
+    const result = (await client.callTool({ name: 'env-validator', arguments: { env_content: 'DEBUG=true' } })) as CallToolResult;
     assert.notEqual(result.isError, true, JSON.stringify(result));
     assert.equal((result.structuredContent as { valid?: unknown }).valid, true);
     assert.ok(served.api.requests.some((r) => r.endpoint === 'run' && r.slug === 'env-validator'));
 
-    const invalid = await client.callTool({ name: 'env-validator', arguments: {} }) as CallToolResult;
+    const invalid = (await client.callTool({ name: 'env-validator', arguments: {} })) as CallToolResult;
     assert.equal(invalid.isError, true);
     assert.equal((invalid.structuredContent as { code?: unknown }).code, 'VALIDATION_ERROR');
   } finally {
@@ -100,7 +131,12 @@ test('initialize, tools/list and tools/call over Streamable HTTP reach the API',
   }
 });
 
-interface HistoryData { scope: string; caller?: string; runs: { slug: string; id: string }[]; note: string }
+interface HistoryData {
+  scope: string;
+  caller?: string;
+  runs: { slug: string; id: string }[];
+  note: string;
+}
 const historyOf = async (client: Client, args: Record<string, unknown> = {}): Promise<CallToolResult> =>
   client.callTool({ name: 'nexusbloom', arguments: { command: 'history', ...args } }) as Promise<CallToolResult>;
 
@@ -113,7 +149,10 @@ test('history over HTTP is per caller: each bearer token sees its own runs, and 
   try {
     await alice.callTool({ name: 'word-counter', arguments: { text: 'alice private words' } });
     const own = (await historyOf(aliceAgain)).structuredContent as unknown as HistoryData;
-    assert.deepEqual(own.runs.map((run) => run.slug), ['word-counter']);
+    assert.deepEqual(
+      own.runs.map((run) => run.slug),
+      ['word-counter'],
+    );
     assert.equal(own.scope, 'caller');
     assert.match(own.note, /scoped to your caller identity/);
     assert.match(own.note, /another replica/);
@@ -127,7 +166,7 @@ test('history over HTTP is per caller: each bearer token sees its own runs, and 
     const peek = await historyOf(bob, { show: 'r1' });
     assert.equal(peek.isError, true);
     assert.doesNotMatch(JSON.stringify(peek), /alice private words/);
-    const diff = await bob.callTool({ name: 'nexusbloom', arguments: { command: 'diff', from: 'r1', to: 'r1' } }) as CallToolResult;
+    const diff = (await bob.callTool({ name: 'nexusbloom', arguments: { command: 'diff', from: 'r1', to: 'r1' } })) as CallToolResult;
     assert.equal(diff.isError, true);
     const resource = await bob.readResource({ uri: 'nexusbloom://history' });
     assert.doesNotMatch(JSON.stringify(resource), /word-counter/);
@@ -137,7 +176,7 @@ test('history over HTTP is per caller: each bearer token sees its own runs, and 
   }
 });
 
-test('history over HTTP without a token is off: no caller reads another\'s runs, and every answer says why', async () => {
+test("history over HTTP without a token is off: no caller reads another's runs, and every answer says why", async () => {
   const served = await start();
   const { client: first } = await connect(served.http.url);
   const { client: second } = await connect(served.http.url);
@@ -167,18 +206,27 @@ test('a batch with a progressToken streams monotonic progress within the request
   const served = await start();
   const { client, received } = await connect(served.http.url);
   try {
-    const result = await client.callTool(
-      { name: 'nexusbloom', arguments: { command: 'batch', runs: [
-        { slug: 'word-counter', params: { text: 'a b c' } },
-        { slug: 'data-generator', params: { count: 2 } },
-        { slug: 'env-validator', params: { env_content: 'A=1' } },
-      ] } },
+    const result = (await client.callTool(
+      {
+        name: 'nexusbloom',
+        arguments: {
+          command: 'batch',
+          runs: [
+            { slug: 'word-counter', params: { text: 'a b c' } },
+            { slug: 'data-generator', params: { count: 2 } },
+            { slug: 'env-validator', params: { env_content: 'A=1' } },
+          ],
+        },
+      },
       undefined,
       { onprogress: () => undefined },
-    ) as CallToolResult;
+    )) as CallToolResult;
     assert.notEqual(result.isError, true, JSON.stringify(result));
     const ticks = notificationParams(received, 'notifications/progress');
-    assert.deepEqual(ticks.map((t) => t.progress), [0, 1, 2, 3]);
+    assert.deepEqual(
+      ticks.map((t) => t.progress),
+      [0, 1, 2, 3],
+    );
     assert.ok(ticks.every((t) => t.total === 3));
   } finally {
     await client.close();
@@ -195,8 +243,14 @@ test('logging/setLevel, then log lines arrive as notifications/message within a 
     assert.equal(messages().length, 0, 'no log notifications before logging/setLevel');
     await client.setLoggingLevel('info');
     await client.callTool({ name: 'word-counter', arguments: { text: 'after' } });
-    assert.ok(messages().some((m) => typeof m === 'string' && m.includes('/tools/word-counter/run')), JSON.stringify(messages()));
-    assert.ok(served.lines.some((line) => line.includes('/tools/word-counter/run')), 'the same lines still go to the stderr log');
+    assert.ok(
+      messages().some((m) => typeof m === 'string' && m.includes('/tools/word-counter/run')),
+      JSON.stringify(messages()),
+    );
+    assert.ok(
+      served.lines.some((line) => line.includes('/tools/word-counter/run')),
+      'the same lines still go to the stderr log',
+    );
   } finally {
     await client.close();
     await served.close();
@@ -219,7 +273,11 @@ test('a foreign Host or Origin is refused with 403 (DNS rebinding); localhost na
       const ok = await raw(served.http.url, { headers: { host } });
       assert.equal(ok.status, 200, `${host}: ${ok.body}`);
     }
-    assert.equal((await raw(served.http.url, { headers: { host: 'other.example.test:9000' } })).status, 403, 'a host listed with a port needs that port');
+    assert.equal(
+      (await raw(served.http.url, { headers: { host: 'other.example.test:9000' } })).status,
+      403,
+      'a host listed with a port needs that port',
+    );
     assert.equal((await raw(served.http.url, { headers: { origin: `http://localhost:${port}` } })).status, 200);
   } finally {
     await served.close();
@@ -260,7 +318,10 @@ test('with a token set, /mcp needs the bearer token (401 otherwise); /healthz do
     assert.equal(tools.length, SERVED_SLUGS.length + 1);
     await client.close();
     assert.equal((await raw(served.http.url, { method: 'GET', path: '/healthz' })).status, 200);
-    assert.ok(served.lines.every((line) => !line.includes('s3cret-token')), 'the token never reaches the log');
+    assert.ok(
+      served.lines.every((line) => !line.includes('s3cret-token')),
+      'the token never reaches the log',
+    );
   } finally {
     await served.close();
   }
@@ -311,14 +372,29 @@ test('close() lets an in-flight call finish, then stops listening', async () => 
 test('HTTP settings and the --http flag', () => {
   const { log, lines } = captureLog();
   const defaults = readHttpSettings(testNames, {}, log);
-  assert.deepEqual({ ...defaults, vars: undefined }, {
-    port: null, host: '127.0.0.1', allowedHosts: [], token: null, tokens: [], allowNoToken: false, vars: undefined,
-  });
+  assert.deepEqual(
+    { ...defaults, vars: undefined },
+    {
+      port: null,
+      host: '127.0.0.1',
+      allowedHosts: [],
+      token: null,
+      tokens: [],
+      allowNoToken: false,
+      vars: undefined,
+    },
+  );
   assert.equal(defaults.vars.port, 'NEXUSBLOOM_MCP_HTTP_PORT');
-  const set = readHttpSettings(testNames, {
-    NEXUSBLOOM_MCP_HTTP_PORT: '8080', NEXUSBLOOM_MCP_HTTP_HOST: '0.0.0.0', NEXUSBLOOM_MCP_HTTP_ALLOWED_HOSTS: ' A.test ,,b.test:9 ',
-    NEXUSBLOOM_MCP_HTTP_TOKEN: 't',
-  }, log);
+  const set = readHttpSettings(
+    testNames,
+    {
+      NEXUSBLOOM_MCP_HTTP_PORT: '8080',
+      NEXUSBLOOM_MCP_HTTP_HOST: '0.0.0.0',
+      NEXUSBLOOM_MCP_HTTP_ALLOWED_HOSTS: ' A.test ,,b.test:9 ',
+      NEXUSBLOOM_MCP_HTTP_TOKEN: 't',
+    },
+    log,
+  );
   assert.deepEqual([set.port, set.host, set.allowedHosts, set.token, set.tokens], [8080, '0.0.0.0', ['a.test', 'b.test:9'], 't', ['t']]);
   assert.deepEqual(lines, []);
   assert.equal(readHttpSettings(testNames, { NEXUSBLOOM_MCP_HTTP_PORT: '70000' }, log).port, null);

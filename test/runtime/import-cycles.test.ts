@@ -27,7 +27,12 @@ function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of files) {
     const targets = relativeImports(readFileSync(join(RUNTIME, file), 'utf8'))
-      .map((specifier) => relative(RUNTIME, resolve(dirname(join(RUNTIME, file)), specifier)).split('\\').join('/').replace(/\.js$/, '.ts'))
+      .map((specifier) =>
+        relative(RUNTIME, resolve(dirname(join(RUNTIME, file)), specifier))
+          .split('\\')
+          .join('/')
+          .replace(/\.js$/, '.ts'),
+      )
       .filter((target) => known.has(target));
     graph.set(file, [...new Set(targets)].sort());
   }
@@ -75,12 +80,22 @@ describe('runtime import graph', () => {
     const graph = importGraph();
     assert.ok(graph.size > 50, `${graph.size} modules`);
     assert.ok(graph.get('transport/server.ts')!.includes('shared/contracts.ts'));
-    assert.deepEqual(relativeImports("import type {\n  A,\n} from './a.js';\nexport { b } from '../b.js';\n// import { c } from './c.js';\nconst d = await import('./d.js');"),
-      ['./a.js', '../b.js', './d.js']);
+    assert.deepEqual(
+      relativeImports(
+        "import type {\n  A,\n} from './a.js';\nexport { b } from '../b.js';\n// import { c } from './c.js';\nconst d = await import('./d.js');",
+      ),
+      ['./a.js', '../b.js', './d.js'],
+    );
   });
 
   it('finds a cycle where there is one', () => {
-    const graph = new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']], ['d.ts', ['d.ts']], ['e.ts', ['a.ts']]]);
+    const graph = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts']],
+      ['d.ts', ['d.ts']],
+      ['e.ts', ['a.ts']],
+    ]);
     assert.deepEqual(cycles(graph), [['a.ts', 'b.ts', 'c.ts'], ['d.ts']]);
   });
 

@@ -18,8 +18,11 @@ test('runs CommonJS source and returns its result, sync or async', async () => {
   const executor = createLocalExecutor({ timeoutMs: 10_000, log: () => {} });
   const sync = await executor.run(toolWithCode('sum', 'exports.run = (p) => ({ total: p.a + p.b });'), { a: 2, b: 3 });
   assert.deepEqual(sync.ok && sync.result, { total: 5 });
-  const asyncTool = toolWithCode('later', `const { createHash } = require('node:crypto');
-module.exports = { async run(p) { await new Promise((r) => setTimeout(r, 10)); return createHash('sha1').update(p.text).digest('hex'); } };`);
+  const asyncTool = toolWithCode(
+    'later',
+    `const { createHash } = require('node:crypto');
+module.exports = { async run(p) { await new Promise((r) => setTimeout(r, 10)); return createHash('sha1').update(p.text).digest('hex'); } };`,
+  );
   const later = await executor.run(asyncTool, { text: 'abc' });
   assert.deepEqual(later.ok && later.result, 'a9993e364706816aba3e25717850c26c9cd0d89d');
 });
@@ -35,7 +38,10 @@ test('an infinite loop is killed at the deadline: TIMEOUT', async () => {
 
 test('a memory bomb hits the heap cap: EXECUTION_ERROR', async () => {
   const executor = createLocalExecutor({ timeoutMs: 30_000, heapMb: 64, log: () => {} });
-  const bomb = toolWithCode('bomb', 'exports.run = () => { const hoard = []; for (;;) hoard.push({ at: hoard.length, pad: "x".repeat(64) + hoard.length }); };');
+  const bomb = toolWithCode(
+    'bomb',
+    'exports.run = () => { const hoard = []; for (;;) hoard.push({ at: hoard.length, pad: "x".repeat(64) + hoard.length }); };',
+  );
   const failure = failureOf(await executor.run(bomb, {}));
   assert.equal(failure?.code, 'EXECUTION_ERROR');
   assert.match(failure?.error ?? '', /out of memory \(heap cap 64 MB\)/);
@@ -45,16 +51,25 @@ test('stdout writes never reach our stdout; they are forwarded to the log', asyn
   const { log, lines } = captureLog();
   const originalWrite = process.stdout.write.bind(process.stdout);
   const stdoutChunks: string[] = [];
-  process.stdout.write = ((chunk: string | Uint8Array) => { stdoutChunks.push(String(chunk)); return true; }) as typeof process.stdout.write;
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    stdoutChunks.push(String(chunk));
+    return true;
+  }) as typeof process.stdout.write;
   try {
     const executor = createLocalExecutor({ timeoutMs: 10_000, log });
-    const noisy = toolWithCode('noisy', 'exports.run = () => { console.log("HIJACK-STDOUT"); process.stdout.write("MORE\\n"); console.error("to stderr"); return 1; };');
+    const noisy = toolWithCode(
+      'noisy',
+      'exports.run = () => { console.log("HIJACK-STDOUT"); process.stdout.write("MORE\\n"); console.error("to stderr"); return 1; };',
+    );
     const outcome = await executor.run(noisy, {});
     assert.deepEqual(outcome.ok && outcome.result, 1);
   } finally {
     process.stdout.write = originalWrite;
   }
-  assert.ok(stdoutChunks.every((chunk) => !chunk.includes('HIJACK')), 'child output reached our stdout');
+  assert.ok(
+    stdoutChunks.every((chunk) => !chunk.includes('HIJACK')),
+    'child output reached our stdout',
+  );
   assert.ok(lines.some((line) => line.includes('stdout') && line.includes('HIJACK-STDOUT')));
   assert.ok(lines.some((line) => line.includes('stderr') && line.includes('to stderr')));
 });
@@ -83,11 +98,20 @@ test('throwing a string or an Error: EXECUTION_ERROR with the message', async ()
 
 test('credentials are not visible to the tool; ordinary variables are', async () => {
   const env = {
-    PATH: process.env.PATH, NEXUSBLOOM_API_KEY: 'sk-live-123', STRIPE_SECRET_KEY: 's', AWS_SESSION_TOKEN: 't',
-    DB_PASSWORD: 'p', GIT_AUTH: 'a', my_private_thing: 'q', PROJECT_MODE: 'demo',
+    PATH: process.env.PATH,
+    NEXUSBLOOM_API_KEY: 'sk-live-123',
+    STRIPE_SECRET_KEY: 's',
+    AWS_SESSION_TOKEN: 't',
+    DB_PASSWORD: 'p',
+    GIT_AUTH: 'a',
+    my_private_thing: 'q',
+    PROJECT_MODE: 'demo',
   };
   const executor = createLocalExecutor({ timeoutMs: 10_000, log: () => {}, env });
-  const spy = toolWithCode('spy', 'exports.run = () => ({ key: process.env.NEXUSBLOOM_API_KEY ?? null, names: Object.keys(process.env).sort(), mode: process.env.PROJECT_MODE });');
+  const spy = toolWithCode(
+    'spy',
+    'exports.run = () => ({ key: process.env.NEXUSBLOOM_API_KEY ?? null, names: Object.keys(process.env).sort(), mode: process.env.PROJECT_MODE });',
+  );
   const outcome = await executor.run(spy, {});
   assert.equal(outcome.ok, true, JSON.stringify(outcome));
   const result = (outcome.ok ? outcome.result : {}) as { key: string | null; names: string[]; mode: string };
@@ -117,7 +141,9 @@ test('cancellation kills the child', async () => {
   const controller = new AbortController();
   setTimeout(() => controller.abort(), 300);
   const started = Date.now();
-  const failure = failureOf(await executor.run(toolWithCode('slow', 'exports.run = () => new Promise(() => setInterval(() => {}, 1000));'), {}, controller.signal));
+  const failure = failureOf(
+    await executor.run(toolWithCode('slow', 'exports.run = () => new Promise(() => setInterval(() => {}, 1000));'), {}, controller.signal),
+  );
   assert.equal(failure?.details?.cancelled, true);
   assert.equal(failure?.code, 'CANCELLED');
   assert.ok(Date.now() - started < 5000);

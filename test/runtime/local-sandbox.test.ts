@@ -43,16 +43,32 @@ describe('a hostile tool under a real stdio server whose stdin and stdout are PO
   const secret = 'sk-live-nexusbloom-do-not-leak-0123456789';
   after(async () => session?.close());
 
-  it('cannot forge protocol messages on the server\'s stdout nor read its environment', async (t) => {
-    session = await connectSourceServer([toolWithCode('hostile', HOSTILE), toolWithCode('spin', 'exports.run = () => { for (;;) {} };')], {
-      NEXUSBLOOM_MCP_EXECUTION: 'local', NEXUSBLOOM_API_KEY: secret, NEXUSBLOOM_MCP_TIMEOUT_MS: '1500',
-    }, { realPipes: true });
-    const result = await session.client.callTool({ name: 'hostile', arguments: {} }) as CallToolResult;
+  it("cannot forge protocol messages on the server's stdout nor read its environment", async (t) => {
+    session = await connectSourceServer(
+      [toolWithCode('hostile', HOSTILE), toolWithCode('spin', 'exports.run = () => { for (;;) {} };')],
+      {
+        NEXUSBLOOM_MCP_EXECUTION: 'local',
+        NEXUSBLOOM_API_KEY: secret,
+        NEXUSBLOOM_MCP_TIMEOUT_MS: '1500',
+      },
+      { realPipes: true },
+    );
+    const result = (await session.client.callTool({ name: 'hostile', arguments: {} })) as CallToolResult;
     assert.notEqual(result.isError, true, JSON.stringify(result));
     const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
     const tried = JSON.parse(text) as Record<string, string>;
     t.diagnostic(`attempts: ${JSON.stringify(tried)}`);
-    for (const attempt of ['writeServerStdout', 'openServerStdout', 'readServerEnviron', 'readOwnEnviron', 'spawn', 'worker', 'binding', 'writeFile', 'readFile']) {
+    for (const attempt of [
+      'writeServerStdout',
+      'openServerStdout',
+      'readServerEnviron',
+      'readOwnEnviron',
+      'spawn',
+      'worker',
+      'binding',
+      'writeFile',
+      'readFile',
+    ]) {
       assert.equal(tried[attempt], 'ERR_ACCESS_DENIED', attempt);
     }
     const wire = JSON.stringify(session.received);
@@ -63,7 +79,7 @@ describe('a hostile tool under a real stdio server whose stdin and stdout are PO
 
   it('is killed at its deadline, and the answer says so truly', async () => {
     const started = Date.now();
-    const result = await session.client.callTool({ name: 'spin', arguments: {} }) as CallToolResult;
+    const result = (await session.client.callTool({ name: 'spin', arguments: {} })) as CallToolResult;
     const took = Date.now() - started;
     assert.equal(result.isError, true);
     assert.match(JSON.stringify(result.content), /did not finish within 1500 ms and was killed/);
@@ -74,11 +90,14 @@ describe('a hostile tool under a real stdio server whose stdin and stdout are PO
 describe('deadlines end the whole process tree', () => {
   it('a tool that tries to leave a grandchild holding its stdio is answered at its deadline', async () => {
     const executor = createLocalExecutor({ timeoutMs: 1000, log: () => {} });
-    const stubborn = toolWithCode('stubborn', `exports.run = () => {
+    const stubborn = toolWithCode(
+      'stubborn',
+      `exports.run = () => {
   try { require('node:child_process').spawn('/bin/sh', ['-c', 'sleep 8'], { stdio: 'inherit' }); } catch {}
   try { require('node:child_process').spawn('/bin/sh', ['-c', 'sleep 8'], { stdio: 'ignore', detached: true }).unref(); } catch {}
   for (;;) {}
-};`);
+};`,
+    );
     const started = Date.now();
     const failure = failureOf(await executor.run(stubborn, {}));
     const took = Date.now() - started;
@@ -88,7 +107,10 @@ describe('deadlines end the whole process tree', () => {
   });
 
   it('killProcessTree ends a detached child and every process in its group, and their pipes close', async () => {
-    const child = spawn('/bin/sh', ['-c', 'sleep 30 & echo $!; sleep 30 & echo $!; wait'], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn('/bin/sh', ['-c', 'sleep 30 & echo $!; sleep 30 & echo $!; wait'], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     while (out.trim().split('\n').length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -101,7 +123,9 @@ describe('deadlines end the whole process tree', () => {
     assert.ok(Date.now() - started < 1000);
     await new Promise((resolve) => setTimeout(resolve, 100));
     for (const pid of grandchildren) {
-      const state = existsSync(`/proc/${pid}/stat`) ? /\) (\S)/.exec(await import('node:fs').then((fs) => fs.readFileSync(`/proc/${pid}/stat`, 'utf8')))?.[1] : 'gone';
+      const state = existsSync(`/proc/${pid}/stat`)
+        ? /\) (\S)/.exec(await import('node:fs').then((fs) => fs.readFileSync(`/proc/${pid}/stat`, 'utf8')))?.[1]
+        : 'gone';
       assert.ok(state === 'gone' || state === 'Z', `grandchild ${pid} is ${state}`);
     }
   });
@@ -126,7 +150,9 @@ describe('a busy tool does not outlive a server killed outright', () => {
   it('stops itself shortly past its deadline when no parent is left to kill it', async () => {
     const marker = `NEXUSBLOOM_TEST_MARK_${process.pid}_${Date.now()}`;
     const session = await connectSourceServer([toolWithCode('spin', 'exports.run = () => { for (;;) {} };')], {
-      NEXUSBLOOM_MCP_EXECUTION: 'local', NEXUSBLOOM_MCP_TIMEOUT_MS: '1500', [marker]: '1',
+      NEXUSBLOOM_MCP_EXECUTION: 'local',
+      NEXUSBLOOM_MCP_TIMEOUT_MS: '1500',
+      [marker]: '1',
     });
     const pending = session.client.callTool({ name: 'spin', arguments: {} }).catch(() => undefined);
     let children: number[] = [];
@@ -139,7 +165,8 @@ describe('a busy tool does not outlive a server killed outright', () => {
     await new Promise((resolve) => setTimeout(resolve, 700));
     process.kill(session.pid ?? 0, 'SIGKILL');
     const killedAt = Date.now();
-    while (sandboxChildrenMarked(marker).length > 0 && Date.now() - killedAt < 8000) await new Promise((resolve) => setTimeout(resolve, 100));
+    while (sandboxChildrenMarked(marker).length > 0 && Date.now() - killedAt < 8000)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     const left = sandboxChildrenMarked(marker);
     for (const pid of left) process.kill(pid, 'SIGKILL');
     assert.deepEqual(left, [], 'the child outlived its server');
@@ -151,11 +178,21 @@ describe('a busy tool does not outlive a server killed outright', () => {
 
 describe('local runs are capped', () => {
   it('a bounded queue: with 2 at once and 3 waiting, 10 parallel calls start 5 and refuse 5 at once', async () => {
-    const executor = createLocalExecutor({ timeoutMs: 20_000, log: () => {}, executionVar: 'NEXUSBLOOM_MCP_EXECUTION', limits: { concurrency: 2, queueLimit: 3 } });
-    const nap = toolWithCode('nap', 'exports.run = async () => { const start = Date.now(); await new Promise((r) => setTimeout(r, 300)); return { start, end: Date.now() }; };');
+    const executor = createLocalExecutor({
+      timeoutMs: 20_000,
+      log: () => {},
+      executionVar: 'NEXUSBLOOM_MCP_EXECUTION',
+      limits: { concurrency: 2, queueLimit: 3 },
+    });
+    const nap = toolWithCode(
+      'nap',
+      'exports.run = async () => { const start = Date.now(); await new Promise((r) => setTimeout(r, 300)); return { start, end: Date.now() }; };',
+    );
     const started = Date.now();
     const outcomes = await Promise.all(Array.from({ length: 10 }, () => executor.run(nap, {})));
-    const ran = outcomes.filter((outcome) => outcome.ok).map((outcome) => (outcome.ok ? outcome.result : null) as { start: number; end: number });
+    const ran = outcomes
+      .filter((outcome) => outcome.ok)
+      .map((outcome) => (outcome.ok ? outcome.result : null) as { start: number; end: number });
     const refused = outcomes.filter((outcome) => !outcome.ok).map((outcome) => (outcome.ok ? undefined : outcome.failure));
     assert.equal(ran.length, 5);
     assert.equal(refused.length, 5);
@@ -182,31 +219,66 @@ describe('local runs are capped', () => {
   });
 
   it('memory held in Buffers counts: 512 MB of them under a 128 MB heap cap is killed at the memory cap', async (t) => {
-    const executor = createLocalExecutor({ timeoutMs: 30_000, log: () => {}, executionVar: 'NEXUSBLOOM_MCP_EXECUTION', limits: { memoryMb: 160 } });
-    const hoarder = toolWithCode('hoarder', 'exports.run = () => { const hoard = []; for (let i = 0; i < 64; i += 1) hoard.push(Buffer.alloc(8 * 1024 * 1024, i + 1)); return hoard.length; };');
+    const executor = createLocalExecutor({
+      timeoutMs: 30_000,
+      log: () => {},
+      executionVar: 'NEXUSBLOOM_MCP_EXECUTION',
+      limits: { memoryMb: 160 },
+    });
+    const hoarder = toolWithCode(
+      'hoarder',
+      'exports.run = () => { const hoard = []; for (let i = 0; i < 64; i += 1) hoard.push(Buffer.alloc(8 * 1024 * 1024, i + 1)); return hoard.length; };',
+    );
     const started = Date.now();
     const failure = failureOf(await executor.run(hoarder, {}));
     t.diagnostic(`answered after ${Date.now() - started} ms: ${failure?.error}`);
     assert.equal(failure?.code, 'EXECUTION_ERROR');
-    assert.match(failure?.error ?? '', /used more than 160 MB of memory \(\d+ MB resident, Buffers included\) and was killed\. Raise NEXUSBLOOM_MCP_LOCAL_MEMORY_MB/);
+    assert.match(
+      failure?.error ?? '',
+      /used more than 160 MB of memory \(\d+ MB resident, Buffers included\) and was killed\. Raise NEXUSBLOOM_MCP_LOCAL_MEMORY_MB/,
+    );
     assert.equal(failure?.details?.memory_mb, 160);
   });
 
   it('reads its limits from the environment, reporting a bad value', () => {
     const { log, lines } = captureLog();
-    assert.deepEqual({ ...readLocalLimits(testNames, {}, log), vars: undefined }, { concurrency: 2, queueLimit: 16, memoryMb: 256, vars: undefined });
-    const set = readLocalLimits(testNames, { NEXUSBLOOM_MCP_LOCAL_CONCURRENCY: '4', NEXUSBLOOM_MCP_LOCAL_QUEUE: '0', NEXUSBLOOM_MCP_LOCAL_MEMORY_MB: '12' }, log);
+    assert.deepEqual(
+      { ...readLocalLimits(testNames, {}, log), vars: undefined },
+      { concurrency: 2, queueLimit: 16, memoryMb: 256, vars: undefined },
+    );
+    const set = readLocalLimits(
+      testNames,
+      { NEXUSBLOOM_MCP_LOCAL_CONCURRENCY: '4', NEXUSBLOOM_MCP_LOCAL_QUEUE: '0', NEXUSBLOOM_MCP_LOCAL_MEMORY_MB: '12' },
+      log,
+    );
     assert.deepEqual([set.concurrency, set.queueLimit, set.memoryMb], [4, 0, 256]);
     assert.match(lines.join('\n'), /NEXUSBLOOM_MCP_LOCAL_MEMORY_MB="12" is not a whole number of at least 64/);
   });
 });
 
-describe('the child\'s flags', () => {
+describe("the child's flags", () => {
   it('choose the permission flag by Node.js version and allow reading the entry script alone', () => {
-    assert.deepEqual(['v18.20.0', 'v20.20.2', 'v22.12.0', 'v22.13.0', 'v23.4.0', 'v23.5.0', 'v24.1.0'].map(permissionFlag),
-      [null, '--experimental-permission', '--experimental-permission', '--permission', '--experimental-permission', '--permission', '--permission']);
-    assert.deepEqual(sandboxFlags('/pkg/dist/runtime/execution/sandbox-child.js', 128, 'v20.20.2'),
-      ['--max-old-space-size=128', '--experimental-permission', '--allow-fs-read=/pkg/dist/runtime/execution/sandbox-child.js', '--disable-warning=ExperimentalWarning']);
-    assert.deepEqual(sandboxFlags('/e.js', 64, 'v25.0.0'), ['--max-old-space-size=64', '--permission', '--allow-fs-read=/e.js', '--allow-net', '--disable-warning=ExperimentalWarning']);
+    assert.deepEqual(['v18.20.0', 'v20.20.2', 'v22.12.0', 'v22.13.0', 'v23.4.0', 'v23.5.0', 'v24.1.0'].map(permissionFlag), [
+      null,
+      '--experimental-permission',
+      '--experimental-permission',
+      '--permission',
+      '--experimental-permission',
+      '--permission',
+      '--permission',
+    ]);
+    assert.deepEqual(sandboxFlags('/pkg/dist/runtime/execution/sandbox-child.js', 128, 'v20.20.2'), [
+      '--max-old-space-size=128',
+      '--experimental-permission',
+      '--allow-fs-read=/pkg/dist/runtime/execution/sandbox-child.js',
+      '--disable-warning=ExperimentalWarning',
+    ]);
+    assert.deepEqual(sandboxFlags('/e.js', 64, 'v25.0.0'), [
+      '--max-old-space-size=64',
+      '--permission',
+      '--allow-fs-read=/e.js',
+      '--allow-net',
+      '--disable-warning=ExperimentalWarning',
+    ]);
   });
 });

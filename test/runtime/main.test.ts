@@ -14,7 +14,15 @@ const repoRoot = new URL('../../', import.meta.url);
 const catalogue: ServedCatalogueFile = {
   format: 'nexusbloom-served-catalogue/1',
   tools: [
-    servedTool(manifest({ slug: 'noisy', source: { runtime: 'node', code: 'exports.run = () => { console.log("NOT JSON-RPC"); process.stdout.write("{}\\n"); return { ok: true }; };' } })),
+    servedTool(
+      manifest({
+        slug: 'noisy',
+        source: {
+          runtime: 'node',
+          code: 'exports.run = () => { console.log("NOT JSON-RPC"); process.stdout.write("{}\\n"); return { ok: true }; };',
+        },
+      }),
+    ),
     servedTool(manifest({ slug: 'two words' }), 'contains characters outside [A-Za-z0-9_-]: " "'),
   ],
 };
@@ -24,10 +32,13 @@ async function fakePackage(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'nb-main-'));
   await mkdir(join(dir, 'data'));
   await writeFile(join(dir, 'data', 'catalogue.json'), JSON.stringify(catalogue));
-  await writeFile(join(dir, 'bin.mjs'), [
-    `import { main } from ${JSON.stringify(new URL('src/runtime/transport/main.ts', repoRoot).href)};`,
-    `await main({ names: ${JSON.stringify(testNames)}, catalogueUrl: new URL('./data/catalogue.json', import.meta.url) });`,
-  ].join('\n'));
+  await writeFile(
+    join(dir, 'bin.mjs'),
+    [
+      `import { main } from ${JSON.stringify(new URL('src/runtime/transport/main.ts', repoRoot).href)};`,
+      `await main({ names: ${JSON.stringify(testNames)}, catalogueUrl: new URL('./data/catalogue.json', import.meta.url) });`,
+    ].join('\n'),
+  );
   return dir;
 }
 
@@ -36,8 +47,11 @@ const childEnv = (extra: Record<string, string>) => ({ PATH: process.env.PATH ??
 /** An SDK client for the fake package's bin over real stdio (not yet connected), and what the bin writes to stderr. */
 function stdioClient(dir: string, env: Record<string, string>): { client: Client; transport: StdioClientTransport; stderr: string[] } {
   const transport = new StdioClientTransport({
-    command: process.execPath, args: ['--import', 'tsx', join(dir, 'bin.mjs')], cwd: new URL(repoRoot).pathname,
-    env: childEnv(env), stderr: 'pipe',
+    command: process.execPath,
+    args: ['--import', 'tsx', join(dir, 'bin.mjs')],
+    cwd: new URL(repoRoot).pathname,
+    env: childEnv(env),
+    stderr: 'pipe',
   });
   const stderr: string[] = [];
   transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
@@ -50,7 +64,10 @@ test('serves over real stdio through the SDK client', async () => {
   try {
     await client.connect(transport);
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ['noisy', 'nexusbloom']);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['noisy', 'nexusbloom'],
+    );
     const result = await client.callTool({ name: 'noisy', arguments: {} });
     assert.notEqual(result.isError, true, JSON.stringify(result));
     assert.deepEqual(result.structuredContent, { ok: true });
@@ -61,23 +78,33 @@ test('serves over real stdio through the SDK client', async () => {
   const log = stderr.join('');
   assert.match(log, /withheld.*"two words"/);
   assert.match(log, /not a security sandbox/);
-  assert.match(log, /NOT JSON-RPC/, 'the tool\'s stdout is forwarded to stderr');
+  assert.match(log, /NOT JSON-RPC/, "the tool's stdout is forwarded to stderr");
 });
 
 test('stdout carries only JSON-RPC; closing stdin ends the process cleanly', async () => {
   const dir = await fakePackage();
   const child = spawn(process.execPath, ['--import', 'tsx', join(dir, 'bin.mjs')], {
-    cwd: new URL(repoRoot).pathname, env: childEnv({ NEXUSBLOOM_MCP_EXECUTION: 'local' }), stdio: ['pipe', 'pipe', 'pipe'],
+    cwd: new URL(repoRoot).pathname,
+    env: childEnv({ NEXUSBLOOM_MCP_EXECUTION: 'local' }),
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';
-  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
   child.stderr.resume();
   const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
   const waitFor = async (id: number) => {
-    for (let i = 0; i < 200 && !stdout.split('\n').some((line) => line.includes(`"id":${id}`)); i += 1) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 200 && !stdout.split('\n').some((line) => line.includes(`"id":${id}`)); i += 1)
+      await new Promise((r) => setTimeout(r, 50));
   };
   try {
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    });
     await waitFor(1);
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'noisy', arguments: {} } });
@@ -98,23 +125,46 @@ test('stdout carries only JSON-RPC; closing stdin ends the process cleanly', asy
 test('requests written before stdin closes are all answered before the process exits (printf … | bin)', async () => {
   const dir = await fakePackage();
   const child = spawn(process.execPath, ['--import', 'tsx', join(dir, 'bin.mjs')], {
-    cwd: new URL(repoRoot).pathname, env: childEnv({ NEXUSBLOOM_MCP_EXECUTION: 'local' }), stdio: ['pipe', 'pipe', 'pipe'],
+    cwd: new URL(repoRoot).pathname,
+    env: childEnv({ NEXUSBLOOM_MCP_EXECUTION: 'local' }),
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   try {
-    child.stdin.end([
-      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } },
-      { jsonrpc: '2.0', method: 'notifications/initialized' },
-      // A local run takes a child process: it is still in flight when stdin ends.
-      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'noisy', arguments: {} } },
-      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'nexusbloom', arguments: { command: 'run', slug: 'noisy', params: {} } } },
-    ].map((message) => `${JSON.stringify(message)}\n`).join(''));
+    child.stdin.end(
+      [
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+        },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        // A local run takes a child process: it is still in flight when stdin ends.
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'noisy', arguments: {} } },
+        {
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'tools/call',
+          params: { name: 'nexusbloom', arguments: { command: 'run', slug: 'noisy', params: {} } },
+        },
+      ]
+        .map((message) => `${JSON.stringify(message)}\n`)
+        .join(''),
+    );
     const [code] = await once(child, 'exit');
     assert.equal(code, 0, stderr);
-    const answers = stdout.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as { id: number; result?: { isError?: boolean } });
+    const answers = stdout
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { id: number; result?: { isError?: boolean } });
     assert.deepEqual(answers.map((answer) => answer.id).sort(), [1, 2, 3], stdout);
     for (const answer of answers.slice(1)) assert.notEqual(answer.result?.isError, true, JSON.stringify(answer));
     assert.match(stderr, /Answering 2 request\(s\) already received before shutting down/);
@@ -134,7 +184,11 @@ test('an API URL is shown without its credentials, and an unusable one keeps the
       const { tools } = await client.listTools();
       const first = await client.callTool({ name: 'noisy', arguments: {} });
       const second = await client.callTool({ name: 'noisy', arguments: {} });
-      return { tools: tools.length, results: [first, second] as { isError?: boolean; structuredContent?: Record<string, unknown> }[], stderr: stderr.join('') };
+      return {
+        tools: tools.length,
+        results: [first, second] as { isError?: boolean; structuredContent?: Record<string, unknown> }[],
+        stderr: stderr.join(''),
+      };
     } finally {
       await client.close();
     }
@@ -165,12 +219,18 @@ test('a missing catalogue is reported on stderr with exit code 1', async () => {
   const dir = await fakePackage();
   await rm(join(dir, 'data', 'catalogue.json'));
   const child = spawn(process.execPath, ['--import', 'tsx', join(dir, 'bin.mjs')], {
-    cwd: new URL(repoRoot).pathname, env: childEnv({}), stdio: ['pipe', 'pipe', 'pipe'],
+    cwd: new URL(repoRoot).pathname,
+    env: childEnv({}),
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   const [code] = await once(child, 'exit');
   await rm(dir, { recursive: true });
   assert.equal(code, 1);
@@ -184,13 +244,19 @@ test('a missing catalogue is reported on stderr with exit code 1', async () => {
  */
 async function runBin(dir: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(dir, 'bin.mjs'), ...args], {
-    cwd: new URL(repoRoot).pathname, env: childEnv({}), stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: new URL(repoRoot).pathname,
+    env: childEnv({}),
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-  const [code] = await once(child, 'exit') as [number | null];
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const [code] = (await once(child, 'exit')) as [number | null];
   return { code, stdout, stderr };
 }
 
@@ -244,11 +310,15 @@ test('an unknown argument is named on stderr with exit code 2, and nothing is se
 test('--http 0 still serves Streamable HTTP', async () => {
   const dir = await fakePackage();
   const child = spawn(process.execPath, ['--import', 'tsx', join(dir, 'bin.mjs'), '--http', '0'], {
-    cwd: new URL(repoRoot).pathname, env: childEnv({}), stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: new URL(repoRoot).pathname,
+    env: childEnv({}),
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
   let stdout = '';
-  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       child.stderr.on('data', (chunk: Buffer) => {

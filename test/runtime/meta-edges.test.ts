@@ -24,7 +24,10 @@ describe('a diff never calls truncated payloads identical ("a truncated payload 
     assert.equal(diff.resultsDiffer, true);
     assert.doesNotMatch(diff.verdict, /inputs identical/);
     assert.match(diff.verdict, /^results differ; inputs not proven identical \(truncated/);
-    assert.match(formatRunDiff(diff), /inputs were truncated and may differ past the cut, so a changed result is not by itself a regression/);
+    assert.match(
+      formatRunDiff(diff),
+      /inputs were truncated and may differ past the cut, so a changed result is not by itself a regression/,
+    );
   });
 
   it('results that differ only past the cut are not reported as identical results', () => {
@@ -67,7 +70,8 @@ describe('NEXUSBLOOM_MCP_TIMEOUT_MS is honoured when it is longer than a Node.js
 
 describe('history keeps every input member, "__proto__" included ("one run with its input"; "compare two runs field by field")', () => {
   const history = createRunHistory();
-  const input = (plain: string, password: string): unknown => JSON.parse(`{"data":{"__proto__":{"plain":"${plain}","password":"${password}"}}}`);
+  const input = (plain: string, password: string): unknown =>
+    JSON.parse(`{"data":{"__proto__":{"plain":"${plain}","password":"${password}"}}}`);
   const from = history.record('t', input('v1', 'hunter2'), ok(1));
   const to = history.record('t', input('v2', 'hunter3'), ok(1));
 
@@ -88,11 +92,21 @@ describe('local execution strips the API credentials carried in the API URL ("Cr
       log: () => {},
       executionVar: 'NEXUSBLOOM_MCP_EXECUTION',
       env: {
-        PATH: process.env.PATH ?? '', NEXUSBLOOM_API_URL: 'https://alice:s3cr3t@api.example.test/api', SITE_URL: 'https://u:p@example.test/',
+        PATH: process.env.PATH ?? '',
+        NEXUSBLOOM_API_URL: 'https://alice:s3cr3t@api.example.test/api',
+        SITE_URL: 'https://u:p@example.test/',
         HOME_PAGE: 'https://example.test/',
       },
     });
-    const tool = servedTool(manifest({ slug: 'env-reader', source: { runtime: 'node', code: 'exports.run = () => ({ api: process.env.NEXUSBLOOM_API_URL ?? null, site: process.env.SITE_URL ?? null, home: process.env.HOME_PAGE });' } }));
+    const tool = servedTool(
+      manifest({
+        slug: 'env-reader',
+        source: {
+          runtime: 'node',
+          code: 'exports.run = () => ({ api: process.env.NEXUSBLOOM_API_URL ?? null, site: process.env.SITE_URL ?? null, home: process.env.HOME_PAGE });',
+        },
+      }),
+    );
     const outcome = await executor.run(tool, {});
     assert.deepEqual(outcome.ok && outcome.result, { api: null, site: null, home: 'https://example.test/' });
   });

@@ -76,7 +76,9 @@ describe('search, list and schema', () => {
     const h = harness();
     const result = await meta(h, { command: 'list' });
     assert.equal(data(result).count, h.tools.length);
-    const withheld = data(result).tools.filter((tool: { withheld: boolean }) => tool.withheld).map((tool: { slug: string }) => tool.slug);
+    const withheld = data(result)
+      .tools.filter((tool: { withheld: boolean }) => tool.withheld)
+      .map((tool: { slug: string }) => tool.slug);
     assert.deepEqual(withheld, ['Env Validator', 'json/format']);
     assert.equal(text(result).split('\n').length, h.tools.length + 1);
   });
@@ -135,7 +137,10 @@ describe('run', () => {
       const ran = await meta(h, { command: 'run', slug, params: { json: '{}' } });
       assert.equal(ran.isError, undefined, JSON.stringify(ran.structuredContent));
     }
-    assert.deepEqual(h.runner.calls.map((call) => call.slug), [' ', '\u00a0']);
+    assert.deepEqual(
+      h.runner.calls.map((call) => call.slug),
+      [' ', '\u00a0'],
+    );
     for (const command of ['run', 'schema']) {
       const empty = await meta(h, { command, slug: '' });
       assert.equal(data(empty).code, 'INVALID_COMMAND');
@@ -145,7 +150,12 @@ describe('run', () => {
 
   const failures: [string, unknown, string, RegExp][] = [
     ['typo', { command: 'run', slug: 'env-validatr', params: {} }, 'TOOL_NOT_FOUND', /Closest matches: env-validator/],
-    ['ambiguous prefix', { command: 'run', slug: 'json', params: {} }, 'AMBIGUOUS_SLUG', /json-formatter, json-schema-validator, json\/format/],
+    [
+      'ambiguous prefix',
+      { command: 'run', slug: 'json', params: {} },
+      'AMBIGUOUS_SLUG',
+      /json-formatter, json-schema-validator, json\/format/,
+    ],
     ['missing argument', { command: 'run', slug: 'data-generator', params: {} }, 'VALIDATION_ERROR', /"count"/],
     ['failing tool', { command: 'run', slug: 'jwt-decoder', params: { token: 'notajwt' } }, 'EXECUTION_ERROR', /not a JWT/],
     ['output mismatch', { command: 'run', slug: 'http-status', params: { code: 418 } }, 'OUTPUT_MISMATCH', /output_schema/],
@@ -180,8 +190,20 @@ describe('batch', () => {
   });
 
   const rejected: [string, unknown[], number, string, RegExp][] = [
-    ['invalid params at index 2', [validRun(0), validRun(1), { slug: 'data-generator', params: {} }], 2, 'VALIDATION_ERROR', /runs\[2\]: .*"count"/],
-    ['unknown slug at index 1', [validRun(0), { slug: 'env-validatr' }, validRun(2)], 1, 'TOOL_NOT_FOUND', /runs\[1\]: No tool named "env-validatr"/],
+    [
+      'invalid params at index 2',
+      [validRun(0), validRun(1), { slug: 'data-generator', params: {} }],
+      2,
+      'VALIDATION_ERROR',
+      /runs\[2\]: .*"count"/,
+    ],
+    [
+      'unknown slug at index 1',
+      [validRun(0), { slug: 'env-validatr' }, validRun(2)],
+      1,
+      'TOOL_NOT_FOUND',
+      /runs\[1\]: No tool named "env-validatr"/,
+    ],
     ['ambiguous slug at index 0', [{ slug: 'json', params: {} }], 0, 'AMBIGUOUS_SLUG', /runs\[0\]/],
     ['item not an object at index 1', [validRun(0), 'word-counter'], 1, 'INVALID_COMMAND', /runs\[1\] must be an object/],
     ['missing slug at index 0', [{ params: {} }], 0, 'INVALID_COMMAND', /runs\[0\]\.slug is required/],
@@ -203,7 +225,10 @@ describe('batch', () => {
 
   it('names every invalid item', async () => {
     const result = await meta(harness(), { command: 'batch', runs: [{ slug: 'data-generator' }, validRun(1), { slug: 'nope-nope' }] });
-    assert.deepEqual(data(result).details.items.map((item: { index: number }) => item.index), [0, 2]);
+    assert.deepEqual(
+      data(result).details.items.map((item: { index: number }) => item.index),
+      [0, 2],
+    );
   });
 
   it('is an isError result when no run succeeded, with every failure kept', async () => {
@@ -211,7 +236,10 @@ describe('batch', () => {
     const result = await meta(harness(), { command: 'batch', runs: [broken, broken] });
     assert.equal(result.isError, true);
     assert.equal(text(result).split('\n')[0], '2 runs: 0 succeeded, 2 failed');
-    assert.deepEqual(data(result).runs.map((run: { code: string }) => run.code), ['EXECUTION_ERROR', 'EXECUTION_ERROR']);
+    assert.deepEqual(
+      data(result).runs.map((run: { code: string }) => run.code),
+      ['EXECUTION_ERROR', 'EXECUTION_ERROR'],
+    );
   });
 
   it('keeps successes when one run fails, lists failures first and keeps request order in the data', async () => {
@@ -230,11 +258,14 @@ describe('batch', () => {
     assert.match(lines[1] ?? '', /^runs\[1\] jwt-decoder \(r2\) failed \[EXECUTION_ERROR, retryable: false\]/);
     assert.match(lines[2] ?? '', /^runs\[0\] env-validator \(r1\) succeeded/);
     const runs = data(result).runs;
-    assert.deepEqual(runs.map((run: { slug: string; success: boolean }) => [run.slug, run.success]), [
-      ['env-validator', true],
-      ['jwt-decoder', false],
-      ['data-generator', true],
-    ]);
+    assert.deepEqual(
+      runs.map((run: { slug: string; success: boolean }) => [run.slug, run.success]),
+      [
+        ['env-validator', true],
+        ['jwt-decoder', false],
+        ['data-generator', true],
+      ],
+    );
     assert.equal(runs[2].result.length, 2);
     assert.equal(runs[1].code, 'EXECUTION_ERROR');
     assert.deepEqual([data(result).total, data(result).succeeded, data(result).failed], [3, 2, 1]);
@@ -243,17 +274,29 @@ describe('batch', () => {
 
   it('sends no run after the call is cancelled, and records and counts only the runs that were sent', async () => {
     const controller = new AbortController();
-    const runner = functionRunner({ 'word-counter': () => {
-      controller.abort();
-      return { words: 2, characters: 5 };
-    } });
+    const runner = functionRunner({
+      'word-counter': () => {
+        controller.abort();
+        return { words: 2, characters: 5 };
+      },
+    });
     const h = harness({ runner });
     const result = await meta(h, { command: 'batch', runs: [0, 1, 2, 3].map(validRun) }, { ...callExtra(), signal: controller.signal });
     assert.equal(h.runner.calls.length, 1);
-    assert.deepEqual(h.ctx.history.list().map((run) => run.id), ['r1']);
+    assert.deepEqual(
+      h.ctx.history.list().map((run) => run.id),
+      ['r1'],
+    );
     assert.deepEqual([data(result).total, data(result).succeeded, data(result).failed, data(result).not_sent], [4, 1, 0, 3]);
-    assert.deepEqual(data(result).runs.map((run: { run_id?: string; code?: string }) => [run.run_id, run.code]),
-      [['r1', undefined], [undefined, 'CANCELLED'], [undefined, 'CANCELLED'], [undefined, 'CANCELLED']]);
+    assert.deepEqual(
+      data(result).runs.map((run: { run_id?: string; code?: string }) => [run.run_id, run.code]),
+      [
+        ['r1', undefined],
+        [undefined, 'CANCELLED'],
+        [undefined, 'CANCELLED'],
+        [undefined, 'CANCELLED'],
+      ],
+    );
     assert.match(text(result), /^4 runs: 1 succeeded, 0 failed, 3 not sent/);
   });
 
@@ -262,7 +305,15 @@ describe('batch', () => {
   it('sends an opening tick and one per entry, monotonic, when the host sent a progress token', async () => {
     const extra = callExtra({ token: 'tok-1' });
     await meta(harness(), batchOfThree, extra);
-    assert.deepEqual(extra.ticks.map((tick) => [tick.progress, tick.total]), [[0, 3], [1, 3], [2, 3], [3, 3]]);
+    assert.deepEqual(
+      extra.ticks.map((tick) => [tick.progress, tick.total]),
+      [
+        [0, 3],
+        [1, 3],
+        [2, 3],
+        [3, 3],
+      ],
+    );
     assert.match(extra.ticks[2]?.message ?? '', /jwt-decoder: failed/);
   });
 
@@ -297,7 +348,10 @@ describe('history and diff', () => {
     const h = await withRuns();
     const result = await meta(h, { command: 'history' });
     const index = data(result);
-    assert.deepEqual(index.runs.map((run: { id: string }) => run.id), ['r2', 'r1']);
+    assert.deepEqual(
+      index.runs.map((run: { id: string }) => run.id),
+      ['r2', 'r1'],
+    );
     assert.deepEqual(Object.keys(index.runs[0]), ['id', 'slug', 'status', 'duration_ms', 'at']);
     assert.equal(index.process_started_at, STARTED_AT.toISOString());
     assert.match(text(result), /scoped to this server process \(started 2026-01-02T03:04:05\.000Z\)/);

@@ -14,7 +14,9 @@ const promptText = (result: GetPromptResult): string => {
 
 /** Every ```json block in a prompt, which the prompts use only for calls. */
 function callsIn(text: string): { name: string; arguments: Record<string, unknown> }[] {
-  return [...text.matchAll(/```json\n([\s\S]*?)\n```/g)].map((match) => JSON.parse(match[1] ?? '')).filter((value) => value !== null && typeof value === 'object' && 'name' in value && 'arguments' in value);
+  return [...text.matchAll(/```json\n([\s\S]*?)\n```/g)]
+    .map((match) => JSON.parse(match[1] ?? ''))
+    .filter((value) => value !== null && typeof value === 'object' && 'name' in value && 'arguments' in value);
 }
 
 const REJECTED_BEFORE_RUNNING = new Set(['VALIDATION_ERROR', 'INVALID_COMMAND', 'TOOL_NOT_FOUND', 'AMBIGUOUS_SLUG', 'BATCH_TOO_LARGE']);
@@ -30,7 +32,10 @@ async function assertCallsValidate(h: Harness, text: string, minimum: number): P
     }
     const result = await h.surface.callTool(call.name, call.arguments, callExtra());
     const code = (result.structuredContent as { code?: string } | undefined)?.code;
-    assert.ok(!result.isError || !REJECTED_BEFORE_RUNNING.has(code ?? ''), `${JSON.stringify(call)} → ${JSON.stringify(result.structuredContent)}`);
+    assert.ok(
+      !result.isError || !REJECTED_BEFORE_RUNNING.has(code ?? ''),
+      `${JSON.stringify(call)} → ${JSON.stringify(result.structuredContent)}`,
+    );
     if (call.arguments.command === 'batch') {
       assert.equal((result.structuredContent as { total: number }).total, (call.arguments.runs as unknown[]).length);
     }
@@ -40,12 +45,15 @@ async function assertCallsValidate(h: Harness, text: string, minimum: number): P
 describe('prompt list', () => {
   it('offers four described prompts with their arguments', () => {
     const { prompts } = harness().surface.listPrompts();
-    assert.deepEqual(prompts.map((prompt) => [prompt.name, (prompt.arguments ?? []).map((argument) => argument.name)]), [
-      ['find-tool', ['goal']],
-      ['use-tool', ['slug']],
-      ['plan-batch', ['task']],
-      ['recover', ['error', 'slug']],
-    ]);
+    assert.deepEqual(
+      prompts.map((prompt) => [prompt.name, (prompt.arguments ?? []).map((argument) => argument.name)]),
+      [
+        ['find-tool', ['goal']],
+        ['use-tool', ['slug']],
+        ['plan-batch', ['task']],
+        ['recover', ['error', 'slug']],
+      ],
+    );
     for (const prompt of prompts) {
       assert.ok((prompt.description ?? '').length > 20, prompt.name);
       for (const argument of prompt.arguments ?? []) assert.ok((argument.description ?? '').length > 5);
@@ -91,13 +99,19 @@ describe('use-tool', () => {
   ];
   for (const [slug, message] of rejected) {
     it(`accepts only exact slugs: ${slug} is an InvalidParams error`, () => {
-      assert.throws(() => harness().surface.getPrompt('use-tool', { slug }), (error: unknown) => error instanceof ProtocolError && error.code === ErrorCode.InvalidParams && message.test(error.message));
+      assert.throws(
+        () => harness().surface.getPrompt('use-tool', { slug }),
+        (error: unknown) => error instanceof ProtocolError && error.code === ErrorCode.InvalidParams && message.test(error.message),
+      );
     });
   }
 });
 
 describe('plan-batch', () => {
-  for (const task of ['set up a new node repository: gitignore, check env, fake data', 'prepare api docs: markdown to html and format json']) {
+  for (const task of [
+    'set up a new node repository: gitignore, check env, fake data',
+    'prepare api docs: markdown to html and format json',
+  ]) {
     it(`plans "${task}" with a batch call that validates`, async () => {
       const h = harness();
       const text = promptText(h.surface.getPrompt('plan-batch', { task }));
@@ -139,7 +153,10 @@ describe('prompt errors', () => {
   ];
   for (const [name, args, message] of table) {
     it(`${name} ${JSON.stringify(args)}`, () => {
-      assert.throws(() => harness().surface.getPrompt(name, args), (error: unknown) => error instanceof ProtocolError && error.code === ErrorCode.InvalidParams && message.test(error.message));
+      assert.throws(
+        () => harness().surface.getPrompt(name, args),
+        (error: unknown) => error instanceof ProtocolError && error.code === ErrorCode.InvalidParams && message.test(error.message),
+      );
     });
   }
   it('finds error codes in codes, envelopes and prose', () => {

@@ -10,10 +10,14 @@ import { captureLog, manifest, servedTool, testNames } from './core-fixtures.js'
 const catalogue: ServedCatalogueFile = {
   format: 'nexusbloom-served-catalogue/1',
   tools: [
-    servedTool(manifest({
-      slug: 'env-validator', name: 'Env Validator', description: 'Validates a .env file.',
-      input_schema: { type: 'object', required: ['env_content'], properties: { env_content: { type: 'string' } } },
-    })),
+    servedTool(
+      manifest({
+        slug: 'env-validator',
+        name: 'Env Validator',
+        description: 'Validates a .env file.',
+        input_schema: { type: 'object', required: ['env_content'], properties: { env_content: { type: 'string' } } },
+      }),
+    ),
   ],
 };
 
@@ -74,8 +78,11 @@ test('params that do not fit a method are -32602 Invalid params naming the field
 
 test('our own params messages say which method and how to recover, on one line', async () => {
   const error = errorOf(await request('resources/read', { uri: 42 }));
-  assert.equal(error.message, 'Invalid params for resources/read: params.uri: Invalid input: expected string, received number. '
-    + 'Fix the params and send the request again.');
+  assert.equal(
+    error.message,
+    'Invalid params for resources/read: params.uri: Invalid input: expected string, received number. ' +
+      'Fix the params and send the request again.',
+  );
 });
 
 test('valid requests still reach their handlers', async () => {

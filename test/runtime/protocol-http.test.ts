@@ -5,7 +5,10 @@ import type { ServedCatalogueFile } from '../../src/runtime/shared/contracts.js'
 import { serveHttp, type HttpMcpServer } from '../../src/runtime/transport/http.js';
 import { captureLog, manifest, servedTool, testNames } from './core-fixtures.js';
 
-const catalogue: ServedCatalogueFile = { format: 'nexusbloom-served-catalogue/1', tools: [servedTool(manifest({ slug: 'env-validator' }))] };
+const catalogue: ServedCatalogueFile = {
+  format: 'nexusbloom-served-catalogue/1',
+  tools: [servedTool(manifest({ slug: 'env-validator' }))],
+};
 
 let server: HttpMcpServer;
 
@@ -24,11 +27,19 @@ async function post(body: unknown): Promise<Array<Record<string, unknown>>> {
   });
   const text = await response.text();
   assert.equal(response.status, 200, text);
-  return text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice('data: '.length)) as Record<string, unknown>);
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('data: '))
+    .map((line) => JSON.parse(line.slice('data: '.length)) as Record<string, unknown>);
 }
 
 test('a tools/call with task metadata is answered normally: this server declares no task capability (MCP 2025-11-25)', async () => {
-  const [answer] = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'nexusbloom', arguments: { command: 'list' }, task: { ttl: 60_000 } } });
+  const [answer] = await post({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'nexusbloom', arguments: { command: 'list' }, task: { ttl: 60_000 } },
+  });
   assert.equal(answer?.error, undefined, JSON.stringify(answer));
   const result = answer?.result as { structuredContent?: { count?: number }; isError?: boolean };
   assert.equal(result.isError, undefined);
@@ -42,5 +53,8 @@ test('the same inside a batch, next to a plain request', async () => {
   ]);
   // Answers come as each finishes, not in batch order.
   const outcomes = answers.map((answer) => [answer.id, answer.error === undefined]).sort((a, b) => Number(a[0]) - Number(b[0]));
-  assert.deepEqual(outcomes, [[2, true], [3, true]]);
+  assert.deepEqual(outcomes, [
+    [2, true],
+    [3, true],
+  ]);
 });

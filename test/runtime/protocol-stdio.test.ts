@@ -35,7 +35,11 @@ async function wire(maxLineBytes?: number): Promise<Wire> {
   const { log, lines: logged } = captureLog();
   const created = createServer({ names: testNames, catalogue, env: {}, log: () => undefined });
   await created.server.connect(new LineStdioTransport(stdin, stdout, log, maxLineBytes));
-  const lines = (): Array<Record<string, unknown>> => out.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
+  const lines = (): Array<Record<string, unknown>> =>
+    out
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
   const waitLines = async (count: number): Promise<Array<Record<string, unknown>>> => {
     for (let waited = 0; lines().length < count; waited += 5) {
       if (waited > 2000) throw new Error(`expected ${count} lines, got:\n${out}`);
@@ -54,7 +58,10 @@ test('a line that is not JSON is answered with -32700 and the next request is se
   io.stdin.write('{not json\n');
   io.stdin.write(ping(1));
   const [parseError, pong] = await io.waitLines(2);
-  assert.deepEqual(parseError, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: a line on stdin is not JSON; send one JSON-RPC message per line.' } });
+  assert.deepEqual(parseError, {
+    jsonrpc: '2.0',
+    error: { code: -32700, message: 'Parse error: a line on stdin is not JSON; send one JSON-RPC message per line.' },
+  });
   assert.deepEqual(pong, { jsonrpc: '2.0', id: 1, result: {} });
   assert.match(io.logged.join('\n'), /-32700/);
 });
@@ -66,14 +73,28 @@ test('JSON that is not a JSON-RPC message is -32600, carrying the id when there 
   io.stdin.write('{"jsonrpc":"2.0","id":1.5,"method":"ping"}\n');
   io.stdin.write('[{"jsonrpc":"2.0","id":"a","method":"ping"},{"jsonrpc":"2.0","id":6,"method":"ping"}]\n');
   const answers = await io.waitLines(5);
-  assert.deepEqual(answers.map((answer) => [answer.id, (answer.error as { code: number }).code]), [[4, -32600], [undefined, -32600], [undefined, -32600], ['a', -32600], [6, -32600]]);
+  assert.deepEqual(
+    answers.map((answer) => [answer.id, (answer.error as { code: number }).code]),
+    [
+      [4, -32600],
+      [undefined, -32600],
+      [undefined, -32600],
+      ['a', -32600],
+      [6, -32600],
+    ],
+  );
   assert.match(String((answers[0]?.error as { message: string }).message), /"jsonrpc" must be "2\.0"/);
   assert.match(String((answers[3]?.error as { message: string }).message), /batches are not supported/);
 });
 
 test('a line over the cap is skipped and answered with its id, and the session goes on', async () => {
   const io = await wire(1024);
-  const big = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'env-validator', arguments: { text: 'x'.repeat(4000) } } });
+  const big = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 7,
+    method: 'tools/call',
+    params: { name: 'env-validator', arguments: { text: 'x'.repeat(4000) } },
+  });
   // Split across writes, as a pipe delivers it, with the next request in the same chunk as its end.
   io.stdin.write(big.slice(0, 700));
   io.stdin.write(big.slice(700, 2500));
@@ -92,7 +113,10 @@ test('lines split across chunks, CRLF ends and blank lines are read as the messa
   io.stdin.write(line.slice(0, 10));
   io.stdin.write(`${line.slice(10).trimEnd()}\r\n\n   \n${ping(2)}`);
   const answers = await io.waitLines(2);
-  assert.deepEqual(answers.map((answer) => answer.id), ['split', 2]);
+  assert.deepEqual(
+    answers.map((answer) => answer.id),
+    ['split', 2],
+  );
 });
 
 test('the id of an over-long line is read only where it cannot be part of the params', () => {
@@ -119,7 +143,9 @@ test('when stdout breaks the transport closes, so the bin can shut down instead 
 
 test('a tools/call with task metadata is answered normally: this server declares no task capability (MCP 2025-11-25)', async () => {
   const io = await wire();
-  io.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'nexusbloom', arguments: { command: 'list' }, task: { ttl: 60_000 } } })}\n`);
+  io.stdin.write(
+    `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'nexusbloom', arguments: { command: 'list' }, task: { ttl: 60_000 } } })}\n`,
+  );
   const [answer] = await io.waitLines(1);
   assert.equal(answer?.error, undefined, JSON.stringify(answer));
   assert.equal((answer?.result as { structuredContent?: { count?: number } }).structuredContent?.count, 1);

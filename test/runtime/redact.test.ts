@@ -1,12 +1,32 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { capPayload, DEEP_MASK, isSecretKey, MAX_PAYLOAD_CHARS, redactSecrets, REDACTED_MASK, safeStringify } from '../../src/runtime/secrets/redact.js';
+import {
+  capPayload,
+  DEEP_MASK,
+  isSecretKey,
+  MAX_PAYLOAD_CHARS,
+  redactSecrets,
+  REDACTED_MASK,
+  safeStringify,
+} from '../../src/runtime/secrets/redact.js';
 
 describe('isSecretKey', () => {
   const table: [string, boolean][] = [
-    ['api_key', true], ['API_KEY', true], ['clientSecret', true], ['accessToken', true], ['PASSWORD', true], ['authorization', true],
-    ['Cookie', true], ['session_id', true], ['db_passwd', true], ['passphrase', true], ['aws_credentials', true],
-    ['env_content', false], ['count', false], ['name', false], ['keyboard', false],
+    ['api_key', true],
+    ['API_KEY', true],
+    ['clientSecret', true],
+    ['accessToken', true],
+    ['PASSWORD', true],
+    ['authorization', true],
+    ['Cookie', true],
+    ['session_id', true],
+    ['db_passwd', true],
+    ['passphrase', true],
+    ['aws_credentials', true],
+    ['env_content', false],
+    ['count', false],
+    ['name', false],
+    ['keyboard', false],
   ];
   for (const [key, want] of table) it(`${key} → ${want}`, () => assert.equal(isSecretKey(key), want));
 });

@@ -13,18 +13,22 @@ describe('resolveSlug', () => {
     ['json/', 'json/format'],
     ['k8s', 'k8s-manifest-validator'],
   ];
-  for (const [wanted, slug] of resolved) it(`${wanted} → ${slug}`, () => {
-    const resolution = resolveSlug(tools, wanted);
-    assert.ok(resolution.ok, JSON.stringify(resolution));
-    assert.equal(resolution.tool.slug, slug);
-  });
+  for (const [wanted, slug] of resolved)
+    it(`${wanted} → ${slug}`, () => {
+      const resolution = resolveSlug(tools, wanted);
+      assert.ok(resolution.ok, JSON.stringify(resolution));
+      assert.equal(resolution.tool.slug, slug);
+    });
 
   it('reports an unknown slug with the closest matches and never runs a guess', () => {
     const resolution = resolveSlug(tools, 'env-validatr');
     assert.ok(!resolution.ok);
     assert.equal(resolution.failure.code, 'TOOL_NOT_FOUND');
     assert.equal(resolution.failure.retryable, false);
-    assert.ok(resolution.failure.error.startsWith('No tool named "env-validatr" is published. Closest matches: env-validator'), resolution.failure.error);
+    assert.ok(
+      resolution.failure.error.startsWith('No tool named "env-validatr" is published. Closest matches: env-validator'),
+      resolution.failure.error,
+    );
     assert.match(resolution.failure.error, /\{"command":"search"/);
     assert.equal((resolution.failure.details?.closest as string[])[0], 'env-validator');
   });
@@ -33,7 +37,10 @@ describe('resolveSlug', () => {
     const resolution = resolveSlug(tools, 'env-validatr', { metaToolName: 'acme', pinnedCatalogueVar: 'ACME_MCP_CATALOGUE' });
     assert.ok(!resolution.ok);
     assert.equal(resolution.failure.code, 'TOOL_NOT_FOUND');
-    assert.match(resolution.failure.error, /^No tool named "env-validatr" is in this server's catalogue \(the tool list pinned when this package was built; .*ACME_MCP_CATALOGUE=live\)\. Closest matches: env-validator[.,]/);
+    assert.match(
+      resolution.failure.error,
+      /^No tool named "env-validatr" is in this server's catalogue \(the tool list pinned when this package was built; .*ACME_MCP_CATALOGUE=live\)\. Closest matches: env-validator[.,]/,
+    );
     assert.doesNotMatch(resolution.failure.error, /is published/);
   });
 

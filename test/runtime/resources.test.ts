@@ -11,7 +11,12 @@ const jsonOf = (result: { contents: unknown[] }): Record<string, any> => JSON.pa
 /** The fixture catalogue plus a withheld slug holding both a space and a slash. */
 function withOddSlug() {
   const odd: Manifest = {
-    slug: 'team tools/lint config', name: 'Team Lint Config', description: 'Checks a lint config.', category: 'lint', tags: [], version: '1.0.0',
+    slug: 'team tools/lint config',
+    name: 'Team Lint Config',
+    description: 'Checks a lint config.',
+    category: 'lint',
+    tags: [],
+    version: '1.0.0',
     input_schema: { type: 'object', properties: { config: { type: 'string', description: 'The config.' } }, required: ['config'] },
     source: { runtime: 'node', code: 'exports.run = () => 1' },
   };
@@ -29,7 +34,10 @@ describe('resource listing', () => {
   });
   it('offers the per-tool template', () => {
     const { surface } = harness();
-    assert.deepEqual(surface.listResourceTemplates().resourceTemplates.map((template) => template.uriTemplate), ['nexusbloom://tools/{slug}']);
+    assert.deepEqual(
+      surface.listResourceTemplates().resourceTemplates.map((template) => template.uriTemplate),
+      ['nexusbloom://tools/{slug}'],
+    );
   });
 });
 
@@ -38,7 +46,14 @@ describe('reading resources', () => {
     const result = harness().surface.readResource('nexusbloom://guide');
     assert.equal((result.contents[0] as { mimeType: string }).mimeType, 'text/markdown');
     const guide = textOf(result);
-    for (const needle of ['{"command":"batch"', 'at most 10 runs', 'last 50 runs', '8,000 characters', '| TOOL_NOT_FOUND | no |', '| RATE_LIMITED | yes |']) {
+    for (const needle of [
+      '{"command":"batch"',
+      'at most 10 runs',
+      'last 50 runs',
+      '8,000 characters',
+      '| TOOL_NOT_FOUND | no |',
+      '| RATE_LIMITED | yes |',
+    ]) {
       assert.ok(guide.includes(needle), needle);
     }
   });
@@ -65,7 +80,10 @@ describe('reading resources', () => {
     assert.equal(manifest.slug, 'team tools/lint config');
     assert.equal(manifest.source, undefined);
     assert.deepEqual(manifest.input_schema.required, ['config']);
-    assert.deepEqual(manifest.call, { tool: 'nexusbloom', arguments: { command: 'run', slug: 'team tools/lint config', params: { config: 'example' } } });
+    assert.deepEqual(manifest.call, {
+      tool: 'nexusbloom',
+      arguments: { command: 'run', slug: 'team tools/lint config', params: { config: 'example' } },
+    });
     assert.equal(manifest.call_valid, true);
   });
 
@@ -106,7 +124,10 @@ describe('reading resources', () => {
     const history = jsonOf(h.surface.readResource('nexusbloom://history'));
     assert.equal(history.process_started_at, STARTED_AT.toISOString());
     assert.match(history.note, /scoped to this server process/);
-    assert.deepEqual(history.runs.map((run: { id: string; slug: string }) => [run.id, run.slug]), [['r1', 'ip-info']]);
+    assert.deepEqual(
+      history.runs.map((run: { id: string; slug: string }) => [run.id, run.slug]),
+      [['r1', 'ip-info']],
+    );
     assert.doesNotMatch(JSON.stringify(history), /secret-value/);
   });
 });
@@ -115,7 +136,11 @@ describe('completion', () => {
   const ref = { type: 'ref/resource', uri: 'nexusbloom://tools/{slug}' };
   it('completes slugs by prefix, code-unit sorted', () => {
     const h = withOddSlug();
-    assert.deepEqual(h.surface.complete(ref, { name: 'slug', value: 'json' }), { values: ['json-formatter', 'json-schema-validator', 'json/format'], total: 3, hasMore: false });
+    assert.deepEqual(h.surface.complete(ref, { name: 'slug', value: 'json' }), {
+      values: ['json-formatter', 'json-schema-validator', 'json/format'],
+      total: 3,
+      hasMore: false,
+    });
     assert.deepEqual(h.surface.complete(ref, { name: 'slug', value: 'team ' }).values, ['team tools/lint config']);
     const all = h.surface.complete(ref, { name: 'slug', value: '' });
     assert.equal(all.values[0], 'Env Validator');
@@ -126,12 +151,25 @@ describe('completion', () => {
     const typed = 'validate env file';
     const values = h.surface.complete(ref, { name: 'slug', value: typed }).values;
     assert.equal(values[0], 'env-validator');
-    assert.deepEqual(values, h.ctx.search.search(typed, 100).map((hit) => hit.slug));
+    assert.deepEqual(
+      values,
+      h.ctx.search.search(typed, 100).map((hit) => hit.slug),
+    );
     assert.deepEqual(h.surface.complete({ type: 'ref/prompt', name: 'use-tool' }, { name: 'slug', value: typed }).values, values);
     assert.deepEqual(h.surface.complete(ref, { name: 'slug', value: 'zzqx' }).values, []);
   });
   it('caps at 100 values and says there are more', () => {
-    const many = servedTools(Array.from({ length: 130 }, (_unused, index) => ({ slug: `tool-${String(index).padStart(3, '0')}`, name: 'T', description: 'd', category: 'c', tags: [], version: '1', input_schema: null })));
+    const many = servedTools(
+      Array.from({ length: 130 }, (_unused, index) => ({
+        slug: `tool-${String(index).padStart(3, '0')}`,
+        name: 'T',
+        description: 'd',
+        category: 'c',
+        tags: [],
+        version: '1',
+        input_schema: null,
+      })),
+    );
     const result = harness({ tools: many }).surface.complete(ref, { name: 'slug', value: 'tool-' });
     assert.equal(result.values.length, 100);
     assert.equal(result.total, 130);
@@ -143,7 +181,9 @@ describe('completion', () => {
     assert.deepEqual(surface.complete({ type: 'ref/prompt', name: 'use-tool' }, { name: 'slug', value: 'jwt' }).values, ['jwt-decoder']);
     assert.deepEqual(surface.complete({ type: 'ref/prompt', name: 'recover' }, { name: 'slug', value: 'jwt' }).values, ['jwt-decoder']);
     assert.deepEqual(surface.complete({ type: 'ref/prompt', name: 'find-tool' }, { name: 'goal', value: 'j' }).values, []);
-    assert.deepEqual(surface.complete({ type: 'ref/prompt', name: 'recover' }, { name: 'error', value: 'val' }).values, ['VALIDATION_ERROR']);
+    assert.deepEqual(surface.complete({ type: 'ref/prompt', name: 'recover' }, { name: 'error', value: 'val' }).values, [
+      'VALIDATION_ERROR',
+    ]);
     const codes = surface.complete({ type: 'ref/prompt', name: 'recover' }, { name: 'error', value: '' }).values;
     assert.ok(codes.includes('TOOL_NOT_FOUND') && codes.includes('RATE_LIMITED'), codes.join(' '));
     assert.deepEqual(surface.complete({ type: 'ref/resource', uri: 'nexusbloom://guide' }, { name: 'slug', value: 'j' }).values, []);

@@ -36,12 +36,17 @@ function endlessBody(res: ServerResponse): void {
 const failureOf = async (promise: Promise<unknown>): Promise<ExchangeFailure> => (await rejectionOf(promise, ExchangeError)).failure;
 
 describe('response bodies are capped as sent and as decoded', () => {
-  for (const [label, answer] of [['an endless body', endlessBody], ['a gzip bomb', (res: ServerResponse) => gzipBomb(res)]] as const) {
+  for (const [label, answer] of [
+    ['an endless body', endlessBody],
+    ['a gzip bomb', (res: ServerResponse) => gzipBomb(res)],
+  ] as const) {
     it(`stops ${label} at the cap, holding little memory`, async () => {
       const http = await startHttp((_req, res) => answer(res));
       try {
         const before = process.memoryUsage().rss;
-        const failure = await failureOf(exchangeWithApi({ method: 'GET', url: `${http.url}/tools`, headers: {}, timeoutMs: 20_000, maxBodyBytes: 4 * MiB }));
+        const failure = await failureOf(
+          exchangeWithApi({ method: 'GET', url: `${http.url}/tools`, headers: {}, timeoutMs: 20_000, maxBodyBytes: 4 * MiB }),
+        );
         assert.deepEqual(failure, { kind: 'tooLarge', status: 200, limit: 4 * MiB });
         // A 1 GiB answer read whole would hold at least that; the cap keeps it near 4 MiB (plus the test's own buffers).
         assert.ok(process.memoryUsage().rss - before < 200 * MiB, `RSS grew by ${(process.memoryUsage().rss - before) / MiB} MiB`);
@@ -57,7 +62,9 @@ describe('response bodies are capped as sent and as decoded', () => {
       res.write('[');
     });
     try {
-      const failure = await failureOf(exchangeWithApi({ method: 'GET', url: `${http.url}/tools`, headers: {}, timeoutMs: 5000, maxBodyBytes: MiB }));
+      const failure = await failureOf(
+        exchangeWithApi({ method: 'GET', url: `${http.url}/tools`, headers: {}, timeoutMs: 5000, maxBodyBytes: MiB }),
+      );
       assert.equal(failure.kind, 'tooLarge');
     } finally {
       await http.close();
@@ -73,7 +80,9 @@ describe('response bodies are capped as sent and as decoded', () => {
       gzipBomb(res);
     });
     try {
-      const failure = await failureOf(exchangeWithApi({ method: 'GET', url: `${http.url}/start`, headers: {}, timeoutMs: 20_000, maxBodyBytes: 4 * MiB }));
+      const failure = await failureOf(
+        exchangeWithApi({ method: 'GET', url: `${http.url}/start`, headers: {}, timeoutMs: 20_000, maxBodyBytes: 4 * MiB }),
+      );
       assert.deepEqual(failure, { kind: 'tooLarge', status: 200, limit: 4 * MiB });
     } finally {
       await http.close();
@@ -87,7 +96,13 @@ describe('response bodies are capped as sent and as decoded', () => {
       res.end(gzipSync(body));
     });
     try {
-      const answer = await exchangeWithApi({ method: 'GET', url: `${http.url}/tools`, headers: {}, timeoutMs: 5000, maxBodyBytes: body.length });
+      const answer = await exchangeWithApi({
+        method: 'GET',
+        url: `${http.url}/tools`,
+        headers: {},
+        timeoutMs: 5000,
+        maxBodyBytes: body.length,
+      });
       assert.equal(answer.text, body);
     } finally {
       await http.close();
@@ -97,7 +112,11 @@ describe('response bodies are capped as sent and as decoded', () => {
   it('the server API client answers BAD_RESPONSE naming the API, the cap and the variable that raises it', async () => {
     const http = await startHttp((_req, res) => gzipBomb(res));
     try {
-      const settings = readSettings(testNames, { NEXUSBLOOM_API_URL: http.url, NEXUSBLOOM_MCP_MAX_RESPONSE_BYTES: String(2 * MiB) }, () => {});
+      const settings = readSettings(
+        testNames,
+        { NEXUSBLOOM_API_URL: http.url, NEXUSBLOOM_MCP_MAX_RESPONSE_BYTES: String(2 * MiB) },
+        () => {},
+      );
       assert.equal(settings.maxResponseBytes, 2 * MiB);
       const client = createApiClient(testNames, settings, () => {});
       const started = Date.now();
@@ -105,7 +124,10 @@ describe('response bodies are capped as sent and as decoded', () => {
       assert.equal(result.ok, false);
       if (result.ok) return;
       assert.equal(result.failure.code, 'BAD_RESPONSE');
-      assert.match(result.failure.error, new RegExp(`${http.url.replace(/[.]/g, '\\.')}.*over ${2 * MiB} bytes.*NEXUSBLOOM_MCP_MAX_RESPONSE_BYTES`));
+      assert.match(
+        result.failure.error,
+        new RegExp(`${http.url.replace(/[.]/g, '\\.')}.*over ${2 * MiB} bytes.*NEXUSBLOOM_MCP_MAX_RESPONSE_BYTES`),
+      );
       assert.ok(Date.now() - started < 10_000);
     } finally {
       await http.close();

@@ -35,7 +35,13 @@ describe('failureResult', () => {
     const failure = toolFailure('RATE_LIMITED', 'slow down', { retry_after: 3 });
     const result = failureResult(failure);
     assert.equal(result.isError, true);
-    assert.deepEqual(result.structuredContent, { success: false, error: 'slow down', code: 'RATE_LIMITED', retryable: true, details: { retry_after: 3 } });
+    assert.deepEqual(result.structuredContent, {
+      success: false,
+      error: 'slow down',
+      code: 'RATE_LIMITED',
+      retryable: true,
+      details: { retry_after: 3 },
+    });
     assert.deepEqual(JSON.parse((result.content[0] as { text: string }).text), result.structuredContent);
   });
 });

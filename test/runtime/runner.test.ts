@@ -21,8 +21,12 @@ for (const { mode, tool, where, code } of [
     const http = await startHttp((_req, res) => sendJson(res, 200, { success: true, result: 'api', duration_ms: 1 }));
     try {
       const settings = readSettings(testNames, { NEXUSBLOOM_API_URL: http.url, NEXUSBLOOM_MCP_EXECUTION: mode }, () => {});
-      const runner = createRunner(settings, createApiClient(testNames, settings, () => {}),
-        createLocalExecutor({ timeoutMs: 10_000, log: () => {} }), () => {});
+      const runner = createRunner(
+        settings,
+        createApiClient(testNames, settings, () => {}),
+        createLocalExecutor({ timeoutMs: 10_000, log: () => {} }),
+        () => {},
+      );
       const outcome = await runner.run(tool, {});
       assert.equal(http.requests.length, where === 'api' ? 1 : 0);
       if (code === null) {
@@ -38,10 +42,17 @@ for (const { mode, tool, where, code } of [
 }
 
 test('remote failures become failed outcomes with a duration', async () => {
-  const http = await startHttp((_req, res) => sendJson(res, 503, { success: false, error: 'maintenance', code: 'UPSTREAM_ERROR', retryable: true }));
+  const http = await startHttp((_req, res) =>
+    sendJson(res, 503, { success: false, error: 'maintenance', code: 'UPSTREAM_ERROR', retryable: true }),
+  );
   try {
     const settings = readSettings(testNames, { NEXUSBLOOM_API_URL: http.url }, () => {});
-    const runner = createRunner(settings, createApiClient(testNames, settings, () => {}), createLocalExecutor({ timeoutMs: 1000, log: () => {} }), () => {});
+    const runner = createRunner(
+      settings,
+      createApiClient(testNames, settings, () => {}),
+      createLocalExecutor({ timeoutMs: 1000, log: () => {} }),
+      () => {},
+    );
     const outcome = await runner.run(withoutSource, { a: 1 });
     assert.equal(outcome.ok, false);
     if (!outcome.ok) {

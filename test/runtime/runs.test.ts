@@ -63,10 +63,13 @@ describe('validateAndRun', () => {
 
   it('passes the abort signal to the runner', async () => {
     const seen: (AbortSignal | undefined)[] = [];
-    const runner = { calls: [], run: async (_tool: unknown, _params: unknown, given?: AbortSignal) => {
-      seen.push(given);
-      return { ok: true as const, result: { words: 1, characters: 1 }, durationMs: 1 };
-    } };
+    const runner = {
+      calls: [],
+      run: async (_tool: unknown, _params: unknown, given?: AbortSignal) => {
+        seen.push(given);
+        return { ok: true as const, result: { words: 1, characters: 1 }, durationMs: 1 };
+      },
+    };
     const { ctx, tools } = harness({ runner });
     const tool = tools.find((candidate) => candidate.slug === 'word-counter');
     assert.ok(tool);

@@ -2,12 +2,21 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { JsonObject, Manifest } from '../../src/runtime/shared/contracts.js';
-import { namedBooleanSubschemasAsObjects, NAMED_SCHEMA_KEYWORDS, forEachSchema, inlineRefs, mapSubschemas, DEFAULT_RECURSION_DEPTH } from '../../src/runtime/schema/schema-transform.js';
+import {
+  namedBooleanSubschemasAsObjects,
+  NAMED_SCHEMA_KEYWORDS,
+  forEachSchema,
+  inlineRefs,
+  mapSubschemas,
+  DEFAULT_RECURSION_DEPTH,
+} from '../../src/runtime/schema/schema-transform.js';
 import { isJsonObject } from '../../src/runtime/shared/json-values.js';
 import { DEEP_TREE, NASTY_MANIFESTS } from '../fixtures/nasty-schemas.js';
 import { compileSchema } from '../fixtures/schema-mutations.js';
 
-const exampleCatalogue = JSON.parse(readFileSync(new URL('../../examples/catalogue.json', import.meta.url), 'utf8')) as { tools: Manifest[] };
+const exampleCatalogue = JSON.parse(readFileSync(new URL('../../examples/catalogue.json', import.meta.url), 'utf8')) as {
+  tools: Manifest[];
+};
 const allManifests = [...exampleCatalogue.tools, ...NASTY_MANIFESTS];
 
 function deepFreeze<T>(value: T): T {
@@ -66,7 +75,13 @@ test('a $ref with validating siblings keeps both; annotation siblings merge into
   assert.equal(properties.a?.description, 'Start of the chain.');
   assert.equal(properties.a?.type, 'object');
   const check = validators(chain, schema);
-  for (const value of [{ a: { c: ['x'] }, z: 'abc' }, { a: { c: ['x'] }, z: 'ab' }, { a: { c: ['x'] }, z: 'abcdef' }, { a: { c: [] } }, { a: { c: ['toolong'] } }]) {
+  for (const value of [
+    { a: { c: ['x'] }, z: 'abc' },
+    { a: { c: ['x'] }, z: 'ab' },
+    { a: { c: ['x'] }, z: 'abcdef' },
+    { a: { c: [] } },
+    { a: { c: ['toolong'] } },
+  ]) {
     assert.equal(check.advertised(value), check.original(value), JSON.stringify(value));
   }
 });
@@ -132,7 +147,10 @@ test('unresolvable references are reported and accept anything', () => {
 
 test('mapSubschemas returns the same object when the mapping changes nothing', () => {
   const schema = deepFreeze({ type: 'object', properties: { a: { type: 'string' } }, items: [{ type: 'number' }], anyOf: [true] });
-  assert.equal(mapSubschemas(schema, (sub) => sub), schema);
+  assert.equal(
+    mapSubschemas(schema, (sub) => sub),
+    schema,
+  );
   const seen: string[] = [];
   forEachSchema(schema, (_node, pointer) => seen.push(pointer));
   assert.deepEqual(seen, ['', '/properties/a', '/items/0', '/anyOf/0'], 'in the order the keys are written');
@@ -160,7 +178,9 @@ test('boolean subschemas a name maps to become {} and {"not":{}}; others, data k
   for (const manifest of allManifests) {
     const input = manifest.input_schema ?? {};
     let hasNamedBoolean = false;
-    forEachSchema(input, (node, pointer) => { hasNamedBoolean ||= typeof node === 'boolean' && NAMED_SCHEMA_KEYWORDS.has(pointer.split('/').at(-2) ?? ''); });
+    forEachSchema(input, (node, pointer) => {
+      hasNamedBoolean ||= typeof node === 'boolean' && NAMED_SCHEMA_KEYWORDS.has(pointer.split('/').at(-2) ?? '');
+    });
     if (!hasNamedBoolean) assert.equal(namedBooleanSubschemasAsObjects(input), input, manifest.slug);
   }
 });

@@ -36,7 +36,11 @@ describe('SDK retries against the mock API', () => {
     dir = await mkdtemp(join(tmpdir(), 'nb-sdk-retries-'));
     const file: ServedCatalogueFile = { format: 'nexusbloom-served-catalogue/1', tools: manifests.map((m) => servedTool(m)) };
     await writeFile(join(dir, 'catalogue.json'), JSON.stringify(file));
-    sdk = bindSdk({ names: testNames, catalogueUrl: pathToFileURL(join(dir, 'catalogue.json')) }).withOptions({ apiUrl: mock.url, env: {}, retries: fast });
+    sdk = bindSdk({ names: testNames, catalogueUrl: pathToFileURL(join(dir, 'catalogue.json')) }).withOptions({
+      apiUrl: mock.url,
+      env: {},
+      retries: fast,
+    });
   });
   after(async () => {
     await mock.close();
@@ -137,30 +141,35 @@ describe('SDK retries against the mock API', () => {
     const waiting = new AbortController();
     setTimeout(() => waiting.abort(), 200);
     const again = Date.now();
-    const cancelled = await failure(sdk.invoke('lookup', { text: 'g' }, { signal: waiting.signal, retries: { baseDelayMs: 60_000, maxDelayMs: 60_000 } }));
+    const cancelled = await failure(
+      sdk.invoke('lookup', { text: 'g' }, { signal: waiting.signal, retries: { baseDelayMs: 60_000, maxDelayMs: 60_000 } }),
+    );
     assert.equal(cancelled.code, 'CANCELLED');
     assert.ok(Date.now() - again < 5000, 'the wait before the retry ended with the signal');
     assert.equal(runs('lookup'), 1);
   });
 
-  it('cancels every call of a client through the client\'s signal, and a call\'s own signal too', async () => {
+  it("cancels every call of a client through the client's signal, and a call's own signal too", async () => {
     faulted({ run: { lookup: { kind: 'hang' } } });
     const clientSignal = new AbortController();
     const client = sdk.withOptions({ signal: clientSignal.signal, timeoutMs: 10_000 });
     const own = new AbortController();
     let firstSettled = false;
-    const calls = [client.invoke('lookup', { text: 'h' }).finally(() => (firstSettled = true)), client.invoke('lookup', { text: 'h' }, { signal: own.signal })];
+    const calls = [
+      client.invoke('lookup', { text: 'h' }).finally(() => (firstSettled = true)),
+      client.invoke('lookup', { text: 'h' }, { signal: own.signal }),
+    ];
     await new Promise((resolve) => setTimeout(resolve, 150));
     assert.equal(runs('lookup'), 2, 'both calls are in flight');
     own.abort();
     assert.equal((await failure(calls[1]!)).code, 'CANCELLED');
     await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.equal(firstSettled, false, 'the call\'s own signal cancels that call only');
+    assert.equal(firstSettled, false, "the call's own signal cancels that call only");
     clientSignal.abort();
     assert.equal((await failure(calls[0]!)).code, 'CANCELLED');
   });
 
-  it('sends through a caller\'s fetch with the client\'s and the call\'s headers, and retries there too', async () => {
+  it("sends through a caller's fetch with the client's and the call's headers, and retries there too", async () => {
     faulted({ run: { lookup: { kind: 'status', status: 500, times: 1 } } });
     const seen: Array<Record<string, string>> = [];
     const recording: FetchLike = (url, init) => {

@@ -14,12 +14,14 @@ import { manifest, sendJson, servedTool, startHttp, testNames } from './core-fix
 const catalogue: ServedCatalogueFile = {
   format: 'nexusbloom-served-catalogue/1',
   tools: [
-    servedTool(manifest({
-      slug: 'env-validator',
-      input_schema: { type: 'object', required: ['env_content'], properties: { env_content: { type: 'string' } } },
-      output_schema: { type: 'object', required: ['valid'], properties: { valid: { type: 'boolean' } } },
-      source: { runtime: 'node', code: 'exports.run = (p) => ({ valid: p.env_content.includes("="), where: "local" });' },
-    })),
+    servedTool(
+      manifest({
+        slug: 'env-validator',
+        input_schema: { type: 'object', required: ['env_content'], properties: { env_content: { type: 'string' } } },
+        output_schema: { type: 'object', required: ['valid'], properties: { valid: { type: 'boolean' } } },
+        source: { runtime: 'node', code: 'exports.run = (p) => ({ valid: p.env_content.includes("="), where: "local" });' },
+      }),
+    ),
   ],
 };
 
@@ -35,7 +37,11 @@ test('invoke posts to the API and returns the result', async () => {
   const file = await catalogueFile();
   try {
     const sdk = bindSdk({ names: testNames, catalogueUrl: file.url });
-    const result = await sdk.invoke<{ valid: boolean }>('env-validator', { env_content: 'A=1' }, { apiUrl: http.url, apiKey: 'sk-1', env: {} });
+    const result = await sdk.invoke<{ valid: boolean }>(
+      'env-validator',
+      { env_content: 'A=1' },
+      { apiUrl: http.url, apiKey: 'sk-1', env: {} },
+    );
     assert.deepEqual(result, { valid: true });
     assert.equal(http.requests[0]?.headers.authorization, 'Bearer sk-1');
     assert.equal(http.requests[0]?.url, '/api/tools/env-validator/run');
@@ -68,19 +74,31 @@ test('a bad argument throws VALIDATION_ERROR before any request', async () => {
 });
 
 test('API failures and output mismatches throw ToolCallError with the code', async () => {
-  let answer: [number, unknown, Record<string, string>?] = [429, { success: false, error: 'slow down', code: 'RATE_LIMITED', retryable: true }, { 'retry-after': '9' }];
+  let answer: [number, unknown, Record<string, string>?] = [
+    429,
+    { success: false, error: 'slow down', code: 'RATE_LIMITED', retryable: true },
+    { 'retry-after': '9' },
+  ];
   const http = await startHttp((_req, res) => sendJson(res, answer[0], answer[1], answer[2]));
   const file = await catalogueFile();
   try {
     const sdk = bindSdk({ names: testNames, catalogueUrl: file.url });
     const call = () => sdk.invoke('env-validator', { env_content: 'A=1' }, { apiUrl: http.url, env: {} });
-    await assert.rejects(call(), (error: unknown) => error instanceof ToolCallError && error.code === 'RATE_LIMITED'
-      && error.retryable && error.details?.retry_after_s === 9);
+    await assert.rejects(
+      call(),
+      (error: unknown) =>
+        error instanceof ToolCallError && error.code === 'RATE_LIMITED' && error.retryable && error.details?.retry_after_s === 9,
+    );
     answer = [200, { success: true, result: { valid: 'maybe' } }];
     await assert.rejects(call(), (error: unknown) => error instanceof ToolCallError && error.code === 'OUTPUT_MISMATCH');
-    await assert.rejects(sdk.invoke('nope', {}, { env: {} }), (error: unknown) => error instanceof ToolCallError && error.code === 'TOOL_NOT_FOUND');
-    await assert.rejects(sdk.invoke('env-validator', { env_content: 'x' }, { timeoutMs: 0, env: {} }),
-      (error: unknown) => error instanceof ToolCallError && error.code === 'VALIDATION_ERROR');
+    await assert.rejects(
+      sdk.invoke('nope', {}, { env: {} }),
+      (error: unknown) => error instanceof ToolCallError && error.code === 'TOOL_NOT_FOUND',
+    );
+    await assert.rejects(
+      sdk.invoke('env-validator', { env_content: 'x' }, { timeoutMs: 0, env: {} }),
+      (error: unknown) => error instanceof ToolCallError && error.code === 'VALIDATION_ERROR',
+    );
   } finally {
     await http.close();
     await rm(file.dir, { recursive: true });
@@ -88,7 +106,9 @@ test('API failures and output mismatches throw ToolCallError with the code', asy
 });
 
 test('a timeout past the longest Node.js timer waits, instead of timing out at once', async () => {
-  const http = await startHttp((_req, res) => { setTimeout(() => sendJson(res, 200, { success: true, result: { valid: true } }), 50); });
+  const http = await startHttp((_req, res) => {
+    setTimeout(() => sendJson(res, 200, { success: true, result: { valid: true } }), 50);
+  });
   const file = await catalogueFile();
   try {
     const sdk = bindSdk({ names: testNames, catalogueUrl: file.url });
@@ -104,7 +124,11 @@ test('local execution through the SDK', async () => {
   const file = await catalogueFile();
   try {
     const sdk = bindSdk({ names: testNames, catalogueUrl: file.url });
-    const result = await sdk.invoke('env-validator', { env_content: 'A=1' }, { env: { ...process.env, NEXUSBLOOM_MCP_EXECUTION: 'local', NEXUSBLOOM_API_URL: 'http://127.0.0.1:9' } });
+    const result = await sdk.invoke(
+      'env-validator',
+      { env_content: 'A=1' },
+      { env: { ...process.env, NEXUSBLOOM_MCP_EXECUTION: 'local', NEXUSBLOOM_API_URL: 'http://127.0.0.1:9' } },
+    );
     assert.deepEqual(result, { valid: true, where: 'local' });
   } finally {
     await rm(file.dir, { recursive: true });
@@ -131,20 +155,22 @@ test('the catalogue is loaded lazily and once', async () => {
 const mapCatalogue: ServedCatalogueFile = {
   format: 'nexusbloom-served-catalogue/1',
   tools: [
-    servedTool(manifest({
-      slug: 'query-builder',
-      input_schema: {
-        type: 'object',
-        required: ['params'],
-        additionalProperties: false,
-        properties: {
-          params: { type: 'object', additionalProperties: { type: 'string' } },
-          nested: { type: 'object', properties: { deeper: { type: 'object', additionalProperties: { type: 'string' } } } },
-          list: { type: 'array' },
-          mode: { enum: ['a', 'b'] },
+    servedTool(
+      manifest({
+        slug: 'query-builder',
+        input_schema: {
+          type: 'object',
+          required: ['params'],
+          additionalProperties: false,
+          properties: {
+            params: { type: 'object', additionalProperties: { type: 'string' } },
+            nested: { type: 'object', properties: { deeper: { type: 'object', additionalProperties: { type: 'string' } } } },
+            list: { type: 'array' },
+            mode: { enum: ['a', 'b'] },
+          },
         },
-      },
-    })),
+      }),
+    ),
   ],
 };
 
@@ -153,10 +179,17 @@ test('undefined members are dropped as JSON would drop them, map entries and nes
   const file = await catalogueFile(mapCatalogue);
   try {
     const sdk = bindSdk({ names: testNames, catalogueUrl: file.url });
-    const input = { params: { q: 'x', page: undefined }, nested: { deeper: { a: '1', b: undefined } }, list: [{ keep: 1, drop: undefined }], mode: undefined };
+    const input = {
+      params: { q: 'x', page: undefined },
+      nested: { deeper: { a: '1', b: undefined } },
+      list: [{ keep: 1, drop: undefined }],
+      mode: undefined,
+    };
     const before = structuredClone(input);
     await sdk.invoke('query-builder', input, { apiUrl: http.url, env: {} });
-    assert.deepEqual(JSON.parse(http.requests[0]?.body ?? ''), { params: { params: { q: 'x' }, nested: { deeper: { a: '1' } }, list: [{ keep: 1 }] } });
+    assert.deepEqual(JSON.parse(http.requests[0]?.body ?? ''), {
+      params: { params: { q: 'x' }, nested: { deeper: { a: '1' } }, list: [{ keep: 1 }] },
+    });
     assert.deepEqual(input, before, "the caller's object is not changed");
     assert.ok('page' in input.params && 'drop' in (input.list[0] ?? {}), 'its undefined members are still there');
   } finally {
@@ -171,17 +204,23 @@ test('undefined inside an array, and a cycle, are VALIDATION_ERRORs naming the p
   try {
     const sdk = bindSdk({ names: testNames, catalogueUrl: file.url });
     // The schema's `list` has no item type, so only this check stands between the caller and a null sent in its place.
-    await assert.rejects(sdk.invoke('query-builder', { params: {}, list: ['a', undefined] }, { apiUrl: http.url, env: {} }), (error: unknown) => {
-      assert.ok(error instanceof ToolCallError);
-      assert.equal(error.code, 'VALIDATION_ERROR');
-      assert.match(error.message, /`\/list\/1` is undefined, which JSON cannot carry in an array/);
-      assert.deepEqual((error.details?.errors as { pointer: string }[])[0]?.pointer, '/list/1');
-      return true;
-    });
+    await assert.rejects(
+      sdk.invoke('query-builder', { params: {}, list: ['a', undefined] }, { apiUrl: http.url, env: {} }),
+      (error: unknown) => {
+        assert.ok(error instanceof ToolCallError);
+        assert.equal(error.code, 'VALIDATION_ERROR');
+        assert.match(error.message, /`\/list\/1` is undefined, which JSON cannot carry in an array/);
+        assert.deepEqual((error.details?.errors as { pointer: string }[])[0]?.pointer, '/list/1');
+        return true;
+      },
+    );
     const cyclic: Record<string, unknown> = { q: 'x' };
     cyclic.self = cyclic;
-    await assert.rejects(sdk.invoke('query-builder', { params: cyclic }, { apiUrl: http.url, env: {} }),
-      (error: unknown) => error instanceof ToolCallError && error.code === 'VALIDATION_ERROR' && /`\/params\/self` contains itself/.test(error.message));
+    await assert.rejects(
+      sdk.invoke('query-builder', { params: cyclic }, { apiUrl: http.url, env: {} }),
+      (error: unknown) =>
+        error instanceof ToolCallError && error.code === 'VALIDATION_ERROR' && /`\/params\/self` contains itself/.test(error.message),
+    );
     assert.equal(http.requests.length, 0);
   } finally {
     await http.close();
@@ -219,25 +258,41 @@ test('a bundled consumer gets a ToolCallError from a wrapper, not a plain Error'
   try {
     await mkdir(join(dir, 'pkg', 'data'), { recursive: true });
     await writeFile(join(dir, 'pkg', 'data', 'catalogue.json'), JSON.stringify(catalogue));
-    await writeFile(join(dir, 'pkg', 'client.ts'), [
-      `import { bindSdk } from ${JSON.stringify(new URL('../../src/runtime/execution/sdk.ts', import.meta.url).pathname)};`,
-      `export const sdk = bindSdk({ names: ${JSON.stringify(testNames)}, catalogueUrl: new URL('./data/catalogue.json', import.meta.url) });`,
-    ].join('\n'));
-    await writeFile(join(dir, 'app.ts'), [
-      "import { sdk } from './pkg/client.ts';",
-      `import { ToolCallError } from ${JSON.stringify(new URL('../../src/runtime/execution/sdk.ts', import.meta.url).pathname)};`,
-      "try { await sdk.invoke('env-validator', { env_content: 'A=1' }, { env: {} }); } catch (error) {",
-      '  const e = error as ToolCallError;',
-      '  console.log(JSON.stringify({ isToolCallError: error instanceof ToolCallError, code: e.code, retryable: e.retryable, message: e.message }));',
-      '}',
-    ].join('\n'));
+    await writeFile(
+      join(dir, 'pkg', 'client.ts'),
+      [
+        `import { bindSdk } from ${JSON.stringify(new URL('../../src/runtime/execution/sdk.ts', import.meta.url).pathname)};`,
+        `export const sdk = bindSdk({ names: ${JSON.stringify(testNames)}, catalogueUrl: new URL('./data/catalogue.json', import.meta.url) });`,
+      ].join('\n'),
+    );
+    await writeFile(
+      join(dir, 'app.ts'),
+      [
+        "import { sdk } from './pkg/client.ts';",
+        `import { ToolCallError } from ${JSON.stringify(new URL('../../src/runtime/execution/sdk.ts', import.meta.url).pathname)};`,
+        "try { await sdk.invoke('env-validator', { env_content: 'A=1' }, { env: {} }); } catch (error) {",
+        '  const e = error as ToolCallError;',
+        '  console.log(JSON.stringify({ isToolCallError: error instanceof ToolCallError, code: e.code, retryable: e.retryable, message: e.message }));',
+        '}',
+      ].join('\n'),
+    );
     await build({
-      entryPoints: [join(dir, 'app.ts')], outfile: join(dir, 'out', 'app.mjs'), bundle: true, platform: 'node', format: 'esm',
-      packages: 'external', logLevel: 'silent',
+      entryPoints: [join(dir, 'app.ts')],
+      outfile: join(dir, 'out', 'app.mjs'),
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      logLevel: 'silent',
     });
-    const child = spawn(process.execPath, [join(dir, 'out', 'app.mjs')], { cwd: new URL('../../', import.meta.url).pathname, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(dir, 'out', 'app.mjs')], {
+      cwd: new URL('../../', import.meta.url).pathname,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
     child.stderr.resume();
     const [code] = await once(child, 'exit');
     assert.equal(code, 0, stdout);
@@ -257,7 +312,10 @@ test('an API key option or variable a header cannot carry is CONFIG_ERROR naming
     const sdk = bindSdk({ names: testNames, catalogueUrl: file.url });
     const call = (options: CallOptions) => sdk.invoke('env-validator', { env_content: 'A=1' }, options);
     for (const key of ['ключ-123', 'abc\r\ndef']) {
-      for (const [options, where] of [[{ apiUrl: http.url, apiKey: key, env: {} }, /^options\.apiKey cannot be sent/], [{ env: { NEXUSBLOOM_API_URL: http.url, NEXUSBLOOM_API_KEY: key } }, /NEXUSBLOOM_API_KEY cannot be sent/]] as const) {
+      for (const [options, where] of [
+        [{ apiUrl: http.url, apiKey: key, env: {} }, /^options\.apiKey cannot be sent/],
+        [{ env: { NEXUSBLOOM_API_URL: http.url, NEXUSBLOOM_API_KEY: key } }, /NEXUSBLOOM_API_KEY cannot be sent/],
+      ] as const) {
         await assert.rejects(call(options), (error: unknown) => {
           assert.ok(error instanceof ToolCallError);
           assert.equal(error.code, 'CONFIG_ERROR');
@@ -321,7 +379,10 @@ test('options set to undefined are not set', async () => {
     try {
       assert.deepEqual(await sdk.invoke('env-validator', { env_content: 'A=1' }, options), { valid: true });
     } finally {
-      for (const [name, value] of [['NEXUSBLOOM_API_URL', saved.url], ['NEXUSBLOOM_API_KEY', saved.key]] as const) {
+      for (const [name, value] of [
+        ['NEXUSBLOOM_API_URL', saved.url],
+        ['NEXUSBLOOM_API_KEY', saved.key],
+      ] as const) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }

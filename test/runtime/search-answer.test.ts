@@ -6,13 +6,21 @@ import { createToolSearch, largestCategories, searchAnswer } from '../../src/run
 import { servedTools } from './surface-fixtures.js';
 
 const tool = (slug: string, name: string, description: string, extra: Partial<Manifest> = {}): Manifest => ({
-  slug, name, description, category: 'issues', tags: [], version: '1.0.0',
-  input_schema: { type: 'object', properties: { issue: { type: 'string' }, body: { type: 'string' } }, required: ['issue'] }, ...extra,
+  slug,
+  name,
+  description,
+  category: 'issues',
+  tags: [],
+  version: '1.0.0',
+  input_schema: { type: 'object', properties: { issue: { type: 'string' }, body: { type: 'string' } }, required: ['issue'] },
+  ...extra,
 });
 
 const TOOLS = servedTools([
   tool('get-issue', 'Get issue', 'Returns the details of an issue.\nWith its fields.', { annotations: { readOnlyHint: true } }),
-  tool('delete-issue', 'Delete issue', 'Deletes an issue and its comments.', { annotations: { readOnlyHint: false, destructiveHint: true } }),
+  tool('delete-issue', 'Delete issue', 'Deletes an issue and its comments.', {
+    annotations: { readOnlyHint: false, destructiveHint: true },
+  }),
   tool('add-comment', 'Add comment', 'Adds a comment to an issue.', { annotations: { readOnlyHint: false, destructiveHint: false } }),
   tool('add-comment-v2', 'Add comment', 'Adds a comment to an issue.', { annotations: { readOnlyHint: false, destructiveHint: false } }),
   tool('old-issue-getter', 'Get issue (old)', 'Returns an issue.', { deprecated: 'Use get-issue.', category: 'legacy' }),
@@ -53,7 +61,10 @@ describe('search hits an agent can act on', () => {
     const hits = search.search('comment on an issue', 4);
     const twins = hits.filter((hit) => hit.slug === 'add-comment' || hit.slug === 'add-comment-v2');
     assert.equal(twins.length, 2);
-    assert.ok(twins.every((hit) => hit.nearTie), JSON.stringify(hits.map((hit) => [hit.slug, hit.score, hit.nearTie])));
+    assert.ok(
+      twins.every((hit) => hit.nearTie),
+      JSON.stringify(hits.map((hit) => [hit.slug, hit.score, hit.nearTie])),
+    );
     const text = searchAnswer('comment on an issue', hits, ctx).text;
     assert.match(text, /near tie: compare with its neighbour/);
   });

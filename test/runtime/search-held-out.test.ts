@@ -12,9 +12,13 @@ describe('search evaluation sets', () => {
       const slugs = new Set(set.tools.map((tool) => tool.slug));
       assert.ok(set.tools.length >= 300 && set.tools.length <= 1500, `${set.tools.length} tools`);
       assert.equal(slugs.size, set.tools.length, 'slugs are unique');
-      const unknown = set.queries.flatMap(({ query, expected, alternates }) => [expected, ...alternates].filter((slug) => !slugs.has(slug)).map((slug) => `${query} → ${slug}`));
+      const unknown = set.queries.flatMap(({ query, expected, alternates }) =>
+        [expected, ...alternates].filter((slug) => !slugs.has(slug)).map((slug) => `${query} → ${slug}`),
+      );
       assert.deepEqual(unknown, []);
-      const selfAlternate = set.queries.filter(({ expected, alternates }) => alternates.includes(expected) || new Set(alternates).size !== alternates.length);
+      const selfAlternate = set.queries.filter(
+        ({ expected, alternates }) => alternates.includes(expected) || new Set(alternates).size !== alternates.length,
+      );
       assert.deepEqual(selfAlternate, []);
       const phrasings = set.queries.map(({ query }) => query.toLowerCase());
       const twice = phrasings.filter((query, position) => phrasings.indexOf(query) !== position);

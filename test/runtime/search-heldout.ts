@@ -2,22 +2,63 @@
 import type { JsonObject, Manifest } from '../../src/runtime/shared/contracts.js';
 
 const tool = (slug: string, name: string, description: string, fields: Record<string, string>, tags: string[] = []): Manifest => ({
-  slug, name, description, category: 'misc', tags, version: '1.0.0',
-  input_schema: { type: 'object', properties: Object.fromEntries(Object.entries(fields).map(([field, text]) => [field, { type: 'string', description: text } as JsonObject])), required: Object.keys(fields).slice(0, 1) },
+  slug,
+  name,
+  description,
+  category: 'misc',
+  tags,
+  version: '1.0.0',
+  input_schema: {
+    type: 'object',
+    properties: Object.fromEntries(
+      Object.entries(fields).map(([field, text]) => [field, { type: 'string', description: text } as JsonObject]),
+    ),
+    required: Object.keys(fields).slice(0, 1),
+  },
 });
 
 export const HELD_OUT_MANIFESTS: Manifest[] = [
-  tool('image_resizer', 'Image Resizer', 'Scale PNG or JPEG pictures to a target width and height while keeping aspect ratio.', { image_base64: 'The picture, base64.', width: 'Pixels.', height: 'Pixels.' }),
-  tool('email_validator', 'Email Address Checker', 'Verifies that an email address is syntactically valid and its domain has MX records.', { email: 'Address to check.' }),
+  tool('image_resizer', 'Image Resizer', 'Scale PNG or JPEG pictures to a target width and height while keeping aspect ratio.', {
+    image_base64: 'The picture, base64.',
+    width: 'Pixels.',
+    height: 'Pixels.',
+  }),
+  tool('email_validator', 'Email Address Checker', 'Verifies that an email address is syntactically valid and its domain has MX records.', {
+    email: 'Address to check.',
+  }),
   tool('qr_code', 'QR Code Maker', 'Produces a QR code PNG for any text or link.', { content: 'Text or URL to encode.', size: 'Pixels.' }),
-  tool('ssl_checker', 'SSL Certificate Inspector', 'Reports the issuer, expiry date and chain of the TLS certificate served by a host.', { hostname: 'Host name.', port: 'Port, default 443.' }),
-  tool('dns_lookup', 'DNS Lookup', 'Resolves A, AAAA, MX, TXT and CNAME records for a domain.', { domain: 'The domain.', record_type: 'Record type.' }),
-  tool('currency_converter', 'Currency Converter', 'Converts an amount between currencies using daily exchange rates.', { amount: 'Amount.', from: 'ISO code, e.g. USD.', to: 'ISO code, e.g. EUR.' }, ['money', 'fx']),
-  tool('text_translator', 'Translator', 'Translates text between 40 languages.', { text: 'Text.', target_language: 'Language code such as fr.' }),
+  tool('ssl_checker', 'SSL Certificate Inspector', 'Reports the issuer, expiry date and chain of the TLS certificate served by a host.', {
+    hostname: 'Host name.',
+    port: 'Port, default 443.',
+  }),
+  tool('dns_lookup', 'DNS Lookup', 'Resolves A, AAAA, MX, TXT and CNAME records for a domain.', {
+    domain: 'The domain.',
+    record_type: 'Record type.',
+  }),
+  tool(
+    'currency_converter',
+    'Currency Converter',
+    'Converts an amount between currencies using daily exchange rates.',
+    { amount: 'Amount.', from: 'ISO code, e.g. USD.', to: 'ISO code, e.g. EUR.' },
+    ['money', 'fx'],
+  ),
+  tool('text_translator', 'Translator', 'Translates text between 40 languages.', {
+    text: 'Text.',
+    target_language: 'Language code such as fr.',
+  }),
   tool('pdf_merger', 'PDF Merger', 'Combines several PDF files into a single document.', { files: 'Base64 PDFs.' }),
-  tool('timezone_converter', 'Time Zone Converter', 'Shows a given time in other time zones.', { time: 'A time such as 15:00.', from_zone: 'Source zone.', to_zones: 'Target zones.' }),
-  tool('semver_compare', 'Semver Comparator', 'Compares two semantic version strings and tells which is newer.', { a: 'First version.', b: 'Second version.' }),
-  tool('commit_message_linter', 'Commit Message Linter', 'Checks git commit messages against the Conventional Commits format.', { message: 'The commit message.' }),
+  tool('timezone_converter', 'Time Zone Converter', 'Shows a given time in other time zones.', {
+    time: 'A time such as 15:00.',
+    from_zone: 'Source zone.',
+    to_zones: 'Target zones.',
+  }),
+  tool('semver_compare', 'Semver Comparator', 'Compares two semantic version strings and tells which is newer.', {
+    a: 'First version.',
+    b: 'Second version.',
+  }),
+  tool('commit_message_linter', 'Commit Message Linter', 'Checks git commit messages against the Conventional Commits format.', {
+    message: 'The commit message.',
+  }),
   tool('html_to_text', 'HTML to Plain Text', 'Strips tags from HTML and returns readable plain text.', { html: 'The HTML.' }),
   tool('xml_formatter', 'XML Beautifier', 'Indents and tidies XML documents.', { xml: 'The XML.', indent: 'Spaces.' }),
   tool('random_number', 'Random Number', 'Draws random integers within a range.', { min: 'Lowest.', max: 'Highest.', count: 'How many.' }),

@@ -3,13 +3,23 @@
 import { writeFileSync } from 'node:fs';
 import { packagedSearchIndex } from '../../src/pipeline/emit/search-index-file.js';
 import { createToolSearch } from '../../src/runtime/search/index.js';
-import { RANKING_CATALOGUES, RANKING_FIXTURE_URL, RANKING_LIMIT, RANKING_QUERIES, recordedHits, type RankingFixture } from './search-ranking-cases.js';
+import {
+  RANKING_CATALOGUES,
+  RANKING_FIXTURE_URL,
+  RANKING_LIMIT,
+  RANKING_QUERIES,
+  recordedHits,
+  type RankingFixture,
+} from './search-ranking-cases.js';
 
 const fixture: RankingFixture = {};
 for (const catalogue of RANKING_CATALOGUES) {
   const tools = catalogue.tools();
   const data = packagedSearchIndex(tools);
-  const search = createToolSearch(() => tools, () => data);
+  const search = createToolSearch(
+    () => tools,
+    () => data,
+  );
   const cases: RankingFixture[string] = {};
   for (const query of RANKING_QUERIES) cases[query] = recordedHits(search.search(query, RANKING_LIMIT));
   fixture[catalogue.name] = cases;

@@ -8,11 +8,25 @@ import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import type { Manifest, ServedTool } from '../../src/runtime/shared/contracts.js';
 import {
-  buildSearchIndex, createToolSearch, parseSearchIndex, readSearchIndexFile, SEARCH_INDEX_FORMAT, searchIndexKey, searchTools, term,
+  buildSearchIndex,
+  createToolSearch,
+  parseSearchIndex,
+  readSearchIndexFile,
+  SEARCH_INDEX_FORMAT,
+  searchIndexKey,
+  searchTools,
+  term,
   type SearchIndexData,
 } from '../../src/runtime/search/index.js';
 import { packagedSearchIndex, searchIndexFileText } from '../../src/pipeline/emit/search-index-file.js';
-import { RANKING_CATALOGUES, RANKING_FIXTURE_URL, RANKING_LIMIT, RANKING_QUERIES, recordedHits, type RankingFixture } from './search-ranking-cases.js';
+import {
+  RANKING_CATALOGUES,
+  RANKING_FIXTURE_URL,
+  RANKING_LIMIT,
+  RANKING_QUERIES,
+  recordedHits,
+  type RankingFixture,
+} from './search-ranking-cases.js';
 import { MANIFESTS, servedTools } from './surface-fixtures.js';
 
 const fixture = JSON.parse(readFileSync(RANKING_FIXTURE_URL, 'utf8')) as RankingFixture;
@@ -23,7 +37,10 @@ const fixture = JSON.parse(readFileSync(RANKING_FIXTURE_URL, 'utf8')) as Ranking
  */
 const MODES: [string, (tools: ServedTool[]) => SearchIndexData][] = [
   ['prebuilt', (tools) => packagedSearchIndex(tools)],
-  ['prebuilt, through its JSON file text', (tools) => parseSearchIndex(JSON.parse(searchIndexFileText(tools))) ?? assert.fail('file text does not parse back')],
+  [
+    'prebuilt, through its JSON file text',
+    (tools) => parseSearchIndex(JSON.parse(searchIndexFileText(tools))) ?? assert.fail('file text does not parse back'),
+  ],
 ];
 
 /** A served list whose index data did not come from the generator is searched with an index built in memory. */
@@ -31,7 +48,10 @@ const hasSynonymTable = (data: SearchIndexData): boolean => Object.keys(data.syn
 
 describe('search ranking matches the recorded results', () => {
   it('covers every catalogue and query', () => {
-    assert.deepEqual(Object.keys(fixture), RANKING_CATALOGUES.map((catalogue) => catalogue.name));
+    assert.deepEqual(
+      Object.keys(fixture),
+      RANKING_CATALOGUES.map((catalogue) => catalogue.name),
+    );
     for (const catalogue of RANKING_CATALOGUES) assert.deepEqual(Object.keys(fixture[catalogue.name] ?? {}), [...new Set(RANKING_QUERIES)]);
   });
 
@@ -41,13 +61,20 @@ describe('search ranking matches the recorded results', () => {
         const tools = catalogue.tools();
         const prebuilt = prebuiltFor(tools);
         assert.ok(hasSynonymTable(prebuilt));
-        const search = createToolSearch(() => tools, () => prebuilt);
+        const search = createToolSearch(
+          () => tools,
+          () => prebuilt,
+        );
         const recorded = fixture[catalogue.name] ?? {};
         for (const query of RANKING_QUERIES) {
           const want = recorded[query] ?? assert.fail(`no record for ${JSON.stringify(query)}`);
           assert.deepEqual(recordedHits(search.search(query, RANKING_LIMIT)), want, `query ${JSON.stringify(query)}`);
           for (const limit of [10, 3, 1]) {
-            assert.deepEqual(recordedHits(search.search(query, limit)), want.slice(0, limit), `query ${JSON.stringify(query)}, limit ${limit}`);
+            assert.deepEqual(
+              recordedHits(search.search(query, limit)),
+              want.slice(0, limit),
+              `query ${JSON.stringify(query)}, limit ${limit}`,
+            );
           }
         }
       });
@@ -76,7 +103,8 @@ describe('prebuilt search index data', () => {
   it('keeps its synonym table for a list changed at run time', () => {
     const data = packagedSearchIndex(servedTools());
     // A key that is its own term, so that searching for it looks it up as written.
-    const key = Object.keys(data.synonyms).find((candidate) => !Object.hasOwn(data.terms, candidate) && term(candidate) === candidate) ??
+    const key =
+      Object.keys(data.synonyms).find((candidate) => !Object.hasOwn(data.terms, candidate) && term(candidate) === candidate) ??
       assert.fail('no synonym outside the vocabulary');
     const target = data.synonyms[key]?.[0] ?? assert.fail('empty synonym entry');
     const changed = servedTools(manifestsWithout('word-counter'));
@@ -88,9 +116,13 @@ describe('prebuilt search index data', () => {
   it('is ignored for a catalogue changed at run time, whose own text is searched instead', () => {
     const stale = buildSearchIndex(servedTools());
     const refreshed = MANIFESTS.map((manifest) =>
-      manifest.slug === 'word-counter' ? { ...manifest, description: `${manifest.description} Also finds palindromes.` } : manifest);
+      manifest.slug === 'word-counter' ? { ...manifest, description: `${manifest.description} Also finds palindromes.` } : manifest,
+    );
     const hits = searchTools(servedTools(refreshed), 'palindromes', 10, stale);
-    assert.deepEqual(hits.map((hit) => hit.slug), ['word-counter']);
+    assert.deepEqual(
+      hits.map((hit) => hit.slug),
+      ['word-counter'],
+    );
     assert.deepEqual(searchTools(servedTools(refreshed), 'palindromes', 10, stale), searchTools(servedTools(refreshed), 'palindromes', 10));
     assert.deepEqual(searchTools(servedTools(), 'palindromes', 10, stale), []);
   });
@@ -122,7 +154,10 @@ describe('prebuilt search index data', () => {
       ['another format', (data) => ({ ...data, format: 'nexusbloom-search-index/1' })],
       ['fields reordered', (data) => ({ ...data, fields: [...data.fields].reverse() })],
       ['a short lengths row', (data) => ({ ...data, lengths: [[1, 2], ...data.lengths.slice(1)] })],
-      ['a posting past the last tool', (data) => ({ ...data, terms: { ...data.terms, zzz: { surface: 'zzz', postings: [data.lengths.length, 0, 1] } } })],
+      [
+        'a posting past the last tool',
+        (data) => ({ ...data, terms: { ...data.terms, zzz: { surface: 'zzz', postings: [data.lengths.length, 0, 1] } } }),
+      ],
       ['a synonym naming no term', (data) => ({ ...data, synonyms: { ...data.synonyms, zzz: ['not-a-term'] } })],
       ['a truncated posting', (data) => ({ ...data, terms: { ...data.terms, zzz: { surface: 'zzz', postings: [0, 0] } } })],
       ['postings out of order', (data) => ({ ...data, terms: { ...data.terms, zzz: { surface: 'zzz', postings: [1, 0, 1, 0, 0, 1] } } })],
@@ -145,7 +180,10 @@ describe('readSearchIndexFile', () => {
       assert.deepEqual(data, packagedSearchIndex(tools));
       assert.equal(await readSearchIndexFile(pathToFileURL(join(dir, 'absent.json'))), null);
       assert.equal(await readSearchIndexFile(file('truncated.json', searchIndexFileText(tools).slice(0, 500))), null);
-      assert.equal(await readSearchIndexFile(file('catalogue.json', JSON.stringify({ format: 'nexusbloom-served-catalogue/1', tools: [] }))), null);
+      assert.equal(
+        await readSearchIndexFile(file('catalogue.json', JSON.stringify({ format: 'nexusbloom-served-catalogue/1', tools: [] }))),
+        null,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -154,7 +192,15 @@ describe('readSearchIndexFile', () => {
 
 describe('search over words that are also Object.prototype keys', () => {
   it('indexes and finds "constructor" like any other word', () => {
-    const classTool: Manifest = { slug: 'class-writer', name: 'Class Writer', description: 'Writes a class with a constructor.', category: 'code', tags: [], version: '1.0.0', input_schema: null };
+    const classTool: Manifest = {
+      slug: 'class-writer',
+      name: 'Class Writer',
+      description: 'Writes a class with a constructor.',
+      category: 'code',
+      tags: [],
+      version: '1.0.0',
+      input_schema: null,
+    };
     const tools = servedTools([...MANIFESTS, classTool]);
     assert.equal(searchTools(tools, 'constructor')[0]?.slug, 'class-writer');
     assert.equal(searchTools(tools, 'class generator')[0]?.slug, 'class-writer');

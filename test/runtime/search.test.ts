@@ -8,10 +8,22 @@ const tools = servedTools();
 
 describe('stem and term', () => {
   const cases: [string, string][] = [
-    ['validating', 'validator'], ['validation', 'validate'], ['validates', 'validated'], ['generator', 'generating'],
-    ['formatter', 'formatting'], ['parser', 'parse'], ['environment', 'env'], ['configuration', 'config'],
-    ['yml', 'yaml'], ['typescript', 'ts'], ['repository', 'repo'], ['authentication', 'auth'], ['minify', 'minification'],
-    ['hashes', 'hash'], ['keys', 'key'], ['decoder', 'decoding'],
+    ['validating', 'validator'],
+    ['validation', 'validate'],
+    ['validates', 'validated'],
+    ['generator', 'generating'],
+    ['formatter', 'formatting'],
+    ['parser', 'parse'],
+    ['environment', 'env'],
+    ['configuration', 'config'],
+    ['yml', 'yaml'],
+    ['typescript', 'ts'],
+    ['repository', 'repo'],
+    ['authentication', 'auth'],
+    ['minify', 'minification'],
+    ['hashes', 'hash'],
+    ['keys', 'key'],
+    ['decoder', 'decoding'],
   ];
   for (const [a, b] of cases) it(`${a} and ${b} share a term`, () => assert.equal(term(a), term(b)));
   it('keeps short and non-alphabetic words', () => {
@@ -61,9 +73,11 @@ const INTENT_QUERIES: [string, string][] = [
 
 describe('searchTools ranking', () => {
   it(`puts the intended tool first for at least 9 in 10 of ${INTENT_QUERIES.length} intent queries`, () => {
-    const misses = INTENT_QUERIES.map(([query, want]) => ({ query, want, got: searchTools(tools, query, 3).map((hit) => hit.slug) })).filter(
-      (row) => row.got[0] !== row.want,
-    );
+    const misses = INTENT_QUERIES.map(([query, want]) => ({
+      query,
+      want,
+      got: searchTools(tools, query, 3).map((hit) => hit.slug),
+    })).filter((row) => row.got[0] !== row.want);
     const hitRate = 1 - misses.length / INTENT_QUERIES.length;
     assert.ok(hitRate >= 0.9, `hit rate ${hitRate.toFixed(2)}; misses: ${JSON.stringify(misses, null, 1)}`);
   });
@@ -97,10 +111,21 @@ describe('searchTools ranking', () => {
 
   it('breaks score ties by slug code unit order', () => {
     // Three tools with identical text differ only by slug; uppercase sorts before lowercase by code unit.
-    const twin = (slug: string) => ({ slug, name: 'Widget', description: 'Frobs widgets.', category: 'misc', tags: [], version: '1.0.0', input_schema: null });
+    const twin = (slug: string) => ({
+      slug,
+      name: 'Widget',
+      description: 'Frobs widgets.',
+      category: 'misc',
+      tags: [],
+      version: '1.0.0',
+      input_schema: null,
+    });
     const twins = servedTools([twin('b-widget'), twin('a-widget'), twin('B-widget')]);
     const hits = searchTools(twins, 'frob widgets');
-    assert.deepEqual(hits.map((hit) => hit.slug), ['B-widget', 'a-widget', 'b-widget']);
+    assert.deepEqual(
+      hits.map((hit) => hit.slug),
+      ['B-widget', 'a-widget', 'b-widget'],
+    );
     assert.equal(new Set(hits.map((hit) => hit.score)).size, 1);
   });
 

@@ -2,7 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { createServer } from '../../src/runtime/transport/server.js';
 import type { ServedCatalogueFile } from '../../src/runtime/shared/contracts.js';
 import { captureLog, manifest, sendJson, servedTool, startHttp, testNames } from './core-fixtures.js';
@@ -10,16 +14,24 @@ import { captureLog, manifest, sendJson, servedTool, startHttp, testNames } from
 const catalogue: ServedCatalogueFile = {
   format: 'nexusbloom-served-catalogue/1',
   tools: [
-    servedTool(manifest({
-      slug: 'data-generator', name: 'Data Generator', description: 'Generates fake rows.',
-      input_schema: { type: 'object', properties: { count: { type: 'integer', minimum: 1 } } },
-    })),
-    servedTool(manifest({
-      slug: 'env-validator', name: 'Env Validator', description: 'Validates a .env file.',
-      input_schema: { type: 'object', required: ['env_content'], properties: { env_content: { type: 'string' } } },
-      output_schema: { type: 'object', properties: { valid: { type: 'boolean' } } },
-      annotations: { readOnlyHint: true },
-    })),
+    servedTool(
+      manifest({
+        slug: 'data-generator',
+        name: 'Data Generator',
+        description: 'Generates fake rows.',
+        input_schema: { type: 'object', properties: { count: { type: 'integer', minimum: 1 } } },
+      }),
+    ),
+    servedTool(
+      manifest({
+        slug: 'env-validator',
+        name: 'Env Validator',
+        description: 'Validates a .env file.',
+        input_schema: { type: 'object', required: ['env_content'], properties: { env_content: { type: 'string' } } },
+        output_schema: { type: 'object', properties: { valid: { type: 'boolean' } } },
+        annotations: { readOnlyHint: true },
+      }),
+    ),
     servedTool(manifest({ slug: 'slash/tool', description: 'Has a slash.' }), 'contains characters outside [A-Za-z0-9_-]: "/"'),
   ],
 };
@@ -31,13 +43,22 @@ async function connect(env: Record<string, string>, served: ServedCatalogueFile 
   const client = new Client({ name: 'test-client', version: '0.0.0' });
   await created.server.connect(serverTransport);
   await client.connect(clientTransport);
-  return { client, created, lines, close: async () => { await client.close(); await created.close(); } };
+  return {
+    client,
+    created,
+    lines,
+    close: async () => {
+      await client.close();
+      await created.close();
+    },
+  };
 }
 
 function api() {
   return startHttp((req, res) => {
     if (req.url === '/api/tools/env-validator/run') return sendJson(res, 200, { success: true, result: { valid: true }, duration_ms: 2 });
-    if (req.url === '/api/tools/data-generator/run') return sendJson(res, 200, { success: true, result: { rows: JSON.parse(req.body).params.count }, duration_ms: 2 });
+    if (req.url === '/api/tools/data-generator/run')
+      return sendJson(res, 200, { success: true, result: { rows: JSON.parse(req.body).params.count }, duration_ms: 2 });
     return sendJson(res, 404, { success: false, error: 'unknown tool', code: 'TOOL_NOT_FOUND', retryable: false });
   });
 }
@@ -53,7 +74,10 @@ test('initialize carries instructions and capabilities; withheld slugs are repor
     const withheldLines = session.lines.filter((line) => line.includes('withheld'));
     assert.equal(withheldLines.length, 1);
     assert.match(withheldLines[0] ?? '', /"slash\/tool" \(contains characters outside/);
-    assert.ok(session.lines.every((line) => !line.includes('WARNING')), 'no local-execution warning in remote mode');
+    assert.ok(
+      session.lines.every((line) => !line.includes('WARNING')),
+      'no local-execution warning in remote mode',
+    );
   } finally {
     await session.close();
   }
@@ -63,7 +87,10 @@ test('tools/list advertises real schemas plus the meta-tool, never withheld slug
   const session = await connect({});
   try {
     const { tools } = await session.client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ['data-generator', 'env-validator', 'nexusbloom']);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['data-generator', 'env-validator', 'nexusbloom'],
+    );
     const env = tools.find((t) => t.name === 'env-validator');
     assert.deepEqual(env?.inputSchema, catalogue.tools[1]?.manifest.input_schema);
     assert.equal(env?.title, 'Env Validator');
@@ -77,13 +104,13 @@ test('direct calls reach the API; invalid ones cost no request', async () => {
   const http = await api();
   const session = await connect({ NEXUSBLOOM_API_URL: http.url });
   try {
-    const ok = await session.client.callTool({ name: 'env-validator', arguments: { env_content: 'DEBUG=true' } }) as CallToolResult;
+    const ok = (await session.client.callTool({ name: 'env-validator', arguments: { env_content: 'DEBUG=true' } })) as CallToolResult;
     assert.notEqual(ok.isError, true, JSON.stringify(ok));
     assert.deepEqual(ok.structuredContent, { valid: true });
     assert.equal(http.requests.length, 1);
     assert.deepEqual(JSON.parse(http.requests[0]?.body ?? ''), { params: { env_content: 'DEBUG=true' } });
 
-    const bad = await session.client.callTool({ name: 'env-validator', arguments: {} }) as CallToolResult;
+    const bad = (await session.client.callTool({ name: 'env-validator', arguments: {} })) as CallToolResult;
     assert.equal(bad.isError, true);
     const text = (bad.content[0] as { text: string }).text;
     assert.match(text, /VALIDATION_ERROR/);
@@ -95,12 +122,18 @@ test('direct calls reach the API; invalid ones cost no request', async () => {
   }
 });
 
-test('an in-process client\'s undefined members are dropped as JSON would drop them, directly and through the meta-tool', async () => {
+test("an in-process client's undefined members are dropped as JSON would drop them, directly and through the meta-tool", async () => {
   // A map-typed input: every entry must be a string, so an entry left undefined fails validation unless it is dropped.
-  const mapTool = servedTool(manifest({
-    slug: 'query-builder',
-    input_schema: { type: 'object', required: ['params'], properties: { params: { type: 'object', additionalProperties: { type: 'string' } } } },
-  }));
+  const mapTool = servedTool(
+    manifest({
+      slug: 'query-builder',
+      input_schema: {
+        type: 'object',
+        required: ['params'],
+        properties: { params: { type: 'object', additionalProperties: { type: 'string' } } },
+      },
+    }),
+  );
   const http = await startHttp((_req, res) => sendJson(res, 200, { success: true, result: { ok: true } }));
   const session = await connect({ NEXUSBLOOM_API_URL: http.url }, { format: catalogue.format, tools: [mapTool] });
   try {
@@ -112,10 +145,13 @@ test('an in-process client\'s undefined members are dropped as JSON would drop t
       { name: 'nexusbloom', arguments: { command: 'batch', runs: [{ slug: 'query-builder', params: { params } }] } },
     ];
     for (const call of calls) {
-      const result = await session.client.callTool(call) as CallToolResult;
+      const result = (await session.client.callTool(call)) as CallToolResult;
       assert.notEqual(result.isError, true, JSON.stringify(result));
     }
-    assert.deepEqual(http.requests.map((req) => JSON.parse(req.body)), Array(3).fill({ params: { params: { q: 'x' } } }));
+    assert.deepEqual(
+      http.requests.map((req) => JSON.parse(req.body)),
+      Array(3).fill({ params: { params: { q: 'x' } } }),
+    );
     assert.ok('page' in params, "the caller's object keeps its member");
   } finally {
     await session.close();
@@ -126,7 +162,7 @@ test('an in-process client\'s undefined members are dropped as JSON would drop t
 test('an unreachable API explains itself and the server keeps working', async () => {
   const session = await connect({ NEXUSBLOOM_API_URL: 'http://127.0.0.1:9/api', NEXUSBLOOM_MCP_TIMEOUT_MS: '2000' });
   try {
-    const failed = await session.client.callTool({ name: 'data-generator', arguments: { count: 1 } }) as CallToolResult;
+    const failed = (await session.client.callTool({ name: 'data-generator', arguments: { count: 1 } })) as CallToolResult;
     assert.equal(failed.isError, true);
     assert.match((failed.content[0] as { text: string }).text, /API_UNREACHABLE/);
     const { tools } = await session.client.listTools();
@@ -149,18 +185,36 @@ test('a cancelled call is recorded as CANCELLED, not TIMEOUT, and a cancelled ba
     // The server learns of the cancellation through a notification; give it a moment to finish and record.
     await new Promise((resolve) => setTimeout(resolve, 100));
   };
-  const history = async () => ((await session.client.callTool({ name: 'nexusbloom', arguments: { command: 'history' } })) as CallToolResult)
-    .structuredContent as { runs: { id: string; status: string; code?: string }[]; total_recorded: number };
+  const history = async () =>
+    ((await session.client.callTool({ name: 'nexusbloom', arguments: { command: 'history' } })) as CallToolResult).structuredContent as {
+      runs: { id: string; status: string; code?: string }[];
+      total_recorded: number;
+    };
   try {
-    await cancelOnRequest((signal) => session.client.callTool({ name: 'data-generator', arguments: { count: 1 } }, undefined, { signal }), 1);
-    assert.deepEqual((await history()).runs.map((run) => [run.id, run.status, run.code]), [['r1', 'failed', 'CANCELLED']]);
+    await cancelOnRequest(
+      (signal) => session.client.callTool({ name: 'data-generator', arguments: { count: 1 } }, undefined, { signal }),
+      1,
+    );
+    assert.deepEqual(
+      (await history()).runs.map((run) => [run.id, run.status, run.code]),
+      [['r1', 'failed', 'CANCELLED']],
+    );
 
     const runs = Array.from({ length: 4 }, () => ({ slug: 'data-generator', params: { count: 1 } }));
-    await cancelOnRequest((signal) => session.client.callTool({ name: 'nexusbloom', arguments: { command: 'batch', runs } }, undefined, { signal }), 2);
+    await cancelOnRequest(
+      (signal) => session.client.callTool({ name: 'nexusbloom', arguments: { command: 'batch', runs } }, undefined, { signal }),
+      2,
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal(http.requests.length, 2, 'the three runs after the cancelled one are never sent');
     const after = await history();
-    assert.deepEqual(after.runs.map((run) => [run.id, run.status, run.code]), [['r2', 'failed', 'CANCELLED'], ['r1', 'failed', 'CANCELLED']]);
+    assert.deepEqual(
+      after.runs.map((run) => [run.id, run.status, run.code]),
+      [
+        ['r2', 'failed', 'CANCELLED'],
+        ['r1', 'failed', 'CANCELLED'],
+      ],
+    );
     assert.equal(after.total_recorded, 2);
   } finally {
     await session.close();
@@ -171,10 +225,18 @@ test('a cancelled call is recorded as CANCELLED, not TIMEOUT, and a cancelled ba
 test('an unknown slug is "not in this server\'s catalogue" while the list is pinned, with the live switch under the configured prefix', async () => {
   const ask = async (env: Record<string, string>) => {
     const created = createServer({ names: { ...testNames, envPrefix: 'ACME_' }, catalogue, env, log: () => undefined });
-    const direct = await created.surface.callTool('new-upstream-tool', {}, { signal: new AbortController().signal, sendProgress: async () => undefined });
-    const viaRun = await created.surface.callTool('nexusbloom', { command: 'run', slug: 'new-upstream-tool' }, { signal: new AbortController().signal, sendProgress: async () => undefined });
+    const direct = await created.surface.callTool(
+      'new-upstream-tool',
+      {},
+      { signal: new AbortController().signal, sendProgress: async () => undefined },
+    );
+    const viaRun = await created.surface.callTool(
+      'nexusbloom',
+      { command: 'run', slug: 'new-upstream-tool' },
+      { signal: new AbortController().signal, sendProgress: async () => undefined },
+    );
     await created.close();
-    return [direct, viaRun].map((result) => (result.structuredContent as { code: string; error: string }));
+    return [direct, viaRun].map((result) => result.structuredContent as { code: string; error: string });
   };
   for (const failure of await ask({})) {
     assert.equal(failure.code, 'TOOL_NOT_FOUND');
@@ -193,13 +255,26 @@ test('a batch with a progress token sends monotonic progress', async () => {
   const session = await connect({ NEXUSBLOOM_API_URL: http.url });
   try {
     const ticks: number[] = [];
-    const result = await session.client.callTool({
-      name: 'nexusbloom',
-      arguments: { command: 'batch', runs: [{ slug: 'env-validator', params: { env_content: 'A=1' } }, { slug: 'data-generator', params: { count: 2 } }] },
-    }, undefined, { onprogress: (p) => ticks.push(p.progress) }) as CallToolResult;
+    const result = (await session.client.callTool(
+      {
+        name: 'nexusbloom',
+        arguments: {
+          command: 'batch',
+          runs: [
+            { slug: 'env-validator', params: { env_content: 'A=1' } },
+            { slug: 'data-generator', params: { count: 2 } },
+          ],
+        },
+      },
+      undefined,
+      { onprogress: (p) => ticks.push(p.progress) },
+    )) as CallToolResult;
     assert.notEqual(result.isError, true, JSON.stringify(result));
     assert.ok(ticks.length >= 2, `progress ticks: ${JSON.stringify(ticks)}`);
-    assert.deepEqual([...ticks].sort((a, b) => a - b), ticks);
+    assert.deepEqual(
+      [...ticks].sort((a, b) => a - b),
+      ticks,
+    );
     assert.equal(http.requests.length, 2);
   } finally {
     await session.close();
@@ -219,7 +294,10 @@ test('resources, prompts, completion and logging/setLevel are wired to the surfa
     await assert.rejects(session.client.readResource({ uri: 'nexusbloom://tools/no-such-tool' }));
     const { prompts } = await session.client.listPrompts();
     assert.ok(prompts.some((p) => p.name === 'use-tool'));
-    const completion = await session.client.complete({ ref: { type: 'ref/prompt', name: 'use-tool' }, argument: { name: 'slug', value: 'env' } });
+    const completion = await session.client.complete({
+      ref: { type: 'ref/prompt', name: 'use-tool' },
+      argument: { name: 'slug', value: 'env' },
+    });
     assert.ok(completion.completion.values.includes('env-validator'), JSON.stringify(completion));
     assert.deepEqual(await session.client.setLoggingLevel('debug'), {});
   } finally {
@@ -238,21 +316,39 @@ test('local execution prints the threat-model warning once', async () => {
 
 test('live catalogue: a new upstream tool is listed and list_changed is sent', async () => {
   const entries = [
-    { slug: 'env-validator', version: '1.0.0' }, { slug: 'data-generator', version: '1.0.0' }, { slug: 'fresh-tool', version: '1.0.0' },
+    { slug: 'env-validator', version: '1.0.0' },
+    { slug: 'data-generator', version: '1.0.0' },
+    { slug: 'fresh-tool', version: '1.0.0' },
   ];
   const http = await startHttp((req, res) => {
     if (req.url === '/api/tools') {
-      return sendJson(res, 200, { tools: entries.map((e) => ({ ...e, name: e.slug, description: 'd', category: 'c', tags: [], has_schema: false, has_source: false })) });
+      return sendJson(res, 200, {
+        tools: entries.map((e) => ({
+          ...e,
+          name: e.slug,
+          description: 'd',
+          category: 'c',
+          tags: [],
+          has_schema: false,
+          has_source: false,
+        })),
+      });
     }
-    if (req.url === '/api/tools/fresh-tool') return sendJson(res, 200, manifest({ slug: 'fresh-tool', description: 'Fresh from upstream.' }));
+    if (req.url === '/api/tools/fresh-tool')
+      return sendJson(res, 200, manifest({ slug: 'fresh-tool', description: 'Fresh from upstream.' }));
     return sendJson(res, 404, { success: false, error: 'unknown', code: 'TOOL_NOT_FOUND', retryable: false });
   });
   const session = await connect({ NEXUSBLOOM_API_URL: http.url, NEXUSBLOOM_MCP_CATALOGUE: 'live' });
   try {
     let changed = 0;
-    session.client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changed += 1; });
+    session.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changed += 1;
+    });
     const { tools } = await session.client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ['data-generator', 'env-validator', 'fresh-tool', 'nexusbloom']);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['data-generator', 'env-validator', 'fresh-tool', 'nexusbloom'],
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.equal(changed, 1);
     const slash = session.created.catalogueStore.getTools().find((t) => t.slug === 'slash/tool');
@@ -264,14 +360,28 @@ test('live catalogue: a new upstream tool is listed and list_changed is sent', a
 });
 
 test('live catalogue: calls, resources and prompts see the API list without a tools/list, and resources/list_changed is sent', async () => {
-  const entries = [{ slug: 'env-validator', version: '1.0.0' }, { slug: 'data-generator', version: '1.0.0' }];
+  const entries = [
+    { slug: 'env-validator', version: '1.0.0' },
+    { slug: 'data-generator', version: '1.0.0' },
+  ];
   let listRequests = 0;
   const http = await startHttp((req, res) => {
     if (req.url === '/api/tools') {
       listRequests += 1;
-      return sendJson(res, 200, { tools: entries.map((e) => ({ ...e, name: e.slug, description: 'd', category: 'c', tags: [], has_schema: false, has_source: false })) });
+      return sendJson(res, 200, {
+        tools: entries.map((e) => ({
+          ...e,
+          name: e.slug,
+          description: 'd',
+          category: 'c',
+          tags: [],
+          has_schema: false,
+          has_source: false,
+        })),
+      });
     }
-    if (req.url === '/api/tools/fresh-tool') return sendJson(res, 200, manifest({ slug: 'fresh-tool', description: 'Fresh from upstream.' }));
+    if (req.url === '/api/tools/fresh-tool')
+      return sendJson(res, 200, manifest({ slug: 'fresh-tool', description: 'Fresh from upstream.' }));
     if (req.url === '/api/tools/fresh-tool/run') return sendJson(res, 200, { success: true, result: { fresh: true }, duration_ms: 1 });
     return sendJson(res, 404, { success: false, error: 'unknown', code: 'TOOL_NOT_FOUND', retryable: false });
   });
@@ -279,8 +389,12 @@ test('live catalogue: calls, resources and prompts see the API list without a to
   try {
     let resourcesChanged = 0;
     let toolsChanged = 0;
-    session.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => { resourcesChanged += 1; });
-    session.client.setNotificationHandler(ToolListChangedNotificationSchema, () => { toolsChanged += 1; });
+    session.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+      resourcesChanged += 1;
+    });
+    session.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      toolsChanged += 1;
+    });
     assert.deepEqual(session.client.getServerCapabilities()?.resources, { listChanged: true });
     const listed = async (): Promise<string[]> => {
       const result = await session.client.callTool({ name: 'nexusbloom', arguments: { command: 'list' } });

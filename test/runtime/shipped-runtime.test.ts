@@ -14,7 +14,8 @@ it('ships no writer of data files', () => {
   for (const path of readdirSync(RUNTIME, { recursive: true, encoding: 'utf8' })) {
     if (!path.endsWith('.ts')) continue;
     const text = readFileSync(join(RUNTIME, path), 'utf8');
-    for (const match of text.matchAll(/export\s+(?:async\s+)?function\s+(\w+FileText)\b|export\s*\{[^}]*\b(\w+FileText)\b[^}]*\}/g)) writers.push(`${path}: ${match[1] ?? match[2]}`);
+    for (const match of text.matchAll(/export\s+(?:async\s+)?function\s+(\w+FileText)\b|export\s*\{[^}]*\b(\w+FileText)\b[^}]*\}/g))
+      writers.push(`${path}: ${match[1] ?? match[2]}`);
   }
   assert.deepEqual(writers.sort(), []);
 });

@@ -46,7 +46,10 @@ describe('advertisedSubset', () => {
     const withheld = { ...tools[0]!, slug: 'bad slug', withheldReason: 'contains white space' };
     const all = toolList([withheld, ...tools]);
     const subset = advertisedSubset(all);
-    assert.deepEqual([...subset], tools.filter((tool) => tool.withheldReason === null));
+    assert.deepEqual(
+      [...subset],
+      tools.filter((tool) => tool.withheldReason === null),
+    );
     assert.ok(!subset.includes(withheld));
     assert.equal(advertisedSubset(all), subset, 'the same list asked again gives the same subset');
     assert.notEqual(advertisedSubset(toolList(all)), subset, 'a new list (a refresh) gets its own');

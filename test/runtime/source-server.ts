@@ -24,9 +24,12 @@ export async function sourceServer(tools: readonly ServedTool[]): Promise<Source
   const dir = await mkdtemp(join(tmpdir(), 'nexusbloom-source-server-'));
   await writeFile(join(dir, 'catalogue.json'), JSON.stringify({ format: 'nexusbloom-served-catalogue/1', tools }));
   const main = pathToFileURL(join(REPO_ROOT, 'src', 'runtime', 'transport', 'main.ts')).href;
-  await writeFile(join(dir, 'start.mjs'), `import { main } from ${JSON.stringify(main)};
+  await writeFile(
+    join(dir, 'start.mjs'),
+    `import { main } from ${JSON.stringify(main)};
 await main({ names: ${JSON.stringify(testNames)}, catalogueUrl: new URL('./catalogue.json', import.meta.url) });
-`);
+`,
+  );
   return { args: ['--import', 'tsx', join(dir, 'start.mjs')], cwd: REPO_ROOT };
 }
 
@@ -46,7 +49,9 @@ export interface SourceSession {
  * another process can open through /proc/<pid>/fd/1.
  */
 export async function connectSourceServer(
-  tools: readonly ServedTool[], env: Record<string, string> = {}, options: { realPipes?: boolean } = {},
+  tools: readonly ServedTool[],
+  env: Record<string, string> = {},
+  options: { realPipes?: boolean } = {},
 ): Promise<SourceSession> {
   const server = await sourceServer(tools);
   const [command, args] = options.realPipes

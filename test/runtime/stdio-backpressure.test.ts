@@ -15,7 +15,7 @@ function rssOf(pid: number): number {
   return Number(match?.[1] ?? 0) * 1024;
 }
 
-test('a client that never reads stdout cannot drive the server\'s memory up', { timeout: 120_000 }, async (t) => {
+test("a client that never reads stdout cannot drive the server's memory up", { timeout: 120_000 }, async (t) => {
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { stdio: ['pipe', 'pipe', 'pipe'] });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -31,8 +31,10 @@ test('a client that never reads stdout cannot drive the server\'s memory up', { 
     while (sent < 20_000 && Date.now() < deadline) {
       if (!child.stdin.write(request(sent + 1))) {
         // The server is not reading: wait for it, but not forever.
-        const drained = await Promise.race([new Promise<boolean>((resolve) => child.stdin.once('drain', () => resolve(true))),
-          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 500))]);
+        const drained = await Promise.race([
+          new Promise<boolean>((resolve) => child.stdin.once('drain', () => resolve(true))),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 500)),
+        ]);
         if (!drained && Date.now() > deadline - 6000) break;
       }
       sent += 1;

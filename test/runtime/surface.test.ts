@@ -25,10 +25,22 @@ describe('direct tool calls', () => {
   });
 
   const failures: [string, string, unknown, string, RegExp][] = [
-    ['typo', 'env-validatr', {}, 'TOOL_NOT_FOUND', /^No tool named "env-validatr" is published\. Closest matches: env-validator\. Use the nexusbloom tool with \{"command":"search"/],
+    [
+      'typo',
+      'env-validatr',
+      {},
+      'TOOL_NOT_FOUND',
+      /^No tool named "env-validatr" is published\. Closest matches: env-validator\. Use the nexusbloom tool with \{"command":"search"/,
+    ],
     ['ambiguous prefix', 'json', {}, 'AMBIGUOUS_SLUG', /json-formatter, json-schema-validator/],
     ['missing argument', 'env-validator', {}, 'VALIDATION_ERROR', /"env_content"/],
-    ['withheld slug', 'Env Validator', { env_content: 'A=1' }, 'TOOL_NOT_FOUND', /not directly callable.*"command":"run","slug":"Env Validator"/],
+    [
+      'withheld slug',
+      'Env Validator',
+      { env_content: 'A=1' },
+      'TOOL_NOT_FOUND',
+      /not directly callable.*"command":"run","slug":"Env Validator"/,
+    ],
   ];
   for (const [name, tool, args, code, message] of failures) {
     it(`${name} → ${code} with zero runner calls`, async () => {
@@ -53,7 +65,14 @@ describe('direct tool calls', () => {
     let tools: readonly ServedTool[] = servedTools(MANIFESTS.filter((m) => m.slug !== 'word-counter'));
     const runner = functionRunner();
     const surface = createAgentSurface({
-      names: NAMES, getTools: () => tools, search: createToolSearch(() => tools), runner, validator: ajvValidator(), history: createRunHistory(), startedAt: new Date(), log: () => undefined,
+      names: NAMES,
+      getTools: () => tools,
+      search: createToolSearch(() => tools),
+      runner,
+      validator: ajvValidator(),
+      history: createRunHistory(),
+      startedAt: new Date(),
+      log: () => undefined,
     });
     assert.equal(data(await surface.callTool('word-counter', { text: 'a' }, callExtra())).code, 'TOOL_NOT_FOUND');
     tools = servedTools();
@@ -98,7 +117,14 @@ describe('unexpected failures', () => {
       throw new Error('schema failed to compile');
     };
     const surface = createAgentSurface({
-      names: NAMES, getTools: () => servedTools(), search: createToolSearch(() => servedTools()), runner: functionRunner(), validator, history: createRunHistory(), startedAt: new Date(), log: (line) => void logs.push(line),
+      names: NAMES,
+      getTools: () => servedTools(),
+      search: createToolSearch(() => servedTools()),
+      runner: functionRunner(),
+      validator,
+      history: createRunHistory(),
+      startedAt: new Date(),
+      log: (line) => void logs.push(line),
     });
     const result = await surface.callTool('word-counter', { text: 'a' }, callExtra());
     assert.equal(result.isError, true);

@@ -3,21 +3,23 @@ import assert from 'node:assert/strict';
 import { createValidator } from '../../src/runtime/schema/validation.js';
 import { captureLog, manifest, servedTool } from './core-fixtures.js';
 
-const envValidator = servedTool(manifest({
-  slug: 'env-validator',
-  input_schema: {
-    $schema: 'http://json-schema.org/draft-07/schema#',
-    type: 'object',
-    required: ['env_content'],
-    additionalProperties: false,
-    properties: {
-      env_content: { type: 'string', minLength: 1 },
-      count: { type: 'integer' },
-      mode: { enum: ['strict', 'loose'] },
-      contact: { type: 'string', format: 'email' },
+const envValidator = servedTool(
+  manifest({
+    slug: 'env-validator',
+    input_schema: {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      required: ['env_content'],
+      additionalProperties: false,
+      properties: {
+        env_content: { type: 'string', minLength: 1 },
+        count: { type: 'integer' },
+        mode: { enum: ['strict', 'loose'] },
+        contact: { type: 'string', format: 'email' },
+      },
     },
-  },
-}));
+  }),
+);
 
 test('valid draft-07 input passes', () => {
   const validator = createValidator(() => {});
@@ -37,8 +39,13 @@ test('a missing field is named with its pointer', () => {
 });
 
 test('every error is listed, each naming its pointer', () => {
-  const failure = createValidator(() => {}).validateInput(envValidator,
-    { env_content: '', count: 'three', mode: 'fast', contact: 'not-mail', extra: 1 });
+  const failure = createValidator(() => {}).validateInput(envValidator, {
+    env_content: '',
+    count: 'three',
+    mode: 'fast',
+    contact: 'not-mail',
+    extra: 1,
+  });
   const message = failure?.error ?? '';
   assert.match(message, /`\/count` must be integer, got string/);
   assert.match(message, /`\/env_content` must NOT have fewer than 1 characters/);
@@ -51,7 +58,12 @@ test('every error is listed, each naming its pointer', () => {
 
 test('params must be an object', () => {
   const validator = createValidator(() => {});
-  for (const [value, type] of [[[], 'array'], [null, 'null'], ['x', 'string'], [undefined, 'nothing']] as const) {
+  for (const [value, type] of [
+    [[], 'array'],
+    [null, 'null'],
+    ['x', 'string'],
+    [undefined, 'nothing'],
+  ] as const) {
     const failure = validator.validateInput(envValidator, value);
     assert.equal(failure?.code, 'VALIDATION_ERROR');
     assert.match(failure?.error ?? '', new RegExp(`must be a JSON object, got ${type}`));
@@ -65,23 +77,25 @@ test('a null input schema accepts any object', () => {
   assert.equal(validator.validateInput(tool, 'nope')?.code, 'VALIDATION_ERROR');
 });
 
-const tree = servedTool(manifest({
-  slug: 'tree-walker',
-  input_schema: {
-    $schema: 'https://json-schema.org/draft/2020-12/schema',
-    type: 'object',
-    required: ['root'],
-    properties: { root: { $ref: '#/$defs/node' }, when: { type: 'string', format: 'date-time' } },
-    $defs: {
-      node: {
-        type: 'object',
-        required: ['name'],
-        properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/node' } } },
-        unevaluatedProperties: false,
+const tree = servedTool(
+  manifest({
+    slug: 'tree-walker',
+    input_schema: {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      required: ['root'],
+      properties: { root: { $ref: '#/$defs/node' }, when: { type: 'string', format: 'date-time' } },
+      $defs: {
+        node: {
+          type: 'object',
+          required: ['name'],
+          properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/node' } } },
+          unevaluatedProperties: false,
+        },
       },
     },
-  },
-}));
+  }),
+);
 
 test('2020-12 with a recursive $ref points deep into the input', () => {
   const validator = createValidator(() => {});
@@ -98,13 +112,21 @@ test('2020-12 formats are checked', () => {
 
 test('no $schema means 2020-12; draft-07 definitions work too', () => {
   const validator = createValidator(() => {});
-  const noDialect = servedTool(manifest({ slug: 'n', input_schema: { type: 'object', properties: { a: { type: 'array', prefixItems: [{ type: 'string' }] } } } }));
+  const noDialect = servedTool(
+    manifest({ slug: 'n', input_schema: { type: 'object', properties: { a: { type: 'array', prefixItems: [{ type: 'string' }] } } } }),
+  );
   assert.match(validator.validateInput(noDialect, { a: [1] })?.error ?? '', /`\/a\/0` must be string/);
-  const draft7 = servedTool(manifest({ slug: 'd', input_schema: {
-    $schema: 'http://json-schema.org/draft-07/schema#', type: 'object',
-    properties: { list: { $ref: '#/definitions/list' } },
-    definitions: { list: { type: 'array', items: { $ref: '#/definitions/list' } } },
-  } }));
+  const draft7 = servedTool(
+    manifest({
+      slug: 'd',
+      input_schema: {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+        properties: { list: { $ref: '#/definitions/list' } },
+        definitions: { list: { type: 'array', items: { $ref: '#/definitions/list' } } },
+      },
+    }),
+  );
   assert.equal(validator.validateInput(draft7, { list: [[], [[]]] }), null);
   assert.match(validator.validateInput(draft7, { list: [[], [1]] })?.error ?? '', /`\/list\/1\/0` must be array, got integer/);
 });
@@ -134,7 +156,9 @@ test('same $id in two tools does not clash', () => {
 });
 
 test('validateOutput reports OUTPUT_MISMATCH', () => {
-  const tool = servedTool(manifest({ slug: 'out', output_schema: { type: 'object', required: ['valid'], properties: { valid: { type: 'boolean' } } } }));
+  const tool = servedTool(
+    manifest({ slug: 'out', output_schema: { type: 'object', required: ['valid'], properties: { valid: { type: 'boolean' } } } }),
+  );
   const validator = createValidator(() => {});
   assert.equal(validator.validateOutput(tool, { valid: true }), null);
   const failure = validator.validateOutput(tool, { valid: 'yes' });
@@ -146,7 +170,11 @@ test('validateOutput reports OUTPUT_MISMATCH', () => {
 test('root references ($ref "#") resolve, and tools sharing a schema $id do not collide', () => {
   const logged: string[] = [];
   const validator = createValidator((line) => logged.push(line));
-  const tree = { $id: 'https://example.com/tree.json', type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } } };
+  const tree = {
+    $id: 'https://example.com/tree.json',
+    type: 'object',
+    properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } },
+  };
   const one = servedTool(manifest({ slug: 'tree-one', input_schema: tree }));
   const two = servedTool(manifest({ slug: 'tree-two', input_schema: { ...tree } }));
   assert.equal(validator.validateInput(one, { name: 'a', children: [{ name: 'b' }] }), null);

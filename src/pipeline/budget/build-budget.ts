@@ -57,7 +57,11 @@ export function startBudget(cache: BuildCache & { entries: ReadonlyMap<string, u
       // The build's policy as a server with no environment applies it (src/runtime/policy/): what it leaves out is counted nowhere.
       const policy = readPolicySettings(names, {}, () => {}, config.policy);
       const served = createPolicyView(policy.policy).allowed(emitted.served);
-      const budget = await contextBudget(served, names, { cache, entryJsonOf: (tool) => emitted.listEntries.get(tool.slug), ...(counting && { counter: counting.counter }) });
+      const budget = await contextBudget(served, names, {
+        cache,
+        entryJsonOf: (tool) => emitted.listEntries.get(tool.slug),
+        ...(counting && { counter: counting.counter }),
+      });
       // Its tables are not needed past this point.
       await counting?.close();
       const overBudget = maxTokens === undefined ? null : overBudgetMessage(budget, maxTokens, names.envPrefix);
@@ -65,8 +69,11 @@ export function startBudget(cache: BuildCache & { entries: ReadonlyMap<string, u
       const advertised = served.filter((tool) => isListable(tool, names.metaToolName)).length;
       const shows = advertised + 1 > DEFAULT_TOOLS_THRESHOLD ? 'meta' : 'all';
       const listing: DefaultListing = {
-        shows, listed: shows === 'all' ? advertised : 0, outsidePolicy: emitted.served.length - served.length,
-        policy: describePolicy(policy.policy), tokens: shows === 'all' ? budget.total : budget.metaOnly,
+        shows,
+        listed: shows === 'all' ? advertised : 0,
+        outsidePolicy: emitted.served.length - served.length,
+        policy: describePolicy(policy.policy),
+        tokens: shows === 'all' ? budget.total : budget.metaOnly,
       };
       const perTool = Object.fromEntries(budget.perTool.map((tool) => [tool.slug, tool.tokens]));
       const costsText = tokenCostsFileText({ encoding: budget.encoding, total: budget.total, metaOnly: budget.metaOnly, perTool });

@@ -2,7 +2,12 @@
 
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { advertisedListLineInputs } from '../emit/advertised-list.js';
-import { createToolAdvertiser, DEFAULT_TOOLS_THRESHOLD, listedCatalogueTools, type ToolAdvertiser } from '../../runtime/catalogue/advertise.js';
+import {
+  createToolAdvertiser,
+  DEFAULT_TOOLS_THRESHOLD,
+  listedCatalogueTools,
+  type ToolAdvertiser,
+} from '../../runtime/catalogue/advertise.js';
 import type { ServedTool, ServerNames } from '../../runtime/shared/contracts.js';
 import { DEFAULT_HOST_PROFILE } from '../../runtime/schema/host-profiles.js';
 import { metaToolDefinition } from '../../runtime/surface/meta-tool.js';
@@ -46,7 +51,8 @@ const SPLITTABLE = /^\{"[A-Za-z]/;
 
 const isAsciiLetter = (code: number): boolean => (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 /** ASCII characters that are neither letters, digits nor white space. */
-const isAsciiPunctuation = (code: number): boolean => (code >= 33 && code <= 47) || (code >= 58 && code <= 64) || (code >= 91 && code <= 96) || (code >= 123 && code <= 126);
+const isAsciiPunctuation = (code: number): boolean =>
+  (code >= 33 && code <= 47) || (code >= 58 && code <= 64) || (code >= 91 && code <= 96) || (code >= 123 && code <= 126);
 
 /**
  * The index of the last ASCII letter that follows two ASCII punctuation characters in `text`, or -1. A chunk always
@@ -54,7 +60,12 @@ const isAsciiPunctuation = (code: number): boolean => (code >= 33 && code <= 47)
  */
 export function lastChunkStart(text: string): number {
   for (let index = text.length - 1; index >= 2; index -= 1) {
-    if (isAsciiLetter(text.charCodeAt(index)) && isAsciiPunctuation(text.charCodeAt(index - 1)) && isAsciiPunctuation(text.charCodeAt(index - 2))) return index;
+    if (
+      isAsciiLetter(text.charCodeAt(index)) &&
+      isAsciiPunctuation(text.charCodeAt(index - 1)) &&
+      isAsciiPunctuation(text.charCodeAt(index - 2))
+    )
+      return index;
   }
   return -1;
 }
@@ -118,8 +129,13 @@ export async function contextBudget(tools: readonly ServedTool[], names: ServerN
     const count = await (options.counter ?? loadBatchCounter)();
     const missing = costs.flatMap((cost, index) => (cost === undefined ? [index] : []));
     const jsons = missing.map((index) => entryJsonOf(listedTools[index]!));
-    if ((metaCost === undefined && !SPLITTABLE.test(metaJson)) || jsons.some((json) => !SPLITTABLE.test(json))) return countWhole(tools, names, count);
-    const groups = await countEach(count, [[HEAD, OPEN], metaCost === undefined ? entryTexts(metaJson, ']}') : [], ...jsons.map((json) => entryTexts(json, ',{"'))]);
+    if ((metaCost === undefined && !SPLITTABLE.test(metaJson)) || jsons.some((json) => !SPLITTABLE.test(json)))
+      return countWhole(tools, names, count);
+    const groups = await countEach(count, [
+      [HEAD, OPEN],
+      metaCost === undefined ? entryTexts(metaJson, ']}') : [],
+      ...jsons.map((json) => entryTexts(json, ',{"')),
+    ]);
     const [headCount, open] = groups[0] as [number, number];
     if (head === undefined) {
       head = headCount;
@@ -147,7 +163,11 @@ export async function contextBudget(tools: readonly ServedTool[], names: ServerN
 async function countWhole(tools: readonly ServedTool[], names: ServerNames, count: BatchCounter): Promise<ContextBudget> {
   const { listed, metaOnly } = advertisedSurface(tools, names);
   const catalogueTools = listed.slice(0, -1);
-  const [total, meta, ...each] = await count([JSON.stringify({ tools: listed }), JSON.stringify({ tools: metaOnly }), ...catalogueTools.map((tool) => JSON.stringify(tool))]);
+  const [total, meta, ...each] = await count([
+    JSON.stringify({ tools: listed }),
+    JSON.stringify({ tools: metaOnly }),
+    ...catalogueTools.map((tool) => JSON.stringify(tool)),
+  ]);
   return {
     encoding: BUDGET_ENCODING,
     total: total!,
@@ -159,7 +179,12 @@ async function countWhole(tools: readonly ServedTool[], names: ServerNames, coun
 const byCostThenSlug = (a: { slug: string; tokens: number }, b: { slug: string; tokens: number }): number =>
   b.tokens - a.tokens || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
 
-const LISTING = (names: ServerNames) => ({ mode: 'all' as const, threshold: Number.POSITIVE_INFINITY, pinned: [], metaToolName: names.metaToolName });
+const LISTING = (names: ServerNames) => ({
+  mode: 'all' as const,
+  threshold: Number.POSITIVE_INFINITY,
+  pinned: [],
+  metaToolName: names.metaToolName,
+});
 
 function defaultAdvertiser(names: ServerNames, tools: readonly ServedTool[]): { advertiser: ToolAdvertiser; metaTool: Tool } {
   // metaToolDefinition reads only the names and the tools (its annotations) from its context; the rest of a surface
@@ -177,10 +202,15 @@ export function advertisedSurface(tools: readonly ServedTool[], names: ServerNam
 /** The failure message when the listed surface is over `maxTokens`, or null when it fits. */
 export function overBudgetMessage(budget: ContextBudget, maxTokens: number, envPrefix: string): string | null {
   if (budget.total <= maxTokens) return null;
-  const largest = budget.perTool.slice(0, 5).map((tool) => `${tool.slug} (${tool.tokens})`).join(', ');
-  return `tools/list costs ${budget.total} tokens (${budget.encoding}), over --max-tokens ${maxTokens}. `
-    + `Largest tools: ${largest || 'none'}. The meta-tool alone costs ${budget.metaOnly}; `
-    + `the server lists only it past ${envPrefix}MCP_TOOLS_THRESHOLD tools when ${envPrefix}MCP_TOOLS=auto (the default).`;
+  const largest = budget.perTool
+    .slice(0, 5)
+    .map((tool) => `${tool.slug} (${tool.tokens})`)
+    .join(', ');
+  return (
+    `tools/list costs ${budget.total} tokens (${budget.encoding}), over --max-tokens ${maxTokens}. ` +
+    `Largest tools: ${largest || 'none'}. The meta-tool alone costs ${budget.metaOnly}; ` +
+    `the server lists only it past ${envPrefix}MCP_TOOLS_THRESHOLD tools when ${envPrefix}MCP_TOOLS=auto (the default).`
+  );
 }
 
 /** Human lines for the build output: the total, the meta-only cost and the five most expensive tools. */
@@ -191,9 +221,19 @@ export function budgetLines(budget: ContextBudget): string[] {
 }
 
 /** Human lines for what the built server lists by default: every tool up to the hosts' limit, else the meta-tool alone. */
-export function listingLines(listing: { shows: 'all' | 'meta'; listed: number; outsidePolicy: number; policy: string; tokens: number }, total: number, envPrefix: string): string[] {
-  const policy = listing.outsidePolicy > 0 ? ` Tool policy: ${listing.policy} (${listing.outsidePolicy} of ${total} tools outside it, served nowhere).` : '';
-  if (listing.shows === 'all') return [`Listed by default: ${listing.listed} of ${total} tools plus the meta-tool (${listing.tokens} tokens).${policy}`];
-  return [`Listed by default: the meta-tool only (${listing.tokens} tokens): more tools than the ${DEFAULT_TOOLS_THRESHOLD} a host takes in one list `
-    + `(VS Code, OpenAI); every tool stays reachable through it. ${envPrefix}MCP_TOOLS=all lists them all, in pages; ${envPrefix}MCP_PINNED_TOOLS lists chosen ones beside it.${policy}`];
+export function listingLines(
+  listing: { shows: 'all' | 'meta'; listed: number; outsidePolicy: number; policy: string; tokens: number },
+  total: number,
+  envPrefix: string,
+): string[] {
+  const policy =
+    listing.outsidePolicy > 0
+      ? ` Tool policy: ${listing.policy} (${listing.outsidePolicy} of ${total} tools outside it, served nowhere).`
+      : '';
+  if (listing.shows === 'all')
+    return [`Listed by default: ${listing.listed} of ${total} tools plus the meta-tool (${listing.tokens} tokens).${policy}`];
+  return [
+    `Listed by default: the meta-tool only (${listing.tokens} tokens): more tools than the ${DEFAULT_TOOLS_THRESHOLD} a host takes in one list ` +
+      `(VS Code, OpenAI); every tool stays reachable through it. ${envPrefix}MCP_TOOLS=all lists them all, in pages; ${envPrefix}MCP_PINNED_TOOLS lists chosen ones beside it.${policy}`,
+  ];
 }

@@ -25,7 +25,10 @@ export async function loadTokenCounter(): Promise<TokenCounter> {
 export const MAX_COUNTED_RUN = 256;
 
 /** Runs of letters, of white space, or of punctuation and symbols: the tokenizer's chunks never cross these classes. */
-const LONG_RUN = new RegExp(`[\\p{L}\\p{M}]{${MAX_COUNTED_RUN + 1},}|\\s{${MAX_COUNTED_RUN + 1},}|[^\\s\\p{L}\\p{M}\\p{N}]{${MAX_COUNTED_RUN + 1},}`, 'gu');
+const LONG_RUN = new RegExp(
+  `[\\p{L}\\p{M}]{${MAX_COUNTED_RUN + 1},}|\\s{${MAX_COUNTED_RUN + 1},}|[^\\s\\p{L}\\p{M}\\p{N}]{${MAX_COUNTED_RUN + 1},}`,
+  'gu',
+);
 
 /**
  * `count`, made linear. Byte-pair encoding costs the square of a chunk's length, and one unbroken run is one chunk: a

@@ -25,7 +25,10 @@ export interface BuildCache {
  */
 export function contentKey(...parts: unknown[]): string {
   const hash = createHash('sha256');
-  for (const part of parts) hash.update(typeof part === 'string' ? part : part !== null && typeof part === 'object' ? digestOf(part) : JSON.stringify(part)).update('\u0000');
+  for (const part of parts)
+    hash
+      .update(typeof part === 'string' ? part : part !== null && typeof part === 'object' ? digestOf(part) : JSON.stringify(part))
+      .update('\u0000');
   return hash.digest('base64url');
 }
 
@@ -50,7 +53,10 @@ export function generatorFingerprint(): string {
       if (/\.(ts|js|hbs)$/.test(name)) hash.update(name).update(readFileSync(new URL(name, dir)));
     }
   }
-  const manifest = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string; dependencies: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+    dependencies: Record<string, string>;
+  };
   hash.update(JSON.stringify([manifest.version, manifest.dependencies]));
   fingerprint = hash.digest('base64url').slice(0, 16);
   return fingerprint;

@@ -4,7 +4,17 @@
 import { isDeepStrictEqual } from 'node:util';
 import { byCodeUnit } from '../../runtime/shared/order.js';
 import type { JsonObject } from '../../runtime/shared/contracts.js';
-import { bumpOf, classifyAnnotationChange, classifySchemaChange, classifyToolChange, highestImpact, type AnnotationHint, type Bump, type SchemaSide, type ToolChangeKind } from './classify.js';
+import {
+  bumpOf,
+  classifyAnnotationChange,
+  classifySchemaChange,
+  classifyToolChange,
+  highestImpact,
+  type AnnotationHint,
+  type Bump,
+  type SchemaSide,
+  type ToolChangeKind,
+} from './classify.js';
 import type { CatalogueSide, SideTool } from './load-side.js';
 import type { Changelog, ChangelogChange, ToolChangelog } from './changes.js';
 import { describeChange } from './describe.js';
@@ -15,7 +25,12 @@ export type { Changelog, ChangelogChange, ToolChangelog } from './changes.js';
 type ChangeInput = Omit<ChangelogChange, 'message'>;
 const withMessage = (change: ChangeInput): ChangelogChange => ({ ...change, message: describeChange(change) });
 
-function toolChange(kind: Exclude<ToolChangeKind, 'annotation-changed'>, keyword: string, before?: unknown, after?: unknown): ChangelogChange {
+function toolChange(
+  kind: Exclude<ToolChangeKind, 'annotation-changed'>,
+  keyword: string,
+  before?: unknown,
+  after?: unknown,
+): ChangelogChange {
   const change: ChangeInput = { kind, schema: null, pointer: '', keyword, ...classifyToolChange(kind) };
   if (before !== undefined) change.before = before;
   if (after !== undefined) change.after = after;
@@ -24,7 +39,13 @@ function toolChange(kind: Exclude<ToolChangeKind, 'annotation-changed'>, keyword
 
 /** One hint that changed, whole (before → after), at its pointer in the manifest. */
 function annotationChange(hint: AnnotationHint, before: boolean | undefined, after: boolean | undefined): ChangelogChange {
-  const change: ChangeInput = { kind: 'annotation-changed', schema: null, pointer: `/annotations/${hint}`, keyword: hint, ...classifyAnnotationChange(hint, before, after) };
+  const change: ChangeInput = {
+    kind: 'annotation-changed',
+    schema: null,
+    pointer: `/annotations/${hint}`,
+    keyword: hint,
+    ...classifyAnnotationChange(hint, before, after),
+  };
   if (before !== undefined) change.before = before;
   if (after !== undefined) change.after = after;
   return withMessage(change);
@@ -42,21 +63,28 @@ const ANNOTATION_HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', '
 /** Every change to one tool present on both sides, tool-level first, then input, then output schema. */
 export function diffTool(before: SideTool, after: SideTool): ChangelogChange[] {
   const changes: ChangelogChange[] = [];
-  if (before.withheldReason === null && after.withheldReason !== null) changes.push(toolChange('tool-withheld', 'slug', null, after.withheldReason));
-  if (before.withheldReason !== null && after.withheldReason === null) changes.push(toolChange('tool-advertised', 'slug', before.withheldReason, null));
-  if (before.identifier !== after.identifier) changes.push(toolChange('identifier-changed', 'identifier', before.identifier, after.identifier));
-  if (before.file !== null && after.file !== null && before.file !== after.file) changes.push(toolChange('file-changed', 'file', before.file, after.file));
+  if (before.withheldReason === null && after.withheldReason !== null)
+    changes.push(toolChange('tool-withheld', 'slug', null, after.withheldReason));
+  if (before.withheldReason !== null && after.withheldReason === null)
+    changes.push(toolChange('tool-advertised', 'slug', before.withheldReason, null));
+  if (before.identifier !== after.identifier)
+    changes.push(toolChange('identifier-changed', 'identifier', before.identifier, after.identifier));
+  if (before.file !== null && after.file !== null && before.file !== after.file)
+    changes.push(toolChange('file-changed', 'file', before.file, after.file));
   const wasDeprecated = before.manifest.deprecated;
   const isDeprecated = after.manifest.deprecated;
-  if (wasDeprecated === undefined && isDeprecated !== undefined) changes.push(toolChange('tool-deprecated', 'deprecated', undefined, isDeprecated));
+  if (wasDeprecated === undefined && isDeprecated !== undefined)
+    changes.push(toolChange('tool-deprecated', 'deprecated', undefined, isDeprecated));
   else if (wasDeprecated !== isDeprecated) changes.push(toolChange('tool-metadata-changed', 'deprecated', wasDeprecated, isDeprecated));
   for (const field of METADATA_FIELDS) {
-    if (!isDeepStrictEqual(before.manifest[field], after.manifest[field])) changes.push(toolChange('tool-metadata-changed', field, before.manifest[field], after.manifest[field]));
+    if (!isDeepStrictEqual(before.manifest[field], after.manifest[field]))
+      changes.push(toolChange('tool-metadata-changed', field, before.manifest[field], after.manifest[field]));
   }
   const annotationsBefore = before.manifest.annotations ?? {};
   const annotationsAfter = after.manifest.annotations ?? {};
   for (const hint of ANNOTATION_HINTS) {
-    if (annotationsBefore[hint] !== annotationsAfter[hint]) changes.push(annotationChange(hint, annotationsBefore[hint], annotationsAfter[hint]));
+    if (annotationsBefore[hint] !== annotationsAfter[hint])
+      changes.push(annotationChange(hint, annotationsBefore[hint], annotationsAfter[hint]));
   }
   for (const side of ['input', 'output'] as const) {
     const field = side === 'input' ? 'input_schema' : 'output_schema';
@@ -67,14 +95,16 @@ export function diffTool(before: SideTool, after: SideTool): ChangelogChange[] {
   return changes;
 }
 
-
 function summarize(slug: string, status: ToolChangelog['status'], changes: ChangelogChange[]): ToolChangelog {
   return { slug, status, sdk: highestImpact(changes.map((c) => c.sdk)), mcp: highestImpact(changes.map((c) => c.mcp)), changes };
 }
 
 /** What a caller sends and gets back: equal for two tools, they are one tool under another name. */
 function schemaFingerprint(tool: SideTool): string {
-  return JSON.stringify([canonicalJson(schemaOrDefault('input', tool.manifest.input_schema)), canonicalJson(schemaOrDefault('output', tool.manifest.output_schema))]);
+  return JSON.stringify([
+    canonicalJson(schemaOrDefault('input', tool.manifest.input_schema)),
+    canonicalJson(schemaOrDefault('output', tool.manifest.output_schema)),
+  ]);
 }
 
 /** JSON with object keys sorted by code unit, so key order (which JSON Schema ignores) does not tell schemas apart. */
@@ -83,7 +113,12 @@ function canonicalJson(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   const sorted: Record<string, unknown> = {};
   for (const key of Object.keys(value).sort(byCodeUnit)) {
-    Object.defineProperty(sorted, key, { value: canonicalJson((value as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(sorted, key, {
+      value: canonicalJson((value as Record<string, unknown>)[key]),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return sorted;
 }
@@ -135,11 +170,27 @@ export function buildChangelog(before: CatalogueSide, after: CatalogueSide): Cha
     if (renamedAway.has(slug)) continue;
     if (renamedFrom && current) {
       const pairedBy = renamedFrom.identifier === current.identifier ? 'identifier' : 'schemas';
-      const rename = withMessage({ kind: 'tool-renamed', schema: null, pointer: '', keyword: 'slug', before: renamedFrom.slug, after: slug, pairedBy, ...classifyToolChange('tool-renamed') });
+      const rename = withMessage({
+        kind: 'tool-renamed',
+        schema: null,
+        pointer: '',
+        keyword: 'slug',
+        before: renamedFrom.slug,
+        after: slug,
+        pairedBy,
+        ...classifyToolChange('tool-renamed'),
+      });
       tools.push(summarize(slug, 'changed', [rename, ...diffTool(renamedFrom, current)]));
-    }
-    else if (!old && current) tools.push(summarize(slug, 'added', [toolChange('tool-added', 'slug', undefined, { identifier: current.identifier, withheld: current.withheldReason })]));
-    else if (old && !current) tools.push(summarize(slug, 'removed', [toolChange('tool-removed', 'slug', { identifier: old.identifier, withheld: old.withheldReason })]));
+    } else if (!old && current)
+      tools.push(
+        summarize(slug, 'added', [
+          toolChange('tool-added', 'slug', undefined, { identifier: current.identifier, withheld: current.withheldReason }),
+        ]),
+      );
+    else if (old && !current)
+      tools.push(
+        summarize(slug, 'removed', [toolChange('tool-removed', 'slug', { identifier: old.identifier, withheld: old.withheldReason })]),
+      );
     else if (old && current) {
       const changes = diffTool(old, current);
       if (changes.length > 0) tools.push(summarize(slug, 'changed', changes));

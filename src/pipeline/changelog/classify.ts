@@ -41,11 +41,14 @@ export function bumpOf(impact: Impact): Bump {
 const both = (impact: Impact): AudienceImpact => ({ sdk: impact, mcp: impact });
 
 /** Accepting fewer inputs breaks callers who sent the others; accepting more is a new ability. */
-const inputByEffect = (change: SchemaChange): AudienceImpact => both(change.effect === 'loosened' ? 'minor' : change.effect === 'annotation' ? 'patch' : 'breaking');
+const inputByEffect = (change: SchemaChange): AudienceImpact =>
+  both(change.effect === 'loosened' ? 'minor' : change.effect === 'annotation' ? 'patch' : 'breaking');
 /** Producing values callers have never seen breaks their handling; producing fewer is only a sharper promise. */
-const outputByEffect = (change: SchemaChange): AudienceImpact => both(change.effect === 'tightened' || change.effect === 'annotation' ? 'patch' : 'breaking');
+const outputByEffect = (change: SchemaChange): AudienceImpact =>
+  both(change.effect === 'tightened' || change.effect === 'annotation' ? 'patch' : 'breaking');
 /** A bound or format callers rarely branch on: a looser one is new ability, a different one changes meaning. */
-const outputConstraint = (change: SchemaChange): AudienceImpact => both(change.effect === 'tightened' ? 'patch' : change.effect === 'loosened' ? 'minor' : 'breaking');
+const outputConstraint = (change: SchemaChange): AudienceImpact =>
+  both(change.effect === 'tightened' ? 'patch' : change.effect === 'loosened' ? 'minor' : 'breaking');
 
 type Rule = (change: SchemaChange) => AudienceImpact;
 

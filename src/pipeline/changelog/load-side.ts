@@ -42,7 +42,6 @@ export interface LoadSideOptions {
   lock?: NamesLock | null;
 }
 
-
 async function isDirectory(path: string): Promise<boolean> {
   try {
     return (await stat(path)).isDirectory();
@@ -114,7 +113,9 @@ export async function loadSide(source: string, options: LoadSideOptions = {}): P
   if (await isDirectory(source)) return loadPackageSide(source);
   // Read as a bundle, it would fail with an error for every field of every tool.
   if (await isServedCatalogueFile(source)) {
-    throw new PipelineError(`${source} is the ${LAYOUT.servedCatalogue} of a generated package, not a bundle: pass the package folder (${dirname(dirname(source))})`);
+    throw new PipelineError(
+      `${source} is the ${LAYOUT.servedCatalogue} of a generated package, not a bundle: pass the package folder (${dirname(dirname(source))})`,
+    );
   }
   return loadCatalogueSide(source, options);
 }

@@ -45,12 +45,23 @@ export function previousPackageOf(dir: string, folder: PackageFolder): PreviousP
 
 /** The side of the changelog a plan is: the tools and names the package about to be written holds. */
 export function planSide(plan: PackagePlan): CatalogueSide {
-  const tools = plan.tools.map((tool): SideTool => ({ slug: tool.slug, manifest: tool.manifest, identifier: tool.identifier, file: tool.fileName, withheldReason: tool.withheldReason }));
+  const tools = plan.tools.map((tool): SideTool => ({
+    slug: tool.slug,
+    manifest: tool.manifest,
+    identifier: tool.identifier,
+    file: tool.fileName,
+    withheldReason: tool.withheldReason,
+  }));
   return { origin: 'this build', kind: 'package', tools, lock: null, packageVersion: null };
 }
 
 function highest(...versions: Array<string | null>): string {
-  return versions.filter((version): version is string => version !== null).sort(compareVersions).at(-1) ?? '0.0.0';
+  return (
+    versions
+      .filter((version): version is string => version !== null)
+      .sort(compareVersions)
+      .at(-1) ?? '0.0.0'
+  );
 }
 
 /**

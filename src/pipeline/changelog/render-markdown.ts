@@ -37,7 +37,9 @@ function summaryLine(changelog: Changelog): string {
 }
 
 function toolList(tools: ToolChangelog[]): string[] {
-  return tools.map((tool) => `- ${codeSpan(tool.slug)}: ${impactLabel(tool)}: ${tool.changes.map((c) => describeWhat(c, codeSpan)).join('; ')}`);
+  return tools.map(
+    (tool) => `- ${codeSpan(tool.slug)}: ${impactLabel(tool)}: ${tool.changes.map((c) => describeWhat(c, codeSpan)).join('; ')}`,
+  );
 }
 
 /** One markdown section: `## title`, the summary, then added, removed and changed tools (each change on a line). */

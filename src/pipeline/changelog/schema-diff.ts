@@ -173,7 +173,10 @@ interface NumericBound {
  */
 function numericBound(node: SchemaNode, side: 'lower' | 'upper', inclusive: string, exclusive: string): NumericBound | null | undefined {
   const candidates: NumericBound[] = [];
-  for (const [keyword, isExclusive] of [[inclusive, false], [exclusive, true]] as const) {
+  for (const [keyword, isExclusive] of [
+    [inclusive, false],
+    [exclusive, true],
+  ] as const) {
     const value = get(node, keyword);
     if (value === undefined) continue;
     if (typeof value !== 'number') return undefined;
@@ -187,7 +190,11 @@ function numericBound(node: SchemaNode, side: 'lower' | 'upper', inclusive: stri
 }
 
 /** How a bound changed: null when it means the same, undefined when it cannot be told (compare the keywords instead). */
-function numericBoundEffect(side: 'lower' | 'upper', before: NumericBound | null | undefined, after: NumericBound | null | undefined): Effect | null | undefined {
+function numericBoundEffect(
+  side: 'lower' | 'upper',
+  before: NumericBound | null | undefined,
+  after: NumericBound | null | undefined,
+): Effect | null | undefined {
   if (before === undefined || after === undefined) return undefined;
   if (before === null && after === null) return null;
   if (before === null) return 'tightened';
@@ -201,7 +208,8 @@ function numericBoundEffect(side: 'lower' | 'upper', before: NumericBound | null
  * array and `additionalItems`, or 2020-12's `prefixItems` and `items`.
  */
 function arrayForm(node: SchemaNode): { tuple?: unknown[]; tupleKeyword: string; rest: unknown; restKeyword: string } {
-  if (Array.isArray(node.items)) return { tuple: node.items, tupleKeyword: 'items', rest: get(node, 'additionalItems'), restKeyword: 'additionalItems' };
+  if (Array.isArray(node.items))
+    return { tuple: node.items, tupleKeyword: 'items', rest: get(node, 'additionalItems'), restKeyword: 'additionalItems' };
   const tuple = Array.isArray(node.prefixItems) ? node.prefixItems : undefined;
   return { ...(tuple === undefined ? {} : { tuple }), tupleKeyword: 'prefixItems', rest: get(node, 'items'), restKeyword: 'items' };
 }
@@ -223,7 +231,8 @@ function dependencyForm(node: SchemaNode): { required: Record<string, string[]>;
       else schemas[name] = value;
     }
   }
-  if (isObject(node.dependentRequired)) for (const [name, value] of Object.entries(node.dependentRequired)) if (Array.isArray(value)) addRequired(name, value);
+  if (isObject(node.dependentRequired))
+    for (const [name, value] of Object.entries(node.dependentRequired)) if (Array.isArray(value)) addRequired(name, value);
   if (isObject(node.dependentSchemas)) for (const [name, value] of Object.entries(node.dependentSchemas)) schemas[name] = value;
   return { required, schemas };
 }
@@ -305,7 +314,9 @@ class SchemaComparison {
       this.add({ kind: 'keyword-changed', pointer, keyword, effect: 'changed', before: before.required, after: after.required });
     }
     const names = [...new Set([...Object.keys(after.schemas), ...Object.keys(before.schemas)])];
-    const same = names.every((name) => has(before.schemas, name) && has(after.schemas, name) && this.equivalent(before.schemas[name], after.schemas[name]));
+    const same = names.every(
+      (name) => has(before.schemas, name) && has(after.schemas, name) && this.equivalent(before.schemas[name], after.schemas[name]),
+    );
     if (!same) {
       const keyword = spelledAs(b, ['dependentSchemas', 'dependencies']);
       this.add({ kind: 'keyword-changed', pointer, keyword, effect: 'changed', before: before.schemas, after: after.schemas });
@@ -321,10 +332,24 @@ class SchemaComparison {
     const wasDeprecated = get(a, 'deprecated') === true;
     const isDeprecated = get(b, 'deprecated') === true;
     if (wasDeprecated !== isDeprecated) {
-      this.add({ kind: isDeprecated ? 'deprecated-added' : 'deprecated-removed', pointer, keyword: 'deprecated', effect: 'annotation', before: wasDeprecated, after: isDeprecated });
+      this.add({
+        kind: isDeprecated ? 'deprecated-added' : 'deprecated-removed',
+        pointer,
+        keyword: 'deprecated',
+        effect: 'annotation',
+        before: wasDeprecated,
+        after: isDeprecated,
+      });
     }
     if (!isDeepStrictEqual(get(a, 'default'), get(b, 'default'))) {
-      this.add({ kind: 'default-changed', pointer, keyword: 'default', effect: 'annotation', before: get(a, 'default'), after: get(b, 'default') });
+      this.add({
+        kind: 'default-changed',
+        pointer,
+        keyword: 'default',
+        effect: 'annotation',
+        before: get(a, 'default'),
+        after: get(b, 'default'),
+      });
     }
   }
 
@@ -337,7 +362,14 @@ class SchemaComparison {
     const narrowed = coversTypes(acceptedTypes(a), acceptedTypes(b));
     if (widened && narrowed) return;
     const effect: Effect = widened ? 'loosened' : narrowed ? 'tightened' : 'changed';
-    this.add({ kind: 'type-changed', pointer, keyword: 'type', effect, before: before === null ? undefined : get(a, 'type') ?? [], after: after === null ? undefined : get(b, 'type') ?? [] });
+    this.add({
+      kind: 'type-changed',
+      pointer,
+      keyword: 'type',
+      effect,
+      before: before === null ? undefined : (get(a, 'type') ?? []),
+      after: after === null ? undefined : (get(b, 'type') ?? []),
+    });
   }
 
   private compareValues(a: SchemaNode, b: SchemaNode, pointer: string): void {
@@ -382,7 +414,8 @@ class SchemaComparison {
     for (const [side, inclusive, exclusive] of NUMERIC_BOUNDS) {
       const effect = numericBoundEffect(side, numericBound(a, side, inclusive, exclusive), numericBound(b, side, inclusive, exclusive));
       if (effect === undefined) {
-        for (const keyword of [inclusive, exclusive]) bound(keyword, (before, after) => ((side === 'lower' ? after > before : after < before) ? 'tightened' : 'loosened'));
+        for (const keyword of [inclusive, exclusive])
+          bound(keyword, (before, after) => ((side === 'lower' ? after > before : after < before) ? 'tightened' : 'loosened'));
         continue;
       }
       // The same bound respelled (`minimum` beside a weaker `exclusiveMinimum`, say) is no change.
@@ -397,11 +430,20 @@ class SchemaComparison {
     for (const keyword of UPPER_BOUNDS) bound(keyword, (before, after) => (after < before ? 'tightened' : 'loosened'));
     // Multiples of 4 are multiples of 2 (tightened), multiples of 2 include those of 4 (loosened); 2 and 3 each let in
     // numbers the other rejects.
-    bound('multipleOf', (before, after) => (Number.isInteger(after / before) ? 'tightened' : Number.isInteger(before / after) ? 'loosened' : 'changed'));
+    bound('multipleOf', (before, after) =>
+      Number.isInteger(after / before) ? 'tightened' : Number.isInteger(before / after) ? 'loosened' : 'changed',
+    );
     const uniqueBefore = get(a, 'uniqueItems') === true;
     const uniqueAfter = get(b, 'uniqueItems') === true;
     if (uniqueBefore !== uniqueAfter) {
-      this.add({ kind: 'constraint-changed', pointer, keyword: 'uniqueItems', effect: uniqueAfter ? 'tightened' : 'loosened', before: uniqueBefore, after: uniqueAfter });
+      this.add({
+        kind: 'constraint-changed',
+        pointer,
+        keyword: 'uniqueItems',
+        effect: uniqueAfter ? 'tightened' : 'loosened',
+        before: uniqueBefore,
+        after: uniqueAfter,
+      });
     }
   }
 
@@ -413,7 +455,13 @@ class SchemaComparison {
     for (const name of Object.keys(after)) {
       const at = `${pointer}/properties/${pointerSegment(name)}`;
       if (!has(before, name)) {
-        this.add({ kind: 'property-added', pointer: at, keyword: 'properties', effect: requiredAfter.has(name) ? 'tightened' : 'loosened', required: requiredAfter.has(name) });
+        this.add({
+          kind: 'property-added',
+          pointer: at,
+          keyword: 'properties',
+          effect: requiredAfter.has(name) ? 'tightened' : 'loosened',
+          required: requiredAfter.has(name),
+        });
         continue;
       }
       this.compareRequired(requiredBefore.has(name), requiredAfter.has(name), at);
@@ -426,12 +474,18 @@ class SchemaComparison {
     }
     // Required names with no declared property on either side (a bare `required: ["x"]`).
     const undeclared = [...new Set([...requiredAfter, ...requiredBefore])].filter((name) => !has(before, name) && !has(after, name));
-    for (const name of undeclared) this.compareRequired(requiredBefore.has(name), requiredAfter.has(name), `${pointer}/properties/${pointerSegment(name)}`);
+    for (const name of undeclared)
+      this.compareRequired(requiredBefore.has(name), requiredAfter.has(name), `${pointer}/properties/${pointerSegment(name)}`);
   }
 
   private compareRequired(wasRequired: boolean, isRequired: boolean, pointer: string): void {
     if (wasRequired === isRequired) return;
-    this.add({ kind: isRequired ? 'required-added' : 'required-removed', pointer, keyword: 'required', effect: isRequired ? 'tightened' : 'loosened' });
+    this.add({
+      kind: isRequired ? 'required-added' : 'required-removed',
+      pointer,
+      keyword: 'required',
+      effect: isRequired ? 'tightened' : 'loosened',
+    });
   }
 
   private compareExtraProperties(a: SchemaNode, b: SchemaNode, pointer: string, keyword: string): void {
@@ -465,7 +519,11 @@ class SchemaComparison {
       this.compare(itemBefore, itemAfter, `${pointer}/${keyword}/${index}`);
     }
     if (before.rest !== undefined || after.rest !== undefined) {
-      this.compare(before.rest ?? true, after.rest ?? true, `${pointer}/${after.rest !== undefined ? after.restKeyword : before.restKeyword}`);
+      this.compare(
+        before.rest ?? true,
+        after.rest ?? true,
+        `${pointer}/${after.rest !== undefined ? after.restKeyword : before.restKeyword}`,
+      );
     }
   }
 
@@ -478,7 +536,14 @@ class SchemaComparison {
       else this.add({ kind: 'keyword-changed', pointer: at, keyword, effect: 'changed', after: after[key] });
     }
     for (const key of Object.keys(before)) {
-      if (!has(after, key)) this.add({ kind: 'keyword-changed', pointer: `${pointer}/${keyword}/${pointerSegment(key)}`, keyword, effect: 'changed', before: before[key] });
+      if (!has(after, key))
+        this.add({
+          kind: 'keyword-changed',
+          pointer: `${pointer}/${keyword}/${pointerSegment(key)}`,
+          keyword,
+          effect: 'changed',
+          before: before[key],
+        });
     }
   }
 
@@ -495,12 +560,21 @@ class SchemaComparison {
     });
     const unmatchedBefore = before.map((_, i) => i).filter((i) => !matchedBefore.has(i));
     const paired = Math.min(unmatchedBefore.length, unmatchedAfter.length);
-    for (let i = 0; i < paired; i++) this.compare(before[unmatchedBefore[i]!], after[unmatchedAfter[i]!], `${pointer}/${keyword}/${unmatchedAfter[i]}`);
+    for (let i = 0; i < paired; i++)
+      this.compare(before[unmatchedBefore[i]!], after[unmatchedAfter[i]!], `${pointer}/${keyword}/${unmatchedAfter[i]}`);
     // One more anyOf/oneOf branch accepts more values; one more allOf member accepts fewer.
     const addedEffect: Effect = keyword === 'allOf' ? 'tightened' : 'loosened';
     const removedEffect: Effect = keyword === 'allOf' ? 'loosened' : 'tightened';
-    for (const index of unmatchedAfter.slice(paired)) this.add({ kind: 'variant-added', pointer: `${pointer}/${keyword}/${index}`, keyword, effect: addedEffect, after: after[index] });
-    for (const index of unmatchedBefore.slice(paired)) this.add({ kind: 'variant-removed', pointer: `${pointer}/${keyword}/${index}`, keyword, effect: removedEffect, before: before[index] });
+    for (const index of unmatchedAfter.slice(paired))
+      this.add({ kind: 'variant-added', pointer: `${pointer}/${keyword}/${index}`, keyword, effect: addedEffect, after: after[index] });
+    for (const index of unmatchedBefore.slice(paired))
+      this.add({
+        kind: 'variant-removed',
+        pointer: `${pointer}/${keyword}/${index}`,
+        keyword,
+        effect: removedEffect,
+        before: before[index],
+      });
   }
 }
 
@@ -513,4 +587,3 @@ export function diffSchemas(before: unknown, after: unknown): SchemaChange[] {
   comparison.compare(before, after, '');
   return comparison.changes;
 }
-

@@ -14,7 +14,10 @@ import { schemaLimitProblems } from './schema-limits.js';
 import { collectRefs, createSchemaCompiler, describeAjvError, mostTelling, type SchemaCompiler } from './schema-compiler.js';
 import { hasLoneSurrogate, withheldReason } from './slug-grammar.js';
 
-const bundleSchema = JSON.parse(readFileSync(new URL('../../../src/schemas/manifest.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+const bundleSchema = JSON.parse(readFileSync(new URL('../../../src/schemas/manifest.schema.json', import.meta.url), 'utf8')) as Record<
+  string,
+  unknown
+>;
 let validateBundleShape: ValidateFunction | undefined;
 
 export interface CheckedTool {
@@ -55,11 +58,24 @@ function checkShape(document: unknown): Problem[] {
         hint: slug === null ? `the tool at /tools/${index} of the bundle` : 'fix the manifest in the catalogue',
       };
     }
-    return { severity: 'error', slug: null, pointer: bundlePointer, bundlePointer, message, hint: 'a bundle is {"format":"nexusbloom-catalogue/1","tools":[...]}' };
+    return {
+      severity: 'error',
+      slug: null,
+      pointer: bundlePointer,
+      bundlePointer,
+      message,
+      hint: 'a bundle is {"format":"nexusbloom-catalogue/1","tools":[...]}',
+    };
   });
 }
 
-function checkSchema(slug: string, field: 'input_schema' | 'output_schema', schema: Record<string, unknown>, compiler: SchemaCompiler, problems: Problem[]) {
+function checkSchema(
+  slug: string,
+  field: 'input_schema' | 'output_schema',
+  schema: Record<string, unknown>,
+  compiler: SchemaCompiler,
+  problems: Problem[],
+) {
   // Too deep a schema would overflow the compilers, an unusable pattern fails the compile without saying where.
   const limits = schemaLimitProblems(slug, field, schema);
   if (limits.length > 0) {
@@ -68,13 +84,21 @@ function checkSchema(slug: string, field: 'input_schema' | 'output_schema', sche
   }
   const properties = schema.properties;
   if (field === 'input_schema' && properties !== null && typeof properties === 'object' && Object.hasOwn(properties, '__proto__')) {
-    problems.push({ severity: 'warning', slug, pointer: `/${field}/properties/__proto__`, message: 'a top-level argument named "__proto__" is refused by the server (JSON-RPC layers drop it), so callers cannot pass it', hint: 'rename the parameter' });
+    problems.push({
+      severity: 'warning',
+      slug,
+      pointer: `/${field}/properties/__proto__`,
+      message: 'a top-level argument named "__proto__" is refused by the server (JSON-RPC layers drop it), so callers cannot pass it',
+      hint: 'rename the parameter',
+    });
   }
   const cycle = refCycleWithoutBase(schema);
   if (cycle !== null) {
     const chain = cycle.map((edge) => `/${field}${edge.at} → /${field}${edge.target}`).join(', ');
     problems.push({
-      severity: 'error', slug, pointer: `/${field}${(cycle[0] as { at: string }).at}`,
+      severity: 'error',
+      slug,
+      pointer: `/${field}${(cycle[0] as { at: string }).at}`,
       message: `$ref cycle with no base case: ${chain}; such a schema is only itself, and no value or type can be written for it`,
       hint: 'break the cycle: put the recursive $ref under properties or items, or drop it',
     });
@@ -83,11 +107,23 @@ function checkSchema(slug: string, field: 'input_schema' | 'output_schema', sche
   }
   for (const { ref, pointer } of collectRefs(schema)) {
     if (!ref.startsWith('#')) {
-      problems.push({ severity: 'error', slug, pointer: `/${field}${pointer}`, message: `external $ref ${JSON.stringify(ref)} is not allowed`, hint: 'inline it under $defs and point to #/$defs/...' });
+      problems.push({
+        severity: 'error',
+        slug,
+        pointer: `/${field}${pointer}`,
+        message: `external $ref ${JSON.stringify(ref)} is not allowed`,
+        hint: 'inline it under $defs and point to #/$defs/...',
+      });
     }
   }
   if (field === 'input_schema' && schema.type !== undefined && schema.type !== 'object') {
-    problems.push({ severity: 'error', slug, pointer: `/${field}/type`, message: `top level must be type "object", not ${JSON.stringify(schema.type)}`, hint: 'wrap the parameters in an object' });
+    problems.push({
+      severity: 'error',
+      slug,
+      pointer: `/${field}/type`,
+      message: `top level must be type "object", not ${JSON.stringify(schema.type)}`,
+      hint: 'wrap the parameters in an object',
+    });
   }
   try {
     return compiler.compile(schema);
@@ -101,19 +137,43 @@ function checkSchema(slug: string, field: 'input_schema' | 'output_schema', sche
  * Why a schema does not compile, at the node to blame: an unresolvable `$ref` where it stands, a node that is not
  * JSON Schema at its own pointer (what the meta-schema allows there, not ajv's `data/...` prose).
  */
-function compileProblems(slug: string, field: 'input_schema' | 'output_schema', schema: Record<string, unknown>, error: unknown, compiler: SchemaCompiler): Problem[] {
-  const problem = (pointer: string, message: string, hint: string): Problem => ({ severity: 'error', slug, pointer: `/${field}${pointer}`, message: `schema does not compile: ${message}`, hint });
+function compileProblems(
+  slug: string,
+  field: 'input_schema' | 'output_schema',
+  schema: Record<string, unknown>,
+  error: unknown,
+  compiler: SchemaCompiler,
+): Problem[] {
+  const problem = (pointer: string, message: string, hint: string): Problem => ({
+    severity: 'error',
+    slug,
+    pointer: `/${field}${pointer}`,
+    message: `schema does not compile: ${message}`,
+    hint,
+  });
   const missingRef = (error as { missingRef?: unknown }).missingRef;
   if (typeof missingRef === 'string') {
     // An external reference was already reported where it stands, with what to do instead.
     if (!missingRef.startsWith('#')) return [];
     const refs = collectRefs(schema).filter(({ ref }) => ref === missingRef || missingRef.endsWith(ref));
     const at = refs.length > 0 ? refs.map(({ pointer }) => pointer) : [''];
-    return at.map((pointer) => problem(pointer, `$ref ${JSON.stringify(missingRef)} points to nothing in the schema`, 'define the target under $defs (or definitions), or fix the reference'));
+    return at.map((pointer) =>
+      problem(
+        pointer,
+        `$ref ${JSON.stringify(missingRef)} points to nothing in the schema`,
+        'define the target under $defs (or definitions), or fix the reference',
+      ),
+    );
   }
   const invalid = compiler.schemaErrors(schema);
   if (invalid.length > 0) {
-    return invalid.map((schemaError) => problem(schemaError.instancePath, `not a JSON Schema here: ${describeAjvError(schemaError, { document: schema })}`, 'fix the JSON Schema (draft-07 or 2020-12)'));
+    return invalid.map((schemaError) =>
+      problem(
+        schemaError.instancePath,
+        `not a JSON Schema here: ${describeAjvError(schemaError, { document: schema })}`,
+        'fix the JSON Schema (draft-07 or 2020-12)',
+      ),
+    );
   }
   const message = (error as Error).message.replace(/\bdata(\/[^\s,]*)?/g, (_, path: string | undefined) => path ?? 'the schema');
   return [problem('', message, 'fix the JSON Schema (draft-07 or 2020-12)')];
@@ -125,7 +185,11 @@ const checkKeys = new WeakMap<Manifest, string>();
 /** The cache key of one tool's schema checks: everything they read. */
 export function checkCacheKey(manifest: Manifest): string {
   let key = checkKeys.get(manifest);
-  if (key === undefined) checkKeys.set(manifest, (key = contentKey(manifest.slug, manifest.input_schema, manifest.output_schema ?? null, manifest.examples ?? null)));
+  if (key === undefined)
+    checkKeys.set(
+      manifest,
+      (key = contentKey(manifest.slug, manifest.input_schema, manifest.output_schema ?? null, manifest.examples ?? null)),
+    );
   return key;
 }
 
@@ -149,7 +213,13 @@ function checkTool(manifest: Manifest, ownProblems: readonly Problem[], problems
   // The tool's own problems alone are counted: the catalogue's so far grow with it (a warning per withheld slug).
   const own: Problem[] = [];
   if (hasLoneSurrogate(slug)) {
-    own.push({ severity: 'error', slug, pointer: '/slug', message: 'contains an unpaired UTF-16 surrogate, which no URI or file can carry', hint: 'fix the slug text' });
+    own.push({
+      severity: 'error',
+      slug,
+      pointer: '/slug',
+      message: 'contains an unpaired UTF-16 surrogate, which no URI or file can carry',
+      hint: 'fix the slug text',
+    });
   }
   own.push(...ownProblems);
   problems.push(...own);
@@ -172,12 +242,23 @@ function compileAndValidate(manifest: Manifest, compiler: SchemaCompiler, proble
   (manifest.examples ?? []).forEach((example, index) => {
     if (input && validateInput && !validateInput(example.params)) {
       for (const error of mostTelling(allErrorsOf(compiler, input, example.params))) {
-        problems.push({ severity: 'error', slug, pointer: joinPointer('examples', index, 'params') + error.instancePath, message: `example does not match input_schema: ${describeAjvError(error, { document: example.params })}`, hint: 'fix the example or the schema' });
+        problems.push({
+          severity: 'error',
+          slug,
+          pointer: joinPointer('examples', index, 'params') + error.instancePath,
+          message: `example does not match input_schema: ${describeAjvError(error, { document: example.params })}`,
+          hint: 'fix the example or the schema',
+        });
       }
     }
     if (output && validateOutput && 'result' in example && !validateOutput(example.result)) {
       for (const error of mostTelling(allErrorsOf(compiler, output, example.result))) {
-        problems.push({ severity: 'warning', slug, pointer: joinPointer('examples', index, 'result') + error.instancePath, message: `example result does not match output_schema: ${describeAjvError(error, { document: example.result })}` });
+        problems.push({
+          severity: 'warning',
+          slug,
+          pointer: joinPointer('examples', index, 'result') + error.instancePath,
+          message: `example result does not match output_schema: ${describeAjvError(error, { document: example.result })}`,
+        });
       }
     }
   });
@@ -195,13 +276,18 @@ function withSpecAnnotations(manifest: Manifest, problems: Problem[]): Manifest 
   const unknown = Object.keys(annotations).filter((key) => !Object.hasOwn(ANNOTATION_TYPES, key));
   if (unknown.length === 0) return manifest;
   for (const key of unknown) {
-    problems.push({ severity: 'warning', slug: manifest.slug, pointer: joinPointer('annotations', key), message: `annotation ${JSON.stringify(key)} is not an MCP tool annotation: dropped`, hint: `MCP defines ${Object.keys(ANNOTATION_TYPES).join(', ')}` });
+    problems.push({
+      severity: 'warning',
+      slug: manifest.slug,
+      pointer: joinPointer('annotations', key),
+      message: `annotation ${JSON.stringify(key)} is not an MCP tool annotation: dropped`,
+      hint: `MCP defines ${Object.keys(ANNOTATION_TYPES).join(', ')}`,
+    });
   }
   const kept = specAnnotations(annotations);
   const { annotations: _dropped, ...rest } = manifest;
   return kept === undefined ? (rest as Manifest) : { ...rest, annotations: kept };
 }
-
 
 /** ajv instances built only when some tool's schemas are compiled. */
 function lazyCompiler(): SchemaCompiler {
@@ -219,7 +305,11 @@ export function checkCatalogue(document: unknown): CheckResult {
   const compiler = lazyCompiler();
   const shape = checkShape(document);
   const entries = bundleEntries(document, shape);
-  return checkedCatalogue(shape, entries, toolsToCheck(entries).map((manifest) => schemaProblems(manifest, compiler)));
+  return checkedCatalogue(
+    shape,
+    entries,
+    toolsToCheck(entries).map((manifest) => schemaProblems(manifest, compiler)),
+  );
 }
 
 /** The check stage with each tool's schema checks run by the build's work (remembered, spread over threads). */
@@ -254,23 +344,40 @@ function bundleEntries(document: unknown, shape: readonly Problem[]): BundleEntr
 }
 
 /** The tools whose schemas are checked: each slug's first entry. */
-const toolsToCheck = (entries: readonly BundleEntry[] | null): Manifest[] => (entries ?? []).flatMap((entry) => (entry.duplicateOf === undefined ? [entry.manifest] : []));
+const toolsToCheck = (entries: readonly BundleEntry[] | null): Manifest[] =>
+  (entries ?? []).flatMap((entry) => (entry.duplicateOf === undefined ? [entry.manifest] : []));
 
 /** The check's result from the shape problems and each checked tool's schema problems (in toolsToCheck order). */
-function checkedCatalogue(shape: Problem[], entries: readonly BundleEntry[] | null, schemaProblemsOfTools: readonly Problem[][]): CheckResult {
+function checkedCatalogue(
+  shape: Problem[],
+  entries: readonly BundleEntry[] | null,
+  schemaProblemsOfTools: readonly Problem[][],
+): CheckResult {
   const problems = shape;
   if (entries === null) return { tools: [], problems };
   const tools: CheckedTool[] = [];
   let checked = 0;
   const checkEntry = ({ manifest, index, duplicateOf }: BundleEntry): void => {
     if (duplicateOf !== undefined) {
-      problems.push({ severity: 'error', slug: manifest.slug, pointer: '/slug', message: `duplicate slug: bundle entries ${joinPointer('tools', duplicateOf)} and ${joinPointer('tools', index)} both have it`, hint: 'slugs are unique by exact string' });
+      problems.push({
+        severity: 'error',
+        slug: manifest.slug,
+        pointer: '/slug',
+        message: `duplicate slug: bundle entries ${joinPointer('tools', duplicateOf)} and ${joinPointer('tools', index)} both have it`,
+        hint: 'slugs are unique by exact string',
+      });
       return;
     }
     if (!checkTool(manifest, schemaProblemsOfTools[checked++] ?? [], problems)) return;
     const reason = withheldReason(manifest.slug);
     if (reason !== null) {
-      problems.push({ severity: 'warning', slug: manifest.slug, pointer: '/slug', message: `withheld from tools/list: ${reason}`, hint: 'still reachable through the meta-tool run command and resources; rename the slug to advertise it' });
+      problems.push({
+        severity: 'warning',
+        slug: manifest.slug,
+        pointer: '/slug',
+        message: `withheld from tools/list: ${reason}`,
+        hint: 'still reachable through the meta-tool run command and resources; rename the slug to advertise it',
+      });
     }
     tools.push({ manifest: withSpecAnnotations(manifest, problems), withheldReason: reason });
   };
@@ -278,7 +385,8 @@ function checkedCatalogue(shape: Problem[], entries: readonly BundleEntry[] | nu
     const firstOfTool = problems.length;
     checkEntry(entry);
     // The tool's problems name its place in the bundle too (cached problems are shared: copies, not edits).
-    for (let at = firstOfTool; at < problems.length; at += 1) problems[at] = { ...problems[at]!, bundlePointer: `${joinPointer('tools', entry.index)}${problems[at]!.pointer}` };
+    for (let at = firstOfTool; at < problems.length; at += 1)
+      problems[at] = { ...problems[at]!, bundlePointer: `${joinPointer('tools', entry.index)}${problems[at]!.pointer}` };
   }
   tools.sort((a, b) => byCodeUnit(a.manifest.slug, b.manifest.slug));
   problems.sort((a, b) => byCodeUnit(a.slug ?? '', b.slug ?? '') || byCodeUnit(a.pointer, b.pointer) || byCodeUnit(a.message, b.message));

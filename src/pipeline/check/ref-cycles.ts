@@ -15,7 +15,6 @@ interface RefEdge {
   target: string;
 }
 
-
 /** The JSON pointer a local `$ref` names (`#` is the root), or null for an anchor or a ref that is not local. */
 function refPointer(ref: string): string | null {
   if (!ref.startsWith('#')) return null;

@@ -33,13 +33,21 @@ export const SCHEMAS_PER_INSTANCE = 200;
 /** Validators kept by content for the next tools that hold the same schema (most recently used first to stay). */
 export const VALIDATORS_KEPT = 128;
 
-type Instances = readonly [firstError: (s: Record<string, unknown>) => Draft07 | Draft2020, allErrors: (s: Record<string, unknown>) => Draft07 | Draft2020];
+type Instances = readonly [
+  firstError: (s: Record<string, unknown>) => Draft07 | Draft2020,
+  allErrors: (s: Record<string, unknown>) => Draft07 | Draft2020,
+];
 
 function createInstances(): Instances {
   // The server's own options (see ajv-options.ts), so check accepts what the server will run, and nothing else.
   // optimize: false: ajv's code optimisation passes cost more at compile time than they save on a few examples.
   // inlineRefs: false: a definition compiled apart (see apart()) is called, not compiled again into every tool's code.
-  const base = { ...SCHEMA_AJV_OPTIONS, validateFormats: true, inlineRefs: false, code: { ...SCHEMA_AJV_OPTIONS.code, optimize: false } } as const;
+  const base = {
+    ...SCHEMA_AJV_OPTIONS,
+    validateFormats: true,
+    inlineRefs: false,
+    code: { ...SCHEMA_AJV_OPTIONS.code, optimize: false },
+  } as const;
   const [firstError, allErrors] = [false, true].map((allErrors) => {
     const draft07 = withFormats(new Draft07({ ...base, allErrors }));
     const draft2020 = withFormats(new Draft2020({ ...base, allErrors }));
@@ -142,7 +150,9 @@ const definitionId = (identity: string): string => `urn:nexusbloom-gen:definitio
  * one naming it by id instead, and those definitions by id: the same validation, with each definition compiled once
  * for every tool schema that holds the same text (real catalogues copy one component into hundreds of them).
  */
-function apart(schema: Record<string, unknown>): { schema: Record<string, unknown>; definitions: Map<string, Record<string, unknown>> } | null {
+function apart(
+  schema: Record<string, unknown>,
+): { schema: Record<string, unknown>; definitions: Map<string, Record<string, unknown>> } | null {
   const found = selfContainedDefinitions(schema);
   if (found.size === 0) return null;
   const ids = new Map([...found].map(([pointer, definition]) => [pointer, definitionId(definition.identity)]));
@@ -156,7 +166,9 @@ function apart(schema: Record<string, unknown>): { schema: Record<string, unknow
     }
     return out;
   };
-  const definitions = new Map([...found].map(([pointer, definition]) => [ids.get(pointer)!, rewrite(definition.schema) as Record<string, unknown>]));
+  const definitions = new Map(
+    [...found].map(([pointer, definition]) => [ids.get(pointer)!, rewrite(definition.schema) as Record<string, unknown>]),
+  );
   const rest: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     let kept = value;
@@ -169,12 +181,24 @@ function apart(schema: Record<string, unknown>): { schema: Record<string, unknow
 }
 
 /** Keywords whose value is one subschema, a list of them, or a map of names to them (root definitions aside). */
-const SUBSCHEMA_KEYWORDS = ['not', 'if', 'then', 'else', 'additionalItems', 'contains', 'propertyNames', 'additionalProperties', 'contentSchema', 'items'];
+const SUBSCHEMA_KEYWORDS = [
+  'not',
+  'if',
+  'then',
+  'else',
+  'additionalItems',
+  'contains',
+  'propertyNames',
+  'additionalProperties',
+  'contentSchema',
+  'items',
+];
 const SUBSCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
 const SUBSCHEMA_MAPS = ['properties', 'patternProperties', 'dependentSchemas', 'dependencies'];
 
 /** Text of a subschema whose meaning is its own: no reference, id, anchor, definitions or dialect inside. */
-const CONTEXT_FREE = /"(\$ref|\$id|\$anchor|\$dynamicRef|\$dynamicAnchor|\$recursiveRef|\$recursiveAnchor|\$defs|definitions|\$schema|\$data)":|"id":"/;
+const CONTEXT_FREE =
+  /"(\$ref|\$id|\$anchor|\$dynamicRef|\$dynamicAnchor|\$recursiveRef|\$recursiveAnchor|\$defs|definitions|\$schema|\$data)":|"id":"/;
 const EVALUATION_DEPENDENT = /"(unevaluatedProperties|unevaluatedItems)":/;
 /** Subschemas shorter than this are cheaper compiled inline than called. */
 export const MIN_SHARED_SUBSCHEMA_CHARS = 150;
@@ -186,7 +210,10 @@ const MAX_REMEMBERED_SUBSCHEMAS = 50_000;
  * validation, each repeated part compiled once per ajv instance. Nothing changes under `unevaluated*`, whose meaning
  * depends on what sibling subschemas evaluate.
  */
-function repeatsApart(split: { schema: Record<string, unknown>; definitions: Map<string, Record<string, unknown>> }, seen: Set<string>): { schema: Record<string, unknown>; definitions: Map<string, Record<string, unknown>> } {
+function repeatsApart(
+  split: { schema: Record<string, unknown>; definitions: Map<string, Record<string, unknown>> },
+  seen: Set<string>,
+): { schema: Record<string, unknown>; definitions: Map<string, Record<string, unknown>> } {
   if (EVALUATION_DEPENDENT.test(JSON.stringify(split.schema))) return split;
   if (seen.size > MAX_REMEMBERED_SUBSCHEMAS) seen.clear();
   const definitions = new Map(split.definitions);
@@ -209,7 +236,8 @@ function repeatsApart(split: { schema: Record<string, unknown>; definitions: Map
       copy ??= Object.defineProperties({}, Object.getOwnPropertyDescriptors(node)) as Record<string, unknown>;
       Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
     };
-    const child = (value: unknown): unknown => (value && typeof value === 'object' && !Array.isArray(value) ? visit(value as Record<string, unknown>, false) : value);
+    const child = (value: unknown): unknown =>
+      value && typeof value === 'object' && !Array.isArray(value) ? visit(value as Record<string, unknown>, false) : value;
     for (const key of SUBSCHEMA_KEYWORDS) {
       const value = node[key];
       if (value && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(node, key)) {

@@ -14,7 +14,13 @@ export function schemaLimitProblems(slug: string, field: string, schema: unknown
   const problems: Problem[] = [];
   walkSchema(schema, MAX_SCHEMA_DEPTH, ({ node, pointer, depth }) => {
     if (depth > MAX_SCHEMA_DEPTH) {
-      problems.push({ severity: 'error', slug, pointer: `/${field}${pointer}`, message: `schema nested deeper than ${MAX_SCHEMA_DEPTH} levels`, hint: 'flatten the schema, or move shared parts under $defs' });
+      problems.push({
+        severity: 'error',
+        slug,
+        pointer: `/${field}${pointer}`,
+        message: `schema nested deeper than ${MAX_SCHEMA_DEPTH} levels`,
+        hint: 'flatten the schema, or move shared parts under $defs',
+      });
       return false;
     }
     if (typeof node.pattern === 'string') checkPattern(node.pattern, `/${field}${pointer}/pattern`);
@@ -31,7 +37,13 @@ export function schemaLimitProblems(slug: string, field: string, schema: unknown
       linearRegExp(pattern, 'u');
     } catch (error) {
       const reason = error instanceof UnsupportedPatternError ? error.reason : String(error);
-      problems.push({ severity: 'error', slug, pointer, message: `pattern ${JSON.stringify(pattern)} cannot be matched in linear time: ${reason}`, hint: 'rewrite it without backreferences or lookarounds (RE2 syntax), so no input can make matching slow' });
+      problems.push({
+        severity: 'error',
+        slug,
+        pointer,
+        message: `pattern ${JSON.stringify(pattern)} cannot be matched in linear time: ${reason}`,
+        hint: 'rewrite it without backreferences or lookarounds (RE2 syntax), so no input can make matching slow',
+      });
     }
   }
 }

@@ -1,7 +1,12 @@
 // Every subschema of a JSON Schema with its JSON pointer and depth, walked with an explicit stack (never recursion), so
 // a schema nested thousands of levels deep is measured and reported instead of overflowing the call stack.
 
-import { SCHEMA_ARRAY_KEYWORDS, SCHEMA_KEYWORDS, SCHEMA_MAP_KEYWORDS, SCHEMA_OR_NAMES_MAP_KEYWORDS } from '../../runtime/schema/schema-transform.js';
+import {
+  SCHEMA_ARRAY_KEYWORDS,
+  SCHEMA_KEYWORDS,
+  SCHEMA_MAP_KEYWORDS,
+  SCHEMA_OR_NAMES_MAP_KEYWORDS,
+} from '../../runtime/schema/schema-transform.js';
 import { isJsonObject, pointerToken } from '../../runtime/shared/json-values.js';
 
 export interface Subschema {

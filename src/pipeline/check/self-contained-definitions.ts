@@ -5,9 +5,18 @@ import { createHash } from 'node:crypto';
 import { isJsonObject as isObject, pointerToken } from '../../runtime/shared/json-values.js';
 
 /** Keywords below which a definition would depend on more than its own text and the definitions it names. */
-const CONTEXT_KEYWORDS = new Set(['$id', 'id', '$anchor', '$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor', '$defs', 'definitions']);
+const CONTEXT_KEYWORDS = new Set([
+  '$id',
+  'id',
+  '$anchor',
+  '$dynamicRef',
+  '$dynamicAnchor',
+  '$recursiveRef',
+  '$recursiveAnchor',
+  '$defs',
+  'definitions',
+]);
 const DEFINITION_MAPS = ['$defs', 'definitions'] as const;
-
 
 export interface SelfContainedDefinition {
   /** Its key in its map. */
@@ -77,7 +86,10 @@ function digestOf(schema: Record<string, unknown>): string {
  * reference but to another root definition that is self-contained too, and none pointing inside it from anywhere.
  * `exclude` leaves out more (with what names them).
  */
-export function selfContainedDefinitions(schema: unknown, exclude: (pointer: string) => boolean = () => false): Map<string, SelfContainedDefinition> {
+export function selfContainedDefinitions(
+  schema: unknown,
+  exclude: (pointer: string) => boolean = () => false,
+): Map<string, SelfContainedDefinition> {
   const found = new Map<string, SelfContainedDefinition>();
   if (!isObject(schema)) return found;
   const defs = new Map<string, { key: string; schema: Record<string, unknown> }>();
@@ -113,7 +125,14 @@ export function selfContainedDefinitions(schema: unknown, exclude: (pointer: str
     if (!closed) continue;
     const def = defs.get(pointer)!;
     const parts = [...closure].sort().map((at) => [at, digestOf(defs.get(at)!.schema)]);
-    found.set(pointer, { key: def.key, schema: def.schema, refs: direct, identity: createHash('sha256').update(JSON.stringify([pointer, parts])).digest('hex') });
+    found.set(pointer, {
+      key: def.key,
+      schema: def.schema,
+      refs: direct,
+      identity: createHash('sha256')
+        .update(JSON.stringify([pointer, parts]))
+        .digest('hex'),
+    });
   }
   return found;
 }

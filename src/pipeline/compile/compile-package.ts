@@ -72,7 +72,11 @@ function withLibFiles(host: ts.CompilerHost): void {
 }
 
 function withGeneratorFallback(host: ts.CompilerHost, options: ts.CompilerOptions, modules: GeneratorModules): void {
-  const cache = ts.createModuleResolutionCache(host.getCurrentDirectory(), (f) => (host.useCaseSensitiveFileNames() ? f : f.toLowerCase()), options);
+  const cache = ts.createModuleResolutionCache(
+    host.getCurrentDirectory(),
+    (f) => (host.useCaseSensitiveFileNames() ? f : f.toLowerCase()),
+    options,
+  );
   host.resolveModuleNameLiterals = (literals, containingFile, redirectedReference, _options, containingSourceFile) =>
     literals.map((literal) => {
       const mode = ts.getModeForUsageLocation(containingSourceFile, literal, options);
@@ -86,8 +90,14 @@ function withGeneratorFallback(host: ts.CompilerHost, options: ts.CompilerOption
 
 function describe(root: string, diagnostic: ts.Diagnostic): Problem {
   const file = diagnostic.file ? diagnostic.file.fileName.slice(root.length + 1) : '';
-  const line = diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1 : 0;
-  return { severity: 'error', slug: null, pointer: `${file}${line ? `:${line}` : ''}`, message: ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ') };
+  const line =
+    diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1 : 0;
+  return {
+    severity: 'error',
+    slug: null,
+    pointer: `${file}${line ? `:${line}` : ''}`,
+    message: ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '),
+  };
 }
 
 /**
@@ -98,13 +108,20 @@ function describe(root: string, diagnostic: ts.Diagnostic): Problem {
 function withPrebuiltDeclarations(host: ts.CompilerHost, root: string, prebuilt: PrebuiltRuntime): void {
   const src = `${join(root, 'src').split('\\').join('/')}/`;
   const runtimeSrc = `${src}runtime/`;
-  const entries = new Map(Object.keys(prebuilt.entries).map((entry) => [`${src}${entry.slice(0, -'.ts'.length)}.d.ts`, join(prebuilt.dir, 'entries', `${entry.slice(0, -'.ts'.length)}.d.ts`)]));
+  const entries = new Map(
+    Object.keys(prebuilt.entries).map((entry) => [
+      `${src}${entry.slice(0, -'.ts'.length)}.d.ts`,
+      join(prebuilt.dir, 'entries', `${entry.slice(0, -'.ts'.length)}.d.ts`),
+    ]),
+  );
   const hiddenEntries = new Set(Object.keys(prebuilt.entries).map((entry) => `${src}${entry}`));
   const declarationOf = (fileName: string): string | undefined => {
-    if (fileName.startsWith(runtimeSrc) && fileName.endsWith('.d.ts')) return join(prebuilt.dir, 'runtime', fileName.slice(runtimeSrc.length));
+    if (fileName.startsWith(runtimeSrc) && fileName.endsWith('.d.ts'))
+      return join(prebuilt.dir, 'runtime', fileName.slice(runtimeSrc.length));
     return entries.get(fileName);
   };
-  const hidden = (fileName: string): boolean => hiddenEntries.has(fileName) || (fileName.startsWith(runtimeSrc) && /\.[cm]?tsx?$/.test(fileName));
+  const hidden = (fileName: string): boolean =>
+    hiddenEntries.has(fileName) || (fileName.startsWith(runtimeSrc) && /\.[cm]?tsx?$/.test(fileName));
   const { getSourceFile, fileExists, readFile } = host;
   host.fileExists = (fileName) => {
     const declaration = declarationOf(fileName);
@@ -167,7 +184,10 @@ export async function typeCheckAndEmit(root: string, { prebuilt, incremental, bu
     ];
     if (diagnostics.length > 0) {
       const problems = diagnostics.slice(0, 50).map((d) => describe(root, d));
-      throw new PipelineError(`the generated package does not type-check (${diagnostics.length} errors); first: ${problems[0]!.pointer} ${problems[0]!.message}`, problems);
+      throw new PipelineError(
+        `the generated package does not type-check (${diagnostics.length} errors); first: ${problems[0]!.pointer} ${problems[0]!.message}`,
+        problems,
+      );
     }
     // The package's own modules: JavaScript from esbuild, declarations spliced from their text where they need no
     // inference (spliced-declarations.ts); the compiler writes the rest, and the runtime's JavaScript when it is here.

@@ -26,7 +26,9 @@ export function moduleFolderOf(name: string, require: NodeJS.Require = fromGener
       return name.startsWith('@') ? dirname(dirname(real)) : dirname(real);
     }
   }
-  throw new PipelineError(`cannot compile the package: ${name} is not installed where the generator can load it from; reinstall nexusbloom-gen (\`npm install\`), or build with --no-compile`);
+  throw new PipelineError(
+    `cannot compile the package: ${name} is not installed where the generator can load it from; reinstall nexusbloom-gen (\`npm install\`), or build with --no-compile`,
+  );
 }
 
 export interface GeneratorModules {

@@ -62,7 +62,10 @@ export async function prebuildRuntime(dest: string = PREBUILT_DIR): Promise<bool
 if (isEntryPoint(import.meta.url)) {
   const started = performance.now();
   prebuildRuntime().then(
-    (built) => process.stderr.write(`runtime ${built ? `type-checked and prebuilt in ${((performance.now() - started) / 1000).toFixed(1)} s` : 'prebuilt is current'}: ${PREBUILT_DIR}\n`),
+    (built) =>
+      process.stderr.write(
+        `runtime ${built ? `type-checked and prebuilt in ${((performance.now() - started) / 1000).toFixed(1)} s` : 'prebuilt is current'}: ${PREBUILT_DIR}\n`,
+      ),
     (error: unknown) => {
       process.stderr.write(`prebuilding the runtime failed: ${errorText(error)}\n`);
       const problems = (error as { problems?: Array<{ pointer: string; message: string }> }).problems ?? [];

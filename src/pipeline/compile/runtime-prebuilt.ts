@@ -46,17 +46,28 @@ export function packageRuntimeSources(root: string): Map<string, string> {
   const dir = join(root, 'src', 'runtime');
   const files = new Map<string, string>();
   if (!existsSync(dir)) return files;
-  const entries = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile() && entry.name.endsWith('.ts'));
+  const entries = readdirSync(dir, { recursive: true, withFileTypes: true }).filter(
+    (entry) => entry.isFile() && entry.name.endsWith('.ts'),
+  );
   for (const entry of entries) {
     const full = join(entry.parentPath ?? entry.path, entry.name);
-    files.set(full.slice(dir.length + 1).split('\\').join('/'), readFileSync(full, 'utf8'));
+    files.set(
+      full
+        .slice(dir.length + 1)
+        .split('\\')
+        .join('/'),
+      readFileSync(full, 'utf8'),
+    );
   }
   return files;
 }
 
 export function readPrebuiltManifest(dir: string = PREBUILT_DIR): PrebuiltRuntime | null {
   try {
-    const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as { fingerprint?: unknown; entries?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as {
+      fingerprint?: unknown;
+      entries?: Record<string, string>;
+    };
     return typeof manifest.fingerprint === 'string' ? { dir, fingerprint: manifest.fingerprint, entries: manifest.entries ?? {} } : null;
   } catch {
     return null;

@@ -7,7 +7,12 @@
 import { ts } from 'ts-morph';
 
 function isPlainDeclaration(statement: ts.Statement): boolean {
-  return ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement) || ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement);
+  return (
+    ts.isImportDeclaration(statement) ||
+    ts.isExportDeclaration(statement) ||
+    ts.isInterfaceDeclaration(statement) ||
+    ts.isTypeAliasDeclaration(statement)
+  );
 }
 
 /** `export declare function name<T>(a: A, b?: B): R;` for a function whose parameters and result are typed, else null. */

@@ -43,7 +43,17 @@ export function advertisedListLine(tool: ServedTool): string {
 /** Everything advertisedListParts reads of a tool, for a cache key. */
 export function advertisedListLineInputs(tool: ServedTool): unknown[] {
   const { manifest } = tool;
-  return [ADVERTISED_LIST_FORMAT, DEFAULT_HOST_PROFILE, tool.slug, tool.toolName ?? null, manifest.name, advertisedDescription(manifest), manifest.input_schema, manifest.output_schema ?? null, manifest.annotations ?? null];
+  return [
+    ADVERTISED_LIST_FORMAT,
+    DEFAULT_HOST_PROFILE,
+    tool.slug,
+    tool.toolName ?? null,
+    manifest.name,
+    advertisedDescription(manifest),
+    manifest.input_schema,
+    manifest.output_schema ?? null,
+    manifest.annotations ?? null,
+  ];
 }
 
 /** Its schema transforms are most of a large rebuild's emit; they need the runtime's advertiser, so stay in-process. */

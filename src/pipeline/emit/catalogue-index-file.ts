@@ -6,6 +6,14 @@ import type { ServedTool } from '../../runtime/shared/contracts.js';
 
 /** The index of `tools`, one tool a line, in their order (the served catalogue's). */
 export function catalogueIndexFileText(tools: readonly ServedTool[]): string {
-  const lines = tools.map((tool) => JSON.stringify({ slug: tool.slug, identifier: tool.identifier, withheldReason: tool.withheldReason, ...(tool.toolName === undefined ? {} : { toolName: tool.toolName }), traits: traitsOf(tool) }));
+  const lines = tools.map((tool) =>
+    JSON.stringify({
+      slug: tool.slug,
+      identifier: tool.identifier,
+      withheldReason: tool.withheldReason,
+      ...(tool.toolName === undefined ? {} : { toolName: tool.toolName }),
+      traits: traitsOf(tool),
+    }),
+  );
   return `{"format":${JSON.stringify(CATALOGUE_INDEX_FORMAT)},"tools":[\n${lines.join(',\n')}\n]}\n`;
 }

@@ -28,12 +28,27 @@ import { toolDoc } from './tool-doc.js';
 
 export type PackageFiles = ReadonlyMap<string, string>;
 
-const MANIFEST_FIELD_ORDER = ['slug', 'name', 'description', 'category', 'tags', 'version', 'deprecated', 'annotations', 'input_schema', 'output_schema', 'examples', 'source'];
+const MANIFEST_FIELD_ORDER = [
+  'slug',
+  'name',
+  'description',
+  'category',
+  'tags',
+  'version',
+  'deprecated',
+  'annotations',
+  'input_schema',
+  'output_schema',
+  'examples',
+  'source',
+];
 
 /** The manifest with its own fields in one fixed order (extras after, by code unit); schemas keep their order. */
 export function canonicalManifest(manifest: Manifest): Manifest {
   const known = MANIFEST_FIELD_ORDER.filter((key) => manifest[key] !== undefined);
-  const extras = Object.keys(manifest).filter((key) => !MANIFEST_FIELD_ORDER.includes(key)).sort(byCodeUnit);
+  const extras = Object.keys(manifest)
+    .filter((key) => !MANIFEST_FIELD_ORDER.includes(key))
+    .sort(byCodeUnit);
   const out: Record<string, unknown> = {};
   for (const key of [...known, ...extras]) {
     Object.defineProperty(out, key, { value: manifest[key], enumerable: true, writable: true, configurable: true });
@@ -71,7 +86,20 @@ export function moduleCacheKey(tool: PlannedTool): string {
 
 function computeModuleKey(tool: PlannedTool): string {
   const { manifest } = tool;
-  return contentKey(tool.slug, tool.identifier, tool.typeNames, tool.sharedTypeNames ?? null, tool.withheldReason, manifest.name, manifest.description, manifest.deprecated ?? null, manifest.annotations ?? null, manifest.examples?.[0] ?? null, manifest.input_schema, manifest.output_schema ?? null);
+  return contentKey(
+    tool.slug,
+    tool.identifier,
+    tool.typeNames,
+    tool.sharedTypeNames ?? null,
+    tool.withheldReason,
+    manifest.name,
+    manifest.description,
+    manifest.deprecated ?? null,
+    manifest.annotations ?? null,
+    manifest.examples?.[0] ?? null,
+    manifest.input_schema,
+    manifest.output_schema ?? null,
+  );
 }
 
 /** A tool's module text, and the warnings its types gave (a schema typed loosely). */
@@ -93,12 +121,20 @@ export async function renderToolModule(tool: PlannedTool): Promise<ToolModule> {
     outputTypeName: tool.outputTypeName,
     slug: tool.slug,
   });
-  const warnings = [looseTypeWarning(tool.slug, 'input_schema', inputTypes.loose), looseTypeWarning(tool.slug, 'output_schema', outputTypes.loose)];
+  const warnings = [
+    looseTypeWarning(tool.slug, 'input_schema', inputTypes.loose),
+    looseTypeWarning(tool.slug, 'output_schema', outputTypes.loose),
+  ];
   return { text, warnings: warnings.filter((warning): warning is Problem => warning !== null) };
 }
 
 /** One tool's module as the build's work runs it: remembered by everything its text depends on, spread over threads. */
-export const TOOL_MODULE_JOB: ToolJob<PlannedTool, ToolModule> = { kind: 'module', key: moduleCacheKey, run: renderToolModule, threads: true };
+export const TOOL_MODULE_JOB: ToolJob<PlannedTool, ToolModule> = {
+  kind: 'module',
+  key: moduleCacheKey,
+  run: renderToolModule,
+  threads: true,
+};
 
 /** The import of the shared types a tool module aliases, or nothing. */
 function sharedTypesImport(names: readonly string[]): string {
@@ -122,7 +158,9 @@ function clientMethodView(tool: PlannedTool): object {
     methodDoc: docComment(toolDoc(tool, `client.${identifier}`), '  '),
     importBreaks: tooLong(`import type { ${inputTypeName}, ${outputTypeName} } from './${fileName}.js';`),
     exportBreaks: tooLong(`export { ${identifier}, type ${inputTypeName}, type ${outputTypeName} } from './${fileName}.js';`),
-    methodBreaks: tooLong(`  ${identifier}(input${inputOptional ? '?' : ''}: ${inputTypeName}, options?: CallOptions): Promise<${outputTypeName}>;`),
+    methodBreaks: tooLong(
+      `  ${identifier}(input${inputOptional ? '?' : ''}: ${inputTypeName}, options?: CallOptions): Promise<${outputTypeName}>;`,
+    ),
     invokeBreaks: tooLong(`    ${identifier}: (input, callOptions) => client.invoke(${tsString(tool.slug)}, input ?? {}, callOptions),`),
   };
 }
@@ -148,9 +186,18 @@ function apiCredentialRows(plan: PackagePlan, prefix: string): Array<{ variable:
     for (const [name, scheme] of Object.entries(call.securitySchemes)) {
       const variables = schemeVariables(prefix, name, scheme);
       variables.forEach((variable, index) => {
-        const sentAs = scheme.type === 'apiKey' ? `API key in the ${scheme.in} \`${scheme.name}\``
-          : scheme.type === 'http' ? (scheme.scheme === 'basic' ? `HTTP Basic ${index === 0 ? 'user name' : 'password'}` : `\`Authorization: ${scheme.scheme === 'bearer' ? 'Bearer' : scheme.scheme} <token>\``)
-            : scheme.type === 'oauth2' ? (index === 0 ? 'OAuth2 access token (`Authorization: Bearer`)' : `OAuth2 client ${index === 1 ? 'id' : 'secret'} for the client-credentials token at ${scheme.tokenUrl ?? 'its token URL'}`) : 'unsupported';
+        const sentAs =
+          scheme.type === 'apiKey'
+            ? `API key in the ${scheme.in} \`${scheme.name}\``
+            : scheme.type === 'http'
+              ? scheme.scheme === 'basic'
+                ? `HTTP Basic ${index === 0 ? 'user name' : 'password'}`
+                : `\`Authorization: ${scheme.scheme === 'bearer' ? 'Bearer' : scheme.scheme} <token>\``
+              : scheme.type === 'oauth2'
+                ? index === 0
+                  ? 'OAuth2 access token (`Authorization: Bearer`)'
+                  : `OAuth2 client ${index === 1 ? 'id' : 'secret'} for the client-credentials token at ${scheme.tokenUrl ?? 'its token URL'}`
+                : 'unsupported';
         rows.set(variable, { variable, scheme: name, sentAs });
       });
     }
@@ -173,8 +220,11 @@ function readmeView(plan: PackagePlan, config: GeneratorConfig): object {
     toolCount: plan.tools.length,
     withheldCount: plan.tools.filter((t) => t.withheldReason !== null).length,
     policy: {
-      allow: (config.policy.allow ?? []).join(','), deny: (config.policy.deny ?? []).join(','), maxRisk: config.policy.maxRisk ?? '',
-      confirm: config.policy.confirm ?? 'declared', surface: config.policy.surface ?? 'single',
+      allow: (config.policy.allow ?? []).join(','),
+      deny: (config.policy.deny ?? []).join(','),
+      maxRisk: config.policy.maxRisk ?? '',
+      confirm: config.policy.confirm ?? 'declared',
+      surface: config.policy.surface ?? 'single',
     },
     mcpServersSnippet: { mcpServers: { [names.serverName]: serverEntry } },
     vscodeSnippet: { servers: { [names.serverName]: { type: 'stdio', ...serverEntry } } },
@@ -182,7 +232,10 @@ function readmeView(plan: PackagePlan, config: GeneratorConfig): object {
       identifier: first?.tool.identifier ?? 'tool',
       // No argument at all where the input may be left out: `{}` need not fit a type whose properties share a name with
       // Object.prototype's (a `constructor` field).
-      exampleArgs: first && first.input !== null && !(Object.keys(first.input).length === 0 && acceptsEmptyInput(first.tool.manifest.input_schema)) ? JSON.stringify(first.input) : '',
+      exampleArgs:
+        first && first.input !== null && !(Object.keys(first.input).length === 0 && acceptsEmptyInput(first.tool.manifest.input_schema))
+          ? JSON.stringify(first.input)
+          : '',
     },
     tools: plan.tools.map((tool) => ({
       slugLabel: tool.withheldReason === null ? `\`${tool.slug}\`` : `\`${tool.slug}\` (withheld: ${tool.withheldReason})`,
@@ -215,7 +268,12 @@ export function withFiles(files: PackageFiles, added: ReadonlyArray<readonly [st
 }
 
 /** The package, with the per-tool work (modules, tools/list entries) done by `work`: remembered, spread over threads. */
-export async function emitPackage(plan: PackagePlan, config: GeneratorConfig, work: Work = createWork(), extras: EmitExtras = {}): Promise<EmittedPackage> {
+export async function emitPackage(
+  plan: PackagePlan,
+  config: GeneratorConfig,
+  work: Work = createWork(),
+  extras: EmitExtras = {},
+): Promise<EmittedPackage> {
   const runtime = runtimeFiles();
   const files = new Map<string, string>();
   files.set(LAYOUT.packageJson, packageJson(config, new Set(runtime.keys())));
@@ -236,7 +294,10 @@ export async function emitPackage(plan: PackagePlan, config: GeneratorConfig, wo
   files.set(LAYOUT.searchIndex, searchIndexFileText(served));
   const advertised = served.filter(isAdvertised);
   const listParts = new Map((await work.map(LIST_PARTS_JOB, advertised)).map((parts, index) => [advertised[index]!.slug, parts]));
-  files.set(LAYOUT.toolsList, advertisedListFileText(served, (tool) => advertisedListLineOf(listParts.get(tool.slug)!)));
+  files.set(
+    LAYOUT.toolsList,
+    advertisedListFileText(served, (tool) => advertisedListLineOf(listParts.get(tool.slug)!)),
+  );
   // The tool policy the server applies unless its environment overrides it (src/runtime/policy/).
   files.set(LAYOUT.policy, policyFileText(config.policy));
   files.set(LAYOUT.namesLock, `${JSON.stringify(namesLockOf(plan), null, 2)}\n`);
@@ -250,13 +311,19 @@ export async function emitPackage(plan: PackagePlan, config: GeneratorConfig, wo
     const declarations = await work.map(SHARED_TYPE_JOB, sharedTypes);
     files.set(LAYOUT.sharedTypes, sharedTypesFileText(declarations));
   }
-  files.set(LAYOUT.types, renderTemplate('types.ts', { tools: plan.tools, sharedTypesModule: sharedTypes.length > 0 ? SHARED_TYPES_MODULE : null }));
+  files.set(
+    LAYOUT.types,
+    renderTemplate('types.ts', { tools: plan.tools, sharedTypesModule: sharedTypes.length > 0 ? SHARED_TYPES_MODULE : null }),
+  );
   const modules = await work.map(TOOL_MODULE_JOB, plan.tools);
   plan.tools.forEach((tool, index) => files.set(toolModulePath(tool.fileName), modules[index]!.text));
   for (const [path, text] of runtime) files.set(runtimeFilePath(path), text);
   // Every file ends in exactly one LF, whatever a template or the runtime source ended with.
   return {
-    files: withFiles(new Map(), [...files].map(([path, text]) => [path, endingInOneNewline(text)] as const)),
+    files: withFiles(
+      new Map(),
+      [...files].map(([path, text]) => [path, endingInOneNewline(text)] as const),
+    ),
     served,
     listEntries: new Map([...listParts].map(([slug, parts]) => [slug, parts.tool])),
     warnings: modules.flatMap((module) => module.warnings),

@@ -98,7 +98,12 @@ export const SERVER_JSON_SCHEMA = 'https://static.modelcontextprotocol.io/schema
 /** The MCP Registry entry for the package (server.json). */
 export function serverJson(config: GeneratorConfig): string {
   const { names } = config;
-  const env = (name: string, description: string, isSecret = false) => ({ name: `${names.envPrefix}${name}`, description, isRequired: false, isSecret });
+  const env = (name: string, description: string, isSecret = false) => ({
+    name: `${names.envPrefix}${name}`,
+    description,
+    isRequired: false,
+    isSecret,
+  });
   const entry = {
     $schema: SERVER_JSON_SCHEMA,
     name: config.registryName,

@@ -4,8 +4,21 @@ import type { Manifest } from '../../runtime/shared/contracts.js';
 import { isJsonObject } from '../../runtime/shared/json-values.js';
 
 /** Root keywords that can make `{}` an invalid input, or its type something `{}` is not assignable to. */
-const CONSTRAINING = ['allOf', 'anyOf', 'oneOf', '$ref', '$dynamicRef', 'not', 'if', 'enum', 'const', 'minProperties', 'dependentRequired', 'dependentSchemas', 'unevaluatedProperties'];
-
+const CONSTRAINING = [
+  'allOf',
+  'anyOf',
+  'oneOf',
+  '$ref',
+  '$dynamicRef',
+  'not',
+  'if',
+  'enum',
+  'const',
+  'minProperties',
+  'dependentRequired',
+  'dependentSchemas',
+  'unevaluatedProperties',
+];
 
 /**
  * Whether the tool accepts `{}`, so that its wrapper's input can be left out: no schema, or an object schema that

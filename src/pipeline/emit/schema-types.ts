@@ -51,9 +51,9 @@ interface Rewrites {
   shared: ReadonlyMap<string, string>;
 }
 
-
 /** A JSON pointer as a URI fragment: characters a fragment cannot hold raw are percent-encoded. */
-const pointerFragment = (pointer: string): string => `#${pointer.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/gu, (c) => encodeURIComponent(c))}`;
+const pointerFragment = (pointer: string): string =>
+  `#${pointer.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/gu, (c) => encodeURIComponent(c))}`;
 
 /**
  * A deep copy fit for json-schema-to-typescript. Every schema the plan named (`$defs`, titled `oneOf`/`anyOf` branches)
@@ -64,8 +64,22 @@ export function cleanSchema(node: unknown, typeNames: ReadonlyMap<string, string
 }
 
 /** The cleaned copy, with the placeholders that stand for keys json-schema-to-typescript cannot hold. */
-function cleanForTypes(node: unknown, typeNames: ReadonlyMap<string, string>, rootAnyValue: boolean, shared: ReadonlyMap<string, string> = new Map()): { schema: unknown; keys: Map<string, string>; placeholderPrefix: string | null } {
-  const rewrites: Rewrites = { pointers: new Map(), anchors: new Map(), keys: new Map(), placeholderPrefix: null, source: node, rootAnyValue, typeNames, shared };
+function cleanForTypes(
+  node: unknown,
+  typeNames: ReadonlyMap<string, string>,
+  rootAnyValue: boolean,
+  shared: ReadonlyMap<string, string> = new Map(),
+): { schema: unknown; keys: Map<string, string>; placeholderPrefix: string | null } {
+  const rewrites: Rewrites = {
+    pointers: new Map(),
+    anchors: new Map(),
+    keys: new Map(),
+    placeholderPrefix: null,
+    source: node,
+    rootAnyValue,
+    typeNames,
+    shared,
+  };
   const cleaned = cleanNode(node, null, '', '', rewrites);
   const schema = rewrites.pointers.size + rewrites.anchors.size + shared.size === 0 ? cleaned : rewriteRefs(cleaned, rewrites);
   return { schema, keys: rewrites.keys, placeholderPrefix: rewrites.placeholderPrefix };
@@ -90,7 +104,8 @@ function placeholderFor(key: string, rewrites: Rewrites): string {
  * definitions).
  */
 function cleanNode(node: unknown, mapKeyword: string | null, oldPointer: string, newPointer: string, rewrites: Rewrites): unknown {
-  if (Array.isArray(node)) return node.map((item, index) => cleanNode(item, null, `${oldPointer}/${index}`, `${newPointer}/${index}`, rewrites));
+  if (Array.isArray(node))
+    return node.map((item, index) => cleanNode(item, null, `${oldPointer}/${index}`, `${newPointer}/${index}`, rewrites));
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   if (mapKeyword !== null) {
@@ -128,7 +143,9 @@ function cleanNode(node: unknown, mapKeyword: string | null, oldPointer: string,
       continue;
     }
     if (key === 'required' && Array.isArray(value)) {
-      out.required = value.map((name: unknown) => (typeof name === 'string' && METHOD_KEYS.has(name) ? placeholderFor(name, rewrites) : name));
+      out.required = value.map((name: unknown) =>
+        typeof name === 'string' && METHOD_KEYS.has(name) ? placeholderFor(name, rewrites) : name,
+      );
       continue;
     }
     if (bothDefinitionKinds && key === 'definitions') continue;
@@ -138,12 +155,17 @@ function cleanNode(node: unknown, mapKeyword: string | null, oldPointer: string,
   }
   if (bothDefinitionKinds) {
     const defs = out.$defs as Record<string, unknown>;
-    const moved = cleanNode(record.definitions, 'definitions', `${oldPointer}/definitions`, `${newPointer}/$defs`, rewrites) as Record<string, unknown>;
+    const moved = cleanNode(record.definitions, 'definitions', `${oldPointer}/definitions`, `${newPointer}/$defs`, rewrites) as Record<
+      string,
+      unknown
+    >;
     // Definitions are keyed by their planned names, unique across the package, so the two kinds never share a key.
-    for (const [key, value] of Object.entries(moved)) Object.defineProperty(defs, key, { value, enumerable: true, writable: true, configurable: true });
+    for (const [key, value] of Object.entries(moved))
+      Object.defineProperty(defs, key, { value, enumerable: true, writable: true, configurable: true });
   }
   const constraints = constraintLines(record);
-  if (constraints.length > 0) out.description = [...(typeof out.description === 'string' ? [out.description] : []), ...constraints].join('\n');
+  if (constraints.length > 0)
+    out.description = [...(typeof out.description === 'string' ? [out.description] : []), ...constraints].join('\n');
   saySchemaMeaning(out, oldPointer === '' ? (rewrites.rootAnyValue ? 'any-value root' : 'object root') : 'subschema');
   // Set after the rewrite above, so that the name stays on this schema rather than move into an allOf member.
   const planned = oldPointer === '' ? undefined : rewrites.typeNames.get(oldPointer);
@@ -152,21 +174,71 @@ function cleanNode(node: unknown, mapKeyword: string | null, oldPointer: string,
 }
 
 /** Validation keywords the types cannot say, shown in the field's doc comment instead. */
-const CONSTRAINT_KEYWORDS = ['minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties'];
+const CONSTRAINT_KEYWORDS = [
+  'minimum',
+  'exclusiveMinimum',
+  'maximum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+];
 
 /** `@minimum 1`, `@pattern "^[a-z]+$"`, …: each value as JSON, escaped for a comment, so no catalogue text is code. */
 function constraintLines(record: Record<string, unknown>): string[] {
   return CONSTRAINT_KEYWORDS.filter((keyword) => {
     const value = record[keyword];
     return typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean';
-  }).map((keyword) => commentText(`@${keyword} ${JSON.stringify(record[keyword])}`.replace(/[\u2028\u2029\u0085]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)));
+  }).map((keyword) =>
+    commentText(
+      `@${keyword} ${JSON.stringify(record[keyword])}`.replace(
+        /[\u2028\u2029\u0085]/g,
+        (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+      ),
+    ),
+  );
 }
 
 /** Keywords that give an object schema a shape of its own, beyond "any object". */
-const OBJECT_SHAPING = ['properties', 'patternProperties', 'additionalProperties', 'unevaluatedProperties', 'allOf', 'anyOf', 'oneOf', '$ref', 'if', 'not', 'dependentSchemas'];
+const OBJECT_SHAPING = [
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  '$ref',
+  'if',
+  'not',
+  'dependentSchemas',
+];
 
 /** Keywords from which json-schema-to-typescript derives a type; a schema with none of them admits any value. */
-const TYPE_DEFINING = ['type', 'enum', 'const', 'properties', 'patternProperties', 'additionalProperties', 'required', 'items', 'prefixItems', 'additionalItems', 'allOf', 'anyOf', 'oneOf', '$ref', 'tsType'];
+const TYPE_DEFINING = [
+  'type',
+  'enum',
+  'const',
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'required',
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  '$ref',
+  'tsType',
+];
 
 /** Keywords that stay beside a `$ref` moved into `allOf`: a description, and definitions, which refs point into. */
 const STAYING_BESIDE_REF = new Set(['description', '$defs', 'definitions']);
@@ -208,7 +280,11 @@ function saySchemaMeaning(out: Record<string, unknown>, place: SchemaPlace): voi
       return;
     }
   }
-  const tuple = Array.isArray(out.prefixItems) ? { members: out.prefixItems, rest: out.items } : Array.isArray(out.items) ? { members: out.items, rest: out.additionalItems } : null;
+  const tuple = Array.isArray(out.prefixItems)
+    ? { members: out.prefixItems, rest: out.items }
+    : Array.isArray(out.items)
+      ? { members: out.items, rest: out.additionalItems }
+      : null;
   if (tuple !== null) {
     delete out.prefixItems;
     delete out.additionalItems;
@@ -219,14 +295,14 @@ function saySchemaMeaning(out: Record<string, unknown>, place: SchemaPlace): voi
   if (Array.isArray(out.required) && (out.type === undefined || admitsObjects(out.type))) {
     const properties = isJsonObject(out.properties) ? out.properties : (out.properties = {});
     for (const name of out.required) {
-      if (typeof name === 'string' && !Object.hasOwn(properties, name)) Object.defineProperty(properties, name, { value: {}, enumerable: true, writable: true, configurable: true });
+      if (typeof name === 'string' && !Object.hasOwn(properties, name))
+        Object.defineProperty(properties, name, { value: {}, enumerable: true, writable: true, configurable: true });
     }
   }
   if (admitsObjects(out.type) && !OBJECT_SHAPING.some((keyword) => keyword in out)) out.additionalProperties = true;
   if ('patternProperties' in out && !('additionalProperties' in out)) out.additionalProperties = true;
   if (place !== 'object root' && !TYPE_DEFINING.some((keyword) => keyword in out)) out.tsType = 'unknown';
 }
-
 
 /** Points every `$ref` of the copy at where its target now stands: anchors become JSON pointers, moved paths follow. */
 function rewriteRefs(node: unknown, rewrites: Rewrites): unknown {
@@ -241,8 +317,7 @@ function rewriteRefs(node: unknown, rewrites: Rewrites): unknown {
         delete node.$ref;
         node.tsType = typedElsewhere;
       }
-    }
-    else if (value && typeof value === 'object') rewriteRefs(value, rewrites);
+    } else if (value && typeof value === 'object') rewriteRefs(value, rewrites);
   }
   return node;
 }
@@ -275,7 +350,8 @@ function rewrittenRef(ref: string, rewrites: Rewrites): string {
 let library: Promise<typeof import('json-schema-to-typescript')> | undefined;
 
 /** Loaded on first use, once: a rebuild whose tool modules all come from the cache never needs it. */
-const loadJsonSchemaToTypescript = (): Promise<typeof import('json-schema-to-typescript')> => (library ??= import('json-schema-to-typescript'));
+const loadJsonSchemaToTypescript = (): Promise<typeof import('json-schema-to-typescript')> =>
+  (library ??= import('json-schema-to-typescript'));
 
 /** Marks, for a reader of the module, a type looser than its schema (the build warns of it from SchemaTypes.loose). */
 export const LOOSE_TYPE_MARK = '// loose type for ';
@@ -292,13 +368,20 @@ export interface SchemaTypes {
  * every named schema's below it. `shared` are its definitions typed in the shared types module (pointer → shared
  * name): each is declared here as an alias of that type, under the tool's own name for it.
  */
-export async function schemaTypes(schema: Record<string, unknown> | null | undefined, typeNames: Readonly<Record<string, string>>, fallback: string, field: 'input_schema' | 'output_schema', shared: Readonly<Record<string, string>> = {}): Promise<SchemaTypes> {
+export async function schemaTypes(
+  schema: Record<string, unknown> | null | undefined,
+  typeNames: Readonly<Record<string, string>>,
+  fallback: string,
+  field: 'input_schema' | 'output_schema',
+  shared: Readonly<Record<string, string>> = {},
+): Promise<SchemaTypes> {
   const rootName = typeNames[`/${field}`];
   if (rootName === undefined) throw new Error(`the plan has no type name for /${field}`);
   if (!schema) return { code: `export type ${rootName} = ${fallback};\n`, loose: null };
   const isOutput = field === 'output_schema';
   const own = new Map<string, string>();
-  for (const [pointer, name] of Object.entries(typeNames)) if (pointer.startsWith(`/${field}/`)) own.set(pointer.slice(field.length + 1), name);
+  for (const [pointer, name] of Object.entries(typeNames))
+    if (pointer.startsWith(`/${field}/`)) own.set(pointer.slice(field.length + 1), name);
   const aliases = new Map<string, string>();
   const aliasLines: string[] = [];
   for (const [pointer, sharedName] of Object.entries(shared)) {
@@ -314,10 +397,24 @@ export async function schemaTypes(schema: Record<string, unknown> | null | undef
 /** The declarations of one definition typed once for every schema that holds it (see plan/type-names.ts). */
 export async function sharedTypeDeclarations(type: SharedType): Promise<string> {
   const isOutput = type.field === 'output_schema';
-  return (await typeDeclarations(cleanForTypes(type.schema, new Map(), true, new Map(Object.entries(type.refs))), type.name, isOutput, type.field, 'unknown')).code;
+  return (
+    await typeDeclarations(
+      cleanForTypes(type.schema, new Map(), true, new Map(Object.entries(type.refs))),
+      type.name,
+      isOutput,
+      type.field,
+      'unknown',
+    )
+  ).code;
 }
 
-async function typeDeclarations(clean: ReturnType<typeof cleanForTypes>, rootName: string, isOutput: boolean, field: string, fallback: string): Promise<SchemaTypes> {
+async function typeDeclarations(
+  clean: ReturnType<typeof cleanForTypes>,
+  rootName: string,
+  isOutput: boolean,
+  field: string,
+  fallback: string,
+): Promise<SchemaTypes> {
   const { schema: cleaned, keys, placeholderPrefix } = clean;
   const { compile } = await loadJsonSchemaToTypescript();
   let code: string;
@@ -328,11 +425,17 @@ async function typeDeclarations(clean: ReturnType<typeof cleanForTypes>, rootNam
   } catch (error) {
     // A schema ajv accepts but json-schema-to-typescript cannot read still makes a working tool: the server validates
     // against the schema itself, so only the static type is looser. The build says so (see looseTypeWarning).
-    const reason = commentText(error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim().slice(0, 300);
+    const reason = commentText(error instanceof Error ? error.message : String(error))
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 300);
     return { code: `${LOOSE_TYPE_MARK}${field}: ${reason}\nexport type ${rootName} = ${fallback};\n`, loose: reason };
   }
   // Every placeholder back to its own key, a plain identifier that json-schema-to-typescript would have printed bare.
-  const restored = placeholderPrefix === null ? code : code.replace(new RegExp(`${placeholderPrefix}\\d+\\b`, 'g'), (placeholder) => keys.get(placeholder) ?? placeholder);
+  const restored =
+    placeholderPrefix === null
+      ? code
+      : code.replace(new RegExp(`${placeholderPrefix}\\d+\\b`, 'g'), (placeholder) => keys.get(placeholder) ?? placeholder);
   return { code: indentDeclarations(restored), loose: null };
 }
 

@@ -11,7 +11,13 @@ function catalogueWords(tools: readonly ServedTool[]): Set<string> {
   const found = new Set<string>();
   for (const tool of tools) {
     const manifest = tool.manifest;
-    const texts = [tool.slug, String(manifest.name ?? ''), String(manifest.description ?? ''), String(manifest.category ?? ''), ...(Array.isArray(manifest.tags) ? manifest.tags : [])];
+    const texts = [
+      tool.slug,
+      String(manifest.name ?? ''),
+      String(manifest.description ?? ''),
+      String(manifest.category ?? ''),
+      ...(Array.isArray(manifest.tags) ? manifest.tags : []),
+    ];
     for (const text of texts) for (const word of words(text)) found.add(word);
   }
   return found;

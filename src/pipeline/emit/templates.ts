@@ -6,12 +6,26 @@ import { docComment, markdownCell, tsString } from './text.js';
 
 const TEMPLATE_DIR = new URL('../../../templates/', import.meta.url);
 
-export type TemplateName = 'tool.ts' | 'tools-index.ts' | 'types.ts' | 'names.ts' | 'client.ts' | 'bin.ts' | 'index.ts' | 'gitignore' | 'gitattributes' | 'prettierrc.json' | 'prettierignore' | 'README.md';
+export type TemplateName =
+  | 'tool.ts'
+  | 'tools-index.ts'
+  | 'types.ts'
+  | 'names.ts'
+  | 'client.ts'
+  | 'bin.ts'
+  | 'index.ts'
+  | 'gitignore'
+  | 'gitattributes'
+  | 'prettierrc.json'
+  | 'prettierignore'
+  | 'README.md';
 
 function createEnvironment(): typeof Handlebars {
   const env = Handlebars.create();
   // Catalogue strings reach code only as JSON (`{{{json x}}}`) or as escaped comments and markdown cells.
-  env.registerHelper('json', (value: unknown, indent: unknown) => JSON.stringify(value, null, typeof indent === 'number' ? indent : undefined));
+  env.registerHelper('json', (value: unknown, indent: unknown) =>
+    JSON.stringify(value, null, typeof indent === 'number' ? indent : undefined),
+  );
   // A string literal in generated TypeScript: JSON.stringify's, in the quotes Prettier prints (`{{{ts x}}}`).
   env.registerHelper('ts', (value: unknown) => tsString(String(value)));
   env.registerHelper('doc', (value: unknown) => docComment(String(value)));

@@ -23,14 +23,16 @@ export function docComment(text: string, indent = ''): string {
 
 /** Text safe inside a markdown table cell: one line, pipes escaped. */
 export function markdownCell(text: string): string {
-  return text
-    .replace(/\r\n?|[\n\u2028\u2029\u0085]/g, ' ')
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f]/g, '')
-    .replace(/\\/g, '\\\\')
-    .replace(/\|/g, '\\|')
-    .replace(/</g, '&lt;')
-    .trim();
+  return (
+    text
+      .replace(/\r\n?|[\n\u2028\u2029\u0085]/g, ' ')
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f]/g, '')
+      .replace(/\\/g, '\\\\')
+      .replace(/\|/g, '\\|')
+      .replace(/</g, '&lt;')
+      .trim()
+  );
 }
 
 /** The first sentence (or line) of a description, for summaries. */
@@ -68,13 +70,15 @@ export function tsString(value: string): string {
 }
 
 // Characters Prettier counts two columns wide (East Asian wide and fullwidth forms) or none (controls, non-spacing marks).
-const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]/u;
+const WIDE =
+  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]/u;
 const ZERO_WIDTH = /[\p{Cc}\p{Mn}\p{Me}]/u;
 
 /** The columns `text` takes in a monospace view, as Prettier counts them to align a markdown table. */
 export function displayWidth(text: string): number {
   let width = 0;
-  for (const character of text.replace(/\p{Extended_Pictographic}\uFE0F?/gu, '  ')) width += ZERO_WIDTH.test(character) ? 0 : WIDE.test(character) ? 2 : 1;
+  for (const character of text.replace(/\p{Extended_Pictographic}\uFE0F?/gu, '  '))
+    width += ZERO_WIDTH.test(character) ? 0 : WIDE.test(character) ? 2 : 1;
   return width;
 }
 
@@ -104,7 +108,7 @@ export function alignedMarkdownTables(markdown: string): string {
   const lines = markdown.split('\n');
   const out: string[] = [];
   let fence = false;
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     const line = lines[i] as string;
     if (line.startsWith('```')) fence = !fence;
     const isRow = (text: string | undefined): boolean => text !== undefined && text.startsWith('|') && text.endsWith('|');
@@ -120,7 +124,9 @@ export function alignedMarkdownTables(markdown: string): string {
       Math.max(3, ...rows.map((row, r) => (r === 1 ? 3 : displayWidth(row[c] ?? '')))),
     );
     rows.forEach((row, r) => {
-      const cells = widths.map((width, c) => (r === 1 ? '-'.repeat(width) : `${row[c] ?? ''}${' '.repeat(width - displayWidth(row[c] ?? ''))}`));
+      const cells = widths.map((width, c) =>
+        r === 1 ? '-'.repeat(width) : `${row[c] ?? ''}${' '.repeat(width - displayWidth(row[c] ?? ''))}`,
+      );
       out.push(`| ${cells.join(' | ')} |`);
     });
   }
@@ -132,8 +138,14 @@ export function alignedMarkdownTables(markdown: string): string {
  * values on one line while it fits the width.
  */
 export function prettierJson(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(/^( *)(.*)\[\n((?:\s+(?:"(?:[^"\\]|\\.)*"|-?[\d.eE+-]+|true|false|null),?\n)+)\s*\]/gm, (whole, indent: string, head: string, items: string) => {
-    const inline = `${indent}${head}[${items.trim().split(/,?\n\s*/).join(', ')}]`;
-    return inline.length <= PRINT_WIDTH ? inline : whole;
-  });
+  return JSON.stringify(value, null, 2).replace(
+    /^( *)(.*)\[\n((?:\s+(?:"(?:[^"\\]|\\.)*"|-?[\d.eE+-]+|true|false|null),?\n)+)\s*\]/gm,
+    (whole, indent: string, head: string, items: string) => {
+      const inline = `${indent}${head}[${items
+        .trim()
+        .split(/,?\n\s*/)
+        .join(', ')}]`;
+      return inline.length <= PRINT_WIDTH ? inline : whole;
+    },
+  );
 }

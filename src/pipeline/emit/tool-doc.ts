@@ -37,7 +37,8 @@ function exampleLines(tool: PlannedTool, callee: string): string[] {
 }
 
 /** Whether a call of this tool is retried by default (see src/runtime/execution/retry.ts). */
-const retriedByDefault = (annotations: ToolAnnotations | undefined): boolean => annotations?.readOnlyHint === true || annotations?.idempotentHint === true;
+const retriedByDefault = (annotations: ToolAnnotations | undefined): boolean =>
+  annotations?.readOnlyHint === true || annotations?.idempotentHint === true;
 
 /** The doc text (not yet a comment) of the wrapper (`callee` its name) or of a client's method. */
 export function toolDoc(tool: PlannedTool, callee: string): string {
@@ -45,11 +46,17 @@ export function toolDoc(tool: PlannedTool, callee: string): string {
   const parts = [manifest.name.trim() === '' ? tool.slug : manifest.name, '', manifest.description];
   const annotations = annotationLine(manifest.annotations);
   if (annotations.length > 0) parts.push('', ...annotations);
-  if (tool.withheldReason !== null) parts.push('', `Not advertised in tools/list (slug ${tool.withheldReason}); the meta-tool's run command reaches it.`);
+  if (tool.withheldReason !== null)
+    parts.push('', `Not advertised in tools/list (slug ${tool.withheldReason}); the meta-tool's run command reaches it.`);
   parts.push(...exampleLines(tool, callee));
-  parts.push('', '@throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any '
-    + 'request; the API\'s failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), '
-    + (retriedByDefault(manifest.annotations) ? 'after the retries the `retries` option allows (by default 2: this tool is safe to repeat).' : 'without retries unless `retries: { tools: "always" }` asks (this tool is not annotated read-only or idempotent).'));
+  parts.push(
+    '',
+    '@throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any ' +
+      "request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), " +
+      (retriedByDefault(manifest.annotations)
+        ? 'after the retries the `retries` option allows (by default 2: this tool is safe to repeat).'
+        : 'without retries unless `retries: { tools: "always" }` asks (this tool is not annotated read-only or idempotent).'),
+  );
   if (manifest.deprecated !== undefined) parts.push('', `@deprecated ${manifest.deprecated}`);
   return parts.join('\n');
 }

@@ -95,7 +95,10 @@ function baseForms(word: string): string[] {
 }
 
 /** A synset's line: its single-word lemmas, its derivation pointers (symbol, target offset, part of speech, word numbers) and its gloss. */
-function synsetLine(part: WordNetPart, offset: string): {
+function synsetLine(
+  part: WordNetPart,
+  offset: string,
+): {
   lemmas: string[];
   derivations: [string, string, string, string][];
   gloss: string;
@@ -117,12 +120,16 @@ function synsetLine(part: WordNetPart, offset: string): {
 }
 
 /** Gloss words that say nothing about a sense ("something", "used", "act"). */
-const GLOSS_STOP = new Set(('a an the of to in on or and for with by as at from into that which who whom whose what is are be been ' +
-  'being it its this these those something someone somebody anything person people thing things act acts action actions ' +
-  'make makes made cause causes put used use using usually especially often very some any all one two other another more ' +
-  'most such particular certain way ways kind kinds type types part parts state condition quality process having have has ' +
-  'not no do does done get gets give gives take takes become becomes place places set sets form forms than then also ' +
-  'when where why how while whether either neither each every many much').split(' '));
+const GLOSS_STOP = new Set(
+  (
+    'a an the of to in on or and for with by as at from into that which who whom whose what is are be been ' +
+    'being it its this these those something someone somebody anything person people thing things act acts action actions ' +
+    'make makes made cause causes put used use using usually especially often very some any all one two other another more ' +
+    'most such particular certain way ways kind kinds type types part parts state condition quality process having have has ' +
+    'not no do does done get gets give gives take takes become becomes place places set sets form forms than then also ' +
+    'when where why how while whether either neither each every many much'
+  ).split(' '),
+);
 /** Gloss words that name more than this many catalogue words say too little about any one of them. */
 const MAX_GLOSS_TARGETS = 12;
 
@@ -156,8 +163,12 @@ export function wordNetRelated(catalogueWords: Iterable<string>): Record<string,
       }
     }
   }
-  return Object.fromEntries([...table.keys()].filter((key) => (table.get(key) as Set<string>).size <= MAX_GLOSS_TARGETS).sort(byCodeUnit)
-    .map((key) => [key, [...(table.get(key) as Set<string>)].sort(byCodeUnit)]));
+  return Object.fromEntries(
+    [...table.keys()]
+      .filter((key) => (table.get(key) as Set<string>).size <= MAX_GLOSS_TARGETS)
+      .sort(byCodeUnit)
+      .map((key) => [key, [...(table.get(key) as Set<string>)].sort(byCodeUnit)]),
+  );
 }
 
 /**

@@ -6,7 +6,9 @@ import { TOOL_MODULE_JOB } from '../emit/emit-package.js';
 import { SHARED_TYPE_JOB } from '../emit/shared-types-file.js';
 import type { ToolJob, WorkerAnswer, WorkerBatch } from './work.js';
 
-const jobs = new Map<string, ToolJob<never, unknown>>([SCHEMA_CHECK_JOB, TOOL_MODULE_JOB, SHARED_TYPE_JOB].map((job) => [job.kind, job as ToolJob<never, unknown>]));
+const jobs = new Map<string, ToolJob<never, unknown>>(
+  [SCHEMA_CHECK_JOB, TOOL_MODULE_JOB, SHARED_TYPE_JOB].map((job) => [job.kind, job as ToolJob<never, unknown>]),
+);
 const local: Record<string, unknown> = {};
 
 async function answer(batch: WorkerBatch): Promise<WorkerAnswer[]> {

@@ -46,7 +46,8 @@ export function workerCount(jobs: number, env: NodeJS.ProcessEnv = process.env, 
   return Math.max(0, Math.min(cores - 1, workerCap(env), Math.ceil(jobs / CHUNK) - 1));
 }
 
-const workerCap = (env: NodeJS.ProcessEnv): number => (/^\d+$/.test(env.NEXUSBLOOM_GEN_WORKERS ?? '') ? Number(env.NEXUSBLOOM_GEN_WORKERS) : 8);
+const workerCap = (env: NodeJS.ProcessEnv): number =>
+  /^\d+$/.test(env.NEXUSBLOOM_GEN_WORKERS ?? '') ? Number(env.NEXUSBLOOM_GEN_WORKERS) : 8;
 
 /** Whether the build may start worker threads at all: not on a single core, nor with `NEXUSBLOOM_GEN_WORKERS=0`. */
 export function workersAllowed(env: NodeJS.ProcessEnv = process.env, cores = availableParallelism()): boolean {

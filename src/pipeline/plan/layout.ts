@@ -46,4 +46,3 @@ export const runtimeFilePath = (path: string): string => `src/runtime/${path}`;
 
 /** The compiled package's catalogue-check script (what `verify` runs). */
 export const CATALOGUE_CHECK_SCRIPT = 'dist/runtime/dev/catalogue-check.js';
-

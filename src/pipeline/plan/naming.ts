@@ -73,7 +73,8 @@ export function baseNames(slug: string): BaseNames {
   const camel = words.map((w, i) => (i === 0 ? w : capitalize(w))).join('');
   const identifier = /^[0-9]/.test(camel) ? `tool${capitalize(camel)}` : isReservedIdentifier(camel) ? `${camel}Tool` : camel;
   const fileBase = boundedStem(words.join('-'), slug);
-  const fileName = /^[0-9]/.test(fileBase) || RESERVED_FILE_NAMES.has(fileBase) || isWindowsDeviceName(fileBase) ? `tool-${fileBase}` : fileBase;
+  const fileName =
+    /^[0-9]/.test(fileBase) || RESERVED_FILE_NAMES.has(fileBase) || isWindowsDeviceName(fileBase) ? `tool-${fileBase}` : fileBase;
   return { identifier: boundedIdentifier(identifier, slug), typeName: typeNameOf(boundedIdentifier(identifier, slug)), fileName };
 }
 
@@ -92,7 +93,11 @@ function boundedIdentifier(identifier: string, slug: string): string {
  * underscores and upper-cases a letter after a digit when it names a type).
  */
 export function typeNameOf(identifier: string): string {
-  return capitalize(identifier.replace(/_+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase()).replace(/(\d)([a-z])/g, (_, d: string, c: string) => d + c.toUpperCase()));
+  return capitalize(
+    identifier
+      .replace(/_+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase())
+      .replace(/(\d)([a-z])/g, (_, d: string, c: string) => d + c.toUpperCase()),
+  );
 }
 
 /** The slug as its own base names would write it back: such a slug keeps the plain name in a collision. */

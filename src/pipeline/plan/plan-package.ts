@@ -52,7 +52,7 @@ export function namesLockOf(plan: PackagePlan): NamesLock {
   const tools: NamesLock['tools'] = {};
   for (const tool of plan.tools) {
     Object.defineProperty(tools, tool.slug, {
-      value: { tool: tool.withheldReason === null ? tool.toolName ?? tool.slug : null, identifier: tool.identifier, file: tool.fileName },
+      value: { tool: tool.withheldReason === null ? (tool.toolName ?? tool.slug) : null, identifier: tool.identifier, file: tool.fileName },
       enumerable: true,
       writable: true,
       configurable: true,
@@ -61,7 +61,11 @@ export function namesLockOf(plan: PackagePlan): NamesLock {
   return { format: 'nexusbloom-names/1', tools };
 }
 
-const keyOf = (names: BaseNames): string[] => [`id:${names.identifier.toLowerCase()}`, `file:${names.fileName.toLowerCase()}`, `type:${names.typeName}`];
+const keyOf = (names: BaseNames): string[] => [
+  `id:${names.identifier.toLowerCase()}`,
+  `file:${names.fileName.toLowerCase()}`,
+  `type:${names.typeName}`,
+];
 
 /**
  * Slugs whose base names clash (case-insensitively, since file systems and some hosts fold case) are told apart by
@@ -97,14 +101,21 @@ function mappedToolNames(tools: readonly CheckedTool[], lock: NamesLock | null, 
     }
   }
   const wanted = new Map<string, number>();
-  for (const slug of foreign) if (!mapped.has(slug)) wanted.set(sanitizedToolName(slug).toLowerCase(), (wanted.get(sanitizedToolName(slug).toLowerCase()) ?? 0) + 1);
+  for (const slug of foreign)
+    if (!mapped.has(slug)) wanted.set(sanitizedToolName(slug).toLowerCase(), (wanted.get(sanitizedToolName(slug).toLowerCase()) ?? 0) + 1);
   for (const slug of foreign) {
     if (mapped.has(slug)) continue;
     const plain = sanitizedToolName(slug);
     const name = taken.has(plain.toLowerCase()) || (wanted.get(plain.toLowerCase()) ?? 0) > 1 ? withToolNameHash(plain, slug) : plain;
     if (taken.has(name.toLowerCase())) {
       throw new PipelineError(`tool name ${JSON.stringify(name)} for ${JSON.stringify(slug)} is taken`, [
-        { severity: 'error', slug, pointer: '/slug', message: `its mapped tool name ${JSON.stringify(name)} is taken by another tool`, hint: 'rename one of the slugs' },
+        {
+          severity: 'error',
+          slug,
+          pointer: '/slug',
+          message: `its mapped tool name ${JSON.stringify(name)} is taken by another tool`,
+          hint: 'rename one of the slugs',
+        },
       ]);
     }
     mapped.set(slug, name);
@@ -150,7 +161,13 @@ export function planPackage(tools: readonly CheckedTool[], lock: NamesLock | nul
       const other = taken.get(key);
       if (other !== undefined) {
         throw new PipelineError(`tools ${JSON.stringify(other)} and ${JSON.stringify(tool.slug)} map to the same name ${key}`, [
-          { severity: 'error', slug: tool.slug, pointer: '/slug', message: `name ${key} is also taken by ${JSON.stringify(other)}`, hint: 'rename one of the slugs' },
+          {
+            severity: 'error',
+            slug: tool.slug,
+            pointer: '/slug',
+            message: `name ${key} is also taken by ${JSON.stringify(other)}`,
+            hint: 'rename one of the slugs',
+          },
         ]);
       }
       taken.set(key, tool.slug);
@@ -161,7 +178,13 @@ export function planPackage(tools: readonly CheckedTool[], lock: NamesLock | nul
   const planned = named.map((tool): PlannedTool => {
     const own = typeNames.get(tool.slug) ?? {};
     const sharedTypeNames = shared.byTool.get(tool.slug);
-    return { ...tool, inputTypeName: own['/input_schema'] ?? `${tool.typeName}Input`, outputTypeName: own['/output_schema'] ?? `${tool.typeName}Output`, typeNames: own, ...(sharedTypeNames && { sharedTypeNames }) };
+    return {
+      ...tool,
+      inputTypeName: own['/input_schema'] ?? `${tool.typeName}Input`,
+      outputTypeName: own['/output_schema'] ?? `${tool.typeName}Output`,
+      typeNames: own,
+      ...(sharedTypeNames && { sharedTypeNames }),
+    };
   });
   return { tools: planned, sharedTypes: shared.types };
 }

@@ -13,7 +13,15 @@ import type { PackagePlan } from './plan-package.js';
 function metaToolNameClashes(plan: PackagePlan, config: GeneratorConfig): Problem[] {
   return plan.tools.flatMap((tool): Problem[] =>
     isAdvertised(tool) && !isListable(tool, config.names.metaToolName)
-      ? [{ severity: 'warning', slug: tool.slug, pointer: '/slug', message: `not advertised in tools/list: the meta-tool has this name; {"command":"run"} still reaches it`, hint: 'rename the slug, or give the meta-tool another name (metaToolName in build --config)' }]
+      ? [
+          {
+            severity: 'warning',
+            slug: tool.slug,
+            pointer: '/slug',
+            message: `not advertised in tools/list: the meta-tool has this name; {"command":"run"} still reaches it`,
+            hint: 'rename the slug, or give the meta-tool another name (metaToolName in build --config)',
+          },
+        ]
       : [],
   );
 }
@@ -25,9 +33,18 @@ function hasMappedName(plan: PackagePlan, problem: Problem): boolean {
 
 /** One line per slug listed under a mapped name (`toolNames: "sanitize"`), in place of its withheld warning. */
 function mappedNameNotes(plan: PackagePlan): Problem[] {
-  return plan.tools.flatMap((tool): Problem[] => tool.toolName === undefined ? [] : [
-    { severity: 'warning', slug: tool.slug, pointer: '/slug', message: `listed in tools/list as ${JSON.stringify(tool.toolName)} (toolNames: "sanitize"; recorded in ${LAYOUT.namesLock})` },
-  ]);
+  return plan.tools.flatMap((tool): Problem[] =>
+    tool.toolName === undefined
+      ? []
+      : [
+          {
+            severity: 'warning',
+            slug: tool.slug,
+            pointer: '/slug',
+            message: `listed in tools/list as ${JSON.stringify(tool.toolName)} (toolNames: "sanitize"; recorded in ${LAYOUT.namesLock})`,
+          },
+        ],
+  );
 }
 
 /** The check's warnings as the plan leaves them, then the plan's own. */

@@ -20,18 +20,38 @@ export interface TypeNamedTool {
 }
 
 /** The schema fields that get types, and the suffix of their root type. */
-export const TYPED_FIELDS = [['input_schema', 'Input'], ['output_schema', 'Output']] as const;
+export const TYPED_FIELDS = [
+  ['input_schema', 'Input'],
+  ['output_schema', 'Output'],
+] as const;
 
 // The same walk as emit's cleaning (schema-types.ts): these keywords hold catalogue data, not subschemas.
-const NOT_SUBSCHEMAS = new Set(['tsType', 'tsEnumNames', 'title', '$id', 'id', 'x-tsType', '$comment', 'examples', 'default', 'deprecated', 'description', 'enum', 'const', 'required']);
+const NOT_SUBSCHEMAS = new Set([
+  'tsType',
+  'tsEnumNames',
+  'title',
+  '$id',
+  'id',
+  'x-tsType',
+  '$comment',
+  'examples',
+  'default',
+  'deprecated',
+  'description',
+  'enum',
+  'const',
+  'required',
+]);
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 const DEFINITION_MAPS = new Set(['$defs', 'definitions']);
 const BRANCH_LISTS = new Set(['oneOf', 'anyOf']);
 
-
 /** PascalCase from a key's or title's ASCII words (at most 8); empty when it has none. */
 function pascalWords(text: string): string {
-  return slugWords(text).slice(0, 8).map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
+  return slugWords(text)
+    .slice(0, 8)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
 }
 
 interface Wanted {
@@ -114,9 +134,18 @@ export function planTypeNames(tools: readonly TypeNamedTool[]): Map<string, Type
     const name = clash ? hashed(entry.base, entry.slug, entry.pointer) : plain;
     const other = taken.get(name.toLowerCase());
     if (other !== undefined) {
-      throw new PipelineError(`schemas ${JSON.stringify(`${other.slug}${other.pointer}`)} and ${JSON.stringify(`${entry.slug}${entry.pointer}`)} map to the same type name ${name}`, [
-        { severity: 'error', slug: entry.slug, pointer: entry.pointer, message: `type name ${name} is also taken by ${JSON.stringify(other.slug)} at ${other.pointer}`, hint: 'rename one of the definitions' },
-      ]);
+      throw new PipelineError(
+        `schemas ${JSON.stringify(`${other.slug}${other.pointer}`)} and ${JSON.stringify(`${entry.slug}${entry.pointer}`)} map to the same type name ${name}`,
+        [
+          {
+            severity: 'error',
+            slug: entry.slug,
+            pointer: entry.pointer,
+            message: `type name ${name} is also taken by ${JSON.stringify(other.slug)} at ${other.pointer}`,
+            hint: 'rename one of the definitions',
+          },
+        ],
+      );
     }
     taken.set(name.toLowerCase(), entry);
     Object.defineProperty(byTool.get(entry.slug), entry.pointer, { value: name, enumerable: true, writable: true, configurable: true });
@@ -171,7 +200,15 @@ export function planSharedTypes(tools: readonly TypeNamedTool[], typeNames: Read
       // A definition with named schemas inside (titled branches) keeps them in the tool's module.
       const named = (pointer: string): boolean => names.some((at) => at.startsWith(`/${field}${pointer}/`));
       for (const [pointer, def] of selfContainedDefinitions(tool.manifest[field], named)) {
-        candidates.push({ slug: tool.slug, field, pointer, key: def.key, schema: def.schema, refs: def.refs, identity: `${field}:${def.identity}` });
+        candidates.push({
+          slug: tool.slug,
+          field,
+          pointer,
+          key: def.key,
+          schema: def.schema,
+          refs: def.refs,
+          identity: `${field}:${def.identity}`,
+        });
       }
     }
   }
@@ -184,11 +221,13 @@ export function planSharedTypes(tools: readonly TypeNamedTool[], typeNames: Read
   const shared = candidates.filter((candidate) => (holders.get(candidate.identity)?.size ?? 0) > 1);
   const first = new Map<string, Candidate>();
   for (const candidate of shared) if (!first.has(candidate.identity)) first.set(candidate.identity, candidate);
-  const baseOf = (candidate: Candidate): string => typeNameOf(`${pascalWords(candidate.key) || 'Def'}${candidate.field === 'input_schema' ? 'In' : 'Out'}`);
+  const baseOf = (candidate: Candidate): string =>
+    typeNameOf(`${pascalWords(candidate.key) || 'Def'}${candidate.field === 'input_schema' ? 'In' : 'Out'}`);
   const taken = new Set<string>();
   for (const names of typeNames.values()) for (const name of Object.values(names)) taken.add(name.toLowerCase());
   const claims = new Map<string, number>();
-  for (const candidate of first.values()) claims.set(baseOf(candidate).toLowerCase(), (claims.get(baseOf(candidate).toLowerCase()) ?? 0) + 1);
+  for (const candidate of first.values())
+    claims.set(baseOf(candidate).toLowerCase(), (claims.get(baseOf(candidate).toLowerCase()) ?? 0) + 1);
   const nameOf = new Map<string, string>();
   const given = new Map<string, string>();
   for (const [identity, candidate] of first) {
@@ -197,9 +236,18 @@ export function planSharedTypes(tools: readonly TypeNamedTool[], typeNames: Read
     const name = plain ? base : typeNameOf(`${base}_${identity.slice(identity.indexOf(':') + 1, identity.indexOf(':') + 7)}`);
     const other = given.get(name.toLowerCase());
     if (other !== undefined || taken.has(name.toLowerCase())) {
-      throw new PipelineError(`shared definitions ${JSON.stringify(other ?? name)} and ${JSON.stringify(`${candidate.slug}/${candidate.field}${candidate.pointer}`)} map to the same type name ${name}`, [
-        { severity: 'error', slug: candidate.slug, pointer: `/${candidate.field}${candidate.pointer}`, message: `the shared type name ${name} is taken`, hint: 'rename one of the definitions' },
-      ]);
+      throw new PipelineError(
+        `shared definitions ${JSON.stringify(other ?? name)} and ${JSON.stringify(`${candidate.slug}/${candidate.field}${candidate.pointer}`)} map to the same type name ${name}`,
+        [
+          {
+            severity: 'error',
+            slug: candidate.slug,
+            pointer: `/${candidate.field}${candidate.pointer}`,
+            message: `the shared type name ${name} is taken`,
+            hint: 'rename one of the definitions',
+          },
+        ],
+      );
     }
     given.set(name.toLowerCase(), `${candidate.slug}/${candidate.field}${candidate.pointer}`);
     nameOf.set(identity, name);
@@ -207,14 +255,25 @@ export function planSharedTypes(tools: readonly TypeNamedTool[], typeNames: Read
   const byTool = new Map<string, Record<string, string>>();
   for (const candidate of shared) {
     const own = byTool.get(candidate.slug) ?? {};
-    Object.defineProperty(own, `/${candidate.field}${candidate.pointer}`, { value: nameOf.get(candidate.identity)!, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(own, `/${candidate.field}${candidate.pointer}`, {
+      value: nameOf.get(candidate.identity)!,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
     byTool.set(candidate.slug, own);
   }
   // What a shared definition names is shared with it: its references resolve among the same holder's candidates.
   const types: SharedType[] = [...first].map(([identity, candidate]) => {
     const own = byTool.get(candidate.slug)!;
     const refs: Record<string, string> = {};
-    for (const target of candidate.refs) Object.defineProperty(refs, target, { value: own[`/${candidate.field}${target}`]!, enumerable: true, writable: true, configurable: true });
+    for (const target of candidate.refs)
+      Object.defineProperty(refs, target, {
+        value: own[`/${candidate.field}${target}`]!,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return { name: nameOf.get(identity)!, field: candidate.field, schema: candidate.schema, refs };
   });
   types.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -81,12 +81,18 @@ async function listSlugs(base: string, options: HttpOptions, limits: SourceLimit
     }
     pagesWithoutNewTools = slugs.length === before ? pagesWithoutNewTools + 1 : 0;
     if (slugs.length > limits.maxTools) {
-      throw new SourceError(`GET ${shownUrl(url)} brought the listing past ${limits.maxTools} tools (page ${pages}): `
-        + 'stopped as endless; raise --max-tools if the catalogue really is that large', shownUrl(url));
+      throw new SourceError(
+        `GET ${shownUrl(url)} brought the listing past ${limits.maxTools} tools (page ${pages}): ` +
+          'stopped as endless; raise --max-tools if the catalogue really is that large',
+        shownUrl(url),
+      );
     }
     if (page.next !== null && pages >= limits.maxPages) {
-      throw new SourceError(`GET ${shownUrl(url)} is page ${pages} of the listing and asks for another: stopped at the cap of `
-        + `${limits.maxPages} pages (${slugs.length} tools so far); raise --max-pages if the catalogue really has that many`, shownUrl(url));
+      throw new SourceError(
+        `GET ${shownUrl(url)} is page ${pages} of the listing and asks for another: stopped at the cap of ` +
+          `${limits.maxPages} pages (${slugs.length} tools so far); raise --max-pages if the catalogue really has that many`,
+        shownUrl(url),
+      );
     }
     if (page.next !== null && seenCursors.has(page.next)) {
       throw new SourceError(`GET ${shownUrl(url)} returned a next_cursor already seen: the listing loops`, shownUrl(url));
@@ -114,11 +120,18 @@ function manifestMismatch(body: unknown, slug: string): { why: string; pointer: 
   const { success, error, code, slug: received } = body as { success?: unknown; error?: unknown; code?: unknown; slug?: unknown };
   if (success === false) {
     const said = [code, error].filter((part) => typeof part === 'string').join(' ');
-    return { why: `answered 200 with an error envelope ({"success":false}) instead of a manifest${said === '' ? '' : `: ${said}`}`, pointer: '' };
+    return {
+      why: `answered 200 with an error envelope ({"success":false}) instead of a manifest${said === '' ? '' : `: ${said}`}`,
+      pointer: '',
+    };
   }
   if (received === slug) return null;
-  if (received === undefined) return { why: `answered a manifest without /slug for the listed slug ${JSON.stringify(slug)}`, pointer: '/slug' };
-  return { why: `answered a manifest whose /slug is ${JSON.stringify(received)}, not the listed slug ${JSON.stringify(slug)}`, pointer: '/slug' };
+  if (received === undefined)
+    return { why: `answered a manifest without /slug for the listed slug ${JSON.stringify(slug)}`, pointer: '/slug' };
+  return {
+    why: `answered a manifest whose /slug is ${JSON.stringify(received)}, not the listed slug ${JSON.stringify(slug)}`,
+    pointer: '/slug',
+  };
 }
 
 /** Fetches every manifest. The result is in listing order; nothing is returned unless every fetch succeeded. */
@@ -135,15 +148,23 @@ export async function readApiCatalogue(apiUrl: string, options: ApiSourceOptions
     return await readWithin(base, checked, limits, signal, stop, options);
   } catch (error) {
     if (outOfTime.aborted) {
-      throw new SourceError(`reading the catalogue at ${shownUrl(base)} took longer than ${limits.maxReadMs / 1000} s: stopped `
-        + '(raise --max-read-seconds if the catalogue is meant to take that long)', shownUrl(base));
+      throw new SourceError(
+        `reading the catalogue at ${shownUrl(base)} took longer than ${limits.maxReadMs / 1000} s: stopped ` +
+          '(raise --max-read-seconds if the catalogue is meant to take that long)',
+        shownUrl(base),
+      );
     }
     throw error;
   }
 }
 
 async function readWithin(
-  base: string, checked: HttpOptions, limits: SourceLimits, signal: AbortSignal, stop: AbortController, options: ApiSourceOptions,
+  base: string,
+  checked: HttpOptions,
+  limits: SourceLimits,
+  signal: AbortSignal,
+  stop: AbortController,
+  options: ApiSourceOptions,
 ): Promise<unknown[]> {
   const slugs = await listSlugs(base, checked, limits);
   // Each manifest in flight listens on it once (its request or its retry wait); more than 10 is expected, not a leak.

@@ -1,7 +1,13 @@
 // One JSON GET against the catalogue API with a deadline and bounded retries, turning every failure into a clear SourceError.
 
 import { parseRetryAfter } from '../../runtime/execution/api-client.js';
-import { DEFAULT_MAX_BODY_BYTES, exchangeWithApi, ExchangeError, type ApiAnswer, type ExchangeFailure } from '../../runtime/execution/api-transport.js';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  exchangeWithApi,
+  ExchangeError,
+  type ApiAnswer,
+  type ExchangeFailure,
+} from '../../runtime/execution/api-transport.js';
 import { unsendableHeaderCharacter } from '../../runtime/settings/config.js';
 import { withoutByteOrderMark } from '../../runtime/shared/json-text.js';
 import { maskSecretsInText, redactUrlCredentials } from '../../runtime/secrets/redact.js';
@@ -109,7 +115,12 @@ export type BodyParser = (text: string) => unknown;
 const parseJson: BodyParser = (text) => JSON.parse(withoutByteOrderMark(text)) as unknown;
 
 /** GETs `url` and returns its parsed JSON body (or what `parse` makes of it); every failure names the URL (and the slug when given). */
-export async function getJson(url: string, options: HttpOptions, slug: string | null = null, parse: BodyParser = parseJson): Promise<unknown> {
+export async function getJson(
+  url: string,
+  options: HttpOptions,
+  slug: string | null = null,
+  parse: BodyParser = parseJson,
+): Promise<unknown> {
   const about = slug === null ? shownUrl(url) : `${shownUrl(url)} (tool ${JSON.stringify(slug)})`;
   const policy = options.retry ?? DEFAULT_RETRY_POLICY;
   for (let attempt = 1; ; attempt += 1) {
@@ -120,7 +131,8 @@ export async function getJson(url: string, options: HttpOptions, slug: string | 
     if (retryAfterSeconds !== null && retryAfterSeconds * 1000 > policy.maxRetryAfterMs) {
       throw new SourceError(
         `${message}; the API asked to retry after ${retryAfterSeconds} s, longer than the ${policy.maxRetryAfterMs / 1000} s this waits (${attempts}; try again later)`,
-        shownUrl(url), slug,
+        shownUrl(url),
+        slug,
       );
     }
     if (attempt > policy.retries) throw new SourceError(`${message} (gave up after ${attempts})`, shownUrl(url), slug);
@@ -133,7 +145,13 @@ export async function getJson(url: string, options: HttpOptions, slug: string | 
 }
 
 /** One attempt: the body, a retryable failure, or (thrown) a SourceError that another attempt would not change. */
-async function getOnce(url: string, about: string, options: HttpOptions, slug: string | null, parse: BodyParser): Promise<{ body: unknown } | { retryable: RetryableFailure }> {
+async function getOnce(
+  url: string,
+  about: string,
+  options: HttpOptions,
+  slug: string | null,
+  parse: BodyParser,
+): Promise<{ body: unknown } | { retryable: RetryableFailure }> {
   const fail = (message: string): SourceError => new SourceError(message, shownUrl(url), slug);
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': options.userAgent };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
@@ -141,7 +159,11 @@ async function getOnce(url: string, about: string, options: HttpOptions, slug: s
   try {
     // The runtime's transport, not fetch: it keeps a `%2E` path segment (a slug `.` or `..`) that URL parsing drops.
     answer = await exchangeWithApi({
-      method: 'GET', url, headers, timeoutMs: options.timeoutMs, maxBodyBytes: maxBodyBytes(options),
+      method: 'GET',
+      url,
+      headers,
+      timeoutMs: options.timeoutMs,
+      maxBodyBytes: maxBodyBytes(options),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
   } catch (error) {
@@ -149,8 +171,10 @@ async function getOnce(url: string, about: string, options: HttpOptions, slug: s
     if (failure.kind === 'timeout') throw fail(`GET ${about} timed out after ${options.timeoutMs} ms (raise --timeout or check the API)`);
     if (failure.kind === 'cancelled') throw fail(`GET ${about} was cancelled`);
     if (failure.kind === 'tooLarge') {
-      throw fail(`GET ${about} answered (HTTP ${failure.status}) with a body over ${failure.limit} bytes (as sent or decoded); `
-        + 'reading stopped there (raise --max-body-mb if the catalogue is meant to be that large)');
+      throw fail(
+        `GET ${about} answered (HTTP ${failure.status}) with a body over ${failure.limit} bytes (as sent or decoded); ` +
+          'reading stopped there (raise --max-body-mb if the catalogue is meant to be that large)',
+      );
     }
     const message = `GET ${about} failed: ${describeNetworkFailure(failure.error)}`;
     if (isConnectionReset(failure.error)) return { retryable: { message, retryAfterSeconds: null } };
@@ -160,9 +184,11 @@ async function getOnce(url: string, about: string, options: HttpOptions, slug: s
   // The transport follows a redirect that has a location; one that reaches here has none, or is not one fetch follows.
   if (status >= 300 && status < 400) {
     const location = answer.header('location');
-    throw fail(location === null
-      ? `GET ${about} answered ${status} without a Location header: a redirect to nowhere (check the URL)`
-      : `GET ${about} answered ${status} (to ${location}), a redirect this client does not follow (check the URL)`);
+    throw fail(
+      location === null
+        ? `GET ${about} answered ${status} without a Location header: a redirect to nowhere (check the URL)`
+        : `GET ${about} answered ${status} (to ${location}), a redirect this client does not follow (check the URL)`,
+    );
   }
   let body: { value: unknown } | null;
   try {

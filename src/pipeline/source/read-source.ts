@@ -67,11 +67,19 @@ function parseDocument(text: string): unknown {
 export async function readSource(source: string, options: SourceOptions = {}): Promise<RawCatalogue> {
   if (isApiSource(source) && isDocumentUrl(source)) {
     const origin = shownSource(source);
-    const document = await getJson(source, {
-      apiKey: options.apiKey, timeoutMs: options.timeoutMs ?? 15_000, userAgent: options.userAgent ?? 'nexusbloom-gen',
-      ...(options.retry === undefined ? {} : { retry: options.retry }),
-    }, null, parseDocument);
-    if (openApiVersionOf(document) !== null) return { origin, kind: 'openapi', document: await openApiBundle(document as Record<string, unknown>, origin, source) };
+    const document = await getJson(
+      source,
+      {
+        apiKey: options.apiKey,
+        timeoutMs: options.timeoutMs ?? 15_000,
+        userAgent: options.userAgent ?? 'nexusbloom-gen',
+        ...(options.retry === undefined ? {} : { retry: options.retry }),
+      },
+      null,
+      parseDocument,
+    );
+    if (openApiVersionOf(document) !== null)
+      return { origin, kind: 'openapi', document: await openApiBundle(document as Record<string, unknown>, origin, source) };
     return { origin, kind: 'bundle', document };
   }
   if (isApiSource(source)) {

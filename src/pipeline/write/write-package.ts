@@ -52,11 +52,14 @@ async function isFolder(outDir: string): Promise<boolean> {
   try {
     if ((await stat(outDir)).isDirectory()) return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new PipelineError(`cannot use --out ${outDir}: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new PipelineError(`cannot use --out ${outDir}: ${(error as Error).message}`);
     // A link to a folder that does not exist yet is not created through: say so rather than fail in mkdir.
     const target = await readlink(outDir).catch(() => null);
     if (target === null) return false;
-    throw new PipelineError(`--out ${outDir} is a symlink to ${target}, which does not exist: create that folder first, or pass another --out`);
+    throw new PipelineError(
+      `--out ${outDir} is a symlink to ${target}, which does not exist: create that folder first, or pass another --out`,
+    );
   }
   throw new PipelineError(`--out ${outDir} is a file, not a folder: pass the folder to write the package to`);
 }
@@ -78,7 +81,8 @@ async function refuseForeignFiles(outDir: string, files: PackageFiles): Promise<
   });
   if (overwritten.length + stale.length === 0) return;
   const affected = [...overwritten.map((path) => `overwrite ${path}`), ...stale.map((path) => `delete ${path}`)];
-  const listed = affected.slice(0, LISTED_PATHS).join(', ') + (affected.length > LISTED_PATHS ? `, and ${affected.length - LISTED_PATHS} more` : '');
+  const listed =
+    affected.slice(0, LISTED_PATHS).join(', ') + (affected.length > LISTED_PATHS ? `, and ${affected.length - LISTED_PATHS} more` : '');
   throw new PipelineError(
     `${outDir} holds files that no nexusbloom-gen build wrote (it has no ${LAYOUT.namesLock}), and building there would ${listed}. ` +
       'Nothing was written. Build into a new or empty folder, or pass --force to replace them.',
@@ -160,7 +164,10 @@ export interface Drift {
 
 /** What differs between the folder and what a build would write; all empty when in sync. */
 export async function findDrift(outDir: string, files: PackageFiles): Promise<Drift> {
-  if (!(await isFolder(outDir))) throw new PipelineError(`--out ${outDir} does not exist, so there is nothing to compare: run the build without --check to write the package`);
+  if (!(await isFolder(outDir)))
+    throw new PipelineError(
+      `--out ${outDir} does not exist, so there is nothing to compare: run the build without --check to write the package`,
+    );
   const changed: string[] = [];
   const missing: string[] = [];
   for (const [path, text] of files) {

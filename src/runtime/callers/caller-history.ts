@@ -37,8 +37,9 @@ export function createCallerHistory(options: CallerHistoryOptions): RunHistory {
   let unrecorded = 0;
   const off: HistoryScope = {
     kind: 'off',
-    reason: `this server answers HTTP without a bearer token, so it cannot tell callers apart, and one caller would read `
-      + `another's inputs and results. Set ${options.tokenVar} (one token per caller, comma-separated) to keep a history per caller.`,
+    reason:
+      `this server answers HTTP without a bearer token, so it cannot tell callers apart, and one caller would read ` +
+      `another's inputs and results. Set ${options.tokenVar} (one token per caller, comma-separated) to keep a history per caller.`,
   };
   const current = (create: boolean): RunHistory | null | undefined => {
     const caller = requestCaller.getStore() ?? null;

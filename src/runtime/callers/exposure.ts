@@ -5,7 +5,10 @@ import type { HttpSettings } from '../settings/config.js';
 
 /** Whether binding `host` keeps the server reachable from this machine only. */
 export function isLoopbackHost(host: string): boolean {
-  const bare = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const bare = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   if (bare === 'localhost' || bare.endsWith('.localhost')) return true;
   if (isIP(bare) === 4) return bare.startsWith('127.');
   if (isIP(bare) === 6) return bare === '::1' || /^::ffff:127\./.test(bare) || /^(0{1,4}:){7}0{0,3}1$/.test(bare);
@@ -19,8 +22,10 @@ export function isLoopbackHost(host: string): boolean {
  */
 export function unauthenticatedExposure(http: Pick<HttpSettings, 'host' | 'tokens' | 'allowNoToken' | 'vars'>): string | null {
   if (http.tokens.length > 0 || http.allowNoToken || isLoopbackHost(http.host)) return null;
-  return `${http.vars.host}=${JSON.stringify(http.host)} serves beyond this machine, and ${http.vars.token} is not set, so anyone who `
-    + 'can reach the port could call every tool with this server\'s credentials. Set a bearer token in '
-    + `${http.vars.token} (comma-separated for one per caller), bind 127.0.0.1, or set ${http.vars.allowNoToken}=1 if the `
-    + 'exposure is intended (say, an authenticating proxy in front).';
+  return (
+    `${http.vars.host}=${JSON.stringify(http.host)} serves beyond this machine, and ${http.vars.token} is not set, so anyone who ` +
+    "can reach the port could call every tool with this server's credentials. Set a bearer token in " +
+    `${http.vars.token} (comma-separated for one per caller), bind 127.0.0.1, or set ${http.vars.allowNoToken}=1 if the ` +
+    'exposure is intended (say, an authenticating proxy in front).'
+  );
 }

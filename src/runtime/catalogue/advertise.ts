@@ -46,9 +46,10 @@ export function advertisedTool(tool: ServedTool): Tool {
 
 /** The manifest's description verbatim, after a line saying so when the tool is deprecated. */
 export function advertisedDescription(manifest: ServedTool['manifest']): string {
-  const deprecated = typeof manifest.deprecated === 'string' && manifest.deprecated.trim() !== ''
-    ? `Deprecated: ${manifest.deprecated.trim().replace(/\.$/, '')}.\n`
-    : '';
+  const deprecated =
+    typeof manifest.deprecated === 'string' && manifest.deprecated.trim() !== ''
+      ? `Deprecated: ${manifest.deprecated.trim().replace(/\.$/, '')}.\n`
+      : '';
   return `${deprecated}${manifest.description}`;
 }
 
@@ -137,7 +138,9 @@ export function createToolAdvertiser(options: ListingOptions & { profile: HostPr
   const formOf = (tool: ServedTool, prepared: boolean): AdvertisedForm => {
     let form = forms.get(tool);
     if (form === undefined) {
-      form = (prepared && options.profile === DEFAULT_HOST_PROFILE ? options.prepared?.formOf(tool) : undefined) ?? advertisedForm(tool, options.profile);
+      form =
+        (prepared && options.profile === DEFAULT_HOST_PROFILE ? options.prepared?.formOf(tool) : undefined) ??
+        advertisedForm(tool, options.profile);
       forms.set(tool, form);
     }
     return form;
@@ -168,7 +171,6 @@ export function createToolAdvertiser(options: ListingOptions & { profile: HostPr
 /** The format of `data/tools-list.json`, which the generator writes (src/pipeline/emit/advertised-list.ts) and a server reads. */
 export const ADVERTISED_LIST_FORMAT = 'nexusbloom-tools-list/1';
 
-
 /** The forms in a `data/tools-list.json`, or null when it is missing or not one (the server then computes them). */
 export function readAdvertisedListFileSync(url: URL): AdvertisedForm[] | null {
   let data: unknown;
@@ -177,9 +179,16 @@ export function readAdvertisedListFileSync(url: URL): AdvertisedForm[] | null {
   } catch {
     return null;
   }
-  if (!isJsonObject(data) || data.format !== ADVERTISED_LIST_FORMAT || data.profile !== DEFAULT_HOST_PROFILE || !Array.isArray(data.tools)) return null;
-  const wellFormed = data.tools.every((form: unknown) => isJsonObject(form) && isJsonObject(form.tool) && typeof form.tool.name === 'string'
-    && isJsonObject(form.tool.inputSchema) && isJsonObject(form.aliases));
+  if (!isJsonObject(data) || data.format !== ADVERTISED_LIST_FORMAT || data.profile !== DEFAULT_HOST_PROFILE || !Array.isArray(data.tools))
+    return null;
+  const wellFormed = data.tools.every(
+    (form: unknown) =>
+      isJsonObject(form) &&
+      isJsonObject(form.tool) &&
+      typeof form.tool.name === 'string' &&
+      isJsonObject(form.tool.inputSchema) &&
+      isJsonObject(form.aliases),
+  );
   return wellFormed ? (data.tools as AdvertisedForm[]) : null;
 }
 
@@ -202,7 +211,8 @@ export function offerAdvertisedForms(tools: readonly ServedTool[], load: () => r
       if (offered.get(tool.slug) !== tool) return undefined;
       const form = (loaded ??= new Map((load() ?? []).map((prepared) => [prepared.tool.name, prepared]))).get(tool.slug);
       if (form !== undefined && isManifestPending(tool)) return form;
-      if (form === undefined || form.tool.title !== tool.manifest.name || form.tool.description !== advertisedDescription(tool.manifest)) return undefined;
+      if (form === undefined || form.tool.title !== tool.manifest.name || form.tool.description !== advertisedDescription(tool.manifest))
+        return undefined;
       return form;
     },
   };

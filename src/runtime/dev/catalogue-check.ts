@@ -80,9 +80,18 @@ export async function runCatalogueCheck(argv: string[], io: DevIo, options: Cata
   try {
     const { values } = parseArgs({
       args: argv,
-      options: { mock: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, 'only-read-only': { type: 'boolean', default: false }, allow: { type: 'string', multiple: true, default: [] } },
+      options: {
+        mock: { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+        'only-read-only': { type: 'boolean', default: false },
+        allow: { type: 'string', multiple: true, default: [] },
+      },
     });
-    flags = { mock: values.mock === true, json: values.json === true, runSelection: runSelectionOf(values['only-read-only'] === true, values.allow ?? []) };
+    flags = {
+      mock: values.mock === true,
+      json: values.json === true,
+      runSelection: runSelectionOf(values['only-read-only'] === true, values.allow ?? []),
+    };
   } catch (error) {
     io.stderr(`catalogue-check: ${errorText(error)}\n${USAGE}`);
     return 2;
@@ -115,8 +124,8 @@ export function reportLines(report: CatalogueCheckReport): string[] {
   });
   for (const problem of report.problems) lines.push(`FAIL  ${problem}`);
   lines.push(
-    `${report.ok ? 'PASS' : 'FAIL'}: ${report.passed} of ${report.tools} tools passed, ${report.failed} failed `
-      + `(${report.advertised} advertised, ${report.withheld} withheld${report.outsidePolicy > 0 ? `, ${report.outsidePolicy} outside the tool policy and refused` : ''}; API ${report.apiUrl}${report.mock ? ', mock' : ''}${notRunText(report)}).`,
+    `${report.ok ? 'PASS' : 'FAIL'}: ${report.passed} of ${report.tools} tools passed, ${report.failed} failed ` +
+      `(${report.advertised} advertised, ${report.withheld} withheld${report.outsidePolicy > 0 ? `, ${report.outsidePolicy} outside the tool policy and refused` : ''}; API ${report.apiUrl}${report.mock ? ', mock' : ''}${notRunText(report)}).`,
   );
   return lines;
 }
@@ -195,7 +204,9 @@ async function checkRefused(session: ClientSession, meta: string, uriScheme: str
   const refused = async (args: Record<string, unknown>): Promise<string | null> => {
     try {
       const failure = resultFailure(await callTool(session, meta, args));
-      return failure?.code === 'TOOL_NOT_ALLOWED' ? null : `answered ${failure === null ? 'with a result' : failure.code} instead of TOOL_NOT_ALLOWED`;
+      return failure?.code === 'TOOL_NOT_ALLOWED'
+        ? null
+        : `answered ${failure === null ? 'with a result' : failure.code} instead of TOOL_NOT_ALLOWED`;
     } catch (error) {
       return errorText(error);
     }
@@ -216,7 +227,13 @@ async function checkRefused(session: ClientSession, meta: string, uriScheme: str
   record('resource', !readable, 'its resource is readable although the tool is outside the tool policy');
 }
 
-async function checkTools(pkg: PackageContext, session: ClientSession, problems: string[], selection: RunSelection | null, policy: PolicySettings): Promise<ToolCheckResult[]> {
+async function checkTools(
+  pkg: PackageContext,
+  session: ClientSession,
+  problems: string[],
+  selection: RunSelection | null,
+  policy: PolicySettings,
+): Promise<ToolCheckResult[]> {
   const { names } = pkg;
   const meta = names.metaToolName;
   const listed = await listEveryTool(session);
@@ -224,7 +241,8 @@ async function checkTools(pkg: PackageContext, session: ClientSession, problems:
   if (!listedByName.has(meta)) problems.push(`tools/list does not include the meta-tool "${meta}"`);
   const catalogueSlugs = new Set(pkg.catalogue.tools.map((tool) => tool.toolName ?? tool.slug));
   for (const name of listedByName.keys()) {
-    if (name !== meta && !(policy.surface === 'split' && name === runnerToolName(meta)) && !catalogueSlugs.has(name)) problems.push(`tools/list advertises "${name}", which is not in the catalogue`);
+    if (name !== meta && !(policy.surface === 'split' && name === runnerToolName(meta)) && !catalogueSlugs.has(name))
+      problems.push(`tools/list advertises "${name}", which is not in the catalogue`);
   }
 
   const states: ToolState[] = pkg.catalogue.tools.map((tool) => ({
@@ -251,26 +269,40 @@ async function checkTools(pkg: PackageContext, session: ClientSession, problems:
     const advertised = tool.withheldReason === null && name !== meta;
     const grammarOk = TOOL_NAME_GRAMMAR.test(name);
     const listedTool = listedByName.get(name);
-    if (advertised && !grammarOk) fail(state, 'listing', `marked advertised but the slug is outside the MCP tool-name grammar ${TOOL_NAME_GRAMMAR.source}`);
+    if (advertised && !grammarOk)
+      fail(state, 'listing', `marked advertised but the slug is outside the MCP tool-name grammar ${TOOL_NAME_GRAMMAR.source}`);
     else if (advertised && listedTool === undefined) fail(state, 'listing', 'not in tools/list although its slug is grammar-valid');
-    else if (!advertised && name !== meta && listedTool !== undefined) fail(state, 'listing', `in tools/list although withheld (${tool.withheldReason})`);
+    else if (!advertised && name !== meta && listedTool !== undefined)
+      fail(state, 'listing', `in tools/list although withheld (${tool.withheldReason})`);
     else if (tool.withheldReason !== null && !session.stderr().includes(JSON.stringify(tool.slug))) {
       fail(state, 'listing', 'withheld, but the server did not report it on stderr');
     } else pass(state, 'listing');
 
     const description = String(tool.manifest.description ?? '').trim();
     if (description === '') fail(state, 'description', 'the manifest has no description');
-    else if (listedTool !== undefined && (listedTool.description ?? '').trim() === '') fail(state, 'description', 'listed without a description');
+    else if (listedTool !== undefined && (listedTool.description ?? '').trim() === '')
+      fail(state, 'description', 'listed without a description');
     else pass(state, 'description');
 
     try {
       const schema = await callTool(session, meta, { command: 'schema', slug: tool.slug });
       const failure = resultFailure(schema);
-      const payload = resultPayload(schema) as { slug?: unknown; example?: { name?: unknown; arguments?: unknown }; example_valid?: unknown; example_source?: unknown };
+      const payload = resultPayload(schema) as {
+        slug?: unknown;
+        example?: { name?: unknown; arguments?: unknown };
+        example_valid?: unknown;
+        example_source?: unknown;
+      };
       if (failure !== null) fail(state, 'example', `schema command failed: ${failure.code}: ${failure.error}`);
-      else if (payload.slug !== tool.slug) fail(state, 'example', `schema command resolved ${JSON.stringify(tool.slug)} to ${JSON.stringify(payload.slug)}`);
-      else if (payload.example_valid !== true) fail(state, 'example', 'no example validates against the input schema (neither the manifest examples nor a synthesized one)');
-      else if (typeof payload.example?.name !== 'string' || typeof payload.example.arguments !== 'object' || payload.example.arguments === null) {
+      else if (payload.slug !== tool.slug)
+        fail(state, 'example', `schema command resolved ${JSON.stringify(tool.slug)} to ${JSON.stringify(payload.slug)}`);
+      else if (payload.example_valid !== true)
+        fail(state, 'example', 'no example validates against the input schema (neither the manifest examples nor a synthesized one)');
+      else if (
+        typeof payload.example?.name !== 'string' ||
+        typeof payload.example.arguments !== 'object' ||
+        payload.example.arguments === null
+      ) {
         fail(state, 'example', 'the schema command returned no example call');
       } else {
         state.example = { name: payload.example.name, arguments: payload.example.arguments as Record<string, unknown> };
@@ -308,7 +340,12 @@ async function checkTools(pkg: PackageContext, session: ClientSession, problems:
     }
   }
 
-  await checkBatches(session, meta, states.filter((state) => !refusedStates.has(state)), policy);
+  await checkBatches(
+    session,
+    meta,
+    states.filter((state) => !refusedStates.has(state)),
+    policy,
+  );
 
   for (const state of states) {
     state.result.passed.sort((a, b) => CATALOGUE_CHECKS.indexOf(a) - CATALOGUE_CHECKS.indexOf(b));
@@ -326,16 +363,27 @@ async function checkBatches(session: ClientSession, meta: string, states: ToolSt
   for (let start = 0; start < confirming.length; start += BATCH_SIZE) {
     const chunk = confirming.slice(start, start + BATCH_SIZE);
     try {
-      const failure = resultFailure(await callTool(session, meta, { command: 'batch', runs: chunk.map((state) => ({ slug: state.tool.slug, params: paramsOf(state.example!, meta) })) }));
+      const failure = resultFailure(
+        await callTool(session, meta, {
+          command: 'batch',
+          runs: chunk.map((state) => ({ slug: state.tool.slug, params: paramsOf(state.example!, meta) })),
+        }),
+      );
       for (const state of chunk) {
         if (failure?.code === 'CONFIRMATION_REQUIRED') state.result.passed.push('batch');
-        else state.result.failures.push({ check: 'batch', message: `a run needing confirmation was answered ${failure === null ? 'with results' : failure.code} instead of CONFIRMATION_REQUIRED` });
+        else
+          state.result.failures.push({
+            check: 'batch',
+            message: `a run needing confirmation was answered ${failure === null ? 'with results' : failure.code} instead of CONFIRMATION_REQUIRED`,
+          });
       }
     } catch (error) {
       for (const state of chunk) state.result.failures.push({ check: 'batch', message: errorText(error) });
     }
   }
-  const runnable = states.filter((state) => state.selected && state.example !== undefined && !needsConfirmation(state.tool, policy.confirm));
+  const runnable = states.filter(
+    (state) => state.selected && state.example !== undefined && !needsConfirmation(state.tool, policy.confirm),
+  );
   for (const state of states) {
     if (needsConfirmation(state.tool, policy.confirm) && state.example !== undefined) continue;
     if (!state.selected) state.result.skipped.push('batch');
@@ -348,14 +396,18 @@ async function checkBatches(session: ClientSession, meta: string, states: ToolSt
       const result = await callTool(session, meta, { command: 'batch', runs });
       const failure = resultFailure(result);
       if (failure !== null) {
-        for (const state of chunk) state.result.failures.push({ check: 'batch', message: `the batch was rejected: ${failure.code}: ${failure.error}` });
+        for (const state of chunk)
+          state.result.failures.push({ check: 'batch', message: `the batch was rejected: ${failure.code}: ${failure.error}` });
         continue;
       }
-      const entries = (resultPayload(result) as { runs?: Array<{ index: number; slug: string; success: boolean; code?: string; error?: string }> }).runs ?? [];
+      const entries =
+        (resultPayload(result) as { runs?: Array<{ index: number; slug: string; success: boolean; code?: string; error?: string }> })
+          .runs ?? [];
       chunk.forEach((state, index) => {
         const entry = entries.find((candidate) => candidate.index === index);
         if (entry === undefined) state.result.failures.push({ check: 'batch', message: 'missing from the batch result' });
-        else if (entry.slug !== state.tool.slug) state.result.failures.push({ check: 'batch', message: `batch entry ${index} ran ${JSON.stringify(entry.slug)}` });
+        else if (entry.slug !== state.tool.slug)
+          state.result.failures.push({ check: 'batch', message: `batch entry ${index} ran ${JSON.stringify(entry.slug)}` });
         else if (!entry.success) state.result.failures.push({ check: 'batch', message: `${entry.code ?? 'failed'}: ${entry.error ?? ''}` });
         else state.result.passed.push('batch');
       });

@@ -86,8 +86,10 @@ export async function startDevApi(pkg: PackageContext, options: { mock: boolean;
   // The script says what is wrong itself, in its own words, so the server's log line is not wanted here.
   const url = readApiUrl((options.env ?? process.env)[name], pkg.names.defaultApiUrl, name, () => {}).apiUrl;
   if (url === null) {
-    throw new Error(`${name} is set but is not an http:// or https:// URL, so there is no API to use: set it to the API's URL, `
-      + `unset it to use ${pkg.names.defaultApiUrl}, or pass --mock to use a mock API started for this script.`);
+    throw new Error(
+      `${name} is set but is not an http:// or https:// URL, so there is no API to use: set it to the API's URL, ` +
+        `unset it to use ${pkg.names.defaultApiUrl}, or pass --mock to use a mock API started for this script.`,
+    );
   }
   return { url, mock: false, close: async () => undefined };
 }
@@ -138,8 +140,10 @@ export function startMockHint(apiUrl: string, names: ServerNames): string {
   const port = url.port === '' ? 80 : Number(url.port);
   const local = url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) && url.pathname === '/api';
   if (local) return `start it with \`npm run mock-api${port === DEFAULT_MOCK_API_PORT ? '' : ` -- ${port}`}\``;
-  return `to use the mock API instead, start it with \`npm run mock-api\` and set `
-    + `${envVarNames(names).apiUrl}=http://127.0.0.1:${DEFAULT_MOCK_API_PORT}/api`;
+  return (
+    `to use the mock API instead, start it with \`npm run mock-api\` and set ` +
+    `${envVarNames(names).apiUrl}=http://127.0.0.1:${DEFAULT_MOCK_API_PORT}/api`
+  );
 }
 
 export interface ClientSession {
@@ -162,7 +166,13 @@ export async function openClientSession(
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(options.env ?? process.env)) if (value !== undefined) env[key] = value;
   if (options.apiUrl !== undefined) env[envVarNames(pkg.names).apiUrl] = options.apiUrl;
-  const transport = new StdioClientTransport({ command: process.execPath, args: [pkg.paths.bin], env, stderr: 'pipe', cwd: pkg.paths.root });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [pkg.paths.bin],
+    env,
+    stderr: 'pipe',
+    cwd: pkg.paths.root,
+  });
   let stderrText = '';
   transport.stderr?.on('data', (chunk: Buffer | string) => {
     stderrText += chunk.toString();
@@ -174,7 +184,9 @@ export async function openClientSession(
     // The SDK only says the connection closed; why the server stopped is what it wrote to stderr before it did.
     await transport.close().catch(() => undefined);
     const said = stderrText.trim();
-    throw new Error(`the server (node ${pkg.paths.bin}) did not start: ${errorText(error)}${said === '' ? '' : `. It wrote:\n${said}`}`, { cause: error });
+    throw new Error(`the server (node ${pkg.paths.bin}) did not start: ${errorText(error)}${said === '' ? '' : `. It wrote:\n${said}`}`, {
+      cause: error,
+    });
   }
   let closing = false;
   let ended = false;
@@ -208,9 +220,7 @@ export function resultPayload(result: CallToolResult): unknown {
 }
 
 export function resultText(result: CallToolResult): string {
-  return result.content
-    .flatMap((block) => (block.type === 'text' ? [block.text] : []))
-    .join('\n');
+  return result.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
 }
 
 /** The failure envelope of an isError result, or null for a success. */
@@ -228,7 +238,9 @@ export async function callTool(session: ClientSession, name: string, args: Recor
 export { errorText, isEntryPoint, processLines, processOutput } from './entry-point.js';
 
 /** Every tool tools/list shows, following nextCursor across pages as a paging host does. */
-export async function listEveryTool(session: ClientSession): Promise<Array<{ name: string; title?: string | undefined; description?: string | undefined }>> {
+export async function listEveryTool(
+  session: ClientSession,
+): Promise<Array<{ name: string; title?: string | undefined; description?: string | undefined }>> {
   const tools: Array<{ name: string; title?: string | undefined; description?: string | undefined }> = [];
   let cursor: string | undefined;
   do {

@@ -216,7 +216,8 @@ export async function startMockApi(options: MockApiOptions): Promise<MockApi> {
 
   function listPage(cursor: string | null): Reply {
     const offset = cursor === null || cursor === '' ? 0 : decodeCursor(cursor);
-    if (offset === null || offset > sortedSlugs.length) return errorReply(400, 'VALIDATION_ERROR', `Invalid cursor ${JSON.stringify(cursor)}`);
+    if (offset === null || offset > sortedSlugs.length)
+      return errorReply(400, 'VALIDATION_ERROR', `Invalid cursor ${JSON.stringify(cursor)}`);
     const pageSlugs = sortedSlugs.slice(offset, offset + pageSize);
     const nextOffset = offset + pageSlugs.length;
     const tools = pageSlugs.map((slug) => catalogueEntry(manifestsBySlug.get(slug)!));
@@ -332,7 +333,9 @@ export function manifestsFromServedCatalogue(file: ServedCatalogueFile): Manifes
   if (!isJsonObject(file) || file.format !== SERVED_CATALOGUE_FORMAT || !Array.isArray(file.tools)) {
     throw new Error(`Not a served catalogue file: expected "format": "${SERVED_CATALOGUE_FORMAT}" and a "tools" array`);
   }
-  const manifests = file.tools.map((tool, index) => checkedManifest(isJsonObject(tool) ? tool.manifest : undefined, `/tools/${index}/manifest`));
+  const manifests = file.tools.map((tool, index) =>
+    checkedManifest(isJsonObject(tool) ? tool.manifest : undefined, `/tools/${index}/manifest`),
+  );
   indexBySlug(manifests);
   return manifests;
 }
@@ -342,7 +345,8 @@ export function parseMockFaults(json: unknown): MockFaults {
   if (!isJsonObject(json)) throw new Error('Faults must be a JSON object like {"run": {"*": {"kind": "hang"}}}');
   const parsed: MockFaults = {};
   for (const key of Object.keys(json)) {
-    if (key !== 'list' && key !== 'manifest' && key !== 'run') throw new Error(`Unknown fault endpoint "${key}": use list, manifest or run`);
+    if (key !== 'list' && key !== 'manifest' && key !== 'run')
+      throw new Error(`Unknown fault endpoint "${key}": use list, manifest or run`);
   }
   if (json.list !== undefined) parsed.list = parseFault(json.list, 'list');
   for (const endpoint of ['manifest', 'run'] as const) {
@@ -359,17 +363,21 @@ export function parseMockFaults(json: unknown): MockFaults {
 function parseFault(json: unknown, where: string): MockFault {
   if (!isJsonObject(json)) throw new Error(`Fault ${where} must be an object with a "kind"`);
   const times = json.times;
-  if (times !== undefined && !(Number.isInteger(times) && (times as number) >= 0)) throw new Error(`Fault ${where}: "times" must be a non-negative integer`);
-  const withTimes = <T extends object>(fault: T): T & { times?: number } => (times === undefined ? fault : { ...fault, times: times as number });
+  if (times !== undefined && !(Number.isInteger(times) && (times as number) >= 0))
+    throw new Error(`Fault ${where}: "times" must be a non-negative integer`);
+  const withTimes = <T extends object>(fault: T): T & { times?: number } =>
+    times === undefined ? fault : { ...fault, times: times as number };
   switch (json.kind) {
     case 'delay':
       if (typeof json.ms !== 'number' || !(json.ms >= 0)) throw new Error(`Fault ${where}: "delay" needs "ms" >= 0`);
       return withTimes({ kind: 'delay', ms: json.ms });
     case 'status': {
       const status = json.status;
-      if (typeof status !== 'number' || !FAULT_STATUSES.includes(status)) throw new Error(`Fault ${where}: "status" must be one of ${FAULT_STATUSES.join(', ')}`);
+      if (typeof status !== 'number' || !FAULT_STATUSES.includes(status))
+        throw new Error(`Fault ${where}: "status" must be one of ${FAULT_STATUSES.join(', ')}`);
       const retryAfter = json.retryAfter;
-      if (retryAfter !== undefined && !(typeof retryAfter === 'number' && retryAfter >= 0)) throw new Error(`Fault ${where}: "retryAfter" must be seconds >= 0`);
+      if (retryAfter !== undefined && !(typeof retryAfter === 'number' && retryAfter >= 0))
+        throw new Error(`Fault ${where}: "retryAfter" must be seconds >= 0`);
       return withTimes({ kind: 'status', status: status as MockFaultStatus, ...(retryAfter === undefined ? {} : { retryAfter }) });
     }
     case 'hang':
@@ -379,7 +387,9 @@ function parseFault(json: unknown, where: string): MockFault {
     case 'reset':
       return withTimes({ kind: json.kind });
     default:
-      throw new Error(`Fault ${where}: unknown kind ${JSON.stringify(json.kind)}; use delay, hang, status, garbage, wrong-shape, truncated or reset`);
+      throw new Error(
+        `Fault ${where}: unknown kind ${JSON.stringify(json.kind)}; use delay, hang, status, garbage, wrong-shape, truncated or reset`,
+      );
   }
 }
 
@@ -424,7 +434,10 @@ type Route =
   | { endpoint: 'unknown'; slug?: undefined; error: Reply };
 
 function routeOf(method: string, rawPath: string): Route {
-  const unknown = (status: number, code: ErrorCode, message: string): Route => ({ endpoint: 'unknown', error: errorReply(status, code, message) });
+  const unknown = (status: number, code: ErrorCode, message: string): Route => ({
+    endpoint: 'unknown',
+    error: errorReply(status, code, message),
+  });
   if (!rawPath.startsWith('/api/')) return unknown(404, 'TOOL_NOT_FOUND', `No such endpoint: ${rawPath} (the API lives under /api)`);
   // Split before decoding: a slug may contain an encoded "/".
   const segments = rawPath.slice('/api/'.length).split('/');
@@ -561,4 +574,3 @@ function parseJsonOr<T>(text: string, fallback: T): unknown {
     return fallback;
   }
 }
-

@@ -22,7 +22,14 @@ export function isRunSelected(tool: ServedTool, selection: RunSelection | null):
 
 /** --only-read-only and --allow (repeatable, comma-separated) as a selection; null when neither was given. */
 export function runSelectionOf(onlyReadOnly: boolean, allow: readonly string[]): RunSelection | null {
-  const slugs = [...new Set(allow.flatMap((entry) => entry.split(',')).map((slug) => slug.trim()).filter((slug) => slug !== ''))].sort();
+  const slugs = [
+    ...new Set(
+      allow
+        .flatMap((entry) => entry.split(','))
+        .map((slug) => slug.trim())
+        .filter((slug) => slug !== ''),
+    ),
+  ].sort();
   return onlyReadOnly || slugs.length > 0 ? { readOnly: onlyReadOnly, allow: slugs } : null;
 }
 

@@ -140,7 +140,11 @@ export async function execute(session: ClientSession, meta: string, line: string
       const name = /^\S+/.exec(rest)?.[0];
       if (name === undefined) return ['usage: prompt <name> k=v ...'];
       // A value runs up to the next ` key=`, so `goal=validate an env file` needs no quotes.
-      const pairs = rest.slice(name.length).trim().split(/\s+(?=[A-Za-z_][\w-]*=)/).filter((part) => part !== '');
+      const pairs = rest
+        .slice(name.length)
+        .trim()
+        .split(/\s+(?=[A-Za-z_][\w-]*=)/)
+        .filter((part) => part !== '');
       const args: Record<string, string> = {};
       for (const pair of pairs) {
         const equals = pair.indexOf('=');
@@ -148,7 +152,9 @@ export async function execute(session: ClientSession, meta: string, line: string
         args[pair.slice(0, equals)] = pair.slice(equals + 1);
       }
       const prompt = await session.client.getPrompt({ name, arguments: args });
-      return prompt.messages.map((message) => (message.content.type === 'text' ? message.content.text : `(${message.content.type} content)`));
+      return prompt.messages.map((message) =>
+        message.content.type === 'text' ? message.content.text : `(${message.content.type} content)`,
+      );
     }
     default:
       return [`unknown command ${JSON.stringify(command)}; type help for the list`];

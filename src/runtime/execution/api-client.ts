@@ -43,8 +43,11 @@ export interface ApiTransportOptions {
   headers?: Readonly<Record<string, string>> | undefined;
 }
 
-type ApiSettings = Pick<Settings, 'apiUrl' | 'apiUrlProblem' | 'apiBasicAuth' | 'apiKey' | 'apiKeyProblem' | 'timeoutMs' | 'debug' | 'vars'>
-  & Partial<Pick<Settings, 'maxResponseBytes'>>;
+type ApiSettings = Pick<
+  Settings,
+  'apiUrl' | 'apiUrlProblem' | 'apiBasicAuth' | 'apiKey' | 'apiKeyProblem' | 'timeoutMs' | 'debug' | 'vars'
+> &
+  Partial<Pick<Settings, 'maxResponseBytes'>>;
 
 /**
  * A slug as one path segment: percent-encoded with encodeURIComponent (the catalogue API contract), and `.`/`..`, which
@@ -57,7 +60,12 @@ export function slugPathSegment(slug: string): string {
 /** Pages beyond this are treated as a cursor loop in the API rather than followed forever. */
 const MAX_CATALOGUE_PAGES = 1000;
 
-export function createApiClient(names: ServerNames, settings: ApiSettings, log: DiagnosticLog, transport: ApiTransportOptions = {}): ApiClient {
+export function createApiClient(
+  names: ServerNames,
+  settings: ApiSettings,
+  log: DiagnosticLog,
+  transport: ApiTransportOptions = {},
+): ApiClient {
   const baseUrl = settings.apiUrl;
   if (baseUrl === null) {
     return unconfiguredApiClient(settings.apiUrlProblem ?? `${settings.vars.apiUrl} is not usable.`, settings.vars.apiUrl, null);
@@ -65,14 +73,23 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
   if (settings.apiKeyProblem !== null) return unconfiguredApiClient(settings.apiKeyProblem, settings.vars.apiKey, baseUrl);
   const userAgent = `${names.packageName}/${names.packageVersion}`;
   // Credentials from the URL's userinfo go in a header, as node:http would send them; an API key takes precedence.
-  const authorization = settings.apiKey !== null ? `Bearer ${settings.apiKey}`
-    : settings.apiBasicAuth !== null ? `Basic ${Buffer.from(settings.apiBasicAuth).toString('base64')}` : null;
+  const authorization =
+    settings.apiKey !== null
+      ? `Bearer ${settings.apiKey}`
+      : settings.apiBasicAuth !== null
+        ? `Basic ${Buffer.from(settings.apiBasicAuth).toString('base64')}`
+        : null;
 
   const extraHeaders = Object.fromEntries(Object.entries(transport.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
 
   /** A request, sent again after a wait while `retry` allows; each attempt has the whole timeout. */
   async function request(
-    method: 'GET' | 'POST', path: string, what: string, body: unknown, signal: AbortSignal | undefined, retry?: RunRetry,
+    method: 'GET' | 'POST',
+    path: string,
+    what: string,
+    body: unknown,
+    signal: AbortSignal | undefined,
+    retry?: RunRetry,
   ): Promise<ApiResult<unknown>> {
     for (let attempt = 1; ; attempt += 1) {
       const { result, failure } = await requestOnce(method, path, what, body, signal);
@@ -82,14 +99,22 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
       if (settings.debug) log(`↻ ${method} ${baseUrl}${path}: ${result.failure.code}, retry ${attempt} in ${delayMs} ms`);
       retry.onRetry?.({ retry: attempt, delayMs, failure: result.failure });
       if (!(await waited(delayMs, signal))) {
-        return fail('CANCELLED', `${what} was cancelled by the client while waiting to retry (${attempt} attempt${attempt === 1 ? '' : 's'} made).`, { cancelled: true, attempts: attempt });
+        return fail(
+          'CANCELLED',
+          `${what} was cancelled by the client while waiting to retry (${attempt} attempt${attempt === 1 ? '' : 's'} made).`,
+          { cancelled: true, attempts: attempt },
+        );
       }
     }
   }
 
   /** One request with the timeout applied to the whole exchange, body included. */
   async function requestOnce(
-    method: 'GET' | 'POST', path: string, what: string, body: unknown, signal: AbortSignal | undefined,
+    method: 'GET' | 'POST',
+    path: string,
+    what: string,
+    body: unknown,
+    signal: AbortSignal | undefined,
   ): Promise<{ result: ApiResult<unknown>; failure: AttemptFailure }> {
     const url = `${baseUrl}${path}`;
     const headers: Record<string, string> = { ...extraHeaders, accept: 'application/json', 'user-agent': userAgent };
@@ -101,7 +126,10 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
     let response: ApiAnswer;
     try {
       response = await exchangeWithApi({
-        method, url, headers, timeoutMs: settings.timeoutMs,
+        method,
+        url,
+        headers,
+        timeoutMs: settings.timeoutMs,
         ...(settings.maxResponseBytes === undefined ? {} : { maxBodyBytes: settings.maxResponseBytes }),
         ...(signal === undefined ? {} : { signal }),
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -129,11 +157,18 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
       return { result: { ok: false, failure }, failure: { kind: 'status', status: response.status, retryAfterS } };
     }
     if (response.status < 200 || response.status > 299) {
-      return { result: fail('BAD_RESPONSE', `The API at ${baseUrl} answered ${what} with HTTP ${response.status}.`, { status: response.status }), failure: final };
+      return {
+        result: fail('BAD_RESPONSE', `The API at ${baseUrl} answered ${what} with HTTP ${response.status}.`, { status: response.status }),
+        failure: final,
+      };
     }
     if (!parsed) {
-      return { result: fail('BAD_RESPONSE', `The API at ${baseUrl} answered ${what} with a body that is not JSON `
-        + `(${describeText(text)}).`, { status: response.status }), failure: final };
+      return {
+        result: fail('BAD_RESPONSE', `The API at ${baseUrl} answered ${what} with a body that is not JSON ` + `(${describeText(text)}).`, {
+          status: response.status,
+        }),
+        failure: final,
+      };
     }
     return { result: { ok: true, value: json }, failure: final };
 
@@ -147,33 +182,53 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
     const failure = error instanceof ExchangeError ? error.failure : { kind: 'unreachable' as const, error };
     switch (failure.kind) {
       case 'timeout':
-        return fail('TIMEOUT', `${what} got no answer from ${baseUrl} within ${settings.timeoutMs} ms. `
-          + `Retry, or raise ${settings.vars.timeoutMs}.`, { timeout_ms: settings.timeoutMs });
+        return fail(
+          'TIMEOUT',
+          `${what} got no answer from ${baseUrl} within ${settings.timeoutMs} ms. ` + `Retry, or raise ${settings.vars.timeoutMs}.`,
+          { timeout_ms: settings.timeoutMs },
+        );
       case 'cancelled':
         return fail('CANCELLED', `${what} was cancelled by the client before ${baseUrl} answered.`, { cancelled: true });
       case 'unreachable':
-        return fail('API_UNREACHABLE',
+        return fail(
+          'API_UNREACHABLE',
           `Cannot reach the API at ${baseUrl} (${networkReason(failure.error)}). Check the network, or set ${settings.vars.apiUrl}.`,
-          { url: baseUrl });
+          { url: baseUrl },
+        );
       // The API was reached (or a kept-alive connection to it had gone stale): not a network problem to fix.
       case 'unanswered':
-        return fail('BAD_RESPONSE', `The API at ${baseUrl} closed the connection before answering ${what} `
-          + `(${networkReason(failure.error)}): its answer was cut off before the status line. Retrying may help.`, { url: baseUrl });
+        return fail(
+          'BAD_RESPONSE',
+          `The API at ${baseUrl} closed the connection before answering ${what} ` +
+            `(${networkReason(failure.error)}): its answer was cut off before the status line. Retrying may help.`,
+          { url: baseUrl },
+        );
       case 'tooLarge':
-        return fail('BAD_RESPONSE', `The API at ${baseUrl} answered ${what} with a body over ${failure.limit} bytes `
-          + `(HTTP ${failure.status}); reading stopped there. Raise ${settings.vars.maxResponseBytes} if the answer is meant to be that large.`,
-          { status: failure.status, max_response_bytes: failure.limit });
+        return fail(
+          'BAD_RESPONSE',
+          `The API at ${baseUrl} answered ${what} with a body over ${failure.limit} bytes ` +
+            `(HTTP ${failure.status}); reading stopped there. Raise ${settings.vars.maxResponseBytes} if the answer is meant to be that large.`,
+          { status: failure.status, max_response_bytes: failure.limit },
+        );
       case 'broken': {
         const details: JsonObject = { status: failure.status };
         if (failure.received === null) {
-          return fail('BAD_RESPONSE', `The API at ${baseUrl} sent an answer to ${what} that cannot be read `
-            + `(HTTP ${failure.status}, ${networkReason(failure.error)}).`, details);
+          return fail(
+            'BAD_RESPONSE',
+            `The API at ${baseUrl} sent an answer to ${what} that cannot be read ` +
+              `(HTTP ${failure.status}, ${networkReason(failure.error)}).`,
+            details,
+          );
         }
         details.received_bytes = failure.received;
         const of = failure.expected === null ? '' : ` of the ${failure.expected} announced`;
         if (failure.expected !== null) details.expected_bytes = failure.expected;
-        return fail('BAD_RESPONSE', `The API at ${baseUrl} cut off the body of its answer to ${what} after ${failure.received} bytes${of} `
-          + `(HTTP ${failure.status}, ${networkReason(failure.error)}). Retrying may help.`, details);
+        return fail(
+          'BAD_RESPONSE',
+          `The API at ${baseUrl} cut off the body of its answer to ${what} after ${failure.received} bytes${of} ` +
+            `(HTTP ${failure.status}, ${networkReason(failure.error)}). Retrying may help.`,
+          details,
+        );
       }
     }
   }
@@ -187,9 +242,10 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
     if (typeof envelope.code === 'string') details.api_code = envelope.code;
 
     if (status === 401 || status === 403) {
-      const advice = settings.apiKey === null
-        ? `Set ${settings.vars.apiKey} to an API key.`
-        : `The key in ${settings.vars.apiKey} was not accepted; check or replace it.`;
+      const advice =
+        settings.apiKey === null
+          ? `Set ${settings.vars.apiKey} to an API key.`
+          : `The key in ${settings.vars.apiKey} was not accepted; check or replace it.`;
       return toolFailure('AUTH_ERROR', `The API refused ${what} (HTTP ${status})${said}. ${advice}`, details);
     }
     if (status === 429) {
@@ -200,10 +256,18 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
       return toolFailure('RATE_LIMITED', `Rate limited by the API${said}. ${when}.${keyHint}`, details);
     }
     if (status >= 500) {
-      return toolFailure('UPSTREAM_ERROR', `The API failed on ${what} (HTTP ${status})${apiMessage === null ? ` ${describeText(text)}` : said}. Retrying may help.`, details);
+      return toolFailure(
+        'UPSTREAM_ERROR',
+        `The API failed on ${what} (HTTP ${status})${apiMessage === null ? ` ${describeText(text)}` : said}. Retrying may help.`,
+        details,
+      );
     }
     if (status === 400 || status === 422) {
-      return toolFailure('VALIDATION_ERROR', `The API rejected the arguments of ${what}${said === '' ? ` (HTTP ${status})` : said}.`, details);
+      return toolFailure(
+        'VALIDATION_ERROR',
+        `The API rejected the arguments of ${what}${said === '' ? ` (HTTP ${status})` : said}.`,
+        details,
+      );
     }
     if (status === 404) {
       // A 404 without the API's error body usually means the base URL points somewhere that is not the API.
@@ -226,8 +290,10 @@ export function createApiClient(names: ServerNames, settings: ApiSettings, log: 
       const code = typeof body.code === 'string' && body.code in ERROR_RETRYABLE ? (body.code as ErrorCode) : 'UPSTREAM_ERROR';
       return fail(code, `The API reported a failure ${what}: ${body.error}`);
     }
-    return fail('BAD_RESPONSE', `The API at ${baseUrl} answered ${what} with JSON that is not a run result `
-      + '(expected {"success": true, "result": …}).');
+    return fail(
+      'BAD_RESPONSE',
+      `The API at ${baseUrl} answered ${what} with JSON that is not a run result ` + '(expected {"success": true, "result": …}).',
+    );
   }
 
   async function listCatalogue(signal?: AbortSignal): Promise<ApiResult<CatalogueEntry[]>> {
@@ -309,14 +375,22 @@ function fail(code: ErrorCode, message: string, details?: JsonObject): { ok: fal
 }
 
 function isCatalogueEntry(value: unknown): value is CatalogueEntry {
-  return isJsonObject(value) && typeof value.slug === 'string' && value.slug !== ''
-    && typeof value.name === 'string' && typeof value.version === 'string';
+  return (
+    isJsonObject(value) &&
+    typeof value.slug === 'string' &&
+    value.slug !== '' &&
+    typeof value.name === 'string' &&
+    typeof value.version === 'string'
+  );
 }
 
 function isManifest(value: unknown): value is Manifest {
-  return isCatalogueEntry(value) && typeof value.description === 'string'
-    && (value.input_schema === null || isJsonObject(value.input_schema))
-    && (value.output_schema === undefined || value.output_schema === null || isJsonObject(value.output_schema));
+  return (
+    isCatalogueEntry(value) &&
+    typeof value.description === 'string' &&
+    (value.input_schema === null || isJsonObject(value.input_schema)) &&
+    (value.output_schema === undefined || value.output_schema === null || isJsonObject(value.output_schema))
+  );
 }
 
 /** `retry-after` is either delay-seconds or an HTTP date; both become whole seconds from now. */
@@ -336,9 +410,15 @@ function networkReason(error: unknown): string {
     if (typeof current === 'object' && 'code' in current && typeof current.code === 'string') {
       const code = current.code;
       const known: Record<string, string> = {
-        ECONNREFUSED: 'connection refused', ENOTFOUND: 'host not found', EAI_AGAIN: 'DNS lookup failed',
-        ECONNRESET: 'connection reset', EPIPE: 'connection closed', ETIMEDOUT: 'connection timed out',
-        UND_ERR_SOCKET: 'connection closed mid-answer', EHOSTUNREACH: 'host unreachable', ENETUNREACH: 'network unreachable',
+        ECONNREFUSED: 'connection refused',
+        ENOTFOUND: 'host not found',
+        EAI_AGAIN: 'DNS lookup failed',
+        ECONNRESET: 'connection reset',
+        EPIPE: 'connection closed',
+        ETIMEDOUT: 'connection timed out',
+        UND_ERR_SOCKET: 'connection closed mid-answer',
+        EHOSTUNREACH: 'host unreachable',
+        ENETUNREACH: 'network unreachable',
       };
       return known[code] ?? code;
     }

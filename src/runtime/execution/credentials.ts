@@ -13,17 +13,27 @@ export interface Credentials {
 
 /** `bearerAuth` → `BEARER_AUTH`, `api_key` → `API_KEY`: the scheme's part of its variables' names. */
 export function schemeVariablePart(scheme: string): string {
-  return scheme.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '').toUpperCase() || 'AUTH';
+  return (
+    scheme
+      .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+      .replace(/[^A-Za-z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .toUpperCase() || 'AUTH'
+  );
 }
 
 /** The variables a scheme reads, in the order the README lists them; `<prefix>API_KEY` stands in for a key or token. */
 export function schemeVariables(prefix: string, name: string, scheme: SecurityScheme): string[] {
   const base = `${prefix}${schemeVariablePart(name)}`;
   switch (scheme.type) {
-    case 'apiKey': return [`${base}_KEY`];
-    case 'http': return scheme.scheme === 'basic' ? [`${base}_USERNAME`, `${base}_PASSWORD`] : [`${base}_TOKEN`];
-    case 'oauth2': return scheme.tokenUrl === null ? [`${base}_TOKEN`] : [`${base}_TOKEN`, `${base}_CLIENT_ID`, `${base}_CLIENT_SECRET`];
-    default: return [];
+    case 'apiKey':
+      return [`${base}_KEY`];
+    case 'http':
+      return scheme.scheme === 'basic' ? [`${base}_USERNAME`, `${base}_PASSWORD`] : [`${base}_TOKEN`];
+    case 'oauth2':
+      return scheme.tokenUrl === null ? [`${base}_TOKEN`] : [`${base}_TOKEN`, `${base}_CLIENT_ID`, `${base}_CLIENT_SECRET`];
+    default:
+      return [];
   }
 }
 
@@ -35,7 +45,11 @@ export interface CredentialReader {
    * Credentials for the first alternative whose schemes are all configured; an empty set when none is required, or when
    * none is configured (the API's 401 then tells the agent which variables to set: see `variablesFor`).
    */
-  credentialsFor(security: readonly string[][], schemes: Readonly<Record<string, SecurityScheme>>, signal?: AbortSignal): Promise<Credentials>;
+  credentialsFor(
+    security: readonly string[][],
+    schemes: Readonly<Record<string, SecurityScheme>>,
+    signal?: AbortSignal,
+  ): Promise<Credentials>;
   /** The variables any alternative would read, for messages. */
   variablesFor(security: readonly string[][], schemes: Readonly<Record<string, SecurityScheme>>): string[];
 }
@@ -75,7 +89,8 @@ export function createCredentialReader(prefix: string, env: EnvironmentVariables
         let token = read(`${base}_TOKEN`);
         const id = read(`${base}_CLIENT_ID`);
         const secret = read(`${base}_CLIENT_SECRET`);
-        if (token === null && scheme.tokenUrl !== null && id !== null && secret !== null) token = await tokens(scheme.tokenUrl, id, secret, signal);
+        if (token === null && scheme.tokenUrl !== null && id !== null && secret !== null)
+          token = await tokens(scheme.tokenUrl, id, secret, signal);
         token ??= genericKey();
         if (token === null) return false;
         into.headers.authorization = `Bearer ${token}`;
@@ -107,10 +122,11 @@ export function createCredentialReader(prefix: string, env: EnvironmentVariables
     },
     variablesFor(security, schemes) {
       const names = new Set<string>();
-      for (const alternative of security) for (const name of alternative) {
-        const scheme = schemes[name];
-        if (scheme !== undefined) for (const variable of schemeVariables(prefix, name, scheme)) names.add(variable);
-      }
+      for (const alternative of security)
+        for (const name of alternative) {
+          const scheme = schemes[name];
+          if (scheme !== undefined) for (const variable of schemeVariables(prefix, name, scheme)) names.add(variable);
+        }
       return [...names];
     },
   };

@@ -11,7 +11,13 @@ import { fileURLToPath } from 'node:url';
 import type { DiagnosticLog, EnvironmentVariables, JsonObject, RunOutcome, ServedTool, ToolFailure } from '../shared/contracts.js';
 import { toolFailure } from '../shared/contracts.js';
 import { sandboxFlags } from './child-flags.js';
-import { DEFAULT_LOCAL_CONCURRENCY, DEFAULT_LOCAL_MEMORY_MB, DEFAULT_LOCAL_QUEUE, localLimitVars, type LocalLimits } from './local-limits.js';
+import {
+  DEFAULT_LOCAL_CONCURRENCY,
+  DEFAULT_LOCAL_MEMORY_MB,
+  DEFAULT_LOCAL_QUEUE,
+  localLimitVars,
+  type LocalLimits,
+} from './local-limits.js';
 import { watchMemory } from './memory-watch.js';
 import { killProcessTree } from './process-group.js';
 import { createRunQueue } from './run-queue.js';
@@ -107,9 +113,14 @@ export function createLocalExecutor(options: LocalExecutorOptions): LocalExecuto
     const outcome = (failure: ToolFailure): RunOutcome => ({ ok: false, failure, durationMs: Date.now() - started });
     const source = tool.manifest.source;
     if (source === null || source === undefined || source.runtime !== 'node' || typeof source.code !== 'string') {
-      return outcome(toolFailure('NO_LOCAL_SOURCE',
-        `${JSON.stringify(tool.slug)} publishes no Node source, so it cannot run locally. `
-        + `Set ${options.executionVar ?? 'the execution mode'} to auto or remote to run it through the API.`, { slug: tool.slug }));
+      return outcome(
+        toolFailure(
+          'NO_LOCAL_SOURCE',
+          `${JSON.stringify(tool.slug)} publishes no Node source, so it cannot run locally. ` +
+            `Set ${options.executionVar ?? 'the execution mode'} to auto or remote to run it through the API.`,
+          { slug: tool.slug },
+        ),
+      );
     }
     if (signal?.aborted) {
       return outcome(toolFailure('CANCELLED', `${JSON.stringify(tool.slug)} was cancelled before it started.`, { cancelled: true }));
@@ -117,12 +128,18 @@ export function createLocalExecutor(options: LocalExecutorOptions): LocalExecuto
     const release = await queue.acquire(signal);
     if (release === null) {
       if (signal?.aborted) {
-        return outcome(toolFailure('CANCELLED', `${JSON.stringify(tool.slug)} was cancelled while waiting for a local run slot.`, { cancelled: true }));
+        return outcome(
+          toolFailure('CANCELLED', `${JSON.stringify(tool.slug)} was cancelled while waiting for a local run slot.`, { cancelled: true }),
+        );
       }
-      return outcome(toolFailure('RATE_LIMITED',
-        `Too many local runs at once: ${concurrency} running and ${queueLimit} waiting, so ${JSON.stringify(tool.slug)} was not started. `
-        + `Retry when earlier calls have finished, or raise ${vars.concurrency} / ${vars.queueLimit}.`,
-        { slug: tool.slug, concurrency, queue_limit: queueLimit }));
+      return outcome(
+        toolFailure(
+          'RATE_LIMITED',
+          `Too many local runs at once: ${concurrency} running and ${queueLimit} waiting, so ${JSON.stringify(tool.slug)} was not started. ` +
+            `Retry when earlier calls have finished, or raise ${vars.concurrency} / ${vars.queueLimit}.`,
+          { slug: tool.slug, concurrency, queue_limit: queueLimit },
+        ),
+      );
     }
     try {
       return await runChild(tool, source.code, params, await childEntry(), started, signal);
@@ -131,7 +148,14 @@ export function createLocalExecutor(options: LocalExecutorOptions): LocalExecuto
     }
   }
 
-  function runChild(tool: ServedTool, code: string, params: JsonObject, entry: string, started: number, signal?: AbortSignal): Promise<RunOutcome> {
+  function runChild(
+    tool: ServedTool,
+    code: string,
+    params: JsonObject,
+    entry: string,
+    started: number,
+    signal?: AbortSignal,
+  ): Promise<RunOutcome> {
     const outcome = (failure: ToolFailure): RunOutcome => ({ ok: false, failure, durationMs: Date.now() - started });
     return new Promise<RunOutcome>((resolve) => {
       const label = `tool ${JSON.stringify(tool.slug)}`;
@@ -166,30 +190,50 @@ export function createLocalExecutor(options: LocalExecutorOptions): LocalExecuto
       };
 
       const deadline = setTimeout(() => {
-        finish(outcome(toolFailure('TIMEOUT',
-          `Local run of ${label} did not finish within ${options.timeoutMs} ms and was killed.`, { slug: tool.slug, timeout_ms: options.timeoutMs })));
+        finish(
+          outcome(
+            toolFailure('TIMEOUT', `Local run of ${label} did not finish within ${options.timeoutMs} ms and was killed.`, {
+              slug: tool.slug,
+              timeout_ms: options.timeoutMs,
+            }),
+          ),
+        );
       }, options.timeoutMs);
       const onAbort = (): void => {
-        finish(outcome(toolFailure('CANCELLED', `Local run of ${label} was cancelled by the client.`, { slug: tool.slug, cancelled: true })));
+        finish(
+          outcome(toolFailure('CANCELLED', `Local run of ${label} was cancelled by the client.`, { slug: tool.slug, cancelled: true })),
+        );
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       // The heap cap leaves Buffers and other memory outside the V8 heap uncounted; the resident set counts them all.
-      const memory = child.pid === undefined ? undefined : watchMemory(child.pid, memoryMb * 1024 * 1024, (bytes) => {
-        finish(outcome(toolFailure('EXECUTION_ERROR',
-          `Local run of ${label} used more than ${memoryMb} MB of memory (${Math.round(bytes / 1048576)} MB resident, Buffers included) `
-          + `and was killed. Raise ${vars.memoryMb} if the tool needs more.`, { slug: tool.slug, memory_mb: memoryMb })));
-      });
+      const memory =
+        child.pid === undefined
+          ? undefined
+          : watchMemory(child.pid, memoryMb * 1024 * 1024, (bytes) => {
+              finish(
+                outcome(
+                  toolFailure(
+                    'EXECUTION_ERROR',
+                    `Local run of ${label} used more than ${memoryMb} MB of memory (${Math.round(bytes / 1048576)} MB resident, Buffers included) ` +
+                      `and was killed. Raise ${vars.memoryMb} if the tool needs more.`,
+                    { slug: tool.slug, memory_mb: memoryMb },
+                  ),
+                ),
+              );
+            });
 
-      const forward = (stream: 'stdout' | 'stderr') => (chunk: Buffer): void => {
-        const text = chunk.toString('utf8');
-        if (stream === 'stderr') stderrTail = (stderrTail + text).slice(-4000);
-        for (const line of text.split('\n')) {
-          if (line.trim() === '') continue;
-          forwarded += 1;
-          if (forwarded <= MAX_FORWARDED_LINES) log(`[${label} ${stream}] ${line.slice(0, 1000)}`);
-          else if (forwarded === MAX_FORWARDED_LINES + 1) log(`[${label}] further output not shown`);
-        }
-      };
+      const forward =
+        (stream: 'stdout' | 'stderr') =>
+        (chunk: Buffer): void => {
+          const text = chunk.toString('utf8');
+          if (stream === 'stderr') stderrTail = (stderrTail + text).slice(-4000);
+          for (const line of text.split('\n')) {
+            if (line.trim() === '') continue;
+            forwarded += 1;
+            if (forwarded <= MAX_FORWARDED_LINES) log(`[${label} ${stream}] ${line.slice(0, 1000)}`);
+            else if (forwarded === MAX_FORWARDED_LINES + 1) log(`[${label}] further output not shown`);
+          }
+        };
       child.stdout?.on('data', forward('stdout'));
       child.stderr?.on('data', forward('stderr'));
 
@@ -214,12 +258,21 @@ export function createLocalExecutor(options: LocalExecutorOptions): LocalExecuto
 
       const exited = (code: number | null, exitSignal: NodeJS.Signals | null): void => {
         if (/heap out of memory|Allocation failed/i.test(stderrTail)) {
-          finish(outcome(toolFailure('EXECUTION_ERROR',
-            `Local run of ${label} ran out of memory (heap cap ${heapMb} MB) and was stopped.`, { slug: tool.slug, heap_mb: heapMb })));
+          finish(
+            outcome(
+              toolFailure('EXECUTION_ERROR', `Local run of ${label} ran out of memory (heap cap ${heapMb} MB) and was stopped.`, {
+                slug: tool.slug,
+                heap_mb: heapMb,
+              }),
+            ),
+          );
         } else {
           const how = exitSignal === null ? `exit code ${String(code)}` : `signal ${exitSignal}`;
-          finish(outcome(toolFailure('EXECUTION_ERROR',
-            `Local run of ${label} ended (${how}) without returning a result.`, { slug: tool.slug })));
+          finish(
+            outcome(
+              toolFailure('EXECUTION_ERROR', `Local run of ${label} ended (${how}) without returning a result.`, { slug: tool.slug }),
+            ),
+          );
         }
       };
       // 'close' comes after the last IPC message and the whole of stderr; a grandchild that kept the pipes open would
@@ -229,7 +282,13 @@ export function createLocalExecutor(options: LocalExecutorOptions): LocalExecuto
         exitGrace = setTimeout(() => exited(code, exitSignal), EXIT_GRACE_MS);
       });
 
-      const request: SandboxRequest = { kind: 'run', slug: tool.slug, code, params, selfDeadlineMs: Math.min(options.timeoutMs + SELF_DEADLINE_GRACE_MS, 2_147_483_647) };
+      const request: SandboxRequest = {
+        kind: 'run',
+        slug: tool.slug,
+        code,
+        params,
+        selfDeadlineMs: Math.min(options.timeoutMs + SELF_DEADLINE_GRACE_MS, 2_147_483_647),
+      };
       child.send(request, (error) => {
         if (error !== null && error !== undefined && !settled) log(`Could not hand ${label} its input: ${error.message}`);
       });

@@ -1,7 +1,15 @@
 // Calls the HTTP operation a tool converted from an OpenAPI document stands for, and maps the answer onto the same
 // results and stable error codes as a NexusBloom run.
 
-import type { DiagnosticLog, EnvironmentVariables, JsonObject, RunOutcome, ServedTool, ServerNames, ToolFailure } from '../shared/contracts.js';
+import type {
+  DiagnosticLog,
+  EnvironmentVariables,
+  JsonObject,
+  RunOutcome,
+  ServedTool,
+  ServerNames,
+  ToolFailure,
+} from '../shared/contracts.js';
 import { toolFailure } from '../shared/contracts.js';
 import { exchangeWithApi, ExchangeError, type ApiAnswer } from './api-transport.js';
 import { parseRetryAfter } from './api-client.js';
@@ -23,14 +31,15 @@ export interface OperationCallerOptions {
   log: DiagnosticLog;
 }
 
-
 /** `<prefix>API_URL`, when set, replaces the document's server URL (a test double, a staging host, a proxy). */
 function baseUrlOf(options: OperationCallerOptions, call: OperationCall): { url: string } | { problem: string } {
   const variable = `${options.names.envPrefix}API_URL`;
   const configured = options.env[variable]?.trim();
   const candidate = configured !== undefined && configured !== '' ? configured : call.servers.find((url) => /^https?:\/\//i.test(url));
   if (candidate === undefined) {
-    return { problem: `the API description gives no absolute server URL (${call.servers.map((s) => JSON.stringify(s)).join(', ') || 'none'}); set ${variable} to the API's base URL.` };
+    return {
+      problem: `the API description gives no absolute server URL (${call.servers.map((s) => JSON.stringify(s)).join(', ') || 'none'}); set ${variable} to the API's base URL.`,
+    };
   }
   try {
     const parsed = new URL(candidate);
@@ -66,9 +75,14 @@ function createTokenSource(timeoutMs: number, userAgent: string): TokenSource {
     if (cached !== undefined && cached.until > Date.now()) return cached.token;
     try {
       const answer = await exchangeWithApi({
-        method: 'POST', url: tokenUrl, timeoutMs, ...(signal === undefined ? {} : { signal }),
+        method: 'POST',
+        url: tokenUrl,
+        timeoutMs,
+        ...(signal === undefined ? {} : { signal }),
         headers: {
-          accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded', 'user-agent': userAgent,
+          accept: 'application/json',
+          'content-type': 'application/x-www-form-urlencoded',
+          'user-agent': userAgent,
           authorization: `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64')}`,
         },
         body: 'grant_type=client_credentials',
@@ -107,20 +121,36 @@ export function createOperationCaller(options: OperationCallerOptions): Operatio
     let answer: ApiAnswer;
     try {
       answer = await exchangeWithApi({
-        method: operation.method, url, headers, timeoutMs: options.timeoutMs,
-        ...(signal === undefined ? {} : { signal }), ...(request.body === undefined ? {} : { body: request.body }),
+        method: operation.method,
+        url,
+        headers,
+        timeoutMs: options.timeoutMs,
+        ...(signal === undefined ? {} : { signal }),
+        ...(request.body === undefined ? {} : { body: request.body }),
       });
     } catch (error) {
       const failure = error instanceof ExchangeError ? error.failure : { kind: 'unreachable' as const, error };
       switch (failure.kind) {
         case 'timeout':
-          return done(toolFailure('TIMEOUT', `${what} got no answer from ${base.url} within ${options.timeoutMs} ms. Retry, or raise ${timeoutVariable}.`, { timeout_ms: options.timeoutMs }));
+          return done(
+            toolFailure(
+              'TIMEOUT',
+              `${what} got no answer from ${base.url} within ${options.timeoutMs} ms. Retry, or raise ${timeoutVariable}.`,
+              { timeout_ms: options.timeoutMs },
+            ),
+          );
         case 'cancelled':
           return done(toolFailure('CANCELLED', `${what} was cancelled by the client before ${base.url} answered.`, { cancelled: true }));
         case 'unreachable':
-          return done(toolFailure('API_UNREACHABLE', `Cannot reach the API at ${base.url} for ${what}. Check the network, or set ${urlVariable}.`, { url: base.url }));
+          return done(
+            toolFailure('API_UNREACHABLE', `Cannot reach the API at ${base.url} for ${what}. Check the network, or set ${urlVariable}.`, {
+              url: base.url,
+            }),
+          );
         default:
-          return done(toolFailure('BAD_RESPONSE', `The API at ${base.url} broke off its answer to ${what}. Retrying may help.`, { url: base.url }));
+          return done(
+            toolFailure('BAD_RESPONSE', `The API at ${base.url} broke off its answer to ${what}. Retrying may help.`, { url: base.url }),
+          );
       }
     }
     if (options.debug) options.log(`← ${answer.status} ${operation.method} ${base.url}${request.target} in ${Date.now() - started} ms`);
@@ -143,25 +173,55 @@ export function createOperationCaller(options: OperationCallerOptions): Operatio
       const told = said === null ? '' : `: ${said}`;
       if (status === 401 || status === 403) {
         const variables = credentials.variablesFor(operation.security, operation.securitySchemes);
-        const advice = variables.length > 0 ? `Set ${variables.join(' or ')} (see the package README).` : 'Check the credentials the API expects.';
+        const advice =
+          variables.length > 0 ? `Set ${variables.join(' or ')} (see the package README).` : 'Check the credentials the API expects.';
         return done(toolFailure('AUTH_ERROR', `The API refused ${what} (HTTP ${status})${told}. ${advice}`, { ...details, variables }));
       }
       if (status === 429) {
         const retryAfter = parseRetryAfter(answer.header('retry-after'));
         if (retryAfter !== null) details.retry_after_s = retryAfter;
-        return done(toolFailure('RATE_LIMITED', `Rate limited by the API on ${what}${told}. ${retryAfter === null ? 'Wait a little' : `Retry after ${retryAfter} s`}.`, details));
+        return done(
+          toolFailure(
+            'RATE_LIMITED',
+            `Rate limited by the API on ${what}${told}. ${retryAfter === null ? 'Wait a little' : `Retry after ${retryAfter} s`}.`,
+            details,
+          ),
+        );
       }
       if (status === 408) return done(toolFailure('TIMEOUT', `The API timed out on ${what}${told}.`, details));
-      if (status >= 500) return done(toolFailure('UPSTREAM_ERROR', `The API failed on ${what} (HTTP ${status})${said === null ? `, answering ${describeText(text)}` : told}. Retrying may help.`, details));
-      if (status === 400 || status === 422) return done(toolFailure('VALIDATION_ERROR', `The API rejected the arguments of ${what} (HTTP ${status})${told}.`, details));
+      if (status >= 500)
+        return done(
+          toolFailure(
+            'UPSTREAM_ERROR',
+            `The API failed on ${what} (HTTP ${status})${said === null ? `, answering ${describeText(text)}` : told}. Retrying may help.`,
+            details,
+          ),
+        );
+      if (status === 400 || status === 422)
+        return done(toolFailure('VALIDATION_ERROR', `The API rejected the arguments of ${what} (HTTP ${status})${told}.`, details));
       // 404, 409, 410, …: the operation ran and said no for this input.
-      return done(toolFailure('EXECUTION_ERROR', `The API answered ${what} with HTTP ${status}${said === null ? ` (${describeText(text)})` : told}.`, details));
+      return done(
+        toolFailure(
+          'EXECUTION_ERROR',
+          `The API answered ${what} with HTTP ${status}${said === null ? ` (${describeText(text)})` : told}.`,
+          details,
+        ),
+      );
     }
-    if (status < 200 || status > 299) return done(toolFailure('BAD_RESPONSE', `The API at ${base.url} answered ${what} with HTTP ${status}.`, { status }));
+    if (status < 200 || status > 299)
+      return done(toolFailure('BAD_RESPONSE', `The API at ${base.url} answered ${what} with HTTP ${status}.`, { status }));
     const durationMs = Date.now() - started;
     if (text.trim() === '') return { ok: true, result: null, durationMs };
-    if (json !== null && (type === '' || type.includes('json') || type.startsWith('*/*'))) return { ok: true, result: json.value, durationMs };
-    if (type.includes('json')) return done(toolFailure('BAD_RESPONSE', `The API at ${base.url} answered ${what} with a ${type} body that is not JSON (${describeText(text)}).`, { status }));
+    if (json !== null && (type === '' || type.includes('json') || type.startsWith('*/*')))
+      return { ok: true, result: json.value, durationMs };
+    if (type.includes('json'))
+      return done(
+        toolFailure(
+          'BAD_RESPONSE',
+          `The API at ${base.url} answered ${what} with a ${type} body that is not JSON (${describeText(text)}).`,
+          { status },
+        ),
+      );
     // A text answer (text/plain, text/csv, …) is the result as it came.
     return { ok: true, result: json !== null ? json.value : text, durationMs };
   }

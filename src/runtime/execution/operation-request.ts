@@ -12,13 +12,21 @@ export interface OperationRequest {
   body?: string;
 }
 
-
-const text = (value: unknown): string => (typeof value === 'string' ? value : value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+const text = (value: unknown): string =>
+  typeof value === 'string'
+    ? value
+    : value === null || value === undefined
+      ? ''
+      : typeof value === 'object'
+        ? JSON.stringify(value)
+        : String(value);
 
 /** encodeURIComponent, keeping RFC 3986 reserved characters as they are when the parameter allows them. */
 function encode(value: string, allowReserved = false): string {
   const encoded = encodeURIComponent(value);
-  return allowReserved ? encoded.replace(/%(3A|2F|3F|23|5B|5D|40|21|24|26|27|28|29|2A|2B|2C|3B|3D)/gi, (escape) => decodeURIComponent(escape)) : encoded;
+  return allowReserved
+    ? encoded.replace(/%(3A|2F|3F|23|5B|5D|40|21|24|26|27|28|29|2A|2B|2C|3B|3D)/gi, (escape) => decodeURIComponent(escape))
+    : encoded;
 }
 
 /** One path segment's value: dot segments would be collapsed by URL parsing, so `.` and `..` go as `%2E`. */
@@ -30,7 +38,9 @@ function encodeSegment(value: string): string {
 function simple(value: unknown, explode: boolean, escape: (s: string) => string): string {
   if (Array.isArray(value)) return value.map((item) => escape(text(item))).join(',');
   if (isJsonObject(value)) {
-    return Object.entries(value).map(([k, v]) => (explode ? `${escape(k)}=${escape(text(v))}` : `${escape(k)},${escape(text(v))}`)).join(',');
+    return Object.entries(value)
+      .map(([k, v]) => (explode ? `${escape(k)}=${escape(text(v))}` : `${escape(k)},${escape(text(v))}`))
+      .join(',');
   }
   return escape(text(value));
 }
@@ -46,9 +56,14 @@ function pathValue(parameter: OperationParameter, value: unknown): string {
     case 'matrix': {
       const name = parameter.name;
       if (Array.isArray(value)) {
-        return parameter.explode ? value.map((item) => `;${name}=${escape(text(item))}`).join('') : `;${name}=${value.map((item) => escape(text(item))).join(',')}`;
+        return parameter.explode
+          ? value.map((item) => `;${name}=${escape(text(item))}`).join('')
+          : `;${name}=${value.map((item) => escape(text(item))).join(',')}`;
       }
-      if (isJsonObject(value) && parameter.explode) return Object.entries(value).map(([k, v]) => `;${escape(k)}=${escape(text(v))}`).join('');
+      if (isJsonObject(value) && parameter.explode)
+        return Object.entries(value)
+          .map(([k, v]) => `;${escape(k)}=${escape(text(v))}`)
+          .join('');
       return `;${name}=${simple(value, false, escape)}`;
     }
     case 'json':
@@ -76,11 +91,17 @@ function queryPairs(parameter: OperationParameter, value: unknown): string[] {
   if (Array.isArray(value)) {
     if (parameter.style === 'spaceDelimited') return [`${name}=${value.map((item) => escape(text(item))).join('%20')}`];
     if (parameter.style === 'pipeDelimited') return [`${name}=${value.map((item) => escape(text(item))).join('|')}`];
-    return parameter.explode ? value.map((item) => `${name}=${escape(text(item))}`) : [`${name}=${value.map((item) => escape(text(item))).join(',')}`];
+    return parameter.explode
+      ? value.map((item) => `${name}=${escape(text(item))}`)
+      : [`${name}=${value.map((item) => escape(text(item))).join(',')}`];
   }
   if (isJsonObject(value)) {
     if (parameter.explode) return Object.entries(value).map(([k, v]) => `${encode(k)}=${escape(text(v))}`);
-    return [`${name}=${Object.entries(value).map(([k, v]) => `${escape(k)},${escape(text(v))}`).join(',')}`];
+    return [
+      `${name}=${Object.entries(value)
+        .map(([k, v]) => `${escape(k)},${escape(text(v))}`)
+        .join(',')}`,
+    ];
   }
   return [`${name}=${escape(text(value))}`];
 }
@@ -100,7 +121,13 @@ function formBody(value: unknown): string {
 export function splitFixedQuery(path: string): [string, string[]] {
   const at = path.search(/[?#]/);
   if (at === -1) return [path, []];
-  return [path.slice(0, at), path.slice(at + 1).split('&').filter((pair) => pair !== '')];
+  return [
+    path.slice(0, at),
+    path
+      .slice(at + 1)
+      .split('&')
+      .filter((pair) => pair !== ''),
+  ];
 }
 
 /** The request for `call` with `params` (already valid against the tool's input schema). */
@@ -121,8 +148,11 @@ export function buildOperationRequest(call: OperationCall, params: JsonObject): 
     }
     if (value === undefined) continue;
     if (parameter.in === 'query') query.push(...queryPairs(parameter, value));
-    else if (parameter.in === 'header') headers[parameter.name.toLowerCase()] = parameter.style === 'json' ? JSON.stringify(value) : simple(value, parameter.explode, (s) => s);
-    else if (parameter.in === 'cookie') cookies.push(`${parameter.name}=${parameter.style === 'json' ? encode(JSON.stringify(value)) : simple(value, false, encode)}`);
+    else if (parameter.in === 'header')
+      headers[parameter.name.toLowerCase()] =
+        parameter.style === 'json' ? JSON.stringify(value) : simple(value, parameter.explode, (s) => s);
+    else if (parameter.in === 'cookie')
+      cookies.push(`${parameter.name}=${parameter.style === 'json' ? encode(JSON.stringify(value)) : simple(value, false, encode)}`);
   }
   if (cookies.length > 0) headers.cookie = cookies.join('; ');
   const request: OperationRequest = { target: query.length > 0 ? `${path}?${query.join('&')}` : path, headers };
@@ -130,7 +160,12 @@ export function buildOperationRequest(call: OperationCall, params: JsonObject): 
     const value = params[call.body.key];
     const type = call.body.contentType;
     headers['content-type'] = type;
-    request.body = type === 'application/json' ? JSON.stringify(value) : type.startsWith('application/x-www-form-urlencoded') ? formBody(value) : text(value);
+    request.body =
+      type === 'application/json'
+        ? JSON.stringify(value)
+        : type.startsWith('application/x-www-form-urlencoded')
+          ? formBody(value)
+          : text(value);
   }
   return request;
 }

@@ -40,10 +40,10 @@ export interface OperationCall {
   securitySchemes: Record<string, SecurityScheme>;
 }
 
-
 /** The operation a manifest carries, or null for a NexusBloom tool (run through `POST /tools/{slug}/run`). */
 export function operationOf(manifest: Manifest): OperationCall | null {
   const field = manifest[OPERATION_FIELD];
-  if (!isJsonObject(field) || typeof field.method !== 'string' || typeof field.path !== 'string' || !Array.isArray(field.parameters)) return null;
+  if (!isJsonObject(field) || typeof field.method !== 'string' || typeof field.path !== 'string' || !Array.isArray(field.parameters))
+    return null;
   return field as unknown as OperationCall;
 }

@@ -34,7 +34,13 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY = { maxRetries: 2, baseDelayMs: 250, maxDelayMs: 30_000, tools: 'safe' } as const;
 
 const asOptions = (setting: RetrySetting): RetryOptions =>
-  setting === undefined || setting === true ? {} : setting === false ? { maxRetries: 0 } : typeof setting === 'number' ? { maxRetries: setting } : setting;
+  setting === undefined || setting === true
+    ? {}
+    : setting === false
+      ? { maxRetries: 0 }
+      : typeof setting === 'number'
+        ? { maxRetries: setting }
+        : setting;
 
 /** Whether a tool's annotations promise that running it twice does no harm. */
 export function isSafeToRepeat(annotations: ToolAnnotations | undefined): boolean {
@@ -67,10 +73,15 @@ export function retrySettingProblem(setting: RetrySetting, option: string): stri
   const options = asOptions(setting);
   if (typeof options !== 'object' || options === null) return `${option} must be a number, a boolean or an object`;
   const whole = (value: number | undefined, name: string, min: number): string | null =>
-    value === undefined || (Number.isSafeInteger(value) && value >= min) ? null : `${option}${typeof setting === 'number' ? '' : `.${name}`} must be a whole number ≥ ${min}, got ${String(value)}`;
+    value === undefined || (Number.isSafeInteger(value) && value >= min)
+      ? null
+      : `${option}${typeof setting === 'number' ? '' : `.${name}`} must be a whole number ≥ ${min}, got ${String(value)}`;
   const tools = options.tools;
-  if (tools !== undefined && tools !== 'safe' && tools !== 'always' && tools !== 'never') return `${option}.tools must be "safe", "always" or "never", got ${JSON.stringify(tools)}`;
-  return whole(options.maxRetries, 'maxRetries', 0) ?? whole(options.baseDelayMs, 'baseDelayMs', 0) ?? whole(options.maxDelayMs, 'maxDelayMs', 0);
+  if (tools !== undefined && tools !== 'safe' && tools !== 'always' && tools !== 'never')
+    return `${option}.tools must be "safe", "always" or "never", got ${JSON.stringify(tools)}`;
+  return (
+    whole(options.maxRetries, 'maxRetries', 0) ?? whole(options.baseDelayMs, 'baseDelayMs', 0) ?? whole(options.maxDelayMs, 'maxDelayMs', 0)
+  );
 }
 
 /**

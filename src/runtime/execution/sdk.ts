@@ -4,7 +4,16 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import type { EnvironmentVariables, ErrorCode, InputValidator, JsonObject, ServedCatalogueFile, ServedTool, ServerNames, ToolFailure } from '../shared/contracts.js';
+import type {
+  EnvironmentVariables,
+  ErrorCode,
+  InputValidator,
+  JsonObject,
+  ServedCatalogueFile,
+  ServedTool,
+  ServerNames,
+  ToolFailure,
+} from '../shared/contracts.js';
 import { toolFailure } from '../shared/contracts.js';
 import { createApiClient } from './api-client.js';
 import { loadServedCatalogue } from '../catalogue/catalogue-store.js';
@@ -97,7 +106,6 @@ export class ToolCallError<C extends ErrorCode = ErrorCode> extends Error {
 /** A ToolCallError as a union by `code`, for a `switch (error.code)` that narrows the error in each case. */
 export type AnyToolCallError = { [K in ErrorCode]: ToolCallError<K> }[ErrorCode];
 
-
 export interface BoundSdk {
   invoke<TOutput>(slug: string, input: unknown, options?: CallOptions): Promise<TOutput>;
   /** The same SDK with `options` under every call's own (a client). */
@@ -135,9 +143,18 @@ export function bindSdk(options: BindSdkOptions): BoundSdk {
     if (callOptions.apiUrl !== undefined) {
       const apiBase = parseApiUrl(callOptions.apiUrl.trim());
       if (apiBase === null) {
-        const shown = callOptions.apiUrl.trim() === '' ? 'options.apiUrl is empty' : `options.apiUrl ${JSON.stringify(redactUrlCredentials(callOptions.apiUrl))} is not an http(s) URL`;
-        throw new ToolCallError(toolFailure('CONFIG_ERROR', `${shown}, so no API request is sent. Give the API's http:// or https:// `
-          + `URL, or leave apiUrl out to use ${settings.vars.apiUrl} (or the default ${names.defaultApiUrl}).`, { option: 'apiUrl' }));
+        const shown =
+          callOptions.apiUrl.trim() === ''
+            ? 'options.apiUrl is empty'
+            : `options.apiUrl ${JSON.stringify(redactUrlCredentials(callOptions.apiUrl))} is not an http(s) URL`;
+        throw new ToolCallError(
+          toolFailure(
+            'CONFIG_ERROR',
+            `${shown}, so no API request is sent. Give the API's http:// or https:// ` +
+              `URL, or leave apiUrl out to use ${settings.vars.apiUrl} (or the default ${names.defaultApiUrl}).`,
+            { option: 'apiUrl' },
+          ),
+        );
       }
       overridden.apiUrl = apiBase.url;
       overridden.apiUrlProblem = null;
@@ -154,7 +171,12 @@ export function bindSdk(options: BindSdkOptions): BoundSdk {
     }
     if (callOptions.timeoutMs !== undefined) {
       if (!Number.isSafeInteger(callOptions.timeoutMs) || callOptions.timeoutMs < 1) {
-        throw new ToolCallError(toolFailure('VALIDATION_ERROR', `options.timeoutMs must be a positive whole number of milliseconds, got ${String(callOptions.timeoutMs)}.`));
+        throw new ToolCallError(
+          toolFailure(
+            'VALIDATION_ERROR',
+            `options.timeoutMs must be a positive whole number of milliseconds, got ${String(callOptions.timeoutMs)}.`,
+          ),
+        );
       }
       // Longer than a Node.js timer can wait would fire at once: the longest wait stands for "as long as it takes".
       overridden.timeoutMs = Math.min(callOptions.timeoutMs, MAX_TIMEOUT_MS);
@@ -187,12 +209,24 @@ export function bindSdk(options: BindSdkOptions): BoundSdk {
     const apiClient = createApiClient(names, settings, stderrLog, { fetch: callOptions.fetch, headers: callOptions.headers });
     const retry = { policy: retryPolicy(clientOptions.retries, ownOptions.retries, tool.manifest.annotations) };
     // The server's runner, with this call's retries: only the SDK retries on its own, the server leaves that to its client.
-    const retryingClient: typeof apiClient = { ...apiClient, runTool: (toolSlug, toolParams, signal) => apiClient.runTool(toolSlug, toolParams, signal, retry) };
+    const retryingClient: typeof apiClient = {
+      ...apiClient,
+      runTool: (toolSlug, toolParams, signal) => apiClient.runTool(toolSlug, toolParams, signal, retry),
+    };
     const localExecutor = createLocalExecutor({
-      timeoutMs: settings.timeoutMs, log: stderrLog, env: callOptions.env ?? process.env, executionVar: settings.vars.execution,
+      timeoutMs: settings.timeoutMs,
+      log: stderrLog,
+      env: callOptions.env ?? process.env,
+      executionVar: settings.vars.execution,
       apiUrlVar: settings.vars.apiUrl,
     });
-    const operations = createOperationCaller({ names, env: callOptions.env ?? process.env, timeoutMs: settings.timeoutMs, debug: settings.debug, log: stderrLog });
+    const operations = createOperationCaller({
+      names,
+      env: callOptions.env ?? process.env,
+      timeoutMs: settings.timeoutMs,
+      debug: settings.debug,
+      log: stderrLog,
+    });
     const runner = createRunner(settings, retryingClient, localExecutor, stderrLog, operations);
     const outcome = await runner.run(tool, params as JsonObject, callOptions.signal);
     if (!outcome.ok) throw new ToolCallError(outcome.failure, slug);
@@ -209,7 +243,10 @@ export function bindSdk(options: BindSdkOptions): BoundSdk {
       } catch (error) {
         if (error instanceof ToolCallError) throw error;
         const reason = error instanceof Error ? error.message : String(error);
-        throw new ToolCallError(toolFailure('EXECUTION_ERROR', `Calling ${JSON.stringify(slug)} failed unexpectedly: ${reason}`, { slug }), slug);
+        throw new ToolCallError(
+          toolFailure('EXECUTION_ERROR', `Calling ${JSON.stringify(slug)} failed unexpectedly: ${reason}`, { slug }),
+          slug,
+        );
       }
     }
     return { invoke, withOptions: (options) => bound(mergedOptions(clientOptions, options)) };
@@ -228,7 +265,8 @@ export function mergedOptions(client: ClientOptions, call: CallOptions): ClientO
     if (value !== undefined) Object.assign(merged, { [key]: value });
   }
   if (client.headers !== undefined && call.headers !== undefined) merged.headers = { ...client.headers, ...call.headers };
-  if (client.signal !== undefined && call.signal !== undefined && client.signal !== call.signal) merged.signal = anySignal([client.signal, call.signal]);
+  if (client.signal !== undefined && call.signal !== undefined && client.signal !== call.signal)
+    merged.signal = anySignal([client.signal, call.signal]);
   return merged;
 }
 
@@ -245,10 +283,14 @@ function unreadableCatalogue(names: ServerNames, url: URL, error: unknown): Tool
   const path = url.protocol === 'file:' ? fileURLToPath(url) : url.href;
   // The reason names the file already ("Cannot read the tool catalogue at …: ENOENT …").
   const reason = (error instanceof Error ? error.message : String(error)).replace(/\.?$/, '.');
-  return new ToolCallError(toolFailure('CONFIG_ERROR',
-    `${reason} ${names.packageName} reads it from the data/ folder beside its dist/ folder. If your app is bundled `
-    + `(esbuild, webpack, rollup, …), keep ${names.packageName} external to the bundle (esbuild: --external:${names.packageName}) `
-    + `so it loads from node_modules, or ship the package's data/ folder so that it sits at ${dirname(path)}; `
-    + 'otherwise reinstall the package.',
-    { path }));
+  return new ToolCallError(
+    toolFailure(
+      'CONFIG_ERROR',
+      `${reason} ${names.packageName} reads it from the data/ folder beside its dist/ folder. If your app is bundled ` +
+        `(esbuild, webpack, rollup, …), keep ${names.packageName} external to the bundle (esbuild: --external:${names.packageName}) ` +
+        `so it loads from node_modules, or ship the package's data/ folder so that it sits at ${dirname(path)}; ` +
+        'otherwise reinstall the package.',
+      { path },
+    ),
+  );
 }

@@ -1,5 +1,13 @@
 // The one path every tool execution takes: validate (no API call when invalid), run, check output, record in history.
-import { toolFailure, type InputValidator, type JsonObject, type RunOutcome, type ServedTool, type ToolFailure, type ToolRunner } from '../shared/contracts.js';
+import {
+  toolFailure,
+  type InputValidator,
+  type JsonObject,
+  type RunOutcome,
+  type ServedTool,
+  type ToolFailure,
+  type ToolRunner,
+} from '../shared/contracts.js';
 import type { RunHistory, RunRecord } from './history.js';
 import { withoutUndefinedMembers } from '../schema/json-arguments.js';
 import { checkOutput } from './results.js';
@@ -21,7 +29,11 @@ export function checkParams(validator: InputValidator, tool: ServedTool, params:
   if (typeof candidate !== 'object' || Array.isArray(candidate)) {
     return {
       ok: false,
-      failure: toolFailure('VALIDATION_ERROR', `Arguments for "${tool.slug}" must be a JSON object, not ${Array.isArray(candidate) ? 'an array' : typeof candidate}.`, { pointer: '' }),
+      failure: toolFailure(
+        'VALIDATION_ERROR',
+        `Arguments for "${tool.slug}" must be a JSON object, not ${Array.isArray(candidate) ? 'an array' : typeof candidate}.`,
+        { pointer: '' },
+      ),
     };
   }
   const cleaned = withoutUndefinedMembers(candidate, tool.slug);
@@ -42,7 +54,11 @@ export interface CompletedRun {
  */
 export async function executeRun(deps: RunDependencies, tool: ServedTool, params: JsonObject, signal: AbortSignal): Promise<CompletedRun> {
   if (signal.aborted) {
-    const failure = toolFailure('CANCELLED', `${JSON.stringify(tool.slug)} was not run: the client cancelled the call before it was sent.`, { cancelled: true, sent: false });
+    const failure = toolFailure(
+      'CANCELLED',
+      `${JSON.stringify(tool.slug)} was not run: the client cancelled the call before it was sent.`,
+      { cancelled: true, sent: false },
+    );
     return { outcome: { ok: false, failure, durationMs: 0 } };
   }
   const started = Date.now();
@@ -51,7 +67,11 @@ export async function executeRun(deps: RunDependencies, tool: ServedTool, params
     outcome = await deps.runner.run(tool, params, signal);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    outcome = { ok: false, failure: toolFailure('EXECUTION_ERROR', `Running "${tool.slug}" failed: ${message}`), durationMs: Date.now() - started };
+    outcome = {
+      ok: false,
+      failure: toolFailure('EXECUTION_ERROR', `Running "${tool.slug}" failed: ${message}`),
+      durationMs: Date.now() - started,
+    };
   }
   outcome = checkOutput(tool, outcome, deps.validator);
   const record = deps.history.record(tool.slug, params, outcome);

@@ -24,7 +24,14 @@ export const TOKEN_COSTS_FORMAT = 'nexusbloom-token-costs/1';
 export function readTokenCostsSync(url: URL): TokenCosts | null {
   try {
     const data = JSON.parse(readFileSync(url, 'utf8')) as Partial<TokenCosts> & { format?: unknown };
-    if (data.format !== TOKEN_COSTS_FORMAT || typeof data.total !== 'number' || typeof data.metaOnly !== 'number' || typeof data.perTool !== 'object' || data.perTool === null) return null;
+    if (
+      data.format !== TOKEN_COSTS_FORMAT ||
+      typeof data.total !== 'number' ||
+      typeof data.metaOnly !== 'number' ||
+      typeof data.perTool !== 'object' ||
+      data.perTool === null
+    )
+      return null;
     return data as TokenCosts;
   } catch {
     return null;
@@ -78,11 +85,21 @@ export function listingReport(inputs: ListingInputs): ListingReport {
   if (cut) {
     const costs = inputs.tokenCostsUrl === undefined ? null : readTokenCostsSync(new URL(inputs.tokenCostsUrl));
     const listedSlugs = new Set(inputs.listed.map((tool) => tool.name));
-    const figures = costs === null ? '' : ` It costs about ${costs.metaOnly + sumOf(costs, listable.filter((tool) => listedSlugs.has(tool.slug)))} tokens `
-      + `(${costs.encoding}) instead of about ${listable.length === Object.keys(costs.perTool).length ? costs.total : costs.metaOnly + sumOf(costs, listable)} for every tool.`;
-    warning = `${listable.length} tools are more than the ${options.threshold - 1} a host takes in one tool list besides the meta-tool (VS Code and OpenAI `
-      + `take at most 128 tools), so tools/list shows ${meta}${listed > 0 ? ` and ${listed} pinned tool(s)` : ''}; every tool stays reachable `
-      + `through it.${figures} Set ${inputs.vars.tools}=all to list every tool (in pages), or ${inputs.vars.pinnedTools} to list chosen tools beside it.`;
+    const figures =
+      costs === null
+        ? ''
+        : ` It costs about ${
+            costs.metaOnly +
+            sumOf(
+              costs,
+              listable.filter((tool) => listedSlugs.has(tool.slug)),
+            )
+          } tokens ` +
+          `(${costs.encoding}) instead of about ${listable.length === Object.keys(costs.perTool).length ? costs.total : costs.metaOnly + sumOf(costs, listable)} for every tool.`;
+    warning =
+      `${listable.length} tools are more than the ${options.threshold - 1} a host takes in one tool list besides the meta-tool (VS Code and OpenAI ` +
+      `take at most 128 tools), so tools/list shows ${meta}${listed > 0 ? ` and ${listed} pinned tool(s)` : ''}; every tool stays reachable ` +
+      `through it.${figures} Set ${inputs.vars.tools}=all to list every tool (in pages), or ${inputs.vars.pinnedTools} to list chosen tools beside it.`;
   }
   return { listed, metaEntries: inputs.metaEntries, total: all.length, outsidePolicy, cut, line, warning };
 }

@@ -35,9 +35,13 @@ export function createPolicyView(policy: OperatorPolicy): PolicyView {
       if (only === undefined) return null;
       const decision = decideTool(policy, only);
       if (decision.allowed) return null;
-      return toolFailure('TOOL_NOT_ALLOWED', `Tool ${JSON.stringify(only.slug)} is outside this server's tool policy (${decision.reason}), so it is `
-        + 'not served: not listed, not searchable and not runnable here. Do not retry it or look for a way around the policy; '
-        + 'tell the user it is blocked, and the operator can change the policy if it should be allowed.', { slug: only.slug, reason: decision.reason });
+      return toolFailure(
+        'TOOL_NOT_ALLOWED',
+        `Tool ${JSON.stringify(only.slug)} is outside this server's tool policy (${decision.reason}), so it is ` +
+          'not served: not listed, not searchable and not runnable here. Do not retry it or look for a way around the policy; ' +
+          'tell the user it is blocked, and the operator can change the policy if it should be allowed.',
+        { slug: only.slug, reason: decision.reason },
+      );
     },
     refusedCount: (tools) => tools.length - allowed(tools).length,
   };

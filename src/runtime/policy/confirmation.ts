@@ -39,11 +39,19 @@ export function needsConfirmation(tool: ServedTool, mode: ConfirmMode): boolean 
   return mode === 'unless-safe' ? mayBeDestructive(tool.manifest.annotations) : declaresDestructive(tool.manifest.annotations);
 }
 
-export function confirmationQuestion(names: Pick<ServerNames, 'productName'>, runs: ReadonlyArray<{ tool: ServedTool; params: JsonObject }>): ConfirmationQuestion {
-  const items = runs.map(({ tool, params }) => ({ slug: tool.slug, title: String(tool.manifest.name ?? tool.slug), arguments: redactSecrets(params).value }));
+export function confirmationQuestion(
+  names: Pick<ServerNames, 'productName'>,
+  runs: ReadonlyArray<{ tool: ServedTool; params: JsonObject }>,
+): ConfirmationQuestion {
+  const items = runs.map(({ tool, params }) => ({
+    slug: tool.slug,
+    title: String(tool.manifest.name ?? tool.slug),
+    arguments: redactSecrets(params).value,
+  }));
   const lines = items.map((item, index) => `${index + 1}. ${item.slug} (${item.title}) with ${safeStringify(item.arguments)}`);
-  const message = `The assistant wants to run ${items.length === 1 ? 'a tool that may change or delete data' : `${items.length} tools that may change or delete data`} `
-    + `through ${names.productName}:\n${lines.join('\n')}\nAllow ${items.length === 1 ? 'it' : 'them'}?`;
+  const message =
+    `The assistant wants to run ${items.length === 1 ? 'a tool that may change or delete data' : `${items.length} tools that may change or delete data`} ` +
+    `through ${names.productName}:\n${lines.join('\n')}\nAllow ${items.length === 1 ? 'it' : 'them'}?`;
   return { message, items };
 }
 
@@ -61,32 +69,55 @@ export interface ConfirmationContext {
  * with, nothing having run. `runs` are the whole call's (a batch asks once for all of its runs that need it).
  */
 export async function confirmRuns(
-  ctx: ConfirmationContext, runs: ReadonlyArray<{ tool: ServedTool; params: JsonObject }>, signal: AbortSignal,
+  ctx: ConfirmationContext,
+  runs: ReadonlyArray<{ tool: ServedTool; params: JsonObject }>,
+  signal: AbortSignal,
 ): Promise<ToolFailure | null> {
   const needing = runs.filter(({ tool }) => needsConfirmation(tool, ctx.mode));
   if (needing.length === 0) return null;
   const slugs = [...new Set(needing.map(({ tool }) => tool.slug))];
   const question = confirmationQuestion(ctx.names, needing);
   const details = { tools: slugs, runs: question.items.map(({ slug, arguments: args }) => ({ slug, arguments: args })) };
-  const answer: ConfirmationAnswer = ctx.channel === undefined
-    ? { outcome: 'unavailable', why: 'this client cannot be asked to confirm (it declares no elicitation capability, or the transport cannot carry the question)' }
-    : await ctx.channel.ask(question, signal).catch((error: unknown) => ({ outcome: 'unavailable' as const, why: `asking for confirmation failed: ${error instanceof Error ? error.message : String(error)}` }));
+  const answer: ConfirmationAnswer =
+    ctx.channel === undefined
+      ? {
+          outcome: 'unavailable',
+          why: 'this client cannot be asked to confirm (it declares no elicitation capability, or the transport cannot carry the question)',
+        }
+      : await ctx.channel.ask(question, signal).catch((error: unknown) => ({
+          outcome: 'unavailable' as const,
+          why: `asking for confirmation failed: ${error instanceof Error ? error.message : String(error)}`,
+        }));
   if (answer.outcome === 'confirmed') return null;
   const named = slugs.map((slug) => JSON.stringify(slug)).join(', ');
   if (answer.outcome === 'declined') {
-    return toolFailure('CONFIRMATION_DECLINED', `The user did not confirm running ${named} (${answer.why}); nothing was run. Do not retry it `
-      + 'unless the user asks for it again.', details);
+    return toolFailure(
+      'CONFIRMATION_DECLINED',
+      `The user did not confirm running ${named} (${answer.why}); nothing was run. Do not retry it ` + 'unless the user asks for it again.',
+      details,
+    );
   }
   const direct = slugs.map((slug) => `the tool ${JSON.stringify(slug)}`).join(', ');
-  return toolFailure('CONFIRMATION_REQUIRED', `${named} may change or delete data and needs the user's confirmation, which ${ctx.names.metaToolName} `
-    + `cannot ask for: ${answer.why}. Nothing was run. Call ${direct} directly instead, so the host asks the user as it does for `
-    + `any tool; the operator can change this rule with ${ctx.confirmVar}.`, { ...details, call_directly: slugs });
+  return toolFailure(
+    'CONFIRMATION_REQUIRED',
+    `${named} may change or delete data and needs the user's confirmation, which ${ctx.names.metaToolName} ` +
+      `cannot ask for: ${answer.why}. Nothing was run. Call ${direct} directly instead, so the host asks the user as it does for ` +
+      `any tool; the operator can change this rule with ${ctx.confirmVar}.`,
+    { ...details, call_directly: slugs },
+  );
 }
 
 /** The schema of the one-field form a confirmation elicitation asks for. */
 export const CONFIRMATION_FORM_SCHEMA = {
   type: 'object',
-  properties: { confirm: { type: 'boolean', title: 'Run these tools', description: 'Yes runs every tool listed; no runs none of them.', default: false } },
+  properties: {
+    confirm: {
+      type: 'boolean',
+      title: 'Run these tools',
+      description: 'Yes runs every tool listed; no runs none of them.',
+      default: false,
+    },
+  },
   required: ['confirm'],
 } as const;
 

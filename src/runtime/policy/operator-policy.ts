@@ -43,7 +43,8 @@ export function decideTool(policy: OperatorPolicy, tool: ServedTool): PolicyDeci
   }
   if (policy.maxRisk !== null) {
     const risk = riskOf(traitsOf(tool).annotations);
-    if (isAboveCeiling(risk, policy.maxRisk)) return { allowed: false, reason: `its risk "${risk}" (from its annotations) is above the ceiling "${policy.maxRisk}"` };
+    if (isAboveCeiling(risk, policy.maxRisk))
+      return { allowed: false, reason: `its risk "${risk}" (from its annotations) is above the ceiling "${policy.maxRisk}"` };
   }
   return { allowed: true };
 }

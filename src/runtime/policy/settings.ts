@@ -3,7 +3,15 @@
 import { readFileSync } from 'node:fs';
 import type { DiagnosticLog, EnvironmentVariables, ServerNames } from '../shared/contracts.js';
 import type { OperatorPolicy } from './operator-policy.js';
-import { CONFIRM_MODES, RISK_CEILINGS, SURFACE_MODES, type ConfirmMode, type PolicyDefaults, type RiskCeiling, type SurfaceMode } from './modes.js';
+import {
+  CONFIRM_MODES,
+  RISK_CEILINGS,
+  SURFACE_MODES,
+  type ConfirmMode,
+  type PolicyDefaults,
+  type RiskCeiling,
+  type SurfaceMode,
+} from './modes.js';
 
 export { CONFIRM_MODES, SURFACE_MODES, type ConfirmMode, type PolicyDefaults, type SurfaceMode } from './modes.js';
 
@@ -24,13 +32,22 @@ export interface PolicyEnvVarNames {
 
 export function policyEnvVarNames(names: Pick<ServerNames, 'envPrefix'>): PolicyEnvVarNames {
   const p = names.envPrefix;
-  return { allow: `${p}MCP_ALLOW`, deny: `${p}MCP_DENY`, maxRisk: `${p}MCP_MAX_RISK`, confirm: `${p}MCP_CONFIRM`, surface: `${p}MCP_SURFACE` };
+  return {
+    allow: `${p}MCP_ALLOW`,
+    deny: `${p}MCP_DENY`,
+    maxRisk: `${p}MCP_MAX_RISK`,
+    confirm: `${p}MCP_CONFIRM`,
+    surface: `${p}MCP_SURFACE`,
+  };
 }
 
 /** A comma-separated list; a lone `-` is the empty list (to clear what the build set). */
 function readList(raw: string): string[] {
   if (raw === '-') return [];
-  return raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }
 
 /**
@@ -38,7 +55,12 @@ function readList(raw: string): string[] {
  * build's value is kept, except a ceiling, which falls back to `read` (the strictest): a typo in a ceiling must not
  * open the server wider than meant. Never throws.
  */
-export function readPolicySettings(names: Pick<ServerNames, 'envPrefix'>, env: EnvironmentVariables, log: DiagnosticLog, defaults: PolicyDefaults = {}): PolicySettings {
+export function readPolicySettings(
+  names: Pick<ServerNames, 'envPrefix'>,
+  env: EnvironmentVariables,
+  log: DiagnosticLog,
+  defaults: PolicyDefaults = {},
+): PolicySettings {
   const vars = policyEnvVarNames(names);
   const read = (name: string): string | undefined => {
     const value = env[name]?.trim();
@@ -58,7 +80,10 @@ export function readPolicySettings(names: Pick<ServerNames, 'envPrefix'>, env: E
   const riskRaw = read(vars.maxRisk);
   if (riskRaw !== undefined) {
     const match = RISK_CEILINGS.find((level) => level === riskRaw.toLowerCase());
-    if (match === undefined) log(`${vars.maxRisk}=${JSON.stringify(riskRaw)} is not one of ${RISK_CEILINGS.join(', ')}; using read (only read-only tools) until it is fixed.`);
+    if (match === undefined)
+      log(
+        `${vars.maxRisk}=${JSON.stringify(riskRaw)} is not one of ${RISK_CEILINGS.join(', ')}; using read (only read-only tools) until it is fixed.`,
+      );
     maxRisk = match ?? 'read';
   }
   return {
@@ -79,13 +104,17 @@ export function policyDefaultsProblems(value: unknown): string[] {
   const problems: string[] = [];
   for (const [key, field] of Object.entries(value)) {
     if (key === 'allow' || key === 'deny') {
-      if (!Array.isArray(field) || field.some((item) => typeof item !== 'string' || item.trim() === '')) problems.push(`policy.${key} must be an array of non-empty strings (patterns with * and ?, or category:… / tag:…)`);
+      if (!Array.isArray(field) || field.some((item) => typeof item !== 'string' || item.trim() === ''))
+        problems.push(`policy.${key} must be an array of non-empty strings (patterns with * and ?, or category:… / tag:…)`);
     } else if (key === 'maxRisk') {
-      if (!(RISK_CEILINGS as readonly unknown[]).includes(field)) problems.push(`policy.maxRisk must be one of ${RISK_CEILINGS.join(', ')}`);
+      if (!(RISK_CEILINGS as readonly unknown[]).includes(field))
+        problems.push(`policy.maxRisk must be one of ${RISK_CEILINGS.join(', ')}`);
     } else if (key === 'confirm') {
-      if (!(CONFIRM_MODES as readonly unknown[]).includes(field)) problems.push(`policy.confirm must be one of ${CONFIRM_MODES.join(', ')}`);
+      if (!(CONFIRM_MODES as readonly unknown[]).includes(field))
+        problems.push(`policy.confirm must be one of ${CONFIRM_MODES.join(', ')}`);
     } else if (key === 'surface') {
-      if (!(SURFACE_MODES as readonly unknown[]).includes(field)) problems.push(`policy.surface must be one of ${SURFACE_MODES.join(', ')}`);
+      if (!(SURFACE_MODES as readonly unknown[]).includes(field))
+        problems.push(`policy.surface must be one of ${SURFACE_MODES.join(', ')}`);
     } else {
       problems.push(`policy has unknown option ${JSON.stringify(key)} (known: allow, deny, maxRisk, confirm, surface)`);
     }
@@ -106,13 +135,17 @@ export function readPolicyFileSync(url: URL): PolicyDefaults {
     text = readFileSync(url, 'utf8');
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ENOENT') return {};
-    throw new Error(`Cannot read the tool policy at ${url.pathname}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`Cannot read the tool policy at ${url.pathname}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new Error(`The tool policy at ${url.pathname} is not JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`The tool policy at ${url.pathname} is not JSON: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   if (typeof data !== 'object' || data === null || (data as { format?: unknown }).format !== POLICY_FILE_FORMAT) {
     throw new Error(`The tool policy at ${url.pathname} is not a ${POLICY_FILE_FORMAT} file.`);

@@ -25,23 +25,42 @@ export function isModernHttpRequest(body: unknown): body is { id?: unknown; meth
  * Why a 2026-07-28 request must be refused at the HTTP layer, or null when it may be served. `knownMethods` are the
  * methods this server answers: another is a 404 with -32601, as the revision requires of a modern endpoint.
  */
-export function modernHttpRefusal(headers: IncomingHttpHeaders, body: { method: string; params: Record<string, unknown> }, knownMethods: ReadonlySet<string>): HttpRefusal | null {
+export function modernHttpRefusal(
+  headers: IncomingHttpHeaders,
+  body: { method: string; params: Record<string, unknown> },
+  knownMethods: ReadonlySet<string>,
+): HttpRefusal | null {
   const version = requestedProtocolVersion(body.params);
   if (typeof version !== 'string' || !MODERN_PROTOCOL_VERSIONS.includes(version)) {
-    return { status: 400, code: MODERN_ERROR_CODES.unsupportedProtocolVersion, message: 'Unsupported protocol version', data: { supported: [...SERVED_PROTOCOL_VERSIONS], requested: typeof version === 'string' ? version : JSON.stringify(version) } };
+    return {
+      status: 400,
+      code: MODERN_ERROR_CODES.unsupportedProtocolVersion,
+      message: 'Unsupported protocol version',
+      data: { supported: [...SERVED_PROTOCOL_VERSIONS], requested: typeof version === 'string' ? version : JSON.stringify(version) },
+    };
   }
-  const mismatch = (what: string): HttpRefusal => ({ status: 400, code: MODERN_ERROR_CODES.headerMismatch, message: `Header mismatch: ${what}` });
+  const mismatch = (what: string): HttpRefusal => ({
+    status: 400,
+    code: MODERN_ERROR_CODES.headerMismatch,
+    message: `Header mismatch: ${what}`,
+  });
   const headerVersion = single(headers['mcp-protocol-version']);
   if (headerVersion !== version) {
-    return mismatch(`MCP-Protocol-Version ${JSON.stringify(headerVersion ?? null)} does not match io.modelcontextprotocol/protocolVersion ${JSON.stringify(version)} in _meta`);
+    return mismatch(
+      `MCP-Protocol-Version ${JSON.stringify(headerVersion ?? null)} does not match io.modelcontextprotocol/protocolVersion ${JSON.stringify(version)} in _meta`,
+    );
   }
   const headerMethod = single(headers['mcp-method']);
-  if (headerMethod !== body.method) return mismatch(`Mcp-Method ${JSON.stringify(headerMethod ?? null)} does not match the body's method ${JSON.stringify(body.method)}`);
+  if (headerMethod !== body.method)
+    return mismatch(`Mcp-Method ${JSON.stringify(headerMethod ?? null)} does not match the body's method ${JSON.stringify(body.method)}`);
   const nameField = NAMED_METHODS[body.method];
   if (nameField !== undefined) {
     const bodyName = body.params[nameField];
     const headerName = decodeHeaderValue(single(headers['mcp-name']));
-    if (headerName !== bodyName) return mismatch(`Mcp-Name ${JSON.stringify(headerName ?? null)} does not match params.${nameField} ${JSON.stringify(bodyName ?? null)}`);
+    if (headerName !== bodyName)
+      return mismatch(
+        `Mcp-Name ${JSON.stringify(headerName ?? null)} does not match params.${nameField} ${JSON.stringify(bodyName ?? null)}`,
+      );
   }
   if (!knownMethods.has(body.method)) return { status: 404, code: -32601, message: `Method not found: ${body.method}` };
   return null;
@@ -57,4 +76,3 @@ export function decodeHeaderValue(value: string | undefined): string | undefined
 function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
-

@@ -21,8 +21,14 @@ export function refusedBeforeServing(body: unknown): RefusedBody | null {
   const why = 'a tools/call has an argument named __proto__';
   if (!Array.isArray(body)) return { status: 200, body: answers[0] as JSONRPCMessage, why };
   // Within a batch the refused calls get their answer and the rest is not run, so no call of it runs half-checked.
-  const rest = batchRefusal(messages.filter((_, index) => answers[index] === null),
-    'Invalid Request: not run, because another call of this batch has an argument named __proto__; send it again without that call.');
+  const rest = batchRefusal(
+    messages.filter((_, index) => answers[index] === null),
+    'Invalid Request: not run, because another call of this batch has an argument named __proto__; send it again without that call.',
+  );
   const others = rest.filter((answer) => (answer as { id: unknown }).id !== null);
-  return { status: 200, body: [...answers.filter((answer): answer is JSONRPCMessage => answer !== null), ...others], why: `${why} (in a batch: its other calls were not run)` };
+  return {
+    status: 200,
+    body: [...answers.filter((answer): answer is JSONRPCMessage => answer !== null), ...others],
+    why: `${why} (in a batch: its other calls were not run)`,
+  };
 }

@@ -5,8 +5,8 @@ import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import { linearRegExp } from './linear-regexp.js';
 
 /** ajv-formats is CommonJS; under NodeNext its default import is the module object, whose `default` is the plugin. */
-const addFormats: FormatsPlugin = (addFormatsModule as unknown as { default?: FormatsPlugin }).default
-  ?? (addFormatsModule as unknown as FormatsPlugin);
+const addFormats: FormatsPlugin =
+  (addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? (addFormatsModule as unknown as FormatsPlugin);
 
 /**
  * strict: false: catalogues carry keywords ajv does not know (`x-…`, `examples`), which are not errors.

@@ -22,7 +22,8 @@ export const MAX_ARGUMENT_DEPTH = 256;
  * `__proto__` (a JSON-RPC layer parsing the request may drop or mishandle it, so it is refused, never silently lost).
  */
 export function withoutUndefinedMembers(value: unknown, slug: string): JsonArguments {
-  if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) return { ok: false, failure: protoMemberFailure(slug) };
+  if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__'))
+    return { ok: false, failure: protoMemberFailure(slug) };
   const walk: Walk = { slug, ancestors: new Set(), failure: null };
   const cleaned = walkValue(walk, value, '');
   return walk.failure === null ? { ok: true, value: cleaned } : { ok: false, failure: walk.failure };
@@ -75,8 +76,12 @@ function walkArray(walk: Walk, node: readonly unknown[], pointer: string): reado
     const element = node[index];
     const at = `${pointer}/${index}`;
     if (element === undefined) {
-      walk.failure = invalid(walk.slug, at,
-        'is undefined, which JSON cannot carry in an array (it would be sent as null): use null, or leave the element out', 'type');
+      walk.failure = invalid(
+        walk.slug,
+        at,
+        'is undefined, which JSON cannot carry in an array (it would be sent as null): use null, or leave the element out',
+        'type',
+      );
       break;
     }
     const walked = walkValue(walk, element, at);
@@ -88,13 +93,20 @@ function walkArray(walk: Walk, node: readonly unknown[], pointer: string): reado
 
 /** The answer to arguments with a top-level member named `__proto__`, for the tool (or tool name) `slug`. */
 export function protoMemberFailure(slug: string): ToolFailure {
-  return invalid(slug, '/__proto__', 'is a member named `__proto__`, which this server does not accept (JSON-RPC layers drop it): rename it', 'additionalProperties');
+  return invalid(
+    slug,
+    '/__proto__',
+    'is a member named `__proto__`, which this server does not accept (JSON-RPC layers drop it): rename it',
+    'additionalProperties',
+  );
 }
 
 function invalid(slug: string, pointer: string, problem: string, keyword: string): ToolFailure {
   const message = `\`${pointer === '' ? '/' : pointer}\` ${problem}`;
-  return toolFailure('VALIDATION_ERROR', `Invalid arguments for ${JSON.stringify(slug)}: ${message}.`,
-    { slug, errors: [{ pointer, message, keyword }] });
+  return toolFailure('VALIDATION_ERROR', `Invalid arguments for ${JSON.stringify(slug)}: ${message}.`, {
+    slug,
+    errors: [{ pointer, message, keyword }],
+  });
 }
 
 /** Objects as JSON writes them member by member: `{}` literals and `Object.create(null)`, not class instances or Dates. */
@@ -102,4 +114,3 @@ function isPlainObject(value: object): value is Record<string, unknown> {
   const prototype = Object.getPrototypeOf(value) as unknown;
   return prototype === Object.prototype || prototype === null;
 }
-

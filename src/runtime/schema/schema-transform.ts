@@ -9,8 +9,18 @@ export type SchemaNode = JsonObject | boolean;
 // The subschema keywords of draft-07 and 2020-12, for every walker of schemas (the generator's too), in one place.
 /** Keywords whose value is one subschema (`items` too, unless it is the draft-07 tuple form). */
 export const SCHEMA_KEYWORDS = [
-  'not', 'if', 'then', 'else', 'additionalItems', 'contains', 'propertyNames', 'additionalProperties',
-  'unevaluatedItems', 'unevaluatedProperties', 'contentSchema', 'items',
+  'not',
+  'if',
+  'then',
+  'else',
+  'additionalItems',
+  'contains',
+  'propertyNames',
+  'additionalProperties',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
+  'items',
 ] as const;
 /** Keywords whose value is an array of subschemas (`items` too, in its draft-07 tuple form). */
 export const SCHEMA_ARRAY_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'] as const;
@@ -204,13 +214,20 @@ function inlineAtDepth(root: JsonObject, depth: number): InlinedSchema {
   const walk = (node: SchemaNode, stack: readonly string[], isTop = false): SchemaNode => {
     if (!isJsonObject(node)) return node;
     const ref = refOf(node);
-    if (ref === undefined) return withoutIdentifiers(mapSubschemas(node, (sub) => walk(sub, stack)), isTop);
+    if (ref === undefined)
+      return withoutIdentifiers(
+        mapSubschemas(node, (sub) => walk(sub, stack)),
+        isTop,
+      );
     const { $ref: _ref, $recursiveRef: _recursiveRef, ...siblings } = node;
     const rest = walk(siblings, stack, isTop) as JsonObject;
     // The first occurrence on a path is not recursion; an occurrence inside its own expansion is.
     if (stack.filter((entry) => entry === ref).length >= depth) {
       cut.add(ref);
-      return { ...rest, ...('description' in rest ? {} : { description: `Deeper levels (${ref}) are not spelled out here; the server checks them.` }) };
+      return {
+        ...rest,
+        ...('description' in rest ? {} : { description: `Deeper levels (${ref}) are not spelled out here; the server checks them.` }),
+      };
     }
     const target = resolveRef(root, ref, anchorsOf);
     if (target === undefined) {
@@ -225,9 +242,13 @@ function inlineAtDepth(root: JsonObject, depth: number): InlinedSchema {
   const cutRefs = [...cut].sort();
   let schema = inlined;
   if (cutRefs.length > 0) {
-    const note = `Recursive parts (${cutRefs.join(', ')}) are spelled out ${depth} level${depth === 1 ? '' : 's'} deep; `
-      + 'deeper values are accepted here and checked by the server against the full schema.';
-    schema = { ...inlined, description: typeof inlined.description === 'string' && inlined.description !== '' ? `${inlined.description}\n${note}` : note };
+    const note =
+      `Recursive parts (${cutRefs.join(', ')}) are spelled out ${depth} level${depth === 1 ? '' : 's'} deep; ` +
+      'deeper values are accepted here and checked by the server against the full schema.';
+    schema = {
+      ...inlined,
+      description: typeof inlined.description === 'string' && inlined.description !== '' ? `${inlined.description}\n${note}` : note,
+    };
   }
   return { schema, cutRefs, depth, unresolvedRefs: [...unresolved].sort() };
 }

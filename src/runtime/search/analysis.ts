@@ -2,7 +2,16 @@
 // tool that search reads, with the kind of action its name says it performs.
 import { stemmer } from 'stemmer';
 import type { JsonObject, ServedTool, ToolAnnotations } from '../shared/contracts.js';
-import { ACTION_WORDS, AGENT_NOUNS, CANONICAL_WORDS, NOUN_OR_VERB_WORDS, PHRASES, STOP_WORDS, SYNONYM_GROUPS, type ActionKind } from './vocabulary.js';
+import {
+  ACTION_WORDS,
+  AGENT_NOUNS,
+  CANONICAL_WORDS,
+  NOUN_OR_VERB_WORDS,
+  PHRASES,
+  STOP_WORDS,
+  SYNONYM_GROUPS,
+  type ActionKind,
+} from './vocabulary.js';
 
 /** Lower-case words of a text, camelCase and snake/kebab-case split; ".env" gives "env". */
 export function words(text: string): string[] {
@@ -91,9 +100,22 @@ export const HAND_SYNONYMS: ReadonlyMap<string, readonly string[]> = (() => {
 })();
 
 const ACTION_OF_TERM: ReadonlyMap<string, ActionKind> = new Map(
-  [...Object.entries(ACTION_WORDS), ['creates', 'create'], ['adds', 'create'], ['returns', 'read'], ['retrieves', 'read'],
-    ['gets', 'read'], ['lists', 'list'], ['searches', 'list'], ['finds', 'list'], ['updates', 'update'], ['sets', 'update'],
-    ['changes', 'update'], ['deletes', 'delete'], ['removes', 'delete']].map(([word, kind]) => [term(word as string), kind as ActionKind]),
+  [
+    ...Object.entries(ACTION_WORDS),
+    ['creates', 'create'],
+    ['adds', 'create'],
+    ['returns', 'read'],
+    ['retrieves', 'read'],
+    ['gets', 'read'],
+    ['lists', 'list'],
+    ['searches', 'list'],
+    ['finds', 'list'],
+    ['updates', 'update'],
+    ['sets', 'update'],
+    ['changes', 'update'],
+    ['deletes', 'delete'],
+    ['removes', 'delete'],
+  ].map(([word, kind]) => [term(word as string), kind as ActionKind]),
 );
 /** Verbs that say "write" without saying whether the write creates or changes (HTTP POST, PUT). */
 const AMBIGUOUS_VERBS = new Set(['post', 'put'].map(term));
@@ -121,13 +143,42 @@ export const isActionAt = (indexed: string, position: number): boolean =>
 /** The terms naming each action ("remove", "delete", "erase" … for delete), in a fixed order. */
 const ACTION_TERMS: ReadonlyMap<ActionKind, readonly string[]> = (() => {
   const map = new Map<ActionKind, string[]>();
-  for (const [indexed, kind] of ACTION_OF_TERM) if (!(map.get(kind) ?? map.set(kind, []).get(kind) as string[]).includes(indexed)) (map.get(kind) as string[]).push(indexed);
+  for (const [indexed, kind] of ACTION_OF_TERM)
+    if (!(map.get(kind) ?? (map.set(kind, []).get(kind) as string[])).includes(indexed)) (map.get(kind) as string[]).push(indexed);
   return map;
 })();
 
 /** Action words that are as often nouns or other words ("file", "post", "all"): never matched for another verb. */
-const LOOSE_ACTION_WORDS = new Set(['file', 'post', 'store', 'start', 'open', 'new', 'define', 'upload', 'detail', 'query', 'search',
-  'find', 'browse', 'all', 'every', 'which', 'who', 'whom', 'paginated', 'set', 'put', 'patch', 'replace', 'trash', 'drop', 'setup'].map(term));
+const LOOSE_ACTION_WORDS = new Set(
+  [
+    'file',
+    'post',
+    'store',
+    'start',
+    'open',
+    'new',
+    'define',
+    'upload',
+    'detail',
+    'query',
+    'search',
+    'find',
+    'browse',
+    'all',
+    'every',
+    'which',
+    'who',
+    'whom',
+    'paginated',
+    'set',
+    'put',
+    'patch',
+    'replace',
+    'trash',
+    'drop',
+    'setup',
+  ].map(term),
+);
 
 /** The verbs that name the same action as an action term ("remove" gives "delete", "erase" …), plain verbs only. */
 export function sameActionTerms(indexed: string): readonly string[] {
@@ -151,13 +202,16 @@ export function toolAction(name: string, slug: string, description: string, anno
   const fromText = actionOfText(name, slug, description);
   if (annotations?.destructiveHint === true && annotations.readOnlyHint !== true) return 'delete';
   if (annotations?.readOnlyHint === true && fromText !== 'read' && fromText !== 'list') return 'read';
-  if (annotations?.readOnlyHint === false && annotations.destructiveHint === false && (fromText === 'delete')) return null;
+  if (annotations?.readOnlyHint === false && annotations.destructiveHint === false && fromText === 'delete') return null;
   return fromText;
 }
 
 /** The action a query asks for: its first action word among its first three words ("remove a ticket" deletes). */
 export function queryAction(queryWords: readonly string[]): ActionKind | null {
-  for (const [position, word] of queryWords.filter((w) => !STOP_WORDS.has(w) || Object.hasOwn(ACTION_WORDS, w)).slice(0, 3).entries()) {
+  for (const [position, word] of queryWords
+    .filter((w) => !STOP_WORDS.has(w) || Object.hasOwn(ACTION_WORDS, w))
+    .slice(0, 3)
+    .entries()) {
     const kind = ACTION_OF_TERM.get(term(word));
     if (kind !== undefined && isActionAt(term(word), position)) return kind;
   }
@@ -174,7 +228,9 @@ const NAME_PREPOSITIONS = new Set(['by', 'for', 'from', 'in', 'of', 'on', 'to', 
 export function headTerm(name: string, slug: string): string | null {
   const list = words(name || slug);
   const cut = list.findIndex((word, position) => position > 0 && NAME_PREPOSITIONS.has(word));
-  const head = (cut === -1 ? list : list.slice(0, cut)).filter((word) => !STOP_WORDS.has(word) && !LIST_MARKERS.has(term(word)) && !ACTION_OF_TERM.has(term(word)));
+  const head = (cut === -1 ? list : list.slice(0, cut)).filter(
+    (word) => !STOP_WORDS.has(word) && !LIST_MARKERS.has(term(word)) && !ACTION_OF_TERM.has(term(word)),
+  );
   const last = head[head.length - 1];
   return last === undefined ? null : term(last);
 }

@@ -25,7 +25,10 @@ export function largestCategories(tools: readonly ServedTool[], limit = CATEGORI
     const category = String(tool.manifest.category ?? '').trim();
     if (category !== '') counts.set(category, (counts.get(category) ?? 0) + 1);
   }
-  return [...counts].sort(([a, m], [b, n]) => n - m || (a < b ? -1 : a > b ? 1 : 0)).slice(0, limit).map(([category]) => category);
+  return [...counts]
+    .sort(([a, m], [b, n]) => n - m || (a < b ? -1 : a > b ? 1 : 0))
+    .slice(0, limit)
+    .map(([category]) => category);
 }
 
 const effectOf = (hit: SearchHit): 'read-only' | 'destructive' | 'writes' | 'unknown' =>
@@ -56,27 +59,45 @@ export function searchAnswer(query: string, hits: readonly SearchHit[], ctx: Sea
   if (!hits.length) {
     lines.push(`No tool matches ${JSON.stringify(query)}. Try other words, or ${listCall} on ${meta} for every tool.`);
   } else {
-    lines.push(good
-      ? `${hits.length} tools match ${JSON.stringify(query)}, best first:`
-      : `No good match for ${JSON.stringify(query)}: the closest tools below match only some of its words.`);
+    lines.push(
+      good
+        ? `${hits.length} tools match ${JSON.stringify(query)}, best first:`
+        : `No good match for ${JSON.stringify(query)}: the closest tools below match only some of its words.`,
+    );
     for (const hit of results) {
       const required = hit.required_parameters.length ? `required: ${hit.required_parameters.join(', ')}` : 'no required parameters';
-      const flags = [hit.effect, ...(hit.near_tie ? ['near tie: compare with its neighbour'] : []), ...(hit.deprecated ? ['deprecated'] : []),
-        ...(hit.withheld ? ['not in tool list: call with {"command":"run"}'] : [])];
-      lines.push(`${hit.rank}. ${hit.slug}: ${hit.purpose} [${required}; ${hit.parameters.required}/${hit.parameters.total} params] [${flags.join('; ')}] (${hit.reason})`);
+      const flags = [
+        hit.effect,
+        ...(hit.near_tie ? ['near tie: compare with its neighbour'] : []),
+        ...(hit.deprecated ? ['deprecated'] : []),
+        ...(hit.withheld ? ['not in tool list: call with {"command":"run"}'] : []),
+      ];
+      lines.push(
+        `${hit.rank}. ${hit.slug}: ${hit.purpose} [${required}; ${hit.parameters.required}/${hit.parameters.total} params] [${flags.join('; ')}] (${hit.reason})`,
+      );
     }
     if (results.slice(0, 2).every((hit) => hit.near_tie === true) && results.length > 1) {
       lines.push(`The first two score within a few percent of each other: read both schemas before choosing.`);
     }
-    lines.push(`Next: {"command":"schema","slug":${JSON.stringify(hits[0]?.slug)}} on ${meta} gives exact parameters and a ready-to-send call.`);
+    lines.push(
+      `Next: {"command":"schema","slug":${JSON.stringify(hits[0]?.slug)}} on ${meta} gives exact parameters and a ready-to-send call.`,
+    );
   }
   if (!good) {
-    lines.push(categories.length
-      ? `Browse instead: ${listCall} lists every tool; categories with the most tools: ${categories.join(', ')}.`
-      : `Browse instead: ${listCall} lists every tool.`);
+    lines.push(
+      categories.length
+        ? `Browse instead: ${listCall} lists every tool; categories with the most tools: ${categories.join(', ')}.`
+        : `Browse instead: ${listCall} lists every tool.`,
+    );
   }
   return {
     text: lines.join('\n'),
-    data: { query, count: results.length, good_match: good, results, ...(good ? {} : { suggestions: { list: { command: 'list' }, categories } }) },
+    data: {
+      query,
+      count: results.length,
+      good_match: good,
+      results,
+      ...(good ? {} : { suggestions: { list: { command: 'list' }, categories } }),
+    },
   };
 }

@@ -7,7 +7,13 @@ export { createToolSearch, DEFAULT_LIMIT, packageToolSearch, searchTools, type T
 export type { SearchHit } from './ranking.js';
 export { GOOD_MATCH_COVERAGE, largestCategories, searchAnswer, type SearchAnswer } from './answer.js';
 export {
-  buildSearchIndex, parseSearchIndex, readSearchIndexFile, readSearchIndexFileSync, SEARCH_INDEX_FORMAT, searchIndexKey,
-  type SearchIndexData, type SearchTermData,
+  buildSearchIndex,
+  parseSearchIndex,
+  readSearchIndexFile,
+  readSearchIndexFileSync,
+  SEARCH_INDEX_FORMAT,
+  searchIndexKey,
+  type SearchIndexData,
+  type SearchTermData,
 } from './index-data.js';
 export { FIELDS, stem, term, words } from './analysis.js';

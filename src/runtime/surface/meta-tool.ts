@@ -5,7 +5,15 @@ import { searchAnswer } from '../search/index.js';
 import { parameterCounts, validExampleArguments, callFor } from '../schema/call-shape.js';
 import { diffRuns, formatRunDiff } from '../history/diff.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_BATCH_RUNS, MAX_SEARCH_LIMIT } from './guide.js';
-import { formatHistoryIndex, historyIndex, historyScopeNote, runDetail, runIndexEntry, scopeName, type RunRecord } from '../history/history.js';
+import {
+  formatHistoryIndex,
+  historyIndex,
+  historyScopeNote,
+  runDetail,
+  runIndexEntry,
+  scopeName,
+  type RunRecord,
+} from '../history/history.js';
 import { safeStringify } from '../secrets/redact.js';
 import { agentResolveOptions, resolveSlug } from '../catalogue/resolve.js';
 import { toolBySlug } from '../catalogue/slug-index.js';
@@ -22,8 +30,18 @@ export type MetaCommand = (typeof META_COMMANDS)[number];
 const META_FIELDS = ['command', 'query', 'limit', 'slug', 'params', 'runs', 'show', 'from', 'to'] as const;
 /** Field names agents commonly reach for, mapped to the one this tool takes. */
 const FIELD_ALIASES: Readonly<Record<string, string>> = {
-  arguments: 'params', args: 'params', input: 'params', parameters: 'params',
-  tool: 'slug', name: 'slug', tool_name: 'slug', q: 'query', search: 'query', id: 'show', run: 'show', calls: 'runs',
+  arguments: 'params',
+  args: 'params',
+  input: 'params',
+  parameters: 'params',
+  tool: 'slug',
+  name: 'slug',
+  tool_name: 'slug',
+  q: 'query',
+  search: 'query',
+  id: 'show',
+  run: 'show',
+  calls: 'runs',
 };
 
 /** Which commands each meta-tool entry takes: the reference's single tool, or the split surface's two. */
@@ -35,28 +53,45 @@ export const ROLE_COMMANDS: Readonly<Record<MetaToolRole, readonly MetaCommand[]
 };
 /** The commands each field is for; a role's schema has the fields of its commands only. */
 const FIELD_COMMANDS: Readonly<Record<(typeof META_FIELDS)[number], readonly MetaCommand[]>> = {
-  command: META_COMMANDS, query: ['search'], limit: ['search'], slug: ['schema', 'run'], params: ['run'], runs: ['batch'],
-  show: ['history'], from: ['diff'], to: ['diff'],
+  command: META_COMMANDS,
+  query: ['search'],
+  limit: ['search'],
+  slug: ['schema', 'run'],
+  params: ['run'],
+  runs: ['batch'],
+  show: ['history'],
+  from: ['diff'],
+  to: ['diff'],
 };
 
 function roleText(ctx: SurfaceContext, role: MetaToolRole): { name: string; title: string; description: string } {
   const { productName, uriScheme, metaToolName } = ctx.names;
   const guide = ` Guide: ${uriScheme}://guide.`;
   const run = `run (one tool, including tools not in the tool list), batch (up to ${MAX_BATCH_RUNS} runs, validated as a whole first)`;
-  const discover = 'search (rank tools by intent), list (every tool), schema (exact parameters and a ready-to-send call), '
-    + 'history (runs this server process performed), diff (compare two runs)';
+  const discover =
+    'search (rank tools by intent), list (every tool), schema (exact parameters and a ready-to-send call), ' +
+    'history (runs this server process performed), diff (compare two runs)';
   if (role === 'discovery') {
-    return { name: metaToolName, title: `${productName} tool finder`, description: `Find and inspect ${productName} tools when you do not know the exact tool yet; it runs nothing. Commands: ${discover}. Run tools with ${runnerToolName(metaToolName)}.${guide}` };
+    return {
+      name: metaToolName,
+      title: `${productName} tool finder`,
+      description: `Find and inspect ${productName} tools when you do not know the exact tool yet; it runs nothing. Commands: ${discover}. Run tools with ${runnerToolName(metaToolName)}.${guide}`,
+    };
   }
   if (role === 'runner') {
-    return { name: runnerToolName(metaToolName), title: `${productName} tool runner`, description: `Run ${productName} tools by slug. Commands: ${run}. Find tools and their parameters with ${metaToolName} first.${guide}` };
+    return {
+      name: runnerToolName(metaToolName),
+      title: `${productName} tool runner`,
+      description: `Run ${productName} tools by slug. Commands: ${run}. Find tools and their parameters with ${metaToolName} first.${guide}`,
+    };
   }
   return {
     name: metaToolName,
     title: `${productName} tool finder and runner`,
-    description: `Find, inspect and run ${productName} tools when you do not know the exact tool yet. Commands: `
-      + `search (rank tools by intent), list (every tool), schema (exact parameters and a ready-to-send call), `
-      + `${run}, history (runs this server process performed), diff (compare two runs).${guide}`,
+    description:
+      `Find, inspect and run ${productName} tools when you do not know the exact tool yet. Commands: ` +
+      `search (rank tools by intent), list (every tool), schema (exact parameters and a ready-to-send call), ` +
+      `${run}, history (runs this server process performed), diff (compare two runs).${guide}`,
   };
 }
 
@@ -65,10 +100,22 @@ export function metaToolDefinition(ctx: SurfaceContext, role: MetaToolRole = 'si
   const commands = ROLE_COMMANDS[role];
   const text = roleText(ctx, role);
   const properties: Record<string, object> = {
-    command: { type: 'string', enum: [...commands], description: `What to do: ${commands.slice(0, -1).join(', ')} or ${commands[commands.length - 1]}.` },
+    command: {
+      type: 'string',
+      enum: [...commands],
+      description: `What to do: ${commands.slice(0, -1).join(', ')} or ${commands[commands.length - 1]}.`,
+    },
     query: { type: 'string', description: 'search: what you want to do, in plain words (e.g. "validate env file").' },
-    limit: { type: 'integer', minimum: 1, maximum: MAX_SEARCH_LIMIT, description: `search: how many results (default ${DEFAULT_SEARCH_LIMIT}, max ${MAX_SEARCH_LIMIT}).` },
-    slug: { type: 'string', description: `${commands.includes('schema') ? 'schema' : ''}${commands.includes('schema') && commands.includes('run') ? ', ' : ''}${commands.includes('run') ? 'run' : ''}: the tool slug (exact, or an unambiguous prefix).` },
+    limit: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_SEARCH_LIMIT,
+      description: `search: how many results (default ${DEFAULT_SEARCH_LIMIT}, max ${MAX_SEARCH_LIMIT}).`,
+    },
+    slug: {
+      type: 'string',
+      description: `${commands.includes('schema') ? 'schema' : ''}${commands.includes('schema') && commands.includes('run') ? ', ' : ''}${commands.includes('run') ? 'run' : ''}: the tool slug (exact, or an unambiguous prefix).`,
+    },
     params: { type: 'object', description: "run: the tool's arguments, as its input schema describes them." },
     runs: {
       type: 'array',
@@ -109,7 +156,6 @@ function invalid(field: string, message: string, extra: JsonObject = {}): Comman
   return new CommandFailure(toolFailure('INVALID_COMMAND', message, { field, ...extra }));
 }
 
-
 /** `blank`: whether a string of only white space counts (a slug is any non-empty string, `" "` included). */
 function requireString(args: JsonObject, field: string, command: string, blank: 'allowed' | 'refused' = 'refused'): string {
   const value = args[field];
@@ -125,12 +171,14 @@ function optionalRunRef(args: JsonObject, field: string, fallback: string | unde
   const value = args[field];
   if (value === undefined) return fallback;
   if (typeof value === 'number' && Number.isInteger(value)) return String(value);
-  if (typeof value !== 'string' || value.trim() === '') throw invalid(field, `Field "${field}" must be a run id like "r3" or a relative position like "-1".`);
+  if (typeof value !== 'string' || value.trim() === '')
+    throw invalid(field, `Field "${field}" must be a run id like "r3" or a relative position like "-1".`);
   return value;
 }
 
 function parseArguments(raw: unknown): { command: MetaCommand; args: JsonObject } {
-  if (!isJsonObject(raw)) throw invalid('command', `Arguments must be an object with a "command" field (one of: ${META_COMMANDS.join(', ')}).`);
+  if (!isJsonObject(raw))
+    throw invalid('command', `Arguments must be an object with a "command" field (one of: ${META_COMMANDS.join(', ')}).`);
   for (const key of Object.keys(raw)) {
     if ((META_FIELDS as readonly string[]).includes(key)) continue;
     const alias = FIELD_ALIASES[key];
@@ -169,9 +217,17 @@ function resolveOrThrow(ctx: SurfaceContext, tools: readonly ServedTool[], slug:
 }
 
 /** The confirmation rule for `runs` (see policy/confirmation.ts): null to go ahead, else the failure, nothing run. */
-async function confirmed(ctx: SurfaceContext, runs: ReadonlyArray<{ tool: ServedTool; params: JsonObject }>, extra: CallExtra): Promise<ToolFailure | null> {
+async function confirmed(
+  ctx: SurfaceContext,
+  runs: ReadonlyArray<{ tool: ServedTool; params: JsonObject }>,
+  extra: CallExtra,
+): Promise<ToolFailure | null> {
   if (ctx.confirmation === undefined) return null;
-  return confirmRuns({ names: ctx.names, mode: ctx.confirmation.mode, confirmVar: ctx.confirmation.confirmVar, channel: extra.confirmationChannel }, runs, extra.signal);
+  return confirmRuns(
+    { names: ctx.names, mode: ctx.confirmation.mode, confirmVar: ctx.confirmation.confirmVar, channel: extra.confirmationChannel },
+    runs,
+    extra.signal,
+  );
 }
 
 function searchCommand(ctx: SurfaceContext, args: JsonObject): CallToolResult {
@@ -184,7 +240,11 @@ function searchCommand(ctx: SurfaceContext, args: JsonObject): CallToolResult {
     limit = args.limit;
   }
   const hits = ctx.search.search(query, limit);
-  const answer = searchAnswer(query, hits, { metaToolName: ctx.names.metaToolName, tools: ctx.getTools(), uriOf: (slug) => toolUri(ctx, slug) });
+  const answer = searchAnswer(query, hits, {
+    metaToolName: ctx.names.metaToolName,
+    tools: ctx.getTools(),
+    uriOf: (slug) => toolUri(ctx, slug),
+  });
   return textAndData(answer.text, answer.data);
 }
 
@@ -205,7 +265,10 @@ function listCommand(ctx: SurfaceContext): CallToolResult {
   });
   const withheld = entries.filter((entry) => entry.withheld).length;
   const header = `${entries.length} tools${withheld ? ` (${withheld} not in the tool list: call those with {"command":"run","slug":...})` : ''}:`;
-  const lines = entries.map((entry) => `- ${entry.slug}: ${entry.description} [${entry.parameters.required}/${entry.parameters.total} params]${entry.withheld ? ' [run via meta-tool]' : ''}${entry.deprecated ? ' [deprecated]' : ''}`);
+  const lines = entries.map(
+    (entry) =>
+      `- ${entry.slug}: ${entry.description} [${entry.parameters.required}/${entry.parameters.total} params]${entry.withheld ? ' [run via meta-tool]' : ''}${entry.deprecated ? ' [deprecated]' : ''}`,
+  );
   return textAndData([header, ...lines].join('\n'), { count: entries.length, tools: entries });
 }
 
@@ -232,9 +295,10 @@ export function describeTool(ctx: SurfaceContext, tool: ServedTool): Record<stri
 function schemaCommand(ctx: SurfaceContext, args: JsonObject): CallToolResult {
   const tool = resolveOrThrow(ctx, ctx.getTools(), requireString(args, 'slug', 'schema', 'allowed'));
   const description = describeTool(ctx, tool);
-  const how = tool.withheldReason === null
-    ? `Call it directly as the tool "${tool.slug}", or with {"command":"run"}.`
-    : `It is not in the tool list (${tool.withheldReason}); call it through ${ctx.names.metaToolName} with {"command":"run"}.`;
+  const how =
+    tool.withheldReason === null
+      ? `Call it directly as the tool "${tool.slug}", or with {"command":"run"}.`
+      : `It is not in the tool list (${tool.withheldReason}); call it through ${ctx.names.metaToolName} with {"command":"run"}.`;
   const caveat = description.example_valid ? '' : ' The example could not be made to validate: fill in the fields the schema requires.';
   return textAndData(`${how}${caveat}\n${safeStringify(description, 2)}`, description);
 }
@@ -245,7 +309,8 @@ function withRunId(result: CallToolResult, record: RunRecord | undefined): CallT
 
 async function runCommand(ctx: SurfaceContext, args: JsonObject, extra: CallExtra): Promise<CallToolResult> {
   const tool = resolveOrThrow(ctx, ctx.getTools(), requireString(args, 'slug', 'run', 'allowed'));
-  if (args.params !== undefined && !isJsonObject(args.params)) throw invalid('params', 'Field "params" must be an object of the tool\'s arguments.');
+  if (args.params !== undefined && !isJsonObject(args.params))
+    throw invalid('params', 'Field "params" must be an object of the tool\'s arguments.');
   // Validated first: a call that cannot run asks no one to confirm it.
   const checked = checkParams(ctx.validator, tool, args.params);
   if (!checked.ok) return failureResult(checked.failure);
@@ -265,15 +330,24 @@ async function sendProgressSafely(ctx: SurfaceContext, extra: CallExtra, progres
   }
 }
 
-type BatchEntry = { index: number; slug: string; run_id?: string; duration_ms: number } & ({ success: true; result: unknown } | ToolFailure);
+type BatchEntry = { index: number; slug: string; run_id?: string; duration_ms: number } & (
+  { success: true; result: unknown } | ToolFailure
+);
 
 async function batchCommand(ctx: SurfaceContext, args: JsonObject, extra: CallExtra): Promise<CallToolResult> {
   const runs = args.runs;
-  if (runs === undefined) throw invalid('runs', 'Field "runs" is required for {"command":"batch"}: an array of {"slug": "...", "params": {...}}.');
+  if (runs === undefined)
+    throw invalid('runs', 'Field "runs" is required for {"command":"batch"}: an array of {"slug": "...", "params": {...}}.');
   if (!Array.isArray(runs)) throw invalid('runs', 'Field "runs" must be an array of {"slug": "...", "params": {...}}.');
   if (runs.length === 0) throw invalid('runs', 'Field "runs" must hold at least one run.');
   if (runs.length > MAX_BATCH_RUNS) {
-    throw new CommandFailure(toolFailure('BATCH_TOO_LARGE', `A batch holds at most ${MAX_BATCH_RUNS} runs; this one has ${runs.length}. Split it into batches of ${MAX_BATCH_RUNS} or fewer. Nothing was run.`, { max: MAX_BATCH_RUNS, given: runs.length }));
+    throw new CommandFailure(
+      toolFailure(
+        'BATCH_TOO_LARGE',
+        `A batch holds at most ${MAX_BATCH_RUNS} runs; this one has ${runs.length}. Split it into batches of ${MAX_BATCH_RUNS} or fewer. Nothing was run.`,
+        { max: MAX_BATCH_RUNS, given: runs.length },
+      ),
+    );
   }
 
   // Whole-batch validation: every slug resolved and every input checked before the first run.
@@ -282,14 +356,25 @@ async function batchCommand(ctx: SurfaceContext, args: JsonObject, extra: CallEx
   const problems: { index: number; failure: ToolFailure }[] = [];
   runs.forEach((item: unknown, index) => {
     const problem = (failure: ToolFailure): void => void problems.push({ index, failure });
-    if (!isJsonObject(item)) return problem(toolFailure('INVALID_COMMAND', `runs[${index}] must be an object {"slug": "...", "params": {...}}.`, { field: `runs[${index}]` }));
+    if (!isJsonObject(item))
+      return problem(
+        toolFailure('INVALID_COMMAND', `runs[${index}] must be an object {"slug": "...", "params": {...}}.`, { field: `runs[${index}]` }),
+      );
     const unknownKey = Object.keys(item).find((key) => key !== 'slug' && key !== 'params');
     if (unknownKey !== undefined) {
       const alias = FIELD_ALIASES[unknownKey];
-      return problem(toolFailure('INVALID_COMMAND', `runs[${index}] has unknown field "${unknownKey}".${alias ? ` Did you mean "${alias}"?` : ''}`, { field: `runs[${index}].${unknownKey}` }));
+      return problem(
+        toolFailure('INVALID_COMMAND', `runs[${index}] has unknown field "${unknownKey}".${alias ? ` Did you mean "${alias}"?` : ''}`, {
+          field: `runs[${index}].${unknownKey}`,
+        }),
+      );
     }
-    if (typeof item.slug !== 'string' || item.slug === '') return problem(toolFailure('INVALID_COMMAND', `runs[${index}].slug is required and must be a non-empty string.`, { field: `runs[${index}].slug` }));
-    if (item.params !== undefined && !isJsonObject(item.params)) return problem(toolFailure('INVALID_COMMAND', `runs[${index}].params must be an object.`, { field: `runs[${index}].params` }));
+    if (typeof item.slug !== 'string' || item.slug === '')
+      return problem(
+        toolFailure('INVALID_COMMAND', `runs[${index}].slug is required and must be a non-empty string.`, { field: `runs[${index}].slug` }),
+      );
+    if (item.params !== undefined && !isJsonObject(item.params))
+      return problem(toolFailure('INVALID_COMMAND', `runs[${index}].params must be an object.`, { field: `runs[${index}].params` }));
     const resolution = resolveForAgent(ctx, tools, item.slug);
     if (!resolution.ok) return problem(resolution.failure);
     const checked = checkParams(ctx.validator, resolution.tool, item.params);
@@ -300,10 +385,14 @@ async function batchCommand(ctx: SurfaceContext, args: JsonObject, extra: CallEx
   if (firstProblem) {
     const summary = problems.map(({ index, failure }) => `runs[${index}]: ${failure.error}`).join('\n');
     return failureResult(
-      toolFailure(firstProblem.failure.code, `Batch rejected, nothing was run: ${problems.length} of ${runs.length} items are invalid.\n${summary}`, {
-        index: firstProblem.index,
-        items: problems.map(({ index, failure }) => ({ index, ...failure })),
-      }),
+      toolFailure(
+        firstProblem.failure.code,
+        `Batch rejected, nothing was run: ${problems.length} of ${runs.length} items are invalid.\n${summary}`,
+        {
+          index: firstProblem.index,
+          items: problems.map(({ index, failure }) => ({ index, ...failure })),
+        },
+      ),
     );
   }
 
@@ -316,22 +405,28 @@ async function batchCommand(ctx: SurfaceContext, args: JsonObject, extra: CallEx
   for (const [index, { tool, params }] of planned.entries()) {
     const { outcome, record } = await executeRun(ctx, tool, params, extra.signal);
     entries.push(batchEntry(index, tool.slug, outcome, record?.id));
-    if (record !== undefined) await sendProgressSafely(ctx, extra, index + 1, planned.length, `${tool.slug}: ${outcome.ok ? 'succeeded' : 'failed'}`);
+    if (record !== undefined)
+      await sendProgressSafely(ctx, extra, index + 1, planned.length, `${tool.slug}: ${outcome.ok ? 'succeeded' : 'failed'}`);
   }
 
   // Runs left unsent by a cancellation have no run id: they did not happen, so history does not hold them.
   const notSent = entries.filter((entry) => entry.run_id === undefined).length;
   const failed = entries.filter((entry) => !entry.success);
   const succeeded = entries.filter((entry) => entry.success);
-  const tally = `${entries.length} runs: ${succeeded.length} succeeded, ${failed.length - notSent} failed`
-    + (notSent ? `, ${notSent} not sent (the call was cancelled; runs never sent are not in history)` : '');
+  const tally =
+    `${entries.length} runs: ${succeeded.length} succeeded, ${failed.length - notSent} failed` +
+    (notSent ? `, ${notSent} not sent (the call was cancelled; runs never sent are not in history)` : '');
   const describe = (entry: BatchEntry): string =>
     entry.success
       ? `runs[${entry.index}] ${entry.slug} (${entry.run_id}) succeeded: ${safeStringify(entry.result)}`
       : `runs[${entry.index}] ${entry.slug}${entry.run_id ? ` (${entry.run_id})` : ''} failed [${entry.code}, retryable: ${entry.retryable}]: ${entry.error}`;
   const text = [tally, ...failed.map(describe), ...succeeded.map(describe)].join('\n');
   const result = textAndData(text, {
-    total: entries.length, succeeded: succeeded.length, failed: failed.length - notSent, ...(notSent ? { not_sent: notSent } : {}), runs: entries,
+    total: entries.length,
+    succeeded: succeeded.length,
+    failed: failed.length - notSent,
+    ...(notSent ? { not_sent: notSent } : {}),
+    runs: entries,
   });
   // Nothing worked: a host that reads only isError must not take the batch for a success. Any success keeps it false.
   return succeeded.length === 0 ? { ...result, isError: true } : result;
@@ -350,7 +445,11 @@ function runNotFound(ctx: SurfaceContext, field: string, ref: string): CommandFa
   const oldest = runs[runs.length - 1];
   const holds = newest && oldest ? `it holds ${oldest.id} to ${newest.id}` : 'it holds no runs yet';
   return new CommandFailure(
-    toolFailure('RUN_NOT_FOUND', `No run ${JSON.stringify(ref)} (field "${field}") in this process's history: ${holds}. ${historyScopeNote(ctx.startedAt, ctx.history.scope())} Use {"command":"history"} to see the ids.`, { field, ref }),
+    toolFailure(
+      'RUN_NOT_FOUND',
+      `No run ${JSON.stringify(ref)} (field "${field}") in this process's history: ${holds}. ${historyScopeNote(ctx.startedAt, ctx.history.scope())} Use {"command":"history"} to see the ids.`,
+      { field, ref },
+    ),
   );
 }
 
@@ -394,12 +493,21 @@ function diffCommand(ctx: SurfaceContext, args: JsonObject): CallToolResult {
 }
 
 /** Executes one meta-tool call. Every failure, including a malformed call, is an isError result, never a throw. */
-export async function callMetaTool(ctx: SurfaceContext, rawArgs: unknown, extra: CallExtra, role: MetaToolRole = 'single'): Promise<CallToolResult> {
+export async function callMetaTool(
+  ctx: SurfaceContext,
+  rawArgs: unknown,
+  extra: CallExtra,
+  role: MetaToolRole = 'single',
+): Promise<CallToolResult> {
   try {
     const { command, args } = parseArguments(rawArgs);
     if (!ROLE_COMMANDS[role].includes(command)) {
       const other = role === 'discovery' ? runnerToolName(ctx.names.metaToolName) : ctx.names.metaToolName;
-      throw invalid('command', `${JSON.stringify(command)} is a command of the ${other} tool; this one takes ${ROLE_COMMANDS[role].join(', ')}.`, { use_tool: other });
+      throw invalid(
+        'command',
+        `${JSON.stringify(command)} is a command of the ${other} tool; this one takes ${ROLE_COMMANDS[role].join(', ')}.`,
+        { use_tool: other },
+      );
     }
     switch (command) {
       case 'search':
@@ -422,4 +530,3 @@ export async function callMetaTool(ctx: SurfaceContext, rawArgs: unknown, extra:
     throw error;
   }
 }
-

@@ -27,7 +27,12 @@ export function toolTemplateUri(ctx: SurfaceContext): string {
 
 function fixedUris(ctx: SurfaceContext): { guide: string; catalogue: string; history: string; toolsPrefix: string } {
   const scheme = ctx.names.uriScheme;
-  return { guide: `${scheme}://guide`, catalogue: `${scheme}://catalogue`, history: `${scheme}://history`, toolsPrefix: `${scheme}://tools/` };
+  return {
+    guide: `${scheme}://guide`,
+    catalogue: `${scheme}://catalogue`,
+    history: `${scheme}://history`,
+    toolsPrefix: `${scheme}://tools/`,
+  };
 }
 
 /** A tool's description in a listing: its first line, at most 200 characters. */
@@ -38,9 +43,27 @@ export function listResources(ctx: SurfaceContext): ListResourcesResult {
   const product = ctx.names.productName;
   return {
     resources: [
-      { uri: uris.guide, name: 'guide', title: `${product} usage guide`, description: 'Meta commands, recovery paths, limits and error codes.', mimeType: 'text/markdown' },
-      { uri: uris.catalogue, name: 'catalogue', title: `${product} catalogue`, description: 'Every tool (no full schemas) with the URI of its manifest.', mimeType: JSON_TYPE },
-      { uri: uris.history, name: 'history', title: 'Run history', description: 'Runs this server process performed, newest first.', mimeType: JSON_TYPE },
+      {
+        uri: uris.guide,
+        name: 'guide',
+        title: `${product} usage guide`,
+        description: 'Meta commands, recovery paths, limits and error codes.',
+        mimeType: 'text/markdown',
+      },
+      {
+        uri: uris.catalogue,
+        name: 'catalogue',
+        title: `${product} catalogue`,
+        description: 'Every tool (no full schemas) with the URI of its manifest.',
+        mimeType: JSON_TYPE,
+      },
+      {
+        uri: uris.history,
+        name: 'history',
+        title: 'Run history',
+        description: 'Runs this server process performed, newest first.',
+        mimeType: JSON_TYPE,
+      },
       ...ctx.getTools().map((tool) => ({
         uri: toolUri(ctx, tool.slug),
         name: tool.slug,
@@ -59,7 +82,8 @@ export function listResourceTemplates(ctx: SurfaceContext): ListResourceTemplate
         uriTemplate: toolTemplateUri(ctx),
         name: 'tool',
         title: `${ctx.names.productName} tool manifest`,
-        description: 'One tool\'s full manifest: input and output schema plus a ready-to-send call. The slug is percent-encoded; an unambiguous prefix works too.',
+        description:
+          "One tool's full manifest: input and output schema plus a ready-to-send call. The slug is percent-encoded; an unambiguous prefix works too.",
         mimeType: JSON_TYPE,
       },
     ],
@@ -109,7 +133,20 @@ function jsonContents(uri: string, data: unknown): ReadResourceResult {
 
 export function readResource(ctx: SurfaceContext, uri: string): ReadResourceResult {
   const uris = fixedUris(ctx);
-  if (uri === uris.guide) return { contents: [{ uri, mimeType: 'text/markdown', text: buildGuide(ctx.names, { policy: ctx.policySummary ?? 'every tool', confirm: ctx.confirmation?.mode ?? 'off', surface: ctx.surfaceMode ?? 'single' }) }] };
+  if (uri === uris.guide)
+    return {
+      contents: [
+        {
+          uri,
+          mimeType: 'text/markdown',
+          text: buildGuide(ctx.names, {
+            policy: ctx.policySummary ?? 'every tool',
+            confirm: ctx.confirmation?.mode ?? 'off',
+            surface: ctx.surfaceMode ?? 'single',
+          }),
+        },
+      ],
+    };
   if (uri === uris.catalogue) return jsonContents(uri, catalogueDocument(ctx));
   if (uri === uris.history) return jsonContents(uri, historyIndex(ctx.history, ctx.startedAt));
   if (uri.startsWith(uris.toolsPrefix)) {
@@ -118,11 +155,18 @@ export function readResource(ctx: SurfaceContext, uri: string): ReadResourceResu
     try {
       slug = decodeURIComponent(encoded);
     } catch {
-      throw new ProtocolError(ErrorCode.InvalidParams, `Resource URI ${JSON.stringify(uri)} has a malformed percent-encoding; encode the slug with encodeURIComponent.`);
+      throw new ProtocolError(
+        ErrorCode.InvalidParams,
+        `Resource URI ${JSON.stringify(uri)} has a malformed percent-encoding; encode the slug with encodeURIComponent.`,
+      );
     }
     const resolution = resolveSlug(ctx.getTools(), slug, agentResolveOptions(ctx));
     if (!resolution.ok) {
-      throw new ProtocolError(ErrorCode.InvalidParams, `Unknown resource ${JSON.stringify(uri)}: ${resolution.failure.error}`, resolution.failure.details);
+      throw new ProtocolError(
+        ErrorCode.InvalidParams,
+        `Unknown resource ${JSON.stringify(uri)}: ${resolution.failure.error}`,
+        resolution.failure.details,
+      );
     }
     return jsonContents(toolUri(ctx, resolution.tool.slug), toolDocument(ctx, resolution.tool));
   }
@@ -131,7 +175,6 @@ export function readResource(ctx: SurfaceContext, uri: string): ReadResourceResu
     `Unknown resource ${JSON.stringify(uri)}. Resources: ${uris.guide}, ${uris.catalogue}, ${uris.history}, ${toolTemplateUri(ctx)}.`,
   );
 }
-
 
 /**
  * Slugs starting with `prefix`, code-unit sorted, at most 100, with the full count. When no slug starts with it, what
@@ -142,7 +185,10 @@ export function completeSlugs(
   prefix: string,
   search?: ToolSearch,
 ): { values: string[]; total: number; hasMore: boolean } {
-  const matches = tools.map((tool) => tool.slug).filter((slug) => slug.startsWith(prefix)).sort(byCodeUnit);
+  const matches = tools
+    .map((tool) => tool.slug)
+    .filter((slug) => slug.startsWith(prefix))
+    .sort(byCodeUnit);
   if (!matches.length && search !== undefined && prefix.trim() !== '') {
     const ranked = search.search(prefix, MAX_COMPLETION_VALUES).map((hit) => hit.slug);
     return { values: ranked, total: ranked.length, hasMore: false };

@@ -45,12 +45,12 @@ async function callDirect(ctx: SurfaceContext, name: string, args: unknown, extr
   const exact = toolBySlug(tools, name);
   if (exact !== undefined && exact.withheldReason === null) return runDirect(ctx, exact, args, extra);
   // A name that is exactly a tool outside the policy is refused, never resolved as a prefix of another tool.
-  const exactRefusal = exact === undefined ? ctx.refusal?.(name, true) ?? null : null;
+  const exactRefusal = exact === undefined ? (ctx.refusal?.(name, true) ?? null) : null;
   if (exactRefusal !== null) return failureResult(exactRefusal);
   const advertised = advertisedSubset(tools);
   const resolution = resolveSlug(advertised, name, agentResolveOptions(ctx));
   if (resolution.ok) return runDirect(ctx, resolution.tool, args, extra);
-  const refusal = exact === undefined && resolution.failure.code === 'TOOL_NOT_FOUND' ? ctx.refusal?.(name) ?? null : null;
+  const refusal = exact === undefined && resolution.failure.code === 'TOOL_NOT_FOUND' ? (ctx.refusal?.(name) ?? null) : null;
   if (refusal !== null) return failureResult(refusal);
   if (exact !== undefined && resolution.failure.code === 'TOOL_NOT_FOUND') {
     const failure = notFoundFailure(name, closestSlugs(advertised, name), { metaToolName: ctx.names.metaToolName });
@@ -75,7 +75,10 @@ export function createAgentSurface(ctx: SurfaceContext): AgentSurface {
   const metaTools = (): Tool[] => {
     const tools = ctx.getTools();
     if (last?.tools !== tools) {
-      last = { tools, entries: split ? [metaToolDefinition(ctx, 'discovery'), metaToolDefinition(ctx, 'runner')] : [metaToolDefinition(ctx)] };
+      last = {
+        tools,
+        entries: split ? [metaToolDefinition(ctx, 'discovery'), metaToolDefinition(ctx, 'runner')] : [metaToolDefinition(ctx)],
+      };
     }
     return last.entries;
   };
@@ -116,4 +119,3 @@ export function createAgentSurface(ctx: SurfaceContext): AgentSurface {
     },
   };
 }
-

@@ -29,7 +29,14 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/v4';
-import { type DiagnosticLog, type EnvironmentVariables, ProtocolError, type ServedCatalogueFile, type ServedTool, type ServerNames } from '../shared/contracts.js';
+import {
+  type DiagnosticLog,
+  type EnvironmentVariables,
+  ProtocolError,
+  type ServedCatalogueFile,
+  type ServedTool,
+  type ServerNames,
+} from '../shared/contracts.js';
 import { createToolAdvertiser, isAdvertised } from '../catalogue/advertise.js';
 import { createApiClient } from '../execution/api-client.js';
 import { createCatalogueStore, type CatalogueStore } from '../catalogue/catalogue-store.js';
@@ -43,12 +50,26 @@ import { createRunner } from '../execution/runner.js';
 import { packageToolSearch } from '../search/index.js';
 import { createAgentSurface, type AgentSurface, type CallExtra } from '../surface/surface.js';
 import { createValidator } from '../schema/validation.js';
-import { discoverResult, modernEnvelope, modernResult, REMOVED_IN_MODERN, type ModernEnvelope, type ResultDressing } from '../protocol/eras.js';
+import {
+  discoverResult,
+  modernEnvelope,
+  modernResult,
+  REMOVED_IN_MODERN,
+  type ModernEnvelope,
+  type ResultDressing,
+} from '../protocol/eras.js';
 import { createSubscriptions, type NotificationFilter } from '../protocol/subscriptions.js';
 import { inputRequiredConfirmation } from '../protocol/input-required.js';
 import { pageOf } from '../listing/index.js';
 import { listingReport, type ListingReport } from '../listing/index.js';
-import { createPolicyView, describePolicy, elicitationChannel, readPolicySettings, supportsFormElicitation, type PolicySettings } from '../policy/index.js';
+import {
+  createPolicyView,
+  describePolicy,
+  elicitationChannel,
+  readPolicySettings,
+  supportsFormElicitation,
+  type PolicySettings,
+} from '../policy/index.js';
 
 export interface CreateServerOptions {
   names: ServerNames;
@@ -117,12 +138,14 @@ const MAX_COMPLETION_VALUES = 100;
 
 export function serverInstructions(names: ServerNames): string {
   const meta = names.metaToolName;
-  return `Tools from the ${names.productName} catalogue. Each published tool is callable directly by its slug, with its `
-    + `own JSON Schema. When unsure which tool fits, call the \`${meta}\` tool with {"command":"search","query":"<what you want to do>"} `
-    + `first, then {"command":"schema","slug":"<slug>"} for exact parameters and a ready-to-send call; {"command":"batch"} runs up `
-    + 'to 10 tools in one call. Failures come back with a stable `code` and a `retryable` flag: fix a VALIDATION_ERROR instead of '
-    + `retrying it unchanged. The catalogue is also readable as resources (${names.uriScheme}://catalogue, `
-    + `${names.uriScheme}://tools/{slug}, ${names.uriScheme}://guide).`;
+  return (
+    `Tools from the ${names.productName} catalogue. Each published tool is callable directly by its slug, with its ` +
+    `own JSON Schema. When unsure which tool fits, call the \`${meta}\` tool with {"command":"search","query":"<what you want to do>"} ` +
+    `first, then {"command":"schema","slug":"<slug>"} for exact parameters and a ready-to-send call; {"command":"batch"} runs up ` +
+    'to 10 tools in one call. Failures come back with a stable `code` and a `retryable` flag: fix a VALIDATION_ERROR instead of ' +
+    `retrying it unchanged. The catalogue is also readable as resources (${names.uriScheme}://catalogue, ` +
+    `${names.uriScheme}://tools/{slug}, ${names.uriScheme}://guide).`
+  );
 }
 
 export function createServer(options: CreateServerOptions): CreatedServer {
@@ -147,7 +170,10 @@ export function createServer(options: CreateServerOptions): CreatedServer {
 
 /** For stateless HTTP: shared state once, a fresh `Server` per request (see ServerFactory). */
 export function createServerFactory(options: CreateServerOptions): ServerFactory {
-  const { surface, settings, policy, listing, catalogueStore, newServer, killLocalRuns } = wireServer({ ...options, servedOver: options.servedOver ?? 'http' });
+  const { surface, settings, policy, listing, catalogueStore, newServer, killLocalRuns } = wireServer({
+    ...options,
+    servedOver: options.servedOver ?? 'http',
+  });
   return { surface, settings, policy, listing, catalogueStore, newServer, killLocalRuns };
 }
 
@@ -170,25 +196,34 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
     if (level === null || !isLoggingLevel(level) || levelIndex('info') < levelIndex(level)) return;
     const params = { level: 'info' as const, logger: names.serverName, data: line };
     if (context?.sink !== undefined) context.sink({ method: 'notifications/message', params }).catch(() => undefined);
-    else if (sessionServer !== undefined && context?.modernLogLevel === undefined) sessionServer.sendLoggingMessage(params).catch(() => undefined);
+    else if (sessionServer !== undefined && context?.modernLogLevel === undefined)
+      sessionServer.sendLoggingMessage(params).catch(() => undefined);
   };
 
   const settings = readSettings(names, env, log);
   if (settings.execution !== 'remote') log(localExecutionWarning(names, settings.execution));
   const withheld = catalogue.tools.filter((tool) => !isAdvertised(tool));
   if (withheld.length > 0) {
-    log(`${withheld.length} tool(s) withheld from tools/list (slug outside the MCP tool-name grammar [A-Za-z0-9_-]{1,64}); `
-      + `they stay reachable through the ${names.metaToolName} tool's run command and ${names.uriScheme}://catalogue: `
-      + withheld.map((tool) => `${JSON.stringify(tool.slug)} (${tool.withheldReason ?? 'withheld'})`).join(', '));
+    log(
+      `${withheld.length} tool(s) withheld from tools/list (slug outside the MCP tool-name grammar [A-Za-z0-9_-]{1,64}); ` +
+        `they stay reachable through the ${names.metaToolName} tool's run command and ${names.uriScheme}://catalogue: ` +
+        withheld.map((tool) => `${JSON.stringify(tool.slug)} (${tool.withheldReason ?? 'withheld'})`).join(', '),
+    );
   }
   const metaClash = catalogue.tools.find((tool) => tool.slug === names.metaToolName && isAdvertised(tool));
   if (metaClash !== undefined) {
-    log(`Tool ${JSON.stringify(metaClash.slug)} has the meta-tool's name; it is not listed directly, only through the meta-tool's run command.`);
+    log(
+      `Tool ${JSON.stringify(metaClash.slug)} has the meta-tool's name; it is not listed directly, only through the meta-tool's run command.`,
+    );
   }
 
   const apiClient = createApiClient(names, settings, log);
   const localExecutor = createDeferredLocalExecutor({
-    timeoutMs: settings.timeoutMs, log, env, executionVar: settings.vars.execution, limits: readLocalLimits(names, env, log),
+    timeoutMs: settings.timeoutMs,
+    log,
+    env,
+    executionVar: settings.vars.execution,
+    limits: readLocalLimits(names, env, log),
   });
   const operations = createOperationCaller({ names, env, timeoutMs: settings.timeoutMs, debug: settings.debug, log });
   const runner = createRunner(settings, apiClient, localExecutor, log, operations);
@@ -201,25 +236,40 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
   const servedTools = (): readonly ServedTool[] => policyView.allowed(catalogueStore.getTools());
   // Host profile and tools mode (MCP_HOST_PROFILE, MCP_TOOLS, …): advertised forms are computed once per served tool.
   const listingOptions = {
-    profile: settings.hostProfile, mode: settings.tools, threshold: settings.toolsThreshold,
-    pinned: settings.pinnedTools, metaToolName: names.metaToolName,
+    profile: settings.hostProfile,
+    mode: settings.tools,
+    threshold: settings.toolsThreshold,
+    pinned: settings.pinnedTools,
+    metaToolName: names.metaToolName,
   };
   const advertiser = createToolAdvertiser({ ...listingOptions, prepared: catalogueStore.preparedForms });
   const surface = createAgentSurface({
-    names, getTools: servedTools, search: packageToolSearch(servedTools, catalogue.searchIndexUrl), runner, validator,
+    names,
+    getTools: servedTools,
+    search: packageToolSearch(servedTools, catalogue.searchIndexUrl),
+    runner,
+    validator,
     // Over HTTP, each caller (bearer token) has a history of its own; a stdio process has one client.
     history: options.servedOver === 'http' ? createCallerHistory({ tokenVar: httpEnvVarNames(names).token }) : createRunHistory(),
-    startedAt: new Date(), log,
+    startedAt: new Date(),
+    log,
     ...(settings.catalogue === 'pinned' ? { pinnedCatalogueVar: settings.vars.catalogue } : {}),
     refusal: (wanted, exactOnly) => policyView.refusal(catalogueStore.getTools(), wanted, exactOnly),
     confirmation: { mode: policy.confirm, confirmVar: policy.vars.confirm },
     surfaceMode: policy.surface,
     policySummary: describePolicy(policy.policy),
   });
-  const listing = (): ListingReport => listingReport({
-    all: catalogueStore.getTools(), served: servedTools(), listed: advertiser.list(servedTools(), surface.metaTools()),
-    metaEntries: surface.metaTools().length, options: listingOptions, policy, vars: settings.vars, tokenCostsUrl: catalogue.tokenCostsUrl,
-  });
+  const listing = (): ListingReport =>
+    listingReport({
+      all: catalogueStore.getTools(),
+      served: servedTools(),
+      listed: advertiser.list(servedTools(), surface.metaTools()),
+      metaEntries: surface.metaTools().length,
+      options: listingOptions,
+      policy,
+      vars: settings.vars,
+      tokenCostsUrl: catalogue.tokenCostsUrl,
+    });
 
   // The SDK builds an ajv instance per Server for elicitation replies, which this server never requests: built on
   // first use instead, once per process rather than once per stateless HTTP request.
@@ -232,7 +282,11 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
   const capabilities = { tools: { listChanged: true }, resources: { listChanged: true }, prompts: {}, completions: {}, logging: {} };
   const instructions = serverInstructions(names);
   // 2026-07-28 results say how long a client may keep them: as long as this server keeps its own tool list.
-  const dressing: ResultDressing = { serverInfo, ttlMs: settings.cacheTtlMs, cacheScope: options.privateResults === true ? 'private' : 'public' };
+  const dressing: ResultDressing = {
+    serverInfo,
+    ttlMs: settings.cacheTtlMs,
+    cacheScope: options.privateResults === true ? 'private' : 'public',
+  };
   const subscriptions = createSubscriptions((listener) => catalogueStore.onListChanged(listener));
   /** Runs a handler for the era its request names: a 2026-07-28 request gets its own log level and a dressed result. */
   const inEra: EraRunner = async (method, envelope, params, extra, handle) => {
@@ -244,8 +298,10 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
 
   const newServer = (): Server => {
     const mcp = new Server(serverInfo, { capabilities, instructions, jsonSchemaValidator: sdkSchemaValidator });
-    const onRequest = <T extends RequestSchema>(schema: T, handler: (request: z.output<T>, extra: RequestExtra) => ServerResult | Promise<ServerResult>): void =>
-      onEraRequest(mcp, schema, handler, inEra);
+    const onRequest = <T extends RequestSchema>(
+      schema: T,
+      handler: (request: z.output<T>, extra: RequestExtra) => ServerResult | Promise<ServerResult>,
+    ): void => onEraRequest(mcp, schema, handler, inEra);
 
     onRequest(ListToolsRequestSchema, async (request) => {
       await catalogueStore.ensureFresh();
@@ -260,14 +316,21 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
       // 2025 stdio the client's capabilities are known from its initialize; a stateless 2025 HTTP request has none, so
       // it cannot be asked (its answer would arrive at another Server).
       const modern = requestContext.getStore()?.modern;
-      const roundTrip = modern !== undefined && supportsFormElicitation(modern.envelope.clientCapabilities as Parameters<typeof supportsFormElicitation>[0])
-        ? inputRequiredConfirmation(modern.params)
-        : undefined;
-      const confirmationChannel = modern !== undefined
-        ? roundTrip?.channel
-        : supportsFormElicitation(mcp.getClientCapabilities())
-          ? elicitationChannel(async (params, signal) => extra.sendRequest({ method: 'elicitation/create', params: params as never }, ElicitResultSchema, { signal, timeout: CONFIRMATION_TIMEOUT_MS }))
+      const roundTrip =
+        modern !== undefined && supportsFormElicitation(modern.envelope.clientCapabilities as Parameters<typeof supportsFormElicitation>[0])
+          ? inputRequiredConfirmation(modern.params)
           : undefined;
+      const confirmationChannel =
+        modern !== undefined
+          ? roundTrip?.channel
+          : supportsFormElicitation(mcp.getClientCapabilities())
+            ? elicitationChannel(async (params, signal) =>
+                extra.sendRequest({ method: 'elicitation/create', params: params as never }, ElicitResultSchema, {
+                  signal,
+                  timeout: CONFIRMATION_TIMEOUT_MS,
+                }),
+              )
+            : undefined;
       const callExtra: CallExtra = {
         signal: extra.signal,
         ...(confirmationChannel === undefined ? {} : { confirmationChannel }),
@@ -291,7 +354,12 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
       const result = await requestContext.run(
         { ...requestContext.getStore(), sink: (notification) => extra.sendNotification(notification) },
         // Keys the host profile advertised under aliases go back to the manifest's keys before validation.
-        () => surface.callTool(request.params.name, advertiser.argumentsFor(servedTools(), request.params.name, request.params.arguments), callExtra),
+        () =>
+          surface.callTool(
+            request.params.name,
+            advertiser.argumentsFor(servedTools(), request.params.name, request.params.arguments),
+            callExtra,
+          ),
       );
       // Nothing ran: the confirmation question goes back for the client to ask, and the answer comes with the retry.
       return (roundTrip?.inputRequired() ?? result) as ServerResult;
@@ -420,7 +488,8 @@ function onEraRequest<T extends RequestSchema>(
   mcp.setRequestHandler(methodOnly, (request, extra) => {
     const envelope = modernEnvelope((request as { params?: unknown }).params);
     const removed = REMOVED_IN_MODERN[method];
-    if (envelope !== null && removed !== undefined) throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}; ${removed}.`);
+    if (envelope !== null && removed !== undefined)
+      throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}; ${removed}.`);
     const params = (request as { params?: unknown }).params;
     const rawParams = params !== null && typeof params === 'object' ? (params as Record<string, unknown>) : {};
     return inEra(method, envelope, rawParams, extra, () => handler(parseRequest(schema, request), extra));
@@ -435,8 +504,11 @@ function onEraRequest<T extends RequestSchema>(
 function refuseCursor(request: { method: string; params?: { cursor?: string | undefined } | undefined }): void {
   const cursor = request.params?.cursor;
   if (cursor === undefined) return;
-  throw new ProtocolError(ErrorCode.InvalidParams, `Invalid cursor ${JSON.stringify(cursor)}: ${request.method} answers everything in one page `
-    + 'and issues no cursors; send it without one.');
+  throw new ProtocolError(
+    ErrorCode.InvalidParams,
+    `Invalid cursor ${JSON.stringify(cursor)}: ${request.method} answers everything in one page ` +
+      'and issues no cursors; send it without one.',
+  );
 }
 
 function parseRequest<T extends RequestSchema>(schema: T, request: unknown): z.output<T> {
@@ -444,7 +516,10 @@ function parseRequest<T extends RequestSchema>(schema: T, request: unknown): z.o
   if (parsed.success) return parsed.data;
   const method = schema.shape.method.value;
   const problems = parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || 'the request'}: ${issue.message}`);
-  throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${problems.join('; ')}. Fix the params and send the request again.`);
+  throw new ProtocolError(
+    ErrorCode.InvalidParams,
+    `Invalid params for ${method}: ${problems.join('; ')}. Fix the params and send the request again.`,
+  );
 }
 
 function levelIndex(level: LoggingLevel): number {
@@ -461,12 +536,18 @@ const DiscoverRequestSchema = z.object({ method: z.literal('server/discover'), p
 /** subscriptions/listen (2026-07-28): which change notifications the client wants. */
 const ListenRequestSchema = z.object({
   method: z.literal('subscriptions/listen'),
-  params: z.object({
-    notifications: z.object({
-      toolsListChanged: z.boolean().optional(),
-      promptsListChanged: z.boolean().optional(),
-      resourcesListChanged: z.boolean().optional(),
-      resourceSubscriptions: z.array(z.string()).optional(),
-    }).loose().optional(),
-  }).loose().optional(),
+  params: z
+    .object({
+      notifications: z
+        .object({
+          toolsListChanged: z.boolean().optional(),
+          promptsListChanged: z.boolean().optional(),
+          resourcesListChanged: z.boolean().optional(),
+          resourceSubscriptions: z.array(z.string()).optional(),
+        })
+        .loose()
+        .optional(),
+    })
+    .loose()
+    .optional(),
 });

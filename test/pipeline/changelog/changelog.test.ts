@@ -6,14 +6,26 @@ import { describe, it } from 'node:test';
 import type { Manifest } from '../../../src/runtime/shared/contracts.js';
 import { buildChangelog, bumpVersion, diffTool } from '../../../src/pipeline/changelog/changelog.js';
 import { loadSide, type CatalogueSide, type SideTool } from '../../../src/pipeline/changelog/load-side.js';
-import { codeSpan, latestChangelogVersion, prependChangelogEntry, renderMarkdown } from '../../../src/pipeline/changelog/render-markdown.js';
+import {
+  codeSpan,
+  latestChangelogVersion,
+  prependChangelogEntry,
+  renderMarkdown,
+} from '../../../src/pipeline/changelog/render-markdown.js';
 import { bundle, HOSTILE_TEXT, tool } from '../../fixtures/catalogues.js';
 import { planRelease, planSide, type PreviousPackage } from '../../../src/pipeline/changelog/package-changelog.js';
 import { planPackage } from '../../../src/pipeline/plan/plan-package.js';
 import { checkCatalogue } from '../../../src/pipeline/check/check-catalogue.js';
 
 function sideTool(manifest: Manifest, names: Partial<SideTool> = {}): SideTool {
-  return { slug: manifest.slug, manifest, identifier: manifest.slug.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()), file: manifest.slug, withheldReason: null, ...names };
+  return {
+    slug: manifest.slug,
+    manifest,
+    identifier: manifest.slug.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()),
+    file: manifest.slug,
+    withheldReason: null,
+    ...names,
+  };
 }
 
 function side(tools: SideTool[]): CatalogueSide {
@@ -126,11 +138,14 @@ describe('changelog: tool-level changes', () => {
     const before = side([sideTool(tool('a')), sideTool(tool('gone'))]);
     const after = side([sideTool(tool('a', { description: 'Better words.' })), sideTool(tool('b', { input_schema: { type: 'object' } }))]);
     const changelog = buildChangelog(before, after);
-    assert.deepEqual(changelog.tools.map((t) => [t.slug, t.status, t.sdk, t.mcp]), [
-      ['a', 'changed', 'patch', 'patch'],
-      ['b', 'added', 'minor', 'minor'],
-      ['gone', 'removed', 'breaking', 'breaking'],
-    ]);
+    assert.deepEqual(
+      changelog.tools.map((t) => [t.slug, t.status, t.sdk, t.mcp]),
+      [
+        ['a', 'changed', 'patch', 'patch'],
+        ['b', 'added', 'minor', 'minor'],
+        ['gone', 'removed', 'breaking', 'breaking'],
+      ],
+    );
     assert.equal(changelog.bump, 'major');
     assert.deepEqual(changelog.counts, { added: 1, removed: 1, changed: 1, breakingForSdk: 1, breakingForMcp: 1 });
     assert.equal(buildChangelog(before, side([sideTool(tool('a')), sideTool(tool('gone')), sideTool(tool('c'))])).bump, 'minor');
@@ -139,51 +154,127 @@ describe('changelog: tool-level changes', () => {
   });
 
   it('a slug renamed under the same SDK wrapper is one tool renamed: breaking for MCP clients only', () => {
-    const before = side([sideTool(tool('old tool', { name: 'Old tool', description: 'Old.' }), { identifier: 'oldTool', withheldReason: 'contains white space' })]);
-    const after = side([sideTool(tool('old-tool', { name: 'Old tool', description: 'Old.', input_schema: { type: 'object', properties: { text: { type: 'string' }, n: { type: 'integer' } }, required: ['text'] } }), { identifier: 'oldTool', file: 'old tool' })]);
-    const changelog = buildChangelog(before, after);
-    assert.deepEqual(changelog.tools.map((t) => [t.slug, t.status, t.sdk, t.mcp]), [['old-tool', 'changed', 'minor', 'breaking']]);
-    assert.deepEqual(changelog.tools[0]!.changes.map((c) => [c.kind, c.sdk, c.mcp]), [
-      ['tool-renamed', 'patch', 'breaking'],
-      ['tool-advertised', 'none', 'minor'],
-      ['property-added', 'minor', 'minor'],
+    const before = side([
+      sideTool(tool('old tool', { name: 'Old tool', description: 'Old.' }), {
+        identifier: 'oldTool',
+        withheldReason: 'contains white space',
+      }),
     ]);
+    const after = side([
+      sideTool(
+        tool('old-tool', {
+          name: 'Old tool',
+          description: 'Old.',
+          input_schema: { type: 'object', properties: { text: { type: 'string' }, n: { type: 'integer' } }, required: ['text'] },
+        }),
+        { identifier: 'oldTool', file: 'old tool' },
+      ),
+    ]);
+    const changelog = buildChangelog(before, after);
+    assert.deepEqual(
+      changelog.tools.map((t) => [t.slug, t.status, t.sdk, t.mcp]),
+      [['old-tool', 'changed', 'minor', 'breaking']],
+    );
+    assert.deepEqual(
+      changelog.tools[0]!.changes.map((c) => [c.kind, c.sdk, c.mcp]),
+      [
+        ['tool-renamed', 'patch', 'breaking'],
+        ['tool-advertised', 'none', 'minor'],
+        ['property-added', 'minor', 'minor'],
+      ],
+    );
     assert.equal(changelog.tools[0]!.changes[0]!.message, 'slug renamed: "old tool" → "old-tool" (the SDK wrapper keeps its name)');
     assert.deepEqual(changelog.breaking, { sdk: false, mcp: true });
     assert.deepEqual(changelog.counts, { added: 0, removed: 0, changed: 1, breakingForSdk: 0, breakingForMcp: 1 });
     // A new slug with another wrapper name and other schemas is a removal and an addition.
-    const other = buildChangelog(before, side([sideTool(tool('new-tool', { input_schema: { type: 'object', properties: { other: { type: 'number' } } } }))]));
-    assert.deepEqual(other.tools.map((t) => [t.slug, t.status]), [['new-tool', 'added'], ['old tool', 'removed']]);
+    const other = buildChangelog(
+      before,
+      side([sideTool(tool('new-tool', { input_schema: { type: 'object', properties: { other: { type: 'number' } } } }))]),
+    );
+    assert.deepEqual(
+      other.tools.map((t) => [t.slug, t.status]),
+      [
+        ['new-tool', 'added'],
+        ['old tool', 'removed'],
+      ],
+    );
   });
 
   it('a removed and an added tool with the same schemas are one tool renamed, whatever their SDK wrappers', () => {
-    const schemas = { name: 'Refund', description: 'Refunds an invoice.', input_schema: { type: 'object', properties: { amount: { type: 'integer' }, invoice: { type: 'string' } }, required: ['invoice'] }, output_schema: { type: 'object', properties: { id: { type: 'string' } } } };
+    const schemas = {
+      name: 'Refund',
+      description: 'Refunds an invoice.',
+      input_schema: { type: 'object', properties: { amount: { type: 'integer' }, invoice: { type: 'string' } }, required: ['invoice'] },
+      output_schema: { type: 'object', properties: { id: { type: 'string' } } },
+    };
     // The same schemas with keys in another order: JSON Schema does not read key order.
-    const reordered = { input_schema: { required: ['invoice'], properties: { amount: { type: 'integer' }, invoice: { type: 'string' } }, type: 'object' }, output_schema: schemas.output_schema, name: 'Refund', description: 'Refunds an invoice.' };
-    const before = side([sideTool(tool('refund-invoice', schemas)), sideTool(tool('unrelated', { input_schema: { type: 'object', properties: { q: { type: 'string' } } } }))]);
-    const after = side([sideTool(tool('invoices-refund', reordered)), sideTool(tool('unrelated', { input_schema: { type: 'object', properties: { q: { type: 'string' } } } }))]);
-    const changelog = buildChangelog(before, after);
-    assert.deepEqual(changelog.tools.map((t) => [t.slug, t.status, t.sdk, t.mcp]), [['invoices-refund', 'changed', 'breaking', 'breaking']]);
-    assert.deepEqual(changelog.tools[0]!.changes.map((c) => [c.kind, c.before, c.after]), [
-      ['tool-renamed', 'refund-invoice', 'invoices-refund'],
-      ['identifier-changed', 'refundInvoice', 'invoicesRefund'],
-      ['file-changed', 'refund-invoice', 'invoices-refund'],
+    const reordered = {
+      input_schema: { required: ['invoice'], properties: { amount: { type: 'integer' }, invoice: { type: 'string' } }, type: 'object' },
+      output_schema: schemas.output_schema,
+      name: 'Refund',
+      description: 'Refunds an invoice.',
+    };
+    const before = side([
+      sideTool(tool('refund-invoice', schemas)),
+      sideTool(tool('unrelated', { input_schema: { type: 'object', properties: { q: { type: 'string' } } } })),
     ]);
-    assert.equal(changelog.tools[0]!.changes[0]!.message, 'slug renamed: "refund-invoice" → "invoices-refund" (same input and output schemas)');
+    const after = side([
+      sideTool(tool('invoices-refund', reordered)),
+      sideTool(tool('unrelated', { input_schema: { type: 'object', properties: { q: { type: 'string' } } } })),
+    ]);
+    const changelog = buildChangelog(before, after);
+    assert.deepEqual(
+      changelog.tools.map((t) => [t.slug, t.status, t.sdk, t.mcp]),
+      [['invoices-refund', 'changed', 'breaking', 'breaking']],
+    );
+    assert.deepEqual(
+      changelog.tools[0]!.changes.map((c) => [c.kind, c.before, c.after]),
+      [
+        ['tool-renamed', 'refund-invoice', 'invoices-refund'],
+        ['identifier-changed', 'refundInvoice', 'invoicesRefund'],
+        ['file-changed', 'refund-invoice', 'invoices-refund'],
+      ],
+    );
+    assert.equal(
+      changelog.tools[0]!.changes[0]!.message,
+      'slug renamed: "refund-invoice" → "invoices-refund" (same input and output schemas)',
+    );
     // Two added tools with the schemas of one removed tool: no way to tell which continues it.
-    const twice = buildChangelog(before, side([sideTool(tool('refund-a', schemas)), sideTool(tool('refund-b', schemas)), before.tools[1]!]));
-    assert.deepEqual(twice.tools.map((t) => [t.slug, t.status]), [['refund-a', 'added'], ['refund-b', 'added'], ['refund-invoice', 'removed']]);
+    const twice = buildChangelog(
+      before,
+      side([sideTool(tool('refund-a', schemas)), sideTool(tool('refund-b', schemas)), before.tools[1]!]),
+    );
+    assert.deepEqual(
+      twice.tools.map((t) => [t.slug, t.status]),
+      [
+        ['refund-a', 'added'],
+        ['refund-b', 'added'],
+        ['refund-invoice', 'removed'],
+      ],
+    );
   });
 
   it('an annotation change is reported whole, one hint per line, at its pointer', () => {
     const annotated = (annotations: Manifest['annotations']) => sideTool(tool('send-reminder', { annotations }));
-    const changes = diffTool(annotated({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false }), annotated({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true }));
-    assert.deepEqual(changes.map((c) => [c.pointer, c.message, c.mcp]), [
-      ['/annotations/destructiveHint', 'annotation destructiveHint: false → true (trust-gating hosts may now deny the tool)', 'breaking'],
-      ['/annotations/openWorldHint', 'annotation openWorldHint: false → true (trust-gating hosts may now deny the tool)', 'breaking'],
-    ]);
-    const text = renderMarkdown(buildChangelog(side([annotated({ destructiveHint: false })]), side([annotated({ destructiveHint: true })])), '0.2.0');
-    assert.match(text, /^- SDK patch, MCP \*\*breaking\*\*: annotation destructiveHint: `false` → `true` \(trust-gating hosts may now deny the tool\)$/m);
+    const changes = diffTool(
+      annotated({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false }),
+      annotated({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true }),
+    );
+    assert.deepEqual(
+      changes.map((c) => [c.pointer, c.message, c.mcp]),
+      [
+        ['/annotations/destructiveHint', 'annotation destructiveHint: false → true (trust-gating hosts may now deny the tool)', 'breaking'],
+        ['/annotations/openWorldHint', 'annotation openWorldHint: false → true (trust-gating hosts may now deny the tool)', 'breaking'],
+      ],
+    );
+    const text = renderMarkdown(
+      buildChangelog(side([annotated({ destructiveHint: false })]), side([annotated({ destructiveHint: true })])),
+      '0.2.0',
+    );
+    assert.match(
+      text,
+      /^- SDK patch, MCP \*\*breaking\*\*: annotation destructiveHint: `false` → `true` \(trust-gating hosts may now deny the tool\)$/m,
+    );
     assert.doesNotMatch(text, /…/);
   });
 
@@ -228,7 +319,13 @@ describe('changelog: markdown', () => {
 
   it('renders the same bytes for the same changelog, and "No changes." when empty', () => {
     const before = side([sideTool(tool('a')), sideTool(tool('b'))]);
-    const after = side([sideTool(tool('a', { input_schema: { type: 'object', properties: { text: { type: 'string' }, n: { type: 'integer' } }, required: ['text', 'n'] } }))]);
+    const after = side([
+      sideTool(
+        tool('a', {
+          input_schema: { type: 'object', properties: { text: { type: 'string' }, n: { type: 'integer' } }, required: ['text', 'n'] },
+        }),
+      ),
+    ]);
     const first = renderMarkdown(buildChangelog(before, after), '2.0.0');
     assert.equal(renderMarkdown(buildChangelog(before, after), '2.0.0'), first);
     assert.equal(
@@ -275,15 +372,26 @@ describe('changelog: loading a catalogue side', () => {
       const before = await loadSide(join(dir, 'old.json'));
       const after = await loadSide(join(dir, 'new.json'), { lock: before.lock });
       const changelog = buildChangelog(before, after);
-      assert.deepEqual(changelog.tools.map((t) => [t.slug, t.status]), [['env-validator', 'added']]);
+      assert.deepEqual(
+        changelog.tools.map((t) => [t.slug, t.status]),
+        [['env-validator', 'added']],
+      );
       assert.equal(after.tools.find((t) => t.slug === 'env_validator')!.identifier, before.tools[0]!.identifier);
       const unlocked = await loadSide(join(dir, 'new.json'));
       assert.notEqual(unlocked.tools.find((t) => t.slug === 'env_validator')!.identifier, before.tools[0]!.identifier);
-      assert.deepEqual(buildChangelog(before, unlocked).tools.find((t) => t.slug === 'env_validator')!.changes.map((c) => c.kind), ['identifier-changed', 'file-changed']);
+      assert.deepEqual(
+        buildChangelog(before, unlocked)
+          .tools.find((t) => t.slug === 'env_validator')!
+          .changes.map((c) => c.kind),
+        ['identifier-changed', 'file-changed'],
+      );
       // `env_validator` respelled `env-validator`: a build over the old side keeps the wrapper, so it is a rename.
       await writeFile(join(dir, 'respelled.json'), JSON.stringify(bundle([tool('env-validator')])));
       const respelled = await loadSide(join(dir, 'respelled.json'), { lock: before.lock });
-      assert.deepEqual(buildChangelog(before, respelled).tools.map((t) => [t.slug, t.status, t.changes[0]!.kind]), [['env-validator', 'changed', 'tool-renamed']]);
+      assert.deepEqual(
+        buildChangelog(before, respelled).tools.map((t) => [t.slug, t.status, t.changes[0]!.kind]),
+        [['env-validator', 'changed', 'tool-renamed']],
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -300,8 +408,14 @@ describe('changelog: the version a build writes (planRelease)', () => {
   const before = [tool('a'), tool('gone', { input_schema: { type: 'object' } })];
   const after = [tool('a')];
 
-  it('keep: the configured version, or the folder\'s when higher; nothing compared', () => {
-    assert.deepEqual(planRelease({ version: '0.4.0', side: null, changelogText: null }, planOf(after), '0.1.0', 'keep'), { version: '0.4.0', bump: 'none', changelog: null, changelogText: null, entry: null });
+  it("keep: the configured version, or the folder's when higher; nothing compared", () => {
+    assert.deepEqual(planRelease({ version: '0.4.0', side: null, changelogText: null }, planOf(after), '0.1.0', 'keep'), {
+      version: '0.4.0',
+      bump: 'none',
+      changelog: null,
+      changelogText: null,
+      entry: null,
+    });
     assert.equal(planRelease({ version: '0.4.0', side: null, changelogText: null }, planOf(after), '2.0.0', 'keep').version, '2.0.0');
     assert.equal(planRelease({ version: null, side: null, changelogText: null }, planOf(after), '0.1.0', 'changelog').version, '0.1.0');
   });

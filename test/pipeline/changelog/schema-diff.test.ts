@@ -14,7 +14,12 @@ interface Case {
   output?: AudienceImpact;
 }
 
-const obj = (properties: Record<string, unknown>, required: string[] = [], extra: Record<string, unknown> = {}) => ({ type: 'object', properties, required, ...extra });
+const obj = (properties: Record<string, unknown>, required: string[] = [], extra: Record<string, unknown> = {}) => ({
+  type: 'object',
+  properties,
+  required,
+  ...extra,
+});
 const both = (impact: AudienceImpact['sdk']): AudienceImpact => ({ sdk: impact, mcp: impact });
 
 const cases: Case[] = [
@@ -194,7 +199,16 @@ const cases: Case[] = [
     name: 'additionalProperties tightened',
     before: obj({ a: { type: 'string' } }),
     after: obj({ a: { type: 'string' } }, [], { additionalProperties: false }),
-    want: [{ kind: 'additional-properties-changed', pointer: '', keyword: 'additionalProperties', effect: 'tightened', before: undefined, after: false }],
+    want: [
+      {
+        kind: 'additional-properties-changed',
+        pointer: '',
+        keyword: 'additionalProperties',
+        effect: 'tightened',
+        before: undefined,
+        after: false,
+      },
+    ],
     input: both('breaking'),
     output: both('patch'),
   },
@@ -267,11 +281,15 @@ const cases: Case[] = [
     name: 'recursive $ref: compared once per path, terminates',
     before: {
       $ref: '#/$defs/node',
-      $defs: { node: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/node' } } } } },
+      $defs: {
+        node: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/node' } } } },
+      },
     },
     after: {
       $ref: '#/$defs/node',
-      $defs: { node: { type: 'object', properties: { name: { type: 'number' }, children: { type: 'array', items: { $ref: '#/$defs/node' } } } } },
+      $defs: {
+        node: { type: 'object', properties: { name: { type: 'number' }, children: { type: 'array', items: { $ref: '#/$defs/node' } } } },
+      },
     },
     want: [{ kind: 'type-changed', pointer: '/properties/name' }],
   },
@@ -337,7 +355,12 @@ const cases: Case[] = [
   },
   {
     name: 'draft-07 tuple (items array, additionalItems) and 2020-12 tuple (prefixItems, items): no change',
-    before: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'array', items: [{ type: 'string' }, { type: 'integer' }], additionalItems: false },
+    before: {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'array',
+      items: [{ type: 'string' }, { type: 'integer' }],
+      additionalItems: false,
+    },
     after: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }], items: false },
     want: [],
   },
@@ -392,7 +415,14 @@ const cases: Case[] = [
     after: obj({ n: { type: 'number', minimum: 0 } }),
     want: [
       { kind: 'constraint-changed', pointer: '/properties/n', keyword: 'minimum', effect: 'loosened', before: undefined, after: 0 },
-      { kind: 'constraint-changed', pointer: '/properties/n', keyword: 'exclusiveMinimum', effect: 'loosened', before: 0, after: undefined },
+      {
+        kind: 'constraint-changed',
+        pointer: '/properties/n',
+        keyword: 'exclusiveMinimum',
+        effect: 'loosened',
+        before: 0,
+        after: undefined,
+      },
     ],
     input: both('minor'),
   },
@@ -488,6 +518,9 @@ describe('schema diff', () => {
     assert.deepEqual(diffSchemas(tree, structuredClone(tree)), []);
     // A change under a self-referencing root is found at each level once, then the recursion stops.
     const changed = { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#' } }, tag: { type: 'string' } } };
-    assert.deepEqual(diffSchemas(tree, changed).map((c) => c.pointer), ['/properties/kids/items/properties/tag', '/properties/tag']);
+    assert.deepEqual(
+      diffSchemas(tree, changed).map((c) => c.pointer),
+      ['/properties/kids/items/properties/tag', '/properties/tag'],
+    );
   });
 });

@@ -40,7 +40,10 @@ describe('developer scripts and the API URL variable', () => {
       const runs = [
         ['agent-demo', (io: ReturnType<typeof capture>['io']) => runAgentDemo([], io, { packageRoot: packageDir, env })],
         ['catalogue-check', (io: ReturnType<typeof capture>['io']) => runCatalogueCheck([], io, { packageRoot: packageDir, env })],
-        ['shell', (io: ReturnType<typeof capture>['io']) => runShell([], { ...io, input: Readable.from([]) }, { packageRoot: packageDir, env })],
+        [
+          'shell',
+          (io: ReturnType<typeof capture>['io']) => runShell([], { ...io, input: Readable.from([]) }, { packageRoot: packageDir, env }),
+        ],
       ] as const;
       for (const [script, run] of runs) {
         const { io, out, err } = capture();
@@ -63,17 +66,23 @@ describe('developer scripts and the API URL variable', () => {
         response.end(JSON.stringify({ success: false, error: 'basic auth required', code: 'AUTH_ERROR', retryable: false }));
         return;
       }
-      const forwarded = http.request({ host: upstream.hostname, port: upstream.port, path: request.url, method: request.method, headers: request.headers }, (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      });
+      const forwarded = http.request(
+        { host: upstream.hostname, port: upstream.port, path: request.url, method: request.method, headers: request.headers },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
       request.pipe(forwarded);
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     try {
       const port = (proxy.address() as AddressInfo).port;
       const { io, out, err } = capture();
-      const code = await runAgentDemo([], io, { packageRoot: packageDir, env: serverEnv({ NEXUSBLOOM_API_URL: `http://me:s3cret@127.0.0.1:${port}/api` }) });
+      const code = await runAgentDemo([], io, {
+        packageRoot: packageDir,
+        env: serverEnv({ NEXUSBLOOM_API_URL: `http://me:s3cret@127.0.0.1:${port}/api` }),
+      });
       assert.equal(code, 0, [...out, ...err].join('\n'));
       assert.equal(out[0], `API: http://127.0.0.1:${port}/api`, 'the credentials are not shown');
     } finally {
@@ -97,8 +106,14 @@ describe('what the developer scripts say when their API is not there', () => {
     { api: 'http://127.0.0.1:4010/api', want: 'start it with `npm run mock-api`' },
     { api: 'http://localhost:4321/api', want: 'start it with `npm run mock-api -- 4321`' },
     { api: 'http://[::1]:4321/api', want: 'start it with `npm run mock-api -- 4321`' },
-    { api: 'https://nexusbloom.dev/api', want: 'to use the mock API instead, start it with `npm run mock-api` and set NEXUSBLOOM_API_URL=http://127.0.0.1:4010/api' },
-    { api: 'http://127.0.0.1:4010/v2', want: 'to use the mock API instead, start it with `npm run mock-api` and set NEXUSBLOOM_API_URL=http://127.0.0.1:4010/api' },
+    {
+      api: 'https://nexusbloom.dev/api',
+      want: 'to use the mock API instead, start it with `npm run mock-api` and set NEXUSBLOOM_API_URL=http://127.0.0.1:4010/api',
+    },
+    {
+      api: 'http://127.0.0.1:4010/v2',
+      want: 'to use the mock API instead, start it with `npm run mock-api` and set NEXUSBLOOM_API_URL=http://127.0.0.1:4010/api',
+    },
   ];
   for (const { api, want } of cases) {
     it(`for ${api}: ${want}`, () => {
@@ -114,20 +129,37 @@ describe('what the developer scripts say when their API is not there', () => {
       assert.ok(readme.includes(`\`${name}\``) || readme.includes(`\`npm run ${name}`), `README names ${name}`);
     }
     assert.match(readme, /`npm run catalogue-check`[^\n]*`-- --mock`/);
-    assert.ok(readme.includes(`NEXUSBLOOM_API_URL=http://127.0.0.1:${DEFAULT_MOCK_API_PORT}/api`), 'README says how to point the scripts at the mock');
+    assert.ok(
+      readme.includes(`NEXUSBLOOM_API_URL=http://127.0.0.1:${DEFAULT_MOCK_API_PORT}/api`),
+      'README says how to point the scripts at the mock',
+    );
   });
 
   it('agent-demo and catalogue-check say how to reach a mock when a remote API is down', async () => {
     const env = serverEnv({ NEXUSBLOOM_API_URL: 'http://nexusbloom.invalid/api' });
     const demo = { out: [] as string[], err: [] as string[] };
-    const demoCode = await runAgentDemo([], { stdout: (line) => void demo.out.push(line), stderr: (line) => void demo.err.push(line) }, { packageRoot: packageDir, env });
+    const demoCode = await runAgentDemo(
+      [],
+      { stdout: (line) => void demo.out.push(line), stderr: (line) => void demo.err.push(line) },
+      { packageRoot: packageDir, env },
+    );
     assert.equal(demoCode, 1);
     assert.equal(demo.err.length, 1);
-    assert.match(demo.err[0]!, /not reachable .*\. To use the mock API instead, start it with `npm run mock-api` and set NEXUSBLOOM_API_URL=http:\/\/127\.0\.0\.1:4010\/api, or run `npm run agent-demo:mock`/);
+    assert.match(
+      demo.err[0]!,
+      /not reachable .*\. To use the mock API instead, start it with `npm run mock-api` and set NEXUSBLOOM_API_URL=http:\/\/127\.0\.0\.1:4010\/api, or run `npm run agent-demo:mock`/,
+    );
     const check = { out: [] as string[], err: [] as string[] };
-    const checkCode = await runCatalogueCheck([], { stdout: (line) => void check.out.push(line), stderr: (line) => void check.err.push(line) }, { packageRoot: packageDir, env });
+    const checkCode = await runCatalogueCheck(
+      [],
+      { stdout: (line) => void check.out.push(line), stderr: (line) => void check.err.push(line) },
+      { packageRoot: packageDir, env },
+    );
     assert.equal(checkCode, 1);
-    assert.match(check.out.join('\n'), /not reachable .*; to use the mock API instead, start it with `npm run mock-api` and set NEXUSBLOOM_API_URL=http:\/\/127\.0\.0\.1:4010\/api, or pass --mock/);
+    assert.match(
+      check.out.join('\n'),
+      /not reachable .*; to use the mock API instead, start it with `npm run mock-api` and set NEXUSBLOOM_API_URL=http:\/\/127\.0\.0\.1:4010\/api, or pass --mock/,
+    );
   });
 });
 
@@ -135,8 +167,17 @@ describe('mock-api on a port where a mock already runs', () => {
   // "Reuses a running one": also one that asks for a key or has a fault injected into its tool list, which answer
   // GET /tools with an error status but are still the mock.
   const setups: Array<{ what: string; options: { apiKey?: string }; fault?: MockFaults; note: RegExp }> = [
-    { what: 'started with --api-key', options: { apiKey: 'k' }, note: /reusing the mock API already on port \d+ \(it was started with --api-key: requests need that key\)$/ },
-    { what: 'with a fault on its tool list', options: {}, fault: { list: { kind: 'status', status: 500 } }, note: /reusing the mock API already on port \d+$/ },
+    {
+      what: 'started with --api-key',
+      options: { apiKey: 'k' },
+      note: /reusing the mock API already on port \d+ \(it was started with --api-key: requests need that key\)$/,
+    },
+    {
+      what: 'with a fault on its tool list',
+      options: {},
+      fault: { list: { kind: 'status', status: 500 } },
+      note: /reusing the mock API already on port \d+$/,
+    },
   ];
   for (const { what, options, fault, note } of setups) {
     it(`reuses one ${what}`, async () => {
@@ -145,7 +186,10 @@ describe('mock-api on a port where a mock already runs', () => {
         if (fault !== undefined) running.setFaults(fault);
         const out: string[] = [];
         const err: string[] = [];
-        const outcome = await runMockApiCli([String(running.port)], { stdout: (line) => void out.push(line), stderr: (line) => void err.push(line) });
+        const outcome = await runMockApiCli([String(running.port)], {
+          stdout: (line) => void out.push(line),
+          stderr: (line) => void err.push(line),
+        });
         assert.equal(outcome.exitCode, 0, err.join('\n'));
         assert.equal(outcome.api, undefined);
         assert.deepEqual(out, [running.url]);
@@ -171,7 +215,7 @@ describe('developer scripts when the server does not start, or stops', () => {
       '  const message = JSON.parse(line);',
       "  if (message.method === 'initialize') {",
       "    process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'dying', version: '0' } } }) + '\\n');",
-      "  } else if (message.id !== undefined) {",
+      '  } else if (message.id !== undefined) {',
       "    process.stderr.write('fatal: out of memory\\n');",
       '    process.exit(5);',
       '  }',
@@ -193,16 +237,29 @@ describe('developer scripts when the server does not start, or stops', () => {
   after(() => rmSync(scratch, { recursive: true, force: true }));
 
   const scripts = [
-    ['agent-demo', (io: ReturnType<typeof capture>['io'], root: string) => runAgentDemo(['--mock'], io, { packageRoot: root, env: serverEnv() })],
-    ['catalogue-check', (io: ReturnType<typeof capture>['io'], root: string) => runCatalogueCheck(['--mock'], io, { packageRoot: root, env: serverEnv() })],
-    ['shell', (io: ReturnType<typeof capture>['io'], root: string) => runShell(['--mock'], { ...io, input: Readable.from(['list\nlist\nlist\n']) }, { packageRoot: root, env: serverEnv() })],
+    [
+      'agent-demo',
+      (io: ReturnType<typeof capture>['io'], root: string) => runAgentDemo(['--mock'], io, { packageRoot: root, env: serverEnv() }),
+    ],
+    [
+      'catalogue-check',
+      (io: ReturnType<typeof capture>['io'], root: string) => runCatalogueCheck(['--mock'], io, { packageRoot: root, env: serverEnv() }),
+    ],
+    [
+      'shell',
+      (io: ReturnType<typeof capture>['io'], root: string) =>
+        runShell(['--mock'], { ...io, input: Readable.from(['list\nlist\nlist\n']) }, { packageRoot: root, env: serverEnv() }),
+    ],
   ] as const;
   for (const [script, run] of scripts) {
     it(`${script} says once that the server did not start, and what the server wrote`, async () => {
       const { io, out, err } = capture();
       assert.equal(await run(io, packages.get('does not start')!), 1);
       const said = err.join('\n');
-      assert.match(said, new RegExp(`^${script}: the server \\(node .*dist/bin\\.js\\) did not start: .*\\. It wrote:\\nboom: the catalogue is unreadable$`));
+      assert.match(
+        said,
+        new RegExp(`^${script}: the server \\(node .*dist/bin\\.js\\) did not start: .*\\. It wrote:\\nboom: the catalogue is unreadable$`),
+      );
       assert.equal(out.filter((line) => line.includes('boom')).length, 0);
     });
 
@@ -211,7 +268,10 @@ describe('developer scripts when the server does not start, or stops', () => {
       assert.equal(await run(io, packages.get('stops')!), 1);
       const stopped = /the server \(node .*dist\/bin\.js\) stopped\. The end of what it wrote:\nfatal: out of memory$/;
       // catalogue-check reports it as a failure line; the others on stderr, where the shell also greets.
-      const lines = script === 'catalogue-check' ? out.filter((line) => line.startsWith('FAIL  ')) : err.filter((line) => !line.startsWith('shell: connected'));
+      const lines =
+        script === 'catalogue-check'
+          ? out.filter((line) => line.startsWith('FAIL  '))
+          : err.filter((line) => !line.startsWith('shell: connected'));
       assert.equal(lines.length, 1, [...out, ...err].join('\n'));
       assert.match(lines[0]!, stopped);
       assert.ok(!out.some((line) => line.includes('Not connected')), out.join('\n'));

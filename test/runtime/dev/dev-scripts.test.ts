@@ -13,8 +13,17 @@ import { builtExample, EXAMPLE_CATALOGUE, serverEnv } from '../../helpers/mcp.js
 
 const manifests = manifestsFromBundle(JSON.parse(readFileSync(EXAMPLE_CATALOGUE, 'utf8')));
 
-function runScript(cwd: string, script: string, args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
-  return runProcess(process.execPath, [join(cwd, 'dist', 'runtime', 'dev', script), ...args], { cwd, env: serverEnv(options.env), input: options.input ?? '' });
+function runScript(
+  cwd: string,
+  script: string,
+  args: string[],
+  options: { input?: string; env?: Record<string, string> } = {},
+): Promise<CliResult> {
+  return runProcess(process.execPath, [join(cwd, 'dist', 'runtime', 'dev', script), ...args], {
+    cwd,
+    env: serverEnv(options.env),
+    input: options.input ?? '',
+  });
 }
 
 function capture(): { io: { stdout: (line: string) => void; stderr: (line: string) => void }; out: string[]; err: string[] } {
@@ -45,7 +54,10 @@ describe('developer scripts of the generated package', () => {
     assert.equal(result.code, 0, result.stdout + result.stderr);
     const lines = result.stdout.trim().split('\n');
     assert.equal(lines.filter((line) => line.startsWith('ok ')).length, 31);
-    assert.match(lines.find((line) => line.includes('"git/commit-lint"'))!, /withheld +listing, description, example, run, batch, resource/);
+    assert.match(
+      lines.find((line) => line.includes('"git/commit-lint"'))!,
+      /withheld +listing, description, example, run, batch, resource/,
+    );
     assert.match(lines.at(-1)!, /^PASS: 31 of 31 tools passed, 0 failed \(28 advertised, 3 withheld/);
   });
 
@@ -65,7 +77,10 @@ describe('developer scripts of the generated package', () => {
     assert.deepEqual([report.passed, report.failed], [30, 1]);
     const failed = report.results.find((result) => !result.ok)!;
     assert.equal(failed.slug, 'semver-compare');
-    assert.deepEqual(failed.failures.map((failure) => failure.check), ['run', 'batch']);
+    assert.deepEqual(
+      failed.failures.map((failure) => failure.check),
+      ['run', 'batch'],
+    );
     assert.match(failed.failures[0]!.message, /UPSTREAM_ERROR/);
   });
 
@@ -79,7 +94,8 @@ describe('developer scripts of the generated package', () => {
   it('agent-demo --mock walks list, search, schema, run, batch, typo recovery and the recover prompt', async () => {
     const result = await runScript(packageDir, 'agent-demo.js', ['--mock']);
     assert.equal(result.code, 0, result.stdout + result.stderr);
-    for (const step of ['1. tools/list', '2. search', '3. schema', '4. run', '5. batch', '6. a typo', '7. the recover prompt']) assert.match(result.stdout, new RegExp(step.replace('.', '\\.')));
+    for (const step of ['1. tools/list', '2. search', '3. schema', '4. run', '5. batch', '6. a typo', '7. the recover prompt'])
+      assert.match(result.stdout, new RegExp(step.replace('.', '\\.')));
     assert.match(result.stdout, /run "env-validatr" instead of "env-validator"/);
     assert.match(result.stdout, /TOOL_NOT_FOUND \(retryable: false\)/);
     assert.match(result.stdout, /recovering with the suggestion "env-validator"/);
@@ -97,9 +113,15 @@ describe('developer scripts of the generated package', () => {
 
   it('agent-demo against a running API follows the given goal', async () => {
     const { io, out } = capture();
-    const code = await runAgentDemo(['--goal', 'convert a color'], io, { packageRoot: packageDir, env: serverEnv({ NEXUSBLOOM_API_URL: api.url }) });
+    const code = await runAgentDemo(['--goal', 'convert a color'], io, {
+      packageRoot: packageDir,
+      env: serverEnv({ NEXUSBLOOM_API_URL: api.url }),
+    });
     assert.equal(code, 0, out.join('\n'));
-    assert.ok(out.some((line) => line.includes('schema: exact parameters of "color-converter"')), out.join('\n'));
+    assert.ok(
+      out.some((line) => line.includes('schema: exact parameters of "color-converter"')),
+      out.join('\n'),
+    );
     assert.equal(typoOf('env-validator'), 'env-validatr');
   });
 

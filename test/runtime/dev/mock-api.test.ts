@@ -43,8 +43,17 @@ interface Answer {
   json: any;
 }
 
-async function call(base: string, method: string, path: string, options: { body?: unknown; rawBody?: string; headers?: Record<string, string>; timeoutMs?: number } = {}): Promise<Answer> {
-  const init: RequestInit = { method, headers: { 'content-type': 'application/json', ...options.headers }, signal: AbortSignal.timeout(options.timeoutMs ?? 10_000) };
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; rawBody?: string; headers?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<Answer> {
+  const init: RequestInit = {
+    method,
+    headers: { 'content-type': 'application/json', ...options.headers },
+    signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+  };
   if (options.rawBody !== undefined) init.body = options.rawBody;
   else if (options.body !== undefined) init.body = JSON.stringify(options.body);
   const response = await fetch(`${base}${path}`, init);
@@ -99,9 +108,15 @@ describe('mock API endpoints', () => {
       path = `/tools?cursor=${encodeURIComponent(next)}`;
     }
     const total = catalogue.length + fixtures.length;
-    assert.deepEqual(pages.map((page) => page.tools.length), [10, 10, 10, total - 30]);
+    assert.deepEqual(
+      pages.map((page) => page.tools.length),
+      [10, 10, 10, total - 30],
+    );
     const slugs = pages.flatMap((page) => page.tools.map((tool) => tool.slug as string));
-    assert.deepEqual(slugs, [...catalogue, ...fixtures].map((tool) => tool.slug).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    assert.deepEqual(
+      slugs,
+      [...catalogue, ...fixtures].map((tool) => tool.slug).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    );
 
     const entry = pages.flatMap((page) => page.tools).find((tool) => tool.slug === 'current-time')!;
     assert.deepEqual(Object.keys(entry).sort(), ['category', 'description', 'has_schema', 'has_source', 'name', 'slug', 'tags', 'version']);
@@ -116,9 +131,13 @@ describe('mock API endpoints', () => {
     try {
       const first = await call(small.url, 'GET', '/tools');
       assert.equal(first.json.tools.length, 2);
-      const last = await call(small.url, 'GET', `/tools?cursor=${encodeURIComponent(
-        (await call(small.url, 'GET', `/tools?cursor=${encodeURIComponent(first.json.next_cursor)}`)).json.next_cursor,
-      )}`);
+      const last = await call(
+        small.url,
+        'GET',
+        `/tools?cursor=${encodeURIComponent(
+          (await call(small.url, 'GET', `/tools?cursor=${encodeURIComponent(first.json.next_cursor)}`)).json.next_cursor,
+        )}`,
+      );
       assert.equal(last.json.tools.length, 1);
       assert.equal(last.json.next_cursor, null);
       assertErrorEnvelope(await call(small.url, 'GET', '/tools?cursor=not-a-cursor'), 400, 'VALIDATION_ERROR', false);
@@ -134,7 +153,10 @@ describe('mock API endpoints', () => {
     for (const slug of ['env-validator', 'git/commit-lint', 'Text Stats', 'déaccentuer']) {
       const answer = await call(api.url, 'GET', `/tools/${encodeURIComponent(slug)}`);
       assert.equal(answer.status, 200, slug);
-      assert.deepEqual(answer.json, catalogue.find((tool) => tool.slug === slug));
+      assert.deepEqual(
+        answer.json,
+        catalogue.find((tool) => tool.slug === slug),
+      );
     }
     // An unencoded slash is a different path, not the slug "git/commit-lint".
     assertErrorEnvelope(await call(api.url, 'GET', '/tools/git/commit-lint'), 404, 'TOOL_NOT_FOUND', false);
@@ -150,10 +172,14 @@ describe('mock API endpoints', () => {
     assert.equal(env.json.result.valid, true);
     assert.deepEqual(env.json.result.keys, ['DEBUG']);
 
-    const lint = await call(api.url, 'POST', `/tools/${encodeURIComponent('git/commit-lint')}/run`, { body: { params: { message: 'fix: typo' } } });
+    const lint = await call(api.url, 'POST', `/tools/${encodeURIComponent('git/commit-lint')}/run`, {
+      body: { params: { message: 'fix: typo' } },
+    });
     assert.equal(lint.json.result.valid, true);
     assert.equal(lint.json.result.type, 'fix');
-    const stats = await call(api.url, 'POST', `/tools/${encodeURIComponent('Text Stats')}/run`, { body: { params: { text: 'one two three' } } });
+    const stats = await call(api.url, 'POST', `/tools/${encodeURIComponent('Text Stats')}/run`, {
+      body: { params: { text: 'one two three' } },
+    });
     assert.equal(stats.json.result.words, 3);
     const noParams = await call(api.url, 'POST', '/tools/current-time/run', { body: {} });
     assert.equal(noParams.status, 200);
@@ -201,7 +227,10 @@ describe('mock API endpoints', () => {
   });
 
   it('keeps no state between runs of a tool', async () => {
-    const counter = fixtureTool('counter', 'let calls = 0; exports.run = () => ({ calls: ++calls, globalLeak: typeof globalThis.leaked }); globalThis.leaked = 1;');
+    const counter = fixtureTool(
+      'counter',
+      'let calls = 0; exports.run = () => ({ calls: ++calls, globalLeak: typeof globalThis.leaked }); globalThis.leaked = 1;',
+    );
     const isolated = await startMockApi({ manifests: [counter] });
     try {
       for (let i = 0; i < 2; i++) {
@@ -224,9 +253,17 @@ describe('mock API authentication', () => {
 
   it('answers 401 AUTH_ERROR without the key or with a wrong one, and serves with it', async () => {
     assertErrorEnvelope(await call(api.url, 'GET', '/tools'), 401, 'AUTH_ERROR', false);
-    assertErrorEnvelope(await call(api.url, 'GET', '/tools/env-validator', { headers: { authorization: 'Bearer wrong' } }), 401, 'AUTH_ERROR', false);
     assertErrorEnvelope(
-      await call(api.url, 'POST', '/tools/env-validator/run', { body: { params: { env_content: 'A=1' } }, headers: { authorization: 'nb_test_key' } }),
+      await call(api.url, 'GET', '/tools/env-validator', { headers: { authorization: 'Bearer wrong' } }),
+      401,
+      'AUTH_ERROR',
+      false,
+    );
+    assertErrorEnvelope(
+      await call(api.url, 'POST', '/tools/env-validator/run', {
+        body: { params: { env_content: 'A=1' } },
+        headers: { authorization: 'nb_test_key' },
+      }),
       401,
       'AUTH_ERROR',
       false,
@@ -247,7 +284,10 @@ describe('mock API faults', () => {
   after(() => api.close());
 
   const runEnv = (timeoutMs?: number): Promise<Answer> =>
-    call(api.url, 'POST', '/tools/env-validator/run', { body: { params: { env_content: 'X=1' } }, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+    call(api.url, 'POST', '/tools/env-validator/run', {
+      body: { params: { env_content: 'X=1' } },
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    });
 
   it('delay: answers normally, late', async () => {
     api.setFaults({ run: { 'env-validator': { kind: 'delay', ms: 250 } } });
@@ -356,7 +396,12 @@ describe('mock API faults', () => {
     assert.deepEqual(set.json, { run: { '*': { kind: 'status', status: 502, times: 1 } } });
     assert.equal((await runEnv()).status, 502);
     assert.deepEqual((await call(control, 'GET', '/__mock/faults')).json, {}, 'a spent fault is no longer listed');
-    assertErrorEnvelope(await call(control, 'POST', '/__mock/faults', { body: { run: { '*': { kind: 'nope' } } } }), 400, 'VALIDATION_ERROR', false);
+    assertErrorEnvelope(
+      await call(control, 'POST', '/__mock/faults', { body: { run: { '*': { kind: 'nope' } } } }),
+      400,
+      'VALIDATION_ERROR',
+      false,
+    );
     await call(control, 'POST', '/__mock/faults', { body: { list: { kind: 'hang' } } });
     assert.deepEqual((await call(control, 'POST', '/__mock/faults', { body: {} })).json, {});
     assert.equal((await call(api.url, 'GET', '/tools')).status, 200);
@@ -406,7 +451,10 @@ describe('manifest loaders', () => {
       tools: catalogue.slice(0, 2).map((manifest) => ({ slug: manifest.slug, manifest, identifier: 'x', withheldReason: null })),
     };
     assert.deepEqual(manifestsFromServedCatalogue(served), catalogue.slice(0, 2));
-    assert.throws(() => manifestsFromServedCatalogue({ format: 'nexusbloom-catalogue/1', tools: [] } as unknown as ServedCatalogueFile), /served/);
+    assert.throws(
+      () => manifestsFromServedCatalogue({ format: 'nexusbloom-catalogue/1', tools: [] } as unknown as ServedCatalogueFile),
+      /served/,
+    );
   });
 
   it('refuses to start with duplicate slugs', async () => {

@@ -51,8 +51,17 @@ describe('developer scripts started by another path', () => {
  * Runs a dev script whose stdout reader goes away after the first chunk, as `| head -1` does, and returns its exit
  * code and its stderr.
  */
-async function runWithEarlyReader(packageDir: string, script: string, args: string[], input: string): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [join(packageDir, 'dist', 'runtime', 'dev', `${script}.js`), ...args], { cwd: packageDir, env: serverEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+async function runWithEarlyReader(
+  packageDir: string,
+  script: string,
+  args: string[],
+  input: string,
+): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [join(packageDir, 'dist', 'runtime', 'dev', `${script}.js`), ...args], {
+    cwd: packageDir,
+    env: serverEnv(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   child.stdout.once('data', () => child.stdout.destroy());
@@ -92,7 +101,8 @@ describe('the bin bundle written through a symlinked folder', () => {
       // The link is shallower than the folder it points to, so paths relative to one are not relative to the other.
       const real = join(scratch, 'a', 'b', 'c', 'package');
       mkdirSync(real, { recursive: true });
-      for (const part of ['package.json', 'tsconfig.json', 'src', 'data']) cpSync(join(packageDir, part), join(real, part), { recursive: true });
+      for (const part of ['package.json', 'tsconfig.json', 'src', 'data'])
+        cpSync(join(packageDir, part), join(real, part), { recursive: true });
       symlinkSync(real, join(scratch, 'linked'), 'dir');
       await bundleBin(join(scratch, 'linked'), [join(REPO_ROOT, 'node_modules')]);
       const text = readFileSync(join(real, 'dist', 'bin.js'), 'utf8');
@@ -113,11 +123,20 @@ describe('the bin bundle with its dependencies under a non-ASCII folder', () => 
       // the dependencies from the generator's node_modules.
       const modules = join(scratch, 'José', 'node_modules');
       const repoModules = join(REPO_ROOT, 'node_modules');
-      for (const dependency of dependencyClosure(['@modelcontextprotocol/sdk', 'ajv', 'ajv-formats', 'fastest-levenshtein', 're2js', 'stemmer', 'zod'])) {
+      for (const dependency of dependencyClosure([
+        '@modelcontextprotocol/sdk',
+        'ajv',
+        'ajv-formats',
+        'fastest-levenshtein',
+        're2js',
+        'stemmer',
+        'zod',
+      ])) {
         cpSync(dependency.dir, join(modules, dependency.dir.slice(repoModules.length + 1)), { recursive: true });
       }
       const copy = join(scratch, 'package');
-      for (const part of ['package.json', 'tsconfig.json', 'src', 'data']) cpSync(join(packageDir, part), join(copy, part), { recursive: true });
+      for (const part of ['package.json', 'tsconfig.json', 'src', 'data'])
+        cpSync(join(packageDir, part), join(copy, part), { recursive: true });
       await bundleBin(copy, [modules]);
       const text = readFileSync(join(copy, 'dist', 'bin.js'), 'utf8');
       assert.doesNotMatch(text, /"(?:\.\.\/)+[^"]*node_modules\//, 'module names are relative to the package');
@@ -128,13 +147,14 @@ describe('the bin bundle with its dependencies under a non-ASCII folder', () => 
   });
 });
 
-describe('the package\'s bundle-bin started from another folder', () => {
+describe("the package's bundle-bin started from another folder", () => {
   it('bundles the package it belongs to, as from the package folder', async () => {
     const packageDir = await builtExample();
     // Inside the repository, so the copy finds esbuild and the dependencies in its node_modules as the package would.
     const copy = join(REPO_ROOT, '.tmp', `bundle-cwd-${process.pid}`, 'package');
     try {
-      for (const part of ['package.json', 'tsconfig.json', 'src', 'data', 'dist']) cpSync(join(packageDir, part), join(copy, part), { recursive: true });
+      for (const part of ['package.json', 'tsconfig.json', 'src', 'data', 'dist'])
+        cpSync(join(packageDir, part), join(copy, part), { recursive: true });
       const script = join(copy, 'dist', 'runtime', 'dev', 'bundle-bin.js');
       const inPackage = await runProcess(process.execPath, [script], { cwd: copy, env: serverEnv() });
       assert.equal(inPackage.code, 0, inPackage.stderr);

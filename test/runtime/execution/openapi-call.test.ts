@@ -9,7 +9,16 @@ import type { Manifest, ServedTool } from '../../../src/runtime/shared/contracts
 import { createOperationCaller } from '../../../src/runtime/execution/openapi-call.js';
 import type { OperationCall } from '../../../src/runtime/execution/operation.js';
 
-const names = { packageName: 'x', packageVersion: '1.0.0', serverName: 'x', productName: 'X', metaToolName: 'x', uriScheme: 'x', envPrefix: 'X_', defaultApiUrl: 'https://x.example/api' };
+const names = {
+  packageName: 'x',
+  packageVersion: '1.0.0',
+  serverName: 'x',
+  productName: 'X',
+  metaToolName: 'x',
+  uriScheme: 'x',
+  envPrefix: 'X_',
+  defaultApiUrl: 'https://x.example/api',
+};
 const served = (slug: string): ServedTool => ({ slug, manifest: { slug } as Manifest, identifier: slug, withheldReason: null });
 
 describe('operation caller', () => {
@@ -34,18 +43,32 @@ describe('operation caller', () => {
   after(() => server.close());
 
   const call = (security: string[][]): OperationCall => ({
-    method: 'GET', path: '/things', parameters: [], body: null, servers: [base], security,
+    method: 'GET',
+    path: '/things',
+    parameters: [],
+    body: null,
+    servers: [base],
+    security,
     securitySchemes: { cc: { type: 'oauth2', tokenUrl: `${base}/token`, scopes: [] } },
   });
 
   it('fetches a client-credentials token once, sends it as a bearer token, and reuses it', async () => {
-    const caller = createOperationCaller({ names, env: { X_CC_CLIENT_ID: 'id', X_CC_CLIENT_SECRET: 's3' }, timeoutMs: 2000, debug: false, log: () => {} });
+    const caller = createOperationCaller({
+      names,
+      env: { X_CC_CLIENT_ID: 'id', X_CC_CLIENT_SECRET: 's3' },
+      timeoutMs: 2000,
+      debug: false,
+      log: () => {},
+    });
     seen.length = 0;
     for (let i = 0; i < 2; i += 1) {
       const outcome = await caller.call(served('things'), call([['cc']]), {});
       assert.deepEqual(outcome.ok && outcome.result, { ok: true });
     }
-    assert.deepEqual(seen.map((r) => r.url), ['/token', '/things', '/things']);
+    assert.deepEqual(
+      seen.map((r) => r.url),
+      ['/token', '/things', '/things'],
+    );
     assert.equal(seen[0]!.body, 'grant_type=client_credentials');
     assert.equal(seen[0]!.headers.authorization, `Basic ${Buffer.from('id:s3').toString('base64')}`);
     assert.equal(seen[1]!.headers.authorization, 'Bearer tok-1');
@@ -61,11 +84,21 @@ describe('operation caller', () => {
 
   it('a relative server URL without <prefix>API_URL is CONFIG_ERROR naming the variable; with it, the call goes there', async () => {
     const relative = { ...call([]), servers: ['/v1'] };
-    const unset = await createOperationCaller({ names, env: {}, timeoutMs: 2000, debug: false, log: () => {} }).call(served('things'), relative, {});
+    const unset = await createOperationCaller({ names, env: {}, timeoutMs: 2000, debug: false, log: () => {} }).call(
+      served('things'),
+      relative,
+      {},
+    );
     assert.equal(!unset.ok && unset.failure.code, 'CONFIG_ERROR');
     assert.match(!unset.ok ? unset.failure.error : '', /set X_API_URL/);
     seen.length = 0;
-    const set = await createOperationCaller({ names, env: { X_API_URL: `${base}/v9/` }, timeoutMs: 2000, debug: false, log: () => {} }).call(served('things'), relative, {});
+    const set = await createOperationCaller({
+      names,
+      env: { X_API_URL: `${base}/v9/` },
+      timeoutMs: 2000,
+      debug: false,
+      log: () => {},
+    }).call(served('things'), relative, {});
     assert.equal(set.ok, true);
     assert.equal(seen[0]!.url, '/v9/things');
   });

@@ -19,7 +19,12 @@ describe('retry policy', () => {
   });
 
   it('takes each field from the call, else the client, else the default', () => {
-    assert.deepEqual(retryPolicy({ maxRetries: 5, baseDelayMs: 10 }, { baseDelayMs: 99, maxDelayMs: undefined }, readOnly), { maxRetries: 5, baseDelayMs: 99, maxDelayMs: DEFAULT_RETRY.maxDelayMs, toolMayRepeat: true });
+    assert.deepEqual(retryPolicy({ maxRetries: 5, baseDelayMs: 10 }, { baseDelayMs: 99, maxDelayMs: undefined }, readOnly), {
+      maxRetries: 5,
+      baseDelayMs: 99,
+      maxDelayMs: DEFAULT_RETRY.maxDelayMs,
+      toolMayRepeat: true,
+    });
     assert.equal(retryPolicy(4, undefined, readOnly).maxRetries, 4);
     assert.equal(retryPolicy(4, false, readOnly).maxRetries, 0);
     assert.equal(retryPolicy(false, true, readOnly).maxRetries, 0);
@@ -27,9 +32,15 @@ describe('retry policy', () => {
   });
 
   it('names the option of an unusable setting', () => {
-    assert.equal(retrySettingProblem({ maxRetries: 1.5 }, 'options.retries'), 'options.retries.maxRetries must be a whole number ≥ 0, got 1.5');
+    assert.equal(
+      retrySettingProblem({ maxRetries: 1.5 }, 'options.retries'),
+      'options.retries.maxRetries must be a whole number ≥ 0, got 1.5',
+    );
     assert.equal(retrySettingProblem(-1, 'options.retries'), 'options.retries must be a whole number ≥ 0, got -1');
-    assert.match(retrySettingProblem({ tools: 'sometimes' as never }, 'options.retries') ?? '', /options\.retries\.tools must be "safe", "always" or "never"/);
+    assert.match(
+      retrySettingProblem({ tools: 'sometimes' as never }, 'options.retries') ?? '',
+      /options\.retries\.tools must be "safe", "always" or "never"/,
+    );
     assert.equal(retrySettingProblem({ maxRetries: 0, baseDelayMs: 0 }, 'options.retries'), null);
   });
 });
@@ -51,18 +62,39 @@ describe('retry delay', () => {
     ['a final failure (cancelled, bad body): never', { kind: 'final' }, 1, null],
   ];
   for (const [what, failure, retry, want] of table) {
-    it(what, () => assert.equal(retryDelay({ ...policy, maxRetries: 10 }, retry, failure, () => 0.999), want));
+    it(what, () =>
+      assert.equal(
+        retryDelay({ ...policy, maxRetries: 10 }, retry, failure, () => 0.999),
+        want,
+      ),
+    );
   }
 
   it('draws each wait at random below its bound (full jitter) and caps the bound at maxDelayMs', () => {
-    assert.equal(retryDelay(policy, 1, lost, () => 0), 0);
-    assert.equal(retryDelay(policy, 1, lost, () => 0.5), 50);
-    assert.equal(retryDelay({ ...policy, maxRetries: 20 }, 20, lost, () => 0.5), 500);
+    assert.equal(
+      retryDelay(policy, 1, lost, () => 0),
+      0,
+    );
+    assert.equal(
+      retryDelay(policy, 1, lost, () => 0.5),
+      50,
+    );
+    assert.equal(
+      retryDelay({ ...policy, maxRetries: 20 }, 20, lost, () => 0.5),
+      500,
+    );
   });
 
   it('stops after maxRetries, and never retries a tool that may not run twice', () => {
-    assert.equal(retryDelay(policy, DEFAULT_RETRY.maxRetries + 1, lost, () => 0.5), null);
+    assert.equal(
+      retryDelay(policy, DEFAULT_RETRY.maxRetries + 1, lost, () => 0.5),
+      null,
+    );
     const unsafe = retryPolicy(undefined, undefined, { destructiveHint: true });
-    for (const failure of [lost, status(503), status(429, 1)]) assert.equal(retryDelay(unsafe, 1, failure, () => 0.5), null);
+    for (const failure of [lost, status(503), status(429, 1)])
+      assert.equal(
+        retryDelay(unsafe, 1, failure, () => 0.5),
+        null,
+      );
   });
 });

@@ -35,10 +35,21 @@ export function traitsOf(tool: ServedTool): ToolTraits {
 const isIndexedTool = (value: unknown): value is IndexedTool => {
   const tool = value as Partial<IndexedTool> | null;
   const traits = tool?.traits as Partial<ToolTraits> | undefined;
-  return typeof tool === 'object' && tool !== null && typeof tool.slug === 'string' && typeof tool.identifier === 'string'
-    && (tool.withheldReason === null || typeof tool.withheldReason === 'string') && (tool.toolName === undefined || typeof tool.toolName === 'string')
-    && (traits === undefined || (typeof traits === 'object' && traits !== null && typeof traits.category === 'string' && Array.isArray(traits.tags)
-      && traits.tags.every((tag) => typeof tag === 'string') && (traits.annotations === null || (typeof traits.annotations === 'object' && traits.annotations !== undefined))));
+  return (
+    typeof tool === 'object' &&
+    tool !== null &&
+    typeof tool.slug === 'string' &&
+    typeof tool.identifier === 'string' &&
+    (tool.withheldReason === null || typeof tool.withheldReason === 'string') &&
+    (tool.toolName === undefined || typeof tool.toolName === 'string') &&
+    (traits === undefined ||
+      (typeof traits === 'object' &&
+        traits !== null &&
+        typeof traits.category === 'string' &&
+        Array.isArray(traits.tags) &&
+        traits.tags.every((tag) => typeof tag === 'string') &&
+        (traits.annotations === null || (typeof traits.annotations === 'object' && traits.annotations !== undefined))))
+  );
 };
 
 /** The index beside a catalogue, or null when there is none or it is not one (the catalogue is then read at once). */
@@ -76,7 +87,10 @@ export function lazyServedTools(index: readonly IndexedTool[], load: () => reado
 
   function mismatch(full: readonly ServedTool[]): string | null {
     if (full.length !== tools.length) return `it holds ${full.length} tools, the index ${tools.length}`;
-    const at = tools.findIndex((tool, i) => tool.slug !== full[i]!.slug || tool.identifier !== full[i]!.identifier || tool.withheldReason !== full[i]!.withheldReason);
+    const at = tools.findIndex(
+      (tool, i) =>
+        tool.slug !== full[i]!.slug || tool.identifier !== full[i]!.identifier || tool.withheldReason !== full[i]!.withheldReason,
+    );
     return at === -1 ? null : `its tool at /tools/${at} is not the indexed one`;
   }
 
@@ -94,7 +108,9 @@ export function lazyServedTools(index: readonly IndexedTool[], load: () => reado
       failure = new Error(`The tool catalogue at ${origin} does not match its catalogue-index.json: ${problem}; rebuild the package.`);
       throw failure;
     }
-    tools.forEach((tool, i) => Object.defineProperty(tool, 'manifest', { value: full[i]!.manifest, writable: true, enumerable: true, configurable: true }));
+    tools.forEach((tool, i) =>
+      Object.defineProperty(tool, 'manifest', { value: full[i]!.manifest, writable: true, enumerable: true, configurable: true }),
+    );
     return asked.manifest;
   }
   return tools;

@@ -63,14 +63,19 @@ function orCannotRead<T>(path: string, read: () => T): T {
   try {
     return read();
   } catch (error) {
-    throw new Error(`Cannot read the tool catalogue at ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`Cannot read the tool catalogue at ${path}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
 }
 
 function readServedCatalogueSync(path: string): ServedCatalogueFile {
   // Read synchronously, straight into a string: at start-up there is nothing to overlap with, and the promise API
   // stages a large file in a Buffer first, whose pages stay in the process's RSS long after the parse.
-  return parseServedCatalogue(orCannotRead(path, () => readFileSync(path, 'utf8')), path);
+  return parseServedCatalogue(
+    orCannotRead(path, () => readFileSync(path, 'utf8')),
+    path,
+  );
 }
 
 export function parseServedCatalogue(text: string, origin: string): ServedCatalogueFile {
@@ -78,17 +83,29 @@ export function parseServedCatalogue(text: string, origin: string): ServedCatalo
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new Error(`The tool catalogue at ${origin} is not JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`The tool catalogue at ${origin} is not JSON: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
-  if (typeof data !== 'object' || data === null || (data as { format?: unknown }).format !== SERVED_CATALOGUE_FORMAT
-    || !Array.isArray((data as { tools?: unknown }).tools)) {
+  if (
+    typeof data !== 'object' ||
+    data === null ||
+    (data as { format?: unknown }).format !== SERVED_CATALOGUE_FORMAT ||
+    !Array.isArray((data as { tools?: unknown }).tools)
+  ) {
     throw new Error(`The tool catalogue at ${origin} is not a ${SERVED_CATALOGUE_FORMAT} file.`);
   }
   const tools = (data as { tools: unknown[] }).tools;
   tools.forEach((tool, index) => {
     const t = tool as Partial<ServedTool> | null;
-    if (typeof t !== 'object' || t === null || typeof t.slug !== 'string' || typeof t.manifest !== 'object'
-      || t.manifest === null || t.manifest.slug !== t.slug) {
+    if (
+      typeof t !== 'object' ||
+      t === null ||
+      typeof t.slug !== 'string' ||
+      typeof t.manifest !== 'object' ||
+      t.manifest === null ||
+      t.manifest.slug !== t.slug
+    ) {
       throw new Error(`The tool catalogue at ${origin} has a malformed entry at /tools/${index}.`);
     }
   });
@@ -102,7 +119,9 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
   // A ToolList (see slug-index.ts): every lookup by slug on the list the server hands out is one Map read.
   let tools: ToolList = toolList(sortBySlug(options.catalogue.tools));
   const advertisedListUrl = options.catalogue.advertisedListUrl;
-  const preparedForms = advertisedListUrl ? offerAdvertisedForms(options.catalogue.tools, () => readAdvertisedListFileSync(new URL(advertisedListUrl))) : undefined;
+  const preparedForms = advertisedListUrl
+    ? offerAdvertisedForms(options.catalogue.tools, () => readAdvertisedListFileSync(new URL(advertisedListUrl)))
+    : undefined;
   let refreshedAt: number | null = null;
   let inFlight: Promise<void> | null = null;
   let lastFailure: string | null = null;
@@ -114,7 +133,9 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
     if (!listed.ok) {
       // Reported once per distinct failure, so a down API does not fill stderr on every list request.
       if (listed.failure.error !== lastFailure) {
-        log(`Live catalogue refresh failed (${listed.failure.code}): ${listed.failure.error} Keeping the last good list of ${tools.length} tools.`);
+        log(
+          `Live catalogue refresh failed (${listed.failure.code}): ${listed.failure.error} Keeping the last good list of ${tools.length} tools.`,
+        );
       }
       lastFailure = listed.failure.error;
       return;
@@ -140,7 +161,8 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
       if (answer !== undefined && answer.ok) {
         next.push(servedFromManifest(answer.value, pinnedBySlug.get(entry.slug), settings.execution === 'remote'));
       } else {
-        if (answer !== undefined && !answer.ok) log(`Could not fetch the manifest of ${JSON.stringify(entry.slug)}: ${answer.failure.error}`);
+        if (answer !== undefined && !answer.ok)
+          log(`Could not fetch the manifest of ${JSON.stringify(entry.slug)}: ${answer.failure.error}`);
         if (known !== undefined) next.push(isRemoved(known) ? (pinnedBySlug.get(entry.slug) ?? known) : known);
       }
     });

@@ -22,7 +22,11 @@ export interface ResolveOptions {
 }
 
 /** The options of a lookup made for an agent: the meta-tool's name, and the catalogue switch when the list is pinned. */
-export function agentResolveOptions(ctx: { names: { metaToolName: string }; pinnedCatalogueVar?: string; search?: ToolSearch }): ResolveOptions {
+export function agentResolveOptions(ctx: {
+  names: { metaToolName: string };
+  pinnedCatalogueVar?: string;
+  search?: ToolSearch;
+}): ResolveOptions {
   const options: ResolveOptions = { metaToolName: ctx.names.metaToolName };
   if (ctx.pinnedCatalogueVar !== undefined) options.pinnedCatalogueVar = ctx.pinnedCatalogueVar;
   if (ctx.search !== undefined) options.search = ctx.search;
@@ -32,7 +36,6 @@ export function agentResolveOptions(ctx: { names: { metaToolName: string }; pinn
 const MAX_CLOSEST = 3;
 const MAX_LISTED_CANDIDATES = 10;
 
-
 /** Up to three slugs close to `wanted`, closest first: edit distance, with prefix and substring relations favoured. */
 export function closestSlugs(tools: readonly ServedTool[], wanted: string, limit = MAX_CLOSEST): string[] {
   const query = wanted.toLowerCase().trim();
@@ -41,7 +44,11 @@ export function closestSlugs(tools: readonly ServedTool[], wanted: string, limit
   for (const tool of tools) {
     const slug = tool.slug.toLowerCase();
     const editDistance = distance(query, slug);
-    const related = slug.startsWith(query) || query.startsWith(slug) || (query.length >= 3 && slug.includes(query)) || (slug.length >= 3 && query.includes(slug));
+    const related =
+      slug.startsWith(query) ||
+      query.startsWith(slug) ||
+      (query.length >= 3 && slug.includes(query)) ||
+      (slug.length >= 3 && query.includes(slug));
     const tolerance = Math.max(2, Math.ceil(Math.max(query.length, slug.length) * 0.34));
     if (!related && editDistance > tolerance) continue;
     // A related slug outranks an equally distant unrelated one; the fraction keeps edit distance the main key.
@@ -58,10 +65,11 @@ export function notFoundFailure(wanted: string, closest: readonly string[], opti
     ? `Use the ${metaToolName} tool with {"command":"search","query":"<what you want to do>"} to find tools.`
     : 'Use {"command":"search","query":"<what you want to do>"} to find tools.';
   const matches = closest.length ? ` Closest matches: ${closest.join(', ')}.` : '';
-  const where = pinnedCatalogueVar === undefined
-    ? 'is published'
-    : `is in this server's catalogue (the tool list pinned when this package was built; a tool the API published since is `
-      + `served after setting ${pinnedCatalogueVar}=live)`;
+  const where =
+    pinnedCatalogueVar === undefined
+      ? 'is published'
+      : `is in this server's catalogue (the tool list pinned when this package was built; a tool the API published since is ` +
+        `served after setting ${pinnedCatalogueVar}=live)`;
   return toolFailure('TOOL_NOT_FOUND', `No tool named ${JSON.stringify(wanted)} ${where}.${matches} ${searchHint}`, {
     slug: wanted,
     closest: [...closest],

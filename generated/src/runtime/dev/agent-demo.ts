@@ -57,8 +57,10 @@ export async function runAgentDemo(argv: string[], io: DevIo, options: AgentDemo
     // Checked first: without an API every step would fail with its own ECONNREFUSED and read as a broken server.
     const unreachable = await apiUnreachableReason(api.url);
     if (unreachable !== null) {
-      io.stderr(`agent-demo: the API at ${api.url} is not reachable (${unreachable}). ${capitalised(startMockHint(api.url, pkg.names))}, `
-        + `or run \`npm run agent-demo:mock\` to use a mock started for this demo.`);
+      io.stderr(
+        `agent-demo: the API at ${api.url} is not reachable (${unreachable}). ${capitalised(startMockHint(api.url, pkg.names))}, ` +
+          `or run \`npm run agent-demo:mock\` to use a mock started for this demo.`,
+      );
       return 1;
     }
     io.stdout(`API: ${api.url}${api.mock ? ' (mock started for this demo)' : ''}`);
@@ -103,7 +105,9 @@ async function walk(session: ClientSession, meta: string, goal: string, io: DevI
   // A split surface lists a separate runner (run, batch) beside the read-only finder.
   const runner = tools.some((tool) => tool.name === runnerToolName(meta)) ? runnerToolName(meta) : meta;
   const metaEntries = runner === meta ? 1 : 2;
-  io.stdout(`   ${tools.length - metaEntries} tools listed, plus the meta-tool "${meta}"${runner === meta ? '' : ` and its runner "${runner}"`}.`);
+  io.stdout(
+    `   ${tools.length - metaEntries} tools listed, plus the meta-tool "${meta}"${runner === meta ? '' : ` and its runner "${runner}"`}.`,
+  );
 
   step(`2. search: ${JSON.stringify(goal)}`);
   const searchResult = await callTool(session, meta, { command: 'search', query: goal, limit: 3 });

@@ -24,7 +24,9 @@ export function binBundleOptions(root: string): BuildOptions {
     format: 'esm',
     target: 'node20',
     // CommonJS dependencies require Node's built-ins, and an ES module has no `require` of its own.
-    banner: { js: "import { createRequire as __nexusbloomRequire } from 'node:module';\nconst require = __nexusbloomRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __nexusbloomRequire } from 'node:module';\nconst require = __nexusbloomRequire(import.meta.url);",
+    },
     // Whitespace and syntax, not names (stack traces stay readable). Minified, the bundle has no comments naming
     // the folders modules came from; module names left in it are made relative to the package (see bundleBin).
     minifyWhitespace: true,
@@ -65,7 +67,10 @@ export async function binBundle(root: string, nodePaths: readonly string[] = [])
   } catch (error) {
     throw new Error(`bundling src/bin.ts into dist/bin.js failed: ${errorText(error)}`, { cause: error });
   }
-  for (const prefix of foreignModulePrefixes(inputs, folders.map((folder) => relative(options.absWorkingDir!, folder).split(sep).join('/')))) {
+  for (const prefix of foreignModulePrefixes(
+    inputs,
+    folders.map((folder) => relative(options.absWorkingDir!, folder).split(sep).join('/')),
+  )) {
     text = text.split(`"${prefix}`).join('"node_modules/');
   }
   return { outfile: options.outfile!, text };

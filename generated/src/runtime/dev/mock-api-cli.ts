@@ -70,7 +70,9 @@ async function explainPortInUse(host: string, port: number, io: MockApiCliIo): P
   const baseUrl = `http://${urlHost}:${port}/api`;
   const holder = await probe(`${baseUrl}/tools`);
   if (holder.isMockApi) {
-    io.stderr(`mock-api: reusing the mock API already on port ${port}${holder.asksForKey ? ' (it was started with --api-key: requests need that key)' : ''}`);
+    io.stderr(
+      `mock-api: reusing the mock API already on port ${port}${holder.asksForKey ? ' (it was started with --api-key: requests need that key)' : ''}`,
+    );
     io.stdout(baseUrl);
     return { exitCode: 0 };
   }
@@ -95,7 +97,11 @@ async function probe(url: string): Promise<{ isMockApi: boolean; asksForKey: boo
     const asksForKey = response.status === 401 || response.status === 403;
     if (response.headers.get(MOCK_API_HEADER) === '1') return { isMockApi: true, asksForKey, description: 'mock API' };
     const server = response.headers.get('server');
-    return { isMockApi: false, asksForKey, description: `GET /api/tools answered HTTP ${response.status}${server ? ` from "${server}"` : ''}` };
+    return {
+      isMockApi: false,
+      asksForKey,
+      description: `GET /api/tools answered HTTP ${response.status}${server ? ` from "${server}"` : ''}`,
+    };
   } catch (error) {
     return { isMockApi: false, asksForKey: false, description: `it did not answer HTTP: ${(error as Error).message}` };
   }
@@ -116,7 +122,8 @@ function parseCliArgs(argv: string[]): { port: number; host: string; bundlePath:
   const port = positionals[0] === undefined ? DEFAULT_MOCK_API_PORT : Number(positionals[0]);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`mock-api: invalid port ${JSON.stringify(positionals[0])}`);
   const pageSize = values['page-size'] === undefined ? undefined : Number(values['page-size']);
-  if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize > 0)) throw new Error('mock-api: --page-size must be a positive integer');
+  if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize > 0))
+    throw new Error('mock-api: --page-size must be a positive integer');
   const bundlePath = values.bundle ?? defaultCataloguePath();
   return {
     port,

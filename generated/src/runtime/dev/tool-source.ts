@@ -62,7 +62,13 @@ export async function runToolSource(code: string, params: JsonObject, options: T
     throw new ToolSourceError('no-run', 'The tool source does not export a run(params) function');
   }
   // Params are re-parsed inside the context so the tool sees objects of its own realm.
-  const returned = runScript('__nexusbloomModule.exports.run(JSON.parse(__nexusbloomParamsJson))', context, remainingMs(), options.timeoutMs, 'thrown');
+  const returned = runScript(
+    '__nexusbloomModule.exports.run(JSON.parse(__nexusbloomParamsJson))',
+    context,
+    remainingMs(),
+    options.timeoutMs,
+    'thrown',
+  );
   const result = await settleWithin(returned, remainingMs(), options.timeoutMs);
   return result === undefined ? null : result;
 }
@@ -128,7 +134,9 @@ function toolGlobals(log: DiagnosticLog | undefined): Record<string, unknown> {
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
+  return (
+    (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 function isScriptTimeout(error: unknown): boolean {

@@ -20,9 +20,21 @@ export interface ApiExchange {
 }
 
 /** The part of the WHATWG fetch this client uses; the global `fetch`, undici's and node-fetch's all fit. */
-export type FetchLike = (url: string, init: {
-  method: string; headers: Record<string, string>; body?: string; signal: AbortSignal; redirect: 'follow';
-}) => Promise<{ status: number; headers: { get(name: string): string | null }; text(): Promise<string>; body?: AsyncIterable<Uint8Array> | null }>;
+export type FetchLike = (
+  url: string,
+  init: {
+    method: string;
+    headers: Record<string, string>;
+    body?: string;
+    signal: AbortSignal;
+    redirect: 'follow';
+  },
+) => Promise<{
+  status: number;
+  headers: { get(name: string): string | null };
+  text(): Promise<string>;
+  body?: AsyncIterable<Uint8Array> | null;
+}>;
 
 /** The largest body read by default, before or after decoding: no catalogue answer or tool result comes near it. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -88,9 +100,10 @@ export async function exchangeWithApi(exchange: ApiExchange): Promise<ApiAnswer>
   } catch (error) {
     throw new ExchangeError({ kind: 'unreachable', error });
   }
-  const send = senders[target.protocol as 'http:' | 'https:'] ?? await senderFor(target.protocol);
+  const send = senders[target.protocol as 'http:' | 'https:'] ?? (await senderFor(target.protocol));
   const limit = exchange.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  if (send === undefined) throw new ExchangeError({ kind: 'unreachable', error: new TypeError(`${target.protocol} is not http: or https:`) });
+  if (send === undefined)
+    throw new ExchangeError({ kind: 'unreachable', error: new TypeError(`${target.protocol} is not http: or https:`) });
   return new Promise<ApiAnswer>((resolve, reject) => {
     let settled = false;
     let outgoing: ClientRequest | undefined;
@@ -203,7 +216,10 @@ function unfollowableRedirect(status: number, location: string, from: string): E
  * stops at `limit` bytes (`maxOutputLength`), so a small gzip bomb never grows past the cap in memory.
  */
 async function decodeBody(raw: Buffer, contentEncoding: string | null, limit: number): Promise<string> {
-  const codings = (contentEncoding ?? '').split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity');
+  const codings = (contentEncoding ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
   if (codings.length === 0 || raw.length === 0) return raw.toString('utf8');
   const zlib = await import('node:zlib');
   let body = raw;
@@ -212,7 +228,10 @@ async function decodeBody(raw: Buffer, contentEncoding: string | null, limit: nu
     // "deflate" is the zlib format (RFC 9110 §8.4.1.2), but some servers send raw deflate data without its header.
     else if (coding === 'deflate') body = await decoded(hasZlibHeader(body) ? zlib.inflate : zlib.inflateRaw, body, limit);
     else if (coding === 'br') body = await decoded(zlib.brotliDecompress, body, limit);
-    else throw new Error(`the body is in content-encoding ${JSON.stringify(coding)}, which this client cannot decode (it accepts ${ACCEPTED_ENCODINGS})`);
+    else
+      throw new Error(
+        `the body is in content-encoding ${JSON.stringify(coding)}, which this client cannot decode (it accepts ${ACCEPTED_ENCODINGS})`,
+      );
   }
   return body.toString('utf8');
 }
@@ -220,7 +239,9 @@ async function decodeBody(raw: Buffer, contentEncoding: string | null, limit: nu
 type Decoder = (body: Buffer, options: { maxOutputLength: number }, done: (error: Error | null, result: Buffer) => void) => void;
 
 function decoded(decoder: Decoder, body: Buffer, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => decoder(body, { maxOutputLength: limit }, (error, result) => (error ? reject(error) : resolve(result))));
+  return new Promise((resolve, reject) =>
+    decoder(body, { maxOutputLength: limit }, (error, result) => (error ? reject(error) : resolve(result))),
+  );
 }
 
 /** zlib's refusal to inflate past `maxOutputLength`. */
@@ -297,7 +318,9 @@ async function exchangeByFetch(exchange: ApiExchange, send: FetchLike): Promise<
   const onAbort = (): void => stop({ kind: 'cancelled' });
   exchange.signal?.addEventListener('abort', onAbort, { once: true });
   // The answer races the deadline and the signal: a fetch that ignores its signal still cannot hold the call.
-  const stopped = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(new ExchangeError(why ?? { kind: 'cancelled' })), { once: true }));
+  const stopped = new Promise<never>((_, reject) =>
+    controller.signal.addEventListener('abort', () => reject(new ExchangeError(why ?? { kind: 'cancelled' })), { once: true }),
+  );
   try {
     return await Promise.race([answerByFetch(exchange, controller.signal, exchange.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, send), stopped]);
   } catch (error) {
@@ -313,7 +336,10 @@ async function answerByFetch(exchange: ApiExchange, signal: AbortSignal, limit: 
   let response: Awaited<ReturnType<FetchLike>>;
   try {
     response = await send(exchange.url, {
-      method: exchange.method, headers: exchange.headers, signal, redirect: 'follow',
+      method: exchange.method,
+      headers: exchange.headers,
+      signal,
+      redirect: 'follow',
       ...(exchange.body === undefined ? {} : { body: exchange.body }),
     });
   } catch (error) {

@@ -14,7 +14,10 @@ export function hasLocalSource(tool: ServedTool): boolean {
 }
 
 export function createRunner(
-  settings: Pick<Settings, 'execution'>, apiClient: ApiClient, localExecutor: LocalExecutor, log: DiagnosticLog,
+  settings: Pick<Settings, 'execution'>,
+  apiClient: ApiClient,
+  localExecutor: LocalExecutor,
+  log: DiagnosticLog,
   operations?: OperationCaller,
 ): ToolRunner {
   async function remote(tool: ServedTool, params: JsonObject, signal?: AbortSignal): Promise<RunOutcome> {
@@ -41,7 +44,11 @@ export function createRunner(
       // Both paths promise never to reject; this keeps the runner's own promise if one of them ever does.
       const reason = error instanceof Error ? error.message : String(error);
       log(`Unexpected failure running ${JSON.stringify(tool.slug)}: ${reason}`);
-      return { ok: false, durationMs: 0, failure: toolFailure('EXECUTION_ERROR', `Running ${JSON.stringify(tool.slug)} failed unexpectedly: ${reason}`) };
+      return {
+        ok: false,
+        durationMs: 0,
+        failure: toolFailure('EXECUTION_ERROR', `Running ${JSON.stringify(tool.slug)} failed unexpectedly: ${reason}`),
+      };
     }
   }
 

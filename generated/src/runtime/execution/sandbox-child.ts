@@ -21,9 +21,7 @@ export interface SandboxRequest {
 }
 
 /** What the child answers: the result as JSON text, or why there is none. */
-export type SandboxReply =
-  | { kind: 'result'; json: string }
-  | { kind: 'error'; message: string };
+export type SandboxReply = { kind: 'result'; json: string } | { kind: 'error'; message: string };
 
 export function runSandboxChild(): void {
   // Taken before any tool code runs, so a tool that replaces process.send or process.exit cannot intercept the reply.
@@ -69,7 +67,8 @@ async function runTool(request: SandboxRequest): Promise<SandboxReply> {
   const filename = join(process.cwd(), `${encodeURIComponent(request.slug)}.tool.cjs`);
   const module: { exports: unknown } = { exports: {} };
   const started = Date.now();
-  const left = (): number | undefined => (request.selfDeadlineMs === undefined ? undefined : Math.max(1, request.selfDeadlineMs - (Date.now() - started)));
+  const left = (): number | undefined =>
+    request.selfDeadlineMs === undefined ? undefined : Math.max(1, request.selfDeadlineMs - (Date.now() - started));
   let run: unknown;
   try {
     // The whole point of local execution is to evaluate this source; it arrives as data over IPC, never in argv.

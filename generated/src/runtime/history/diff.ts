@@ -32,7 +32,6 @@ export interface RunDiff {
   maskedResultFields: string[];
 }
 
-
 /** Field-by-field differences between two JSON values, as JSON pointers sorted by code unit. */
 export function compareValues(from: unknown, to: unknown): FieldChanges {
   const changes: FieldChanges = { changed: [], added: [], removed: [] };
@@ -72,8 +71,7 @@ function comparePayloads(from: StoredPayload, to: StoredPayload): FieldChanges {
   return { changed: fromText === toText && from.chars === to.chars ? [] : [''], added: [], removed: [] };
 }
 
-const countChanges = (changes: FieldChanges): number =>
-  changes.changed.length + changes.added.length + changes.removed.length;
+const countChanges = (changes: FieldChanges): number => changes.changed.length + changes.added.length + changes.removed.length;
 
 const maskedUnion = (a: readonly string[], b: readonly string[]): string[] => [...new Set([...a, ...b])].sort(byCodeUnit);
 
@@ -96,21 +94,33 @@ export function diffRuns(from: RunRecord, to: RunRecord): RunDiff {
   };
   const anyTruncated = Object.values(truncated).some(Boolean);
   // A side whose stored payloads were cut and look equal may still differ past the cut: it is never called identical.
-  const sameInputs = truncated.fromInput || truncated.toInput ? 'inputs not proven identical (truncated; no differences before the cut)' : 'inputs identical';
-  const sameResults = truncated.fromResult || truncated.toResult ? 'results not proven identical (truncated; no differences before the cut)' : 'results identical';
+  const sameInputs =
+    truncated.fromInput || truncated.toInput
+      ? 'inputs not proven identical (truncated; no differences before the cut)'
+      : 'inputs identical';
+  const sameResults =
+    truncated.fromResult || truncated.toResult
+      ? 'results not proven identical (truncated; no differences before the cut)'
+      : 'results identical';
 
   const parts: string[] = [];
   if (!sameTool) parts.push(`different tools (${from.slug} vs ${to.slug})`);
   if (statusChanged) parts.push(`status differs (${from.status} → ${to.status})`);
   if (!inputsDiffer && !resultsDiffer) {
-    parts.push(anyTruncated ? 'no differences found in the stored payloads, but they are truncated, so the runs are not proven identical' : 'identical');
+    parts.push(
+      anyTruncated
+        ? 'no differences found in the stored payloads, but they are truncated, so the runs are not proven identical'
+        : 'identical',
+    );
   } else if (resultsDiffer) {
     parts.push(inputsDiffer ? 'results differ; inputs differ too' : `results differ; ${sameInputs}`);
   } else {
     parts.push(`${sameResults}; inputs differ`);
   }
   if (anyTruncated && (inputsDiffer || resultsDiffer)) {
-    parts.push(`payloads truncated at ${MAX_PAYLOAD_CHARS.toLocaleString('en-US')} characters, so differences past the cut are not visible`);
+    parts.push(
+      `payloads truncated at ${MAX_PAYLOAD_CHARS.toLocaleString('en-US')} characters, so differences past the cut are not visible`,
+    );
   }
   const maskedInputFields = maskedUnion(from.maskedInput, to.maskedInput);
   const maskedResultFields = maskedUnion(from.maskedOutput, to.maskedOutput);
@@ -148,15 +158,19 @@ export function formatRunDiff(diff: RunDiff): string {
   } else if (diff.resultsDiffer && (diff.truncated.fromInput || diff.truncated.toInput)) {
     lines.push('The inputs were truncated and may differ past the cut, so a changed result is not by itself a regression.');
   }
-  const cut = Object.entries(diff.truncated).filter(([, value]) => value).map(([key]) => key);
+  const cut = Object.entries(diff.truncated)
+    .filter(([, value]) => value)
+    .map(([key]) => key);
   if (cut.length) lines.push(`Truncated payloads (${cut.join(', ')}): compared only up to the ${MAX_PAYLOAD_CHARS}-character cut.`);
   const masked = [
     ...diff.maskedInputFields.map((pointer) => `input ${pointer === '' ? '(whole value)' : pointer}`),
     ...diff.maskedResultFields.map((pointer) => `result ${pointer === '' ? '(whole value)' : pointer}`),
   ];
   if (masked.length) {
-    lines.push(`Redacted fields (${masked.join(', ')}) are stored masked and compared as masked: a change in their values `
-      + 'cannot be seen, and nothing of the values is kept.');
+    lines.push(
+      `Redacted fields (${masked.join(', ')}) are stored masked and compared as masked: a change in their values ` +
+        'cannot be seen, and nothing of the values is kept.',
+    );
   }
   return lines.join('\n');
 }

@@ -37,9 +37,7 @@ export type ServedOver = 'stdio' | 'http';
  * to tell callers apart, nothing is kept, since one caller would read another's inputs and results.
  */
 export type HistoryScope =
-  | { kind: 'process'; servedOver: ServedOver }
-  | { kind: 'caller'; caller: string }
-  | { kind: 'off'; reason: string };
+  { kind: 'process'; servedOver: ServedOver } | { kind: 'caller'; caller: string } | { kind: 'off'; reason: string };
 
 export interface RunHistory {
   readonly capacity: number;
@@ -117,9 +115,9 @@ export function historyScopeNote(startedAt: Date, scope: ServedOver | HistorySco
   }
   if (resolved.kind === 'caller') {
     return (
-      `History is scoped to your caller identity (${resolved.caller}, from your bearer token) on this server process `
-      + `(started ${startedAt.toISOString()}): runs of callers with other tokens are not listed, and this server answers `
-      + 'stateless HTTP, so runs served by another replica are not listed either. It is kept in memory only.'
+      `History is scoped to your caller identity (${resolved.caller}, from your bearer token) on this server process ` +
+      `(started ${startedAt.toISOString()}): runs of callers with other tokens are not listed, and this server answers ` +
+      'stateless HTTP, so runs served by another replica are not listed either. It is kept in memory only.'
     );
   }
   if (resolved.servedOver === 'http') {
@@ -189,6 +187,9 @@ export function formatHistoryIndex(history: RunHistory, startedAt: Date): string
   const runs = history.list();
   const header = `${historyScopeNote(startedAt, history.scope())} Holds the last ${history.capacity} runs; ${history.totalRecorded} recorded so far.`;
   if (!runs.length) return `${header}\nNo runs yet.`;
-  const lines = runs.map((record) => `${record.id}  ${record.slug}  ${record.status}${record.errorCode ? ` (${record.errorCode})` : ''}  ${record.durationMs} ms  at ${record.at}`);
+  const lines = runs.map(
+    (record) =>
+      `${record.id}  ${record.slug}  ${record.status}${record.errorCode ? ` (${record.errorCode})` : ''}  ${record.durationMs} ms  at ${record.at}`,
+  );
   return [header, `${runs.length} runs, newest first:`, ...lines].join('\n');
 }

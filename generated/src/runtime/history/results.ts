@@ -4,7 +4,6 @@ import { toolFailure, type InputValidator, type RunOutcome, type ServedTool, typ
 import { safeStringify } from '../secrets/redact.js';
 import { isJsonObject } from '../shared/json-values.js';
 
-
 /** structuredContent must be an object: a plain-object result is used as is, anything else is wrapped. */
 export function structuredResult(result: unknown): Record<string, unknown> {
   return isJsonObject(result) ? result : { result: result === undefined ? null : result };

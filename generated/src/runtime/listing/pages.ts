@@ -24,11 +24,19 @@ export function offsetOf(cursor: string): number | null {
  * One page of `items` from `cursor` (the first without one), and the cursor of the next page when there is one. A
  * cursor this server did not issue, or one past the end (the list shrank), is -32602 Invalid params, as MCP asks.
  */
-export function pageOf<T>(items: readonly T[], cursor: string | undefined, method: string, pageSize = LIST_PAGE_SIZE): { page: T[]; nextCursor?: string } {
+export function pageOf<T>(
+  items: readonly T[],
+  cursor: string | undefined,
+  method: string,
+  pageSize = LIST_PAGE_SIZE,
+): { page: T[]; nextCursor?: string } {
   const offset = cursor === undefined ? 0 : offsetOf(cursor);
   if (offset === null || (cursor !== undefined && offset >= items.length)) {
-    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid cursor ${JSON.stringify(cursor)}: it is not one ${method} issued, or the list has `
-      + 'changed since; list again without a cursor.');
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      `Invalid cursor ${JSON.stringify(cursor)}: it is not one ${method} issued, or the list has ` +
+        'changed since; list again without a cursor.',
+    );
   }
   const end = offset + pageSize;
   const page = items.slice(offset, end);

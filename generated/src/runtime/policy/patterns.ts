@@ -6,7 +6,9 @@ const compiled = new Map<string, RegExp>();
 export function matchesPattern(pattern: string, name: string): boolean {
   let regexp = compiled.get(pattern);
   if (regexp === undefined) {
-    const body = [...pattern].map((ch) => (ch === '*' ? '[\\s\\S]*' : ch === '?' ? '[\\s\\S]' : ch.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'))).join('');
+    const body = [...pattern]
+      .map((ch) => (ch === '*' ? '[\\s\\S]*' : ch === '?' ? '[\\s\\S]' : ch.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')))
+      .join('');
     regexp = new RegExp(`^${body}$`, 'u');
     compiled.set(pattern, regexp);
   }

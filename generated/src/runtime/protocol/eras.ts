@@ -38,17 +38,33 @@ export const MODERN_ERROR_CODES = {
  */
 export const REMOVED_IN_MODERN: Readonly<Record<string, string>> = {
   ping: 'revision 2026-07-28 removed ping: any request (server/discover is the cheapest) shows the server is alive',
-  'logging/setLevel': 'revision 2026-07-28 removed logging/setLevel: send io.modelcontextprotocol/logLevel in the _meta of each request that wants log notifications',
+  'logging/setLevel':
+    'revision 2026-07-28 removed logging/setLevel: send io.modelcontextprotocol/logLevel in the _meta of each request that wants log notifications',
 };
 
 /** Methods a 2026-07-28 request may name on this server. */
 export const MODERN_METHODS: ReadonlySet<string> = new Set([
-  'server/discover', 'subscriptions/listen', 'tools/list', 'tools/call', 'resources/list', 'resources/templates/list',
-  'resources/read', 'prompts/list', 'prompts/get', 'completion/complete',
+  'server/discover',
+  'subscriptions/listen',
+  'tools/list',
+  'tools/call',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'prompts/list',
+  'prompts/get',
+  'completion/complete',
 ]);
 
 /** Results of these methods carry the 2026-07-28 caching hints (`ttlMs`, `cacheScope`). */
-const CACHEABLE_METHODS = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read']);
+const CACHEABLE_METHODS = new Set([
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+]);
 
 /** What a modern request says about itself in `_meta`. */
 export interface ModernEnvelope {

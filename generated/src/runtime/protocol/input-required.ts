@@ -48,6 +48,7 @@ function answerTo(responses: unknown): ElicitationReply | null {
   if (reply === null || typeof reply !== 'object') return null;
   const { action, content } = reply as { action?: unknown; content?: unknown };
   if (action !== 'accept' && action !== 'decline' && action !== 'cancel') return null;
-  const fields = content !== null && typeof content === 'object' && !Array.isArray(content) ? (content as Record<string, unknown>) : undefined;
+  const fields =
+    content !== null && typeof content === 'object' && !Array.isArray(content) ? (content as Record<string, unknown>) : undefined;
   return { action, content: fields };
 }

@@ -11,7 +11,9 @@ import { isJsonObject } from '../shared/json-values.js';
 type RequestId = string | number;
 
 const usableId = (value: unknown): RequestId | undefined =>
-  isJsonObject(value) && (typeof value.id === 'string' || (typeof value.id === 'number' && Number.isSafeInteger(value.id))) ? value.id : undefined;
+  isJsonObject(value) && (typeof value.id === 'string' || (typeof value.id === 'number' && Number.isSafeInteger(value.id)))
+    ? value.id
+    : undefined;
 
 /**
  * The answer to a `tools/call` whose arguments hold an own member named `__proto__`: a VALIDATION_ERROR result, as for
@@ -41,13 +43,18 @@ export function oversizedBatchProblem(body: unknown): string | null {
   if (!Array.isArray(body)) return null;
   const runs = body.reduce((sum: number, message) => sum + runsAsked(message), 0);
   if (body.length <= MAX_BATCH_RUNS && runs <= MAX_BATCH_RUNS) return null;
-  return `Invalid Request: a JSON-RPC batch holds at most ${MAX_BATCH_RUNS} messages and ${MAX_BATCH_RUNS} tool runs in all; `
-    + `this one has ${body.length} messages and ${runs} runs. Nothing was run: send fewer per request.`;
+  return (
+    `Invalid Request: a JSON-RPC batch holds at most ${MAX_BATCH_RUNS} messages and ${MAX_BATCH_RUNS} tool runs in all; ` +
+    `this one has ${body.length} messages and ${runs} runs. Nothing was run: send fewer per request.`
+  );
 }
 
 /** One error answer per usable id of the batch (JSON-RPC 2.0 §6), or a single one without an id when none has one. */
 export function batchRefusal(body: readonly unknown[], message: string): JSONRPCMessage[] {
-  const ids = body.flatMap((item) => { const id = usableId(item); return id === undefined ? [] : [id]; });
+  const ids = body.flatMap((item) => {
+    const id = usableId(item);
+    return id === undefined ? [] : [id];
+  });
   const error = { code: ErrorCode.InvalidRequest, message };
   return (ids.length === 0 ? [{ jsonrpc: '2.0', id: null, error }] : ids.map((id) => ({ jsonrpc: '2.0', id, error }))) as JSONRPCMessage[];
 }

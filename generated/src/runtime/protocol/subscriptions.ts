@@ -39,7 +39,10 @@ export function createSubscriptions(onListChanged: (listener: () => void) => () 
         ...(filter.toolsListChanged === true ? { toolsListChanged: true } : {}),
         ...(filter.resourcesListChanged === true ? { resourcesListChanged: true } : {}),
       };
-      await extra.sendNotification({ method: 'notifications/subscriptions/acknowledged', params: { _meta: tagged, notifications: honoured } });
+      await extra.sendNotification({
+        method: 'notifications/subscriptions/acknowledged',
+        params: { _meta: tagged, notifications: honoured },
+      });
       const notify = (method: string): void => {
         extra.sendNotification({ method, params: { _meta: tagged } }).catch(() => undefined);
       };

@@ -15,6 +15,8 @@ export const ANNOTATION_TYPES: Readonly<Record<string, 'string' | 'boolean'>> = 
 /** The annotations a client may be shown: known keys with values of their type, in the order written; undefined for none. */
 export function specAnnotations(annotations: unknown): ToolAnnotations | undefined {
   if (annotations === null || typeof annotations !== 'object' || Array.isArray(annotations)) return undefined;
-  const kept = Object.entries(annotations).filter(([key, value]) => Object.hasOwn(ANNOTATION_TYPES, key) && typeof value === ANNOTATION_TYPES[key]);
+  const kept = Object.entries(annotations).filter(
+    ([key, value]) => Object.hasOwn(ANNOTATION_TYPES, key) && typeof value === ANNOTATION_TYPES[key],
+  );
   return kept.length === 0 ? undefined : (Object.fromEntries(kept) as ToolAnnotations);
 }

@@ -12,7 +12,6 @@ export interface ParameterCounts {
   total: number;
 }
 
-
 export function parameterCounts(tool: ServedTool): ParameterCounts {
   const schema = tool.manifest.input_schema;
   if (!schema) return { required: 0, total: 0 };
@@ -41,7 +40,13 @@ export function inputFields(tool: ServedTool): FieldSummary[] {
   const properties = isJsonObject(schema.properties) ? schema.properties : {};
   return Object.entries(properties).map(([name, raw]) => {
     const property = isJsonObject(raw) ? resolveRefs(schema, raw, new Set()) : {};
-    const type = Array.isArray(property.type) ? property.type.join('|') : typeof property.type === 'string' ? property.type : Array.isArray(property.enum) ? 'enum' : 'any';
+    const type = Array.isArray(property.type)
+      ? property.type.join('|')
+      : typeof property.type === 'string'
+        ? property.type
+        : Array.isArray(property.enum)
+          ? 'enum'
+          : 'any';
     return { name, required: required.has(name), type, description: typeof property.description === 'string' ? property.description : '' };
   });
 }
@@ -131,7 +136,14 @@ export function sampleValue(root: JsonObject, schema: unknown, depth = 0, seen: 
     }
     case 'integer':
     case 'number': {
-      let value = typeof node.minimum === 'number' ? node.minimum : typeof node.exclusiveMinimum === 'number' ? node.exclusiveMinimum + 1 : typeof node.maximum === 'number' && node.maximum < 1 ? node.maximum : 1;
+      let value =
+        typeof node.minimum === 'number'
+          ? node.minimum
+          : typeof node.exclusiveMinimum === 'number'
+            ? node.exclusiveMinimum + 1
+            : typeof node.maximum === 'number' && node.maximum < 1
+              ? node.maximum
+              : 1;
       if (inferred === 'integer') value = Math.ceil(value);
       if (typeof node.multipleOf === 'number' && node.multipleOf > 0) value = Math.ceil(value / node.multipleOf) * node.multipleOf;
       return value;
@@ -144,7 +156,13 @@ export function sampleValue(root: JsonObject, schema: unknown, depth = 0, seen: 
       const minItems = typeof node.minItems === 'number' ? node.minItems : 0;
       if (minItems === 0 || depth >= MAX_SAMPLE_DEPTH) return [];
       const item = sampleValue(root, node.items, depth + 1, seen);
-      return Array.from({ length: minItems }, (_unused, index) => (typeof item === 'number' && node.uniqueItems ? item + index : typeof item === 'string' && node.uniqueItems ? `${item}${index}` : item));
+      return Array.from({ length: minItems }, (_unused, index) =>
+        typeof item === 'number' && node.uniqueItems
+          ? item + index
+          : typeof item === 'string' && node.uniqueItems
+            ? `${item}${index}`
+            : item,
+      );
     }
     case 'object': {
       const result: JsonObject = {};
@@ -158,7 +176,6 @@ export function sampleValue(root: JsonObject, schema: unknown, depth = 0, seen: 
       return 'example';
   }
 }
-
 
 /** How to call a tool: directly by slug when advertised, through the meta-tool's `run` when withheld. */
 export function callFor(tool: ServedTool, params: JsonObject, metaToolName: string): ExampleCall {

@@ -4,7 +4,15 @@
 import { createHash } from 'node:crypto';
 import type { JsonObject } from '../shared/contracts.js';
 import {
-  NAMED_SCHEMA_KEYWORDS, namedBooleanSubschemasAsObjects, copyOwn, defineOwn, forEachSchema, inlineRefs, inlineRefsExactly, mapSubschemas, type InlineOptions,
+  NAMED_SCHEMA_KEYWORDS,
+  namedBooleanSubschemasAsObjects,
+  copyOwn,
+  defineOwn,
+  forEachSchema,
+  inlineRefs,
+  inlineRefsExactly,
+  mapSubschemas,
+  type InlineOptions,
   type SchemaNode,
 } from './schema-transform.js';
 import { isJsonObject, pointerToken } from '../shared/json-values.js';
@@ -53,9 +61,28 @@ const COMMON_FORMATS = ['date-time', 'time', 'date', 'duration', 'email', 'hostn
  * fields and no others ("Invalid JSON payload received. Unknown name "additionalProperties"").
  */
 const GEMINI_KEYWORDS = [
-  'type', 'format', 'title', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties', 'required',
-  'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'example', 'anyOf', 'propertyOrdering',
-  'default', 'items', 'minimum', 'maximum',
+  'type',
+  'format',
+  'title',
+  'description',
+  'nullable',
+  'enum',
+  'maxItems',
+  'minItems',
+  'properties',
+  'required',
+  'minProperties',
+  'maxProperties',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'example',
+  'anyOf',
+  'propertyOrdering',
+  'default',
+  'items',
+  'minimum',
+  'maximum',
 ] as const;
 
 /**
@@ -75,8 +102,17 @@ export const HOST_RULES: Readonly<Record<HostProfileName, HostRules>> = {
   // same).
   spec: {
     keepsRecursiveRefs: true,
-    liftTopLevelUnions: false, topLevelForbidden: [], propertyKey: null, formats: null, keywords: null, dropped: [],
-    mergeAllOf: false, oneOfAsAnyOf: false, constAsEnum: false, singleType: false, objectsNeedProperties: false,
+    liftTopLevelUnions: false,
+    topLevelForbidden: [],
+    propertyKey: null,
+    formats: null,
+    keywords: null,
+    dropped: [],
+    mergeAllOf: false,
+    oneOfAsAnyOf: false,
+    constAsEnum: false,
+    singleType: false,
+    objectsNeedProperties: false,
   },
   claude: {
     keepsRecursiveRefs: false,
@@ -91,7 +127,11 @@ export const HOST_RULES: Readonly<Record<HostProfileName, HostRules>> = {
     formats: [...COMMON_FORMATS, 'uri'],
     keywords: null,
     dropped: [],
-    mergeAllOf: false, oneOfAsAnyOf: false, constAsEnum: false, singleType: false, objectsNeedProperties: false,
+    mergeAllOf: false,
+    oneOfAsAnyOf: false,
+    constAsEnum: false,
+    singleType: false,
+    objectsNeedProperties: false,
   },
   openai: {
     keepsRecursiveRefs: false,
@@ -108,7 +148,10 @@ export const HOST_RULES: Readonly<Record<HostProfileName, HostRules>> = {
     dropped: [],
     // OpenAI 400: "In context=('properties', 'data'), 'allOf' is not permitted" (makenotion/notion-mcp-server#102).
     mergeAllOf: true,
-    oneOfAsAnyOf: false, constAsEnum: false, singleType: false, objectsNeedProperties: false,
+    oneOfAsAnyOf: false,
+    constAsEnum: false,
+    singleType: false,
+    objectsNeedProperties: false,
   },
   gemini: {
     keepsRecursiveRefs: false,
@@ -142,7 +185,11 @@ export const HOST_RULES: Readonly<Record<HostProfileName, HostRules>> = {
     formats: ['date-time'],
     keywords: GEMINI_KEYWORDS,
     dropped: ['additionalProperties', '$schema'],
-    mergeAllOf: true, oneOfAsAnyOf: true, constAsEnum: true, singleType: true, objectsNeedProperties: true,
+    mergeAllOf: true,
+    oneOfAsAnyOf: true,
+    constAsEnum: true,
+    singleType: true,
+    objectsNeedProperties: true,
   },
 };
 
@@ -158,7 +205,11 @@ export interface HostInputSchema {
 }
 
 /** The schema a host is shown for a manifest's input schema (null: no declared parameters). Pure; input untouched. */
-export function hostInputSchema(input: JsonObject | null | undefined, profile: HostProfileName, options: InlineOptions = {}): HostInputSchema {
+export function hostInputSchema(
+  input: JsonObject | null | undefined,
+  profile: HostProfileName,
+  options: InlineOptions = {},
+): HostInputSchema {
   const rules = HOST_RULES[profile];
   const inlined = rules.keepsRecursiveRefs ? inlineRefsExactly(input ?? {}, options) : inlineRefs(input ?? {}, options).schema;
   let schema = namedBooleanSubschemasAsObjects(topLevelObject(inlined));
@@ -221,9 +272,13 @@ export function liftTopLevelUnions(root: JsonObject): JsonObject {
       if (Object.prototype.hasOwnProperty.call(properties, key)) continue;
       defineOwn(properties, key, list.length === 1 ? list[0] : { anyOf: list });
     }
-    const formNames = forms.map((form, index) => `${index + 1}${typeof form.title === 'string' && form.title !== '' ? ` (${form.title})` : ''}`);
+    const formNames = forms.map(
+      (form, index) => `${index + 1}${typeof form.title === 'string' && form.title !== '' ? ` (${form.title})` : ''}`,
+    );
     const needs = forms.map((form, index) => `form ${formNames[index]} needs ${stringList(form.required).join(', ') || 'nothing more'}`);
-    notes.push(`Takes ${keyword === 'oneOf' ? 'exactly one' : 'at least one'} of ${forms.length} forms: ${needs.join('; ')}. The server checks the full rule.`);
+    notes.push(
+      `Takes ${keyword === 'oneOf' ? 'exactly one' : 'at least one'} of ${forms.length} forms: ${needs.join('; ')}. The server checks the full rule.`,
+    );
     for (const [key, indexes] of requiredIn) {
       if (required.has(key)) continue;
       if (indexes.length === forms.length) {
@@ -268,22 +323,29 @@ function fitKeywords(node: JsonObject, rules: HostRules, isTop: boolean): JsonOb
     const { type, ...rest } = schema;
     const names = type.filter((name): name is string => typeof name === 'string');
     const nonNull = names.filter((name) => name !== 'null');
-    schema = nonNull.length === 1
-      ? { ...rest, type: nonNull[0], ...(names.includes('null') ? { nullable: true } : {}) }
-      : withDescription(rest, `(One of the types ${names.join(', ')}.)`);
+    schema =
+      nonNull.length === 1
+        ? { ...rest, type: nonNull[0], ...(names.includes('null') ? { nullable: true } : {}) }
+        : withDescription(rest, `(One of the types ${names.join(', ')}.)`);
   }
   if (typeof schema.format === 'string' && rules.formats !== null && !rules.formats.includes(schema.format)) {
     const { format, ...rest } = schema;
     schema = withDescription(rest, `(Format: ${String(format)}.)`);
   }
-  const unwanted = Object.keys(schema).filter((key) => rules.dropped.includes(key) || (rules.keywords !== null && !rules.keywords.includes(key)));
+  const unwanted = Object.keys(schema).filter(
+    (key) => rules.dropped.includes(key) || (rules.keywords !== null && !rules.keywords.includes(key)),
+  );
   if (unwanted.length > 0) {
     const copy = { ...schema };
     for (const key of unwanted) delete copy[key];
     schema = copy;
   }
-  if (!isTop && rules.objectsNeedProperties && schema.type === 'object'
-    && (!isJsonObject(schema.properties) || Object.keys(schema.properties).length === 0)) {
+  if (
+    !isTop &&
+    rules.objectsNeedProperties &&
+    schema.type === 'object' &&
+    (!isJsonObject(schema.properties) || Object.keys(schema.properties).length === 0)
+  ) {
     const { type: _type, properties: _properties, ...rest } = schema;
     schema = withDescription(rest, '(A JSON object.)');
   }
@@ -304,7 +366,8 @@ function mergeAllOf(schema: JsonObject): JsonObject {
     const flat = Array.isArray(part.allOf) ? mergeAllOf(part) : part;
     for (const [key, value] of Object.entries(flat)) {
       if (key === 'properties' && isJsonObject(value)) {
-        for (const [name, sub] of Object.entries(value)) if (!Object.prototype.hasOwnProperty.call(properties, name)) defineOwn(properties, name, sub);
+        for (const [name, sub] of Object.entries(value))
+          if (!Object.prototype.hasOwnProperty.call(properties, name)) defineOwn(properties, name, sub);
       } else if (key === 'required') {
         for (const name of stringList(value)) required.add(name);
       } else if (!(key in merged)) {
@@ -347,10 +410,15 @@ function aliasPropertyKeys(schema: JsonObject, safe: (key: string) => boolean): 
     }
     defineOwn(aliases, alias, key);
     const note = `(Stands for the field ${JSON.stringify(key)}.)`;
-    defineOwn(renamed, alias, value === true || value === undefined ? { description: note } : isJsonObject(value) ? withDescription(value, note) : value);
+    defineOwn(
+      renamed,
+      alias,
+      value === true || value === undefined ? { description: note } : isJsonObject(value) ? withDescription(value, note) : value,
+    );
   }
   const result: JsonObject = { ...schema, properties: renamed };
-  if (Array.isArray(schema.required)) result.required = schema.required.map((key) => (typeof key === 'string' ? aliasOf.get(key) ?? key : key));
+  if (Array.isArray(schema.required))
+    result.required = schema.required.map((key) => (typeof key === 'string' ? (aliasOf.get(key) ?? key) : key));
   return { schema: result, aliases };
 }
 
@@ -387,7 +455,8 @@ export function hostViolations(schema: JsonObject, profile: HostProfileName): st
   for (const keyword of rules.topLevelForbidden) if (keyword in schema) problems.push(`: top-level ${keyword}`);
   if (isJsonObject(schema.properties)) {
     for (const key of Object.keys(schema.properties)) {
-      if (rules.propertyKey !== null && !rules.propertyKey.test(key)) problems.push(`/properties/${pointerToken(key)}: key outside ${String(rules.propertyKey)}`);
+      if (rules.propertyKey !== null && !rules.propertyKey.test(key))
+        problems.push(`/properties/${pointerToken(key)}: key outside ${String(rules.propertyKey)}`);
       if (SDK_UNSAFE_KEYS.includes(key)) problems.push(`/properties/${pointerToken(key)}: key the MCP SDK rejects or drops`);
     }
   }
@@ -399,7 +468,9 @@ export function hostViolations(schema: JsonObject, profile: HostProfileName): st
       if (rules.keywords !== null || NAMED_SCHEMA_KEYWORDS.has(pointer.split('/').at(-2) ?? '')) problems.push(`${at}: boolean schema`);
       return;
     }
-    for (const keyword of rules.keepsRecursiveRefs ? ['$dynamicRef', '$recursiveRef'] : ['$ref', '$defs', 'definitions', '$dynamicRef', '$recursiveRef']) {
+    for (const keyword of rules.keepsRecursiveRefs
+      ? ['$dynamicRef', '$recursiveRef']
+      : ['$ref', '$defs', 'definitions', '$dynamicRef', '$recursiveRef']) {
       if (keyword in node) problems.push(`${at}: ${keyword}`);
     }
     if (typeof node.format === 'string' && rules.formats !== null && !rules.formats.includes(node.format)) {
@@ -413,8 +484,12 @@ export function hostViolations(schema: JsonObject, profile: HostProfileName): st
     if (rules.oneOfAsAnyOf && 'oneOf' in node) problems.push(`${at}: oneOf`);
     if (rules.constAsEnum && 'const' in node) problems.push(`${at}: const`);
     if (rules.singleType && node.type !== undefined && typeof node.type !== 'string') problems.push(`${at}: type is not one name`);
-    if (rules.objectsNeedProperties && at !== '' && node.type === 'object'
-      && (!isJsonObject(node.properties) || Object.keys(node.properties).length === 0)) {
+    if (
+      rules.objectsNeedProperties &&
+      at !== '' &&
+      node.type === 'object' &&
+      (!isJsonObject(node.properties) || Object.keys(node.properties).length === 0)
+    ) {
       problems.push(`${at}: object without properties`);
     }
   });

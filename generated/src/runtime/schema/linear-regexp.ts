@@ -11,7 +11,10 @@ export interface LinearPattern {
 
 /** A pattern the linear-time engine cannot run: it needs backtracking (a backreference, a lookaround) or is malformed. */
 export class UnsupportedPatternError extends Error {
-  constructor(readonly pattern: string, readonly reason: string) {
+  constructor(
+    readonly pattern: string,
+    readonly reason: string,
+  ) {
     super(`pattern ${JSON.stringify(pattern)} cannot be matched in linear time: ${reason}`);
     this.name = 'UnsupportedPatternError';
   }
@@ -72,11 +75,30 @@ type CharSet = ReadonlyArray<readonly [number, number]>;
 
 const MAX_CODE_POINT = 0x10ffff;
 const DIGITS: CharSet = [[0x30, 0x39]];
-const WORD: CharSet = [[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]];
+const WORD: CharSet = [
+  [0x30, 0x39],
+  [0x41, 0x5a],
+  [0x5f, 0x5f],
+  [0x61, 0x7a],
+];
 /** ECMAScript WhiteSpace and LineTerminator, the set `\s` matches. */
-const SPACE: CharSet = normalized([[0x09, 0x0d], [0x20, 0x20], [0xa0, 0xa0], [0x1680, 0x1680], [0x2000, 0x200a], [0x2028, 0x2029],
-  [0x202f, 0x202f], [0x205f, 0x205f], [0x3000, 0x3000], [0xfeff, 0xfeff]]);
-const LINE_TERMINATORS: CharSet = [[0x0a, 0x0a], [0x0d, 0x0d], [0x2028, 0x2029]];
+const SPACE: CharSet = normalized([
+  [0x09, 0x0d],
+  [0x20, 0x20],
+  [0xa0, 0xa0],
+  [0x1680, 0x1680],
+  [0x2000, 0x200a],
+  [0x2028, 0x2029],
+  [0x202f, 0x202f],
+  [0x205f, 0x205f],
+  [0x3000, 0x3000],
+  [0xfeff, 0xfeff],
+]);
+const LINE_TERMINATORS: CharSet = [
+  [0x0a, 0x0a],
+  [0x0d, 0x0d],
+  [0x2028, 0x2029],
+];
 
 function normalized(ranges: Array<readonly [number, number]>): CharSet {
   const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
@@ -108,7 +130,14 @@ function disjoint(a: CharSet, b: CharSet): boolean {
 function escapeSet(pattern: string, at: number): { set: CharSet; length: number } | null {
   const next = pattern[at + 1];
   if (next === undefined) return null;
-  const classes: Record<string, CharSet> = { d: DIGITS, D: complement(DIGITS), w: WORD, W: complement(WORD), s: SPACE, S: complement(SPACE) };
+  const classes: Record<string, CharSet> = {
+    d: DIGITS,
+    D: complement(DIGITS),
+    w: WORD,
+    W: complement(WORD),
+    s: SPACE,
+    S: complement(SPACE),
+  };
   if (next in classes) return { set: classes[next] as CharSet, length: 2 };
   const controls: Record<string, number> = { n: 0x0a, r: 0x0d, t: 0x09, f: 0x0c, v: 0x0b };
   if (next in controls) return { set: [[controls[next] as number, controls[next] as number]], length: 2 };
@@ -146,7 +175,13 @@ function classSet(pattern: string, start: number): { set: CharSet; end: number }
       index += code > 0xffff ? 2 : 1;
     }
     // A range `a-z`: both ends single characters.
-    if (pattern[index] === '-' && pattern[index + 1] !== ']' && pattern[index + 1] !== undefined && item.length === 1 && item[0]?.[0] === item[0]?.[1]) {
+    if (
+      pattern[index] === '-' &&
+      pattern[index + 1] !== ']' &&
+      pattern[index + 1] !== undefined &&
+      item.length === 1 &&
+      item[0]?.[0] === item[0]?.[1]
+    ) {
       const endChar = pattern[index + 1] as string;
       if (endChar === '\\' || endChar === '[') return null;
       const endCode = pattern.codePointAt(index + 1) as number;
@@ -189,7 +224,8 @@ function atomsOf(pattern: string): { atoms: Atom[]; anchoredEnd: boolean } | nul
       if (char === ')' && /^[*+?{]/.test(pattern.slice(index))) return null;
       continue;
     }
-    if (char === '|' || char === '^' || char === '$' || char === '*' || char === '+' || char === '?' || char === '{' || char === '}') return null;
+    if (char === '|' || char === '^' || char === '$' || char === '*' || char === '+' || char === '?' || char === '{' || char === '}')
+      return null;
     if (char === '\\') {
       const escaped = escapeSet(pattern, index);
       if (escaped === null) return null;

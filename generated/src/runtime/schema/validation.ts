@@ -51,8 +51,10 @@ export function createValidator(log: DiagnosticLog): InputValidator {
     } catch (error) {
       result = 'uncompilable';
       const reason = error instanceof Error ? error.message : String(error);
-      log(`The ${which} schema of ${JSON.stringify(tool.slug)} does not compile (${reason}); `
-        + `${which === 'input' ? 'arguments go to the API unchecked' : 'results are passed on unchecked'}.`);
+      log(
+        `The ${which} schema of ${JSON.stringify(tool.slug)} does not compile (${reason}); ` +
+          `${which === 'input' ? 'arguments go to the API unchecked' : 'results are passed on unchecked'}.`,
+      );
     }
     compiled.set(schema, result);
     return result;
@@ -60,18 +62,20 @@ export function createValidator(log: DiagnosticLog): InputValidator {
 
   function validateInput(tool: ServedTool, params: unknown): ToolFailure | null {
     if (!isJsonObject(params)) {
-      return toolFailure('VALIDATION_ERROR',
-        `Arguments for ${JSON.stringify(tool.slug)} must be a JSON object, got ${jsonType(params)}.`,
-        { slug: tool.slug, errors: [{ pointer: '', message: `must be an object, got ${jsonType(params)}`, keyword: 'type' }] });
+      return toolFailure('VALIDATION_ERROR', `Arguments for ${JSON.stringify(tool.slug)} must be a JSON object, got ${jsonType(params)}.`, {
+        slug: tool.slug,
+        errors: [{ pointer: '', message: `must be an object, got ${jsonType(params)}`, keyword: 'type' }],
+      });
     }
     const schema = tool.manifest.input_schema;
     if (schema === null || schema === undefined) return null;
     const validate = validatorFor(tool, schema, 'input');
     if (validate === 'uncompilable' || validate(params)) return null;
     const errors = describeErrors(validate.errors ?? []);
-    return toolFailure('VALIDATION_ERROR',
-      `Invalid arguments for ${JSON.stringify(tool.slug)}: ${listed(errors)}`,
-      { slug: tool.slug, errors: errors.slice(0, MAX_DETAILED).map((e) => ({ ...e })) });
+    return toolFailure('VALIDATION_ERROR', `Invalid arguments for ${JSON.stringify(tool.slug)}: ${listed(errors)}`, {
+      slug: tool.slug,
+      errors: errors.slice(0, MAX_DETAILED).map((e) => ({ ...e })),
+    });
   }
 
   function validateOutput(tool: ServedTool, result: unknown): ToolFailure | null {
@@ -80,9 +84,11 @@ export function createValidator(log: DiagnosticLog): InputValidator {
     const validate = validatorFor(tool, schema, 'output');
     if (validate === 'uncompilable' || validate(result)) return null;
     const errors = describeErrors(validate.errors ?? []);
-    return toolFailure('OUTPUT_MISMATCH',
+    return toolFailure(
+      'OUTPUT_MISMATCH',
       `The result of ${JSON.stringify(tool.slug)} does not match its output schema: ${listed(errors)}`,
-      { slug: tool.slug, errors: errors.slice(0, MAX_DETAILED).map((e) => ({ ...e })) });
+      { slug: tool.slug, errors: errors.slice(0, MAX_DETAILED).map((e) => ({ ...e })) },
+    );
   }
 
   return { validateInput, validateOutput };
@@ -111,7 +117,10 @@ export function compilableSchema<T extends { [key: string]: unknown }>(schema: T
 }
 
 function listed(errors: SchemaError[]): string {
-  const shown = errors.slice(0, MAX_LISTED).map((e) => e.message).join('; ');
+  const shown = errors
+    .slice(0, MAX_LISTED)
+    .map((e) => e.message)
+    .join('; ');
   const more = errors.length > MAX_LISTED ? `; and ${errors.length - MAX_LISTED} more` : '';
   return `${shown}${more}.`;
 }
@@ -146,7 +155,11 @@ function describeError(error: ErrorObject): SchemaError {
       return { pointer: `${at}/${pointerToken(field)}`, message: `unexpected field \`${field}\` (at ${shown})`, keyword };
     }
     case 'type':
-      return { pointer: at, message: `\`${shown}\` must be ${String(params.type).replace(/,/g, ' or ')}, got ${jsonType(error.data)}`, keyword };
+      return {
+        pointer: at,
+        message: `\`${shown}\` must be ${String(params.type).replace(/,/g, ' or ')}, got ${jsonType(error.data)}`,
+        keyword,
+      };
     case 'enum': {
       const allowed = Array.isArray(params.allowedValues) ? params.allowedValues.map((v) => JSON.stringify(v)).join(', ') : '';
       return { pointer: at, message: `\`${shown}\` must be one of ${allowed}`, keyword };

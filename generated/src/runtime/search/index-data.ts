@@ -39,10 +39,11 @@ export interface SearchTermData {
   postings: number[];
 }
 
-
 function keyOfTexts(textsPerTool: readonly (readonly string[])[]): string {
   // One update of the whole text: thousands of small updates cost more than the hashing itself.
-  return createHash('sha256').update(JSON.stringify([SEARCH_INDEX_FORMAT, textsPerTool])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([SEARCH_INDEX_FORMAT, textsPerTool]))
+    .digest('hex');
 }
 
 /** The key a SearchIndexData for these tools carries; a different key means the data is for another list. */
@@ -103,7 +104,15 @@ export function buildSearchIndex(
     }
     return kept;
   };
-  return { format: SEARCH_INDEX_FORMAT, key: keyOfTexts(textsPerTool), fields: [...FIELDS], lengths, terms, synonyms: keep(synonyms), related: keep(related) };
+  return {
+    format: SEARCH_INDEX_FORMAT,
+    key: keyOfTexts(textsPerTool),
+    fields: [...FIELDS],
+    lengths,
+    terms,
+    synonyms: keep(synonyms),
+    related: keep(related),
+  };
 }
 
 const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -130,7 +139,8 @@ export function parseSearchIndex(parsed: unknown): SearchIndexData | null {
       const tool = postings[i];
       const field = postings[i + 1];
       const count = postings[i + 2];
-      if (!isCount(tool) || tool >= lengths.length || !isCount(field) || field >= FIELDS.length || !isCount(count) || count === 0) return null;
+      if (!isCount(tool) || tool >= lengths.length || !isCount(field) || field >= FIELDS.length || !isCount(count) || count === 0)
+        return null;
       // Postings run in tool order, then field order, each pair once: scoring relies on that order.
       if (tool < previousTool || (tool === previousTool && field <= previousField)) return null;
       previousTool = tool;

@@ -37,7 +37,6 @@ export interface SearchIndexFile {
 /** The surface a line leaves out: the term itself, a phrase term's `_` read as a space. */
 export const defaultSurface = (indexed: string): string => indexed.replace('_', ' ');
 
-
 /**
  * The index data a file holds, in index-data's layout (terms sorted by code unit, postings in tool order),
  * for parseSearchIndex to check; anything that is not this file layout comes back as it is, for that check to refuse.
@@ -58,7 +57,10 @@ export function indexDataOfFile(value: unknown): unknown {
       let entry = terms.get(indexed);
       if (entry === undefined) {
         const surface = surfaces[i];
-        terms.set(indexed, (entry = { surface: typeof surface === 'string' && surface !== '' ? surface : defaultSurface(indexed), postings: [] }));
+        terms.set(
+          indexed,
+          (entry = { surface: typeof surface === 'string' && surface !== '' ? surface : defaultSurface(indexed), postings: [] }),
+        );
       }
       const end = at + 2 * (spans[i] as number);
       if (!(end <= counts.length)) return null;

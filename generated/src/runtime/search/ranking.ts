@@ -3,7 +3,18 @@
 // noun and first word, the query verb's agreement with the tool's action, and deprecation.
 import { parameterCounts, requiredFields } from '../schema/call-shape.js';
 import type { ServedTool } from '../shared/contracts.js';
-import { bigram, FIELDS, HAND_SYNONYMS, isActionAt, mergePhrases, sameActionTerms, queryAction, term, words, type FieldName } from './analysis.js';
+import {
+  bigram,
+  FIELDS,
+  HAND_SYNONYMS,
+  isActionAt,
+  mergePhrases,
+  sameActionTerms,
+  queryAction,
+  term,
+  words,
+  type FieldName,
+} from './analysis.js';
 import { NAME_FIELD, type SearchIndex, type TermPostings } from './scoring-index.js';
 import { PERSON_QUESTION_WORDS, PERSON_WORDS, SELF_WORDS, SELF_TOOL_WORDS, STOP_WORDS, type ActionKind } from './vocabulary.js';
 import { byCodeUnit } from '../shared/order.js';
@@ -81,7 +92,6 @@ const SAME_ACTION_SHARE = 0.9;
 /** Two hits whose scores differ by less than this share of the higher one are a near tie. */
 const NEAR_TIE_SHARE = 0.05;
 
-
 interface Expansion {
   term: string;
   weight: number;
@@ -92,13 +102,21 @@ interface Expansion {
 function expand(queryTerm: string, index: SearchIndex, asAction: boolean): Expansion[] {
   if (PERSON_QUESTION_TERMS.has(queryTerm)) {
     // "who starred my repo": the people a tool lists, besides the list action the word asks for.
-    return [{ term: queryTerm, weight: ACTION_TERM_WEIGHT, via: 'exact' as const },
-      ...PERSON_TERMS.map((person) => ({ term: person, weight: HAND_SYNONYM_WEIGHT * PERSON_SHARE, via: 'synonym' as const }))];
+    return [
+      { term: queryTerm, weight: ACTION_TERM_WEIGHT, via: 'exact' as const },
+      ...PERSON_TERMS.map((person) => ({ term: person, weight: HAND_SYNONYM_WEIGHT * PERSON_SHARE, via: 'synonym' as const })),
+    ];
   }
   if (asAction) {
     // Any verb of the same action counts ("remove" finds "Delete issue"), at the action term's weight.
-    return [{ term: queryTerm, weight: ACTION_TERM_WEIGHT, via: 'exact' as const },
-      ...sameActionTerms(queryTerm).map((other) => ({ term: other, weight: ACTION_TERM_WEIGHT * SAME_ACTION_SHARE, via: 'synonym' as const }))];
+    return [
+      { term: queryTerm, weight: ACTION_TERM_WEIGHT, via: 'exact' as const },
+      ...sameActionTerms(queryTerm).map((other) => ({
+        term: other,
+        weight: ACTION_TERM_WEIGHT * SAME_ACTION_SHARE,
+        via: 'synonym' as const,
+      })),
+    ];
   }
   const expansions: Expansion[] = [{ term: queryTerm, weight: 1, via: 'exact' }];
   const seen = new Set([queryTerm]);
@@ -117,7 +135,8 @@ function expand(queryTerm: string, index: SearchIndex, asAction: boolean): Expan
   }
   for (const synonym of index.synonyms.get(queryTerm) ?? []) add(synonym, WORDNET_SYNONYM_WEIGHT, 'synonym');
   // A hand synonym's own WordNet forms ("follow" → "watch" → "watcher"), one step further, at both weights.
-  for (const synonym of hand) for (const form of index.synonyms.get(synonym) ?? []) add(form, HAND_SYNONYM_WEIGHT * WORDNET_SYNONYM_WEIGHT * TWO_STEP, 'synonym');
+  for (const synonym of hand)
+    for (const form of index.synonyms.get(synonym) ?? []) add(form, HAND_SYNONYM_WEIGHT * WORDNET_SYNONYM_WEIGHT * TWO_STEP, 'synonym');
   for (const other of index.related.get(queryTerm) ?? []) add(other, WORDNET_RELATED_WEIGHT, 'synonym');
   if (queryTerm.length >= 3) {
     // Terms starting with the query term sit together in the sorted vocabulary, from its lower bound on.
@@ -129,7 +148,8 @@ function expand(queryTerm: string, index: SearchIndex, asAction: boolean): Expan
       if ((vocabulary[middle] as string) < queryTerm) low = middle + 1;
       else high = middle;
     }
-    for (let i = low; i < vocabulary.length && (vocabulary[i] as string).startsWith(queryTerm); i += 1) add(vocabulary[i] as string, PREFIX_WEIGHT, 'prefix');
+    for (let i = low; i < vocabulary.length && (vocabulary[i] as string).startsWith(queryTerm); i += 1)
+      add(vocabulary[i] as string, PREFIX_WEIGHT, 'prefix');
   }
   return expansions;
 }
@@ -209,7 +229,8 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
         // The word is in the tool's name through any of its options, even when another field scored higher.
         if (postings.inName[i] === 1 && option.via !== 'prefix' && nameTermOf[tool] === -1) nameTermOf[tool] = postings.id;
         if (postings.id === index.heads[tool] && !actionWord && option.via !== 'prefix') headMatched[tool] = 1;
-        if (postings.inSummary[i] === 1 && option.via !== 'prefix') inSummary[tool] = Math.max(inSummary[tool] as number, option.via === 'exact' ? 1 : 0.75);
+        if (postings.inSummary[i] === 1 && option.via !== 'prefix')
+          inSummary[tool] = Math.max(inSummary[tool] as number, option.via === 'exact' ? 1 : 0.75);
         if (weighted > (bestScores[tool] as number)) {
           if (bestScores[tool] === 0) touched.push(tool);
           bestScores[tool] = weighted;
@@ -238,8 +259,12 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
       totals[tool] = (totals[tool] as number) + (bestScores[tool] as number);
       // A word matched only through a synonym or a prefix covers the query less than one matched as written; the
       // action verb counts through the action factor instead, unless the query has no other word.
-      if (!actionWord || intentWords === 0) matchedWords[tool] = (matchedWords[tool] as number) + wordWeight * (bestOptions[tool] === 0 ? 1 : 0.75);
-      const nameTerm = bestInName[tool] === 1 ? (index.postings.get((options[bestOptions[tool] as number] as Expansion).term) as TermPostings).id : (nameTermOf[tool] as number);
+      if (!actionWord || intentWords === 0)
+        matchedWords[tool] = (matchedWords[tool] as number) + wordWeight * (bestOptions[tool] === 0 ? 1 : 0.75);
+      const nameTerm =
+        bestInName[tool] === 1
+          ? (index.postings.get((options[bestOptions[tool] as number] as Expansion).term) as TermPostings).id
+          : (nameTermOf[tool] as number);
       if (nameTerm !== -1 && !actionWord) {
         // Each term of the name counts once, however many query words it answers ("bug ticket" → "issue").
         const count = nameTermCounts[tool] as number;
@@ -254,7 +279,8 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
       option[tool] = bestOptions[tool] as number;
       // A word in the tool's name is reported there: what the tool is called says more than where it scored most.
       field[tool] = bestInName[tool] === 1 ? NAME_FIELD : (bestFieldIndexes[tool] as number);
-      if (!actionWord || intentWords === 0) summaryMatched[tool] = (summaryMatched[tool] as number) + wordWeight * (inSummary[tool] as number);
+      if (!actionWord || intentWords === 0)
+        summaryMatched[tool] = (summaryMatched[tool] as number) + wordWeight * (inSummary[tool] as number);
       bestScores[tool] = 0;
       nameTermOf[tool] = -1;
       inSummary[tool] = 0;
@@ -286,7 +312,8 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
     }
   }
 
-  const wanted = queryAction(mergePhrases(words(query))) ?? (terms.slice(0, 2).some((t) => undoneTerm(t, index) !== undefined) ? 'delete' : null);
+  const wanted =
+    queryAction(mergePhrases(words(query))) ?? (terms.slice(0, 2).some((t) => undoneTerm(t, index) !== undefined) ? 'delete' : null);
   const candidates: Candidate[] = matchedTools.map((tool) => {
     const coverage = Math.min(1, (matchedWords[tool] as number) / (coverageTotal || 1));
     let score = (totals[tool] as number) * (0.1 + 0.9 * coverage * coverage);

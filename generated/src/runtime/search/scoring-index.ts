@@ -53,7 +53,6 @@ export interface SearchIndex {
   heads: Int32Array;
 }
 
-
 /** Decodes index data once, so that a query only reads precomputed per-term scores. */
 export function decodeSearchIndex(data: SearchIndexData, tools: readonly ServedTool[]): SearchIndex {
   const toolCount = data.lengths.length;
@@ -71,24 +70,44 @@ export function decodeSearchIndex(data: SearchIndexData, tools: readonly ServedT
   const fieldWeights = Float64Array.from(FIELDS, (field) => FIELD_WEIGHTS[field]);
   const postings = new Map<string, TermPostings>();
   for (const indexedTerm of Object.keys(data.terms)) {
-    postings.set(indexedTerm, decodePostings(data.terms[indexedTerm] as SearchTermData, toolCount, normalizers, fieldWeights, postings.size));
+    postings.set(
+      indexedTerm,
+      decodePostings(data.terms[indexedTerm] as SearchTermData, toolCount, normalizers, fieldWeights, postings.size),
+    );
   }
   const synonyms = new Map(Object.keys(data.synonyms).map((key) => [key, data.synonyms[key] as string[]]));
   const related = new Map(Object.keys(data.related).map((key) => [key, data.related[key] as string[]]));
-  const actions = tools.map((tool) => toolAction(String(tool.manifest.name ?? ''), tool.slug, String(tool.manifest.description ?? ''), tool.manifest.annotations));
+  const actions = tools.map((tool) =>
+    toolAction(String(tool.manifest.name ?? ''), tool.slug, String(tool.manifest.description ?? ''), tool.manifest.annotations),
+  );
   const nameTerms = Uint16Array.from(tools, (tool) => new Set(fieldTerms('name', String(tool.manifest.name ?? '') || tool.slug)).size);
   const heads = Int32Array.from(tools, (tool) => {
     const head = headTerm(String(tool.manifest.name ?? ''), tool.slug);
     return head === null ? -1 : (postings.get(head)?.id ?? -1);
   });
-  return { toolCount, vocabulary: [...postings.keys()].filter((name) => !name.includes('_')).sort(byCodeUnit), postings, synonyms, related, actions, nameTerms, heads };
+  return {
+    toolCount,
+    vocabulary: [...postings.keys()].filter((name) => !name.includes('_')).sort(byCodeUnit),
+    postings,
+    synonyms,
+    related,
+    actions,
+    nameTerms,
+    heads,
+  };
 }
 
 /**
  * BM25F per tool for one term: field-weighted, length-normalized term frequency, saturated once, times IDF; also the
  * field that contributed most. Fields are summed in FIELDS order so scores do not depend on how the data was read.
  */
-function decodePostings(termData: SearchTermData, toolCount: number, normalizers: Float64Array, fieldWeights: Float64Array, id: number): TermPostings {
+function decodePostings(
+  termData: SearchTermData,
+  toolCount: number,
+  normalizers: Float64Array,
+  fieldWeights: Float64Array,
+  id: number,
+): TermPostings {
   const raw = termData.postings;
   let df = 0;
   for (let i = 0; i < raw.length; i += 3) if (i === 0 || raw[i] !== raw[i - 3]) df += 1;
@@ -102,7 +121,8 @@ function decodePostings(termData: SearchTermData, toolCount: number, normalizers
   for (let i = 0; i < raw.length; i += 3) {
     const tool = raw[i] as number;
     const field = raw[i + 1] as number;
-    const contribution = ((fieldWeights[field] as number) * (raw[i + 2] as number)) / (normalizers[tool * fieldWeights.length + field] as number);
+    const contribution =
+      ((fieldWeights[field] as number) * (raw[i + 2] as number)) / (normalizers[tool * fieldWeights.length + field] as number);
     if (slot < 0 || tools[slot] !== tool) {
       slot += 1;
       tools[slot] = tool;

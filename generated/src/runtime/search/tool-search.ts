@@ -23,9 +23,10 @@ export function createToolSearch(getTools: () => readonly ServedTool[], loadPreb
   const indexFor = (tools: readonly ServedTool[]): SearchIndex => {
     if (index !== undefined && indexedTools === tools) return index;
     if (prebuilt === undefined) prebuilt = loadPrebuilt?.() ?? null;
-    const data = prebuilt !== null && prebuilt.lengths.length === tools.length && prebuilt.key === searchIndexKey(tools)
-      ? prebuilt
-      : buildSearchIndex(tools, prebuilt?.synonyms, prebuilt?.related);
+    const data =
+      prebuilt !== null && prebuilt.lengths.length === tools.length && prebuilt.key === searchIndexKey(tools)
+        ? prebuilt
+        : buildSearchIndex(tools, prebuilt?.synonyms, prebuilt?.related);
     indexedTools = tools;
     index = decodeSearchIndex(data, tools);
     return index;

@@ -7,9 +7,40 @@
  * `pinned` and `auth` from `author`.
  */
 export const SECRET_NAME_WORDS: readonly string[] = [
-  'key', 'secret', 'token', 'password', 'passwd', 'pwd', 'pass', 'passphrase', 'passcode', 'auth', 'oauth',
-  'authorization', 'authentication', 'cookie', 'session', 'credential', 'creds', 'jwt', 'bearer', 'pin', 'otp', 'totp',
-  'hotp', 'ssn', 'cvv', 'cvc', 'signature', 'sig', 'dsn', 'private', 'pat', 'sk', 'webhook', 'salt',
+  'key',
+  'secret',
+  'token',
+  'password',
+  'passwd',
+  'pwd',
+  'pass',
+  'passphrase',
+  'passcode',
+  'auth',
+  'oauth',
+  'authorization',
+  'authentication',
+  'cookie',
+  'session',
+  'credential',
+  'creds',
+  'jwt',
+  'bearer',
+  'pin',
+  'otp',
+  'totp',
+  'hotp',
+  'ssn',
+  'cvv',
+  'cvc',
+  'signature',
+  'sig',
+  'dsn',
+  'private',
+  'pat',
+  'sk',
+  'webhook',
+  'salt',
 ];
 
 /**
@@ -17,8 +48,20 @@ export const SECRET_NAME_WORDS: readonly string[] = [
  * (`accesstoken`, `PGPASSWORD`, `connection_string`): matched against the name's words joined without separators.
  */
 export const SECRET_NAME_FRAGMENTS: readonly string[] = [
-  'secret', 'token', 'password', 'passwd', 'passphrase', 'credential', 'cookie', 'apikey', 'privatekey', 'accesskey',
-  'connectionstring', 'authorization', 'bearer', 'jwt',
+  'secret',
+  'token',
+  'password',
+  'passwd',
+  'passphrase',
+  'credential',
+  'cookie',
+  'apikey',
+  'privatekey',
+  'accesskey',
+  'connectionstring',
+  'authorization',
+  'bearer',
+  'jwt',
 ];
 
 const wordSet = new Set(SECRET_NAME_WORDS);
@@ -41,8 +84,9 @@ export function isSecretName(name: string): boolean {
   if (known !== undefined) return known;
   const words = nameWords(name);
   const joined = words.join('');
-  const verdict = words.some((word) => wordSet.has(word) || (word.endsWith('s') && wordSet.has(word.slice(0, -1))))
-    || SECRET_NAME_FRAGMENTS.some((fragment) => joined.includes(fragment));
+  const verdict =
+    words.some((word) => wordSet.has(word) || (word.endsWith('s') && wordSet.has(word.slice(0, -1)))) ||
+    SECRET_NAME_FRAGMENTS.some((fragment) => joined.includes(fragment));
   // Names come from schemas and environments, a bounded set; the cap only guards against a caller that invents them.
   if (nameVerdicts.size < 10_000) nameVerdicts.set(name, verdict);
   return verdict;
@@ -57,7 +101,8 @@ export const URL_USERINFO_MASK = '***';
 /** `scheme://userinfo@`: the userinfo, username included (a token often sits there), up to the last `@` of the authority. */
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]{0,31}:\/\/)([^\s/?#@"'<>`]{1,256}(?:@[^\s/?#@"'<>`]{1,256}){0,4})@/gi;
 /** `name=value` pairs of connection strings, query strings and .env lines; masked when the name is a secret one. */
-const NAME_VALUE = /(^|[\s;,&?{("'])([A-Za-z_][A-Za-z0-9_.-]{0,63})([ \t]{0,3}=[ \t]{0,3})("[^"\n]{0,4096}"|'[^'\n]{0,4096}'|[^\s;&"'<>,]+)/g;
+const NAME_VALUE =
+  /(^|[\s;,&?{("'])([A-Za-z_][A-Za-z0-9_.-]{0,63})([ \t]{0,3}=[ \t]{0,3})("[^"\n]{0,4096}"|'[^'\n]{0,4096}'|[^\s;&"'<>,]+)/g;
 /** `"name": "value"` inside JSON text (a body kept as a string); masked when the name is a secret one. */
 const JSON_MEMBER = /("([A-Za-z_][A-Za-z0-9_.\- ]{0,63})"[ \t]{0,3}:[ \t]{0,3})"((?:[^"\\\n]|\\.){0,4096})"/g;
 /** `Name: value` header lines (`Authorization: …`, `Cookie: …`); masked when the name is a secret one. */
@@ -68,7 +113,8 @@ const SECRET_NAME_HINT = new RegExp([...SECRET_NAME_WORDS, ...SECRET_NAME_FRAGME
 /** Credentials of the HTTP `Bearer` scheme, and `Basic` ones whose base64 decodes to `user:password`. */
 const AUTH_SCHEME = /\b(Bearer|Basic)([ \t]{1,3})([A-Za-z0-9\-._~+/]{8,4096}=*)/gi;
 /** JSON Web Tokens and the prefixed token formats of common services (GitHub, GitLab, Stripe, Slack, AWS access keys). */
-const TOKEN_SHAPES = /\b(?:eyJ[A-Za-z0-9_-]{4,4096}\.eyJ[A-Za-z0-9_-]{4,8192}\.[A-Za-z0-9_-]{0,4096}|gh[pousr]_[A-Za-z0-9]{20,255}|github_pat_[A-Za-z0-9_]{20,255}|glpat-[A-Za-z0-9_-]{20,255}|[rs]k_(?:live|test)_[A-Za-z0-9]{10,255}|xox[abposr]-[A-Za-z0-9-]{10,255}|AKIA[0-9A-Z]{16})\b/g;
+const TOKEN_SHAPES =
+  /\b(?:eyJ[A-Za-z0-9_-]{4,4096}\.eyJ[A-Za-z0-9_-]{4,8192}\.[A-Za-z0-9_-]{0,4096}|gh[pousr]_[A-Za-z0-9]{20,255}|github_pat_[A-Za-z0-9_]{20,255}|glpat-[A-Za-z0-9_-]{20,255}|[rs]k_(?:live|test)_[A-Za-z0-9]{10,255}|xox[abposr]-[A-Za-z0-9-]{10,255}|AKIA[0-9A-Z]{16})\b/g;
 /** A PEM private key block. */
 const PRIVATE_KEY_BLOCK = /-----BEGIN ([A-Z ]{0,40})PRIVATE KEY-----[\s\S]{0,16384}?-----END \1PRIVATE KEY-----/g;
 
@@ -98,7 +144,8 @@ export function maskSecretsInText(text: string): string {
   }
   if (/earer|asic/i.test(shown)) {
     shown = shown.replace(AUTH_SCHEME, (match, scheme: string, space: string, credential: string) =>
-      scheme.toLowerCase() === 'basic' && !isBasicCredential(credential) ? match : `${scheme}${space}${VALUE_MASK}`);
+      scheme.toLowerCase() === 'basic' && !isBasicCredential(credential) ? match : `${scheme}${space}${VALUE_MASK}`,
+    );
   }
   if (TOKEN_PREFIXES.test(shown)) shown = shown.replace(TOKEN_SHAPES, VALUE_MASK);
   // The three patterns below mask only under a secret name, so text that holds none of their words is skipped.
@@ -108,12 +155,14 @@ export function maskSecretsInText(text: string): string {
   }
   if (shown.includes('=')) {
     shown = shown.replace(NAME_VALUE, (match, before: string, name: string, equals: string, value: string) =>
-      isSecretName(name) && value !== VALUE_MASK ? `${before}${name}${equals}${VALUE_MASK}` : match);
+      isSecretName(name) && value !== VALUE_MASK ? `${before}${name}${equals}${VALUE_MASK}` : match,
+    );
   }
   // One line can be a header line only from its start: an anchored look instead of a scan.
   if (shown.includes('\n') ? shown.includes(':') : HEADER_START.test(shown)) {
     shown = shown.replace(HEADER_LINE, (match, before: string, name: string, colon: string) =>
-      isSecretName(name) ? `${before}${name}${colon}${VALUE_MASK}` : match);
+      isSecretName(name) ? `${before}${name}${colon}${VALUE_MASK}` : match,
+    );
   }
   return shown;
 }

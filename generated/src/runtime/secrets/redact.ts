@@ -82,9 +82,8 @@ export function redactSecrets(value: unknown): RedactedValue {
       for (let index = 0; index < node.length; index += 1) {
         const item: unknown = node[index];
         path.push(String(index));
-        const value = childLevel > MAX_REDACTION_DEPTH ? mask(DEEP_MASK)
-          : secretPair && index === 1 ? mask(REDACTED_MASK)
-            : walk(item, childLevel);
+        const value =
+          childLevel > MAX_REDACTION_DEPTH ? mask(DEEP_MASK) : secretPair && index === 1 ? mask(REDACTED_MASK) : walk(item, childLevel);
         path.pop();
         if (value !== item && copy === undefined) copy = node.slice(0, index);
         copy?.push(value);
@@ -99,9 +98,12 @@ export function redactSecrets(value: unknown): RedactedValue {
       const key = keys[index] as string;
       const child = record[key];
       path.push(key);
-      const value = childLevel > MAX_REDACTION_DEPTH ? mask(DEEP_MASK)
-        : isSecretName(key) || (secretEntry && ENTRY_VALUE_MEMBERS.has(key)) ? mask(REDACTED_MASK)
-          : walk(child, childLevel);
+      const value =
+        childLevel > MAX_REDACTION_DEPTH
+          ? mask(DEEP_MASK)
+          : isSecretName(key) || (secretEntry && ENTRY_VALUE_MEMBERS.has(key))
+            ? mask(REDACTED_MASK)
+            : walk(child, childLevel);
       path.pop();
       if (value !== child && copy === undefined) {
         copy = {};

@@ -103,14 +103,27 @@ export function readSettings(names: ServerNames, env: EnvironmentVariables, log:
     maxResponseBytes: readCount(read(vars.maxResponseBytes), DEFAULT_MAX_BODY_BYTES, vars.maxResponseBytes, log),
     cacheTtlMs: readInteger(read(vars.cacheTtlMs), DEFAULT_CACHE_TTL_MS, 0, vars.cacheTtlMs, log),
     debug: readFlag(read(vars.debug)),
-    execution: readChoice(read(vars.execution), ['remote', 'local', 'auto'] as const, vars.execution, log,
-      'so tool code is not executed on this machine'),
-    catalogue: readChoice(read(vars.catalogue), ['pinned', 'live'] as const, vars.catalogue, log,
-      'the tool list shipped with this package'),
+    execution: readChoice(
+      read(vars.execution),
+      ['remote', 'local', 'auto'] as const,
+      vars.execution,
+      log,
+      'so tool code is not executed on this machine',
+    ),
+    catalogue: readChoice(
+      read(vars.catalogue),
+      ['pinned', 'live'] as const,
+      vars.catalogue,
+      log,
+      'the tool list shipped with this package',
+    ),
     hostProfile: readChoice(read(vars.hostProfile), HOST_PROFILE_NAMES, vars.hostProfile, log, 'schemas exactly as the MCP spec allows'),
     tools: readChoice(read(vars.tools), TOOLS_MODES, vars.tools, log, 'the meta-tool alone past the threshold'),
     toolsThreshold: readCount(read(vars.toolsThreshold), DEFAULT_TOOLS_THRESHOLD, vars.toolsThreshold, log),
-    pinnedTools: (read(vars.pinnedTools) ?? '').split(',').map((slug) => slug.trim()).filter((slug) => slug !== ''),
+    pinnedTools: (read(vars.pinnedTools) ?? '')
+      .split(',')
+      .map((slug) => slug.trim())
+      .filter((slug) => slug !== ''),
     vars,
   };
 }
@@ -156,7 +169,10 @@ export const DEFAULT_HTTP_PORT = 3000;
 export function httpEnvVarNames(names: ServerNames): HttpEnvVarNames {
   const p = names.envPrefix;
   return {
-    port: `${p}MCP_HTTP_PORT`, host: `${p}MCP_HTTP_HOST`, allowedHosts: `${p}MCP_HTTP_ALLOWED_HOSTS`, token: `${p}MCP_HTTP_TOKEN`,
+    port: `${p}MCP_HTTP_PORT`,
+    host: `${p}MCP_HTTP_HOST`,
+    allowedHosts: `${p}MCP_HTTP_ALLOWED_HOSTS`,
+    token: `${p}MCP_HTTP_TOKEN`,
     allowNoToken: `${p}MCP_HTTP_ALLOW_NO_TOKEN`,
   };
 }
@@ -175,11 +191,17 @@ export function readHttpSettings(names: ServerNames, env: EnvironmentVariables, 
     if (port === null) log(`${vars.port}=${JSON.stringify(rawPort)} is not a port number (0-65535); ignoring it.`);
   }
   // A bearer token (RFC 6750 b64token) has no comma, so a comma can only separate tokens.
-  const tokens = (read(vars.token) ?? '').split(',').map((token) => token.trim()).filter((token) => token !== '');
+  const tokens = (read(vars.token) ?? '')
+    .split(',')
+    .map((token) => token.trim())
+    .filter((token) => token !== '');
   return {
     port,
     host: read(vars.host) ?? DEFAULT_HTTP_HOST,
-    allowedHosts: (read(vars.allowedHosts) ?? '').split(',').map((host) => host.trim().toLowerCase()).filter((host) => host !== ''),
+    allowedHosts: (read(vars.allowedHosts) ?? '')
+      .split(',')
+      .map((host) => host.trim().toLowerCase())
+      .filter((host) => host !== ''),
     token: tokens[0] ?? null,
     tokens,
     allowNoToken: readFlag(read(vars.allowNoToken)),
@@ -247,17 +269,19 @@ export function readApiUrl(value: string | undefined, fallback: string, name: st
   if (value === undefined) return { apiUrl: defaultUrl, apiUrlProblem: null, apiBasicAuth: parseApiUrl(fallback)?.basicAuth ?? null };
   const raw = value.trim();
   if (raw === '') {
-    const problem = `${name} is set but empty, so no API request is sent: calls that need the API fail until it is fixed `
-      + `(no other API is used in its place). Unset ${name} to use the default ${defaultUrl}, or set it to the API's `
-      + 'http:// or https:// URL.';
+    const problem =
+      `${name} is set but empty, so no API request is sent: calls that need the API fail until it is fixed ` +
+      `(no other API is used in its place). Unset ${name} to use the default ${defaultUrl}, or set it to the API's ` +
+      'http:// or https:// URL.';
     log(problem);
     return { apiUrl: null, apiUrlProblem: problem, apiBasicAuth: null };
   }
   const parsed = parseApiUrl(raw);
   if (parsed !== null) return { apiUrl: parsed.url, apiUrlProblem: null, apiBasicAuth: parsed.basicAuth };
-  const problem = `${name}=${JSON.stringify(redactUrlCredentials(raw))} is not an http(s) URL, so no API request is sent: `
-    + 'calls that need the API fail until it is fixed (no other API is used in its place). A valid value starts with '
-    + `http:// or https:// and names the host, e.g. ${defaultUrl} (used when ${name} is unset) or http://localhost:8080/api.`;
+  const problem =
+    `${name}=${JSON.stringify(redactUrlCredentials(raw))} is not an http(s) URL, so no API request is sent: ` +
+    'calls that need the API fail until it is fixed (no other API is used in its place). A valid value starts with ' +
+    `http:// or https:// and names the host, e.g. ${defaultUrl} (used when ${name} is unset) or http://localhost:8080/api.`;
   log(problem);
   return { apiUrl: null, apiUrlProblem: problem, apiBasicAuth: null };
 }
@@ -277,9 +301,10 @@ export function readApiKey(value: string | undefined, source: string): ApiKeySet
   if (unsendable === null) return { apiKey: key, apiKeyProblem: null };
   return {
     apiKey: null,
-    apiKeyProblem: `${source} cannot be sent as an HTTP header: its character ${unsendable.position} is ${unsendable.what}, so no `
-      + 'API request is sent and calls that need the API fail until it is fixed. Check that the whole key, and only the '
-      + 'key, was copied (an API key is normally plain ASCII).',
+    apiKeyProblem:
+      `${source} cannot be sent as an HTTP header: its character ${unsendable.position} is ${unsendable.what}, so no ` +
+      'API request is sent and calls that need the API fail until it is fixed. Check that the whole key, and only the ' +
+      'key, was copied (an API key is normally plain ASCII).',
   };
 }
 
@@ -291,9 +316,12 @@ export function unsendableHeaderCharacter(value: string): { position: number; wh
   const index = value.search(/[^\t\x20-\x7e\x80-\xff]/);
   if (index === -1) return null;
   const code = value.charCodeAt(index);
-  const what = code === 0x0d || code === 0x0a ? 'a line break'
-    : code < 0x20 || code === 0x7f ? 'a control character'
-      : 'outside Latin-1 (a header carries one byte per character)';
+  const what =
+    code === 0x0d || code === 0x0a
+      ? 'a line break'
+      : code < 0x20 || code === 0x7f
+        ? 'a control character'
+        : 'outside Latin-1 (a header carries one byte per character)';
   return { position: index + 1, what };
 }
 
@@ -310,7 +338,9 @@ function readInteger(raw: string | undefined, fallback: number, min: number, nam
 function readTimeout(raw: string | undefined, name: string, log: DiagnosticLog): number {
   const value = readInteger(raw, DEFAULT_TIMEOUT_MS, 1, name, log);
   if (value <= MAX_TIMEOUT_MS) return value;
-  log(`${name}=${JSON.stringify(raw)} is longer than the longest timeout Node.js can wait (${MAX_TIMEOUT_MS} ms, about 24 days); using ${MAX_TIMEOUT_MS}.`);
+  log(
+    `${name}=${JSON.stringify(raw)} is longer than the longest timeout Node.js can wait (${MAX_TIMEOUT_MS} ms, about 24 days); using ${MAX_TIMEOUT_MS}.`,
+  );
   return MAX_TIMEOUT_MS;
 }
 
@@ -319,7 +349,11 @@ function readFlag(raw: string | undefined): boolean {
 }
 
 function readChoice<const T extends readonly string[]>(
-  raw: string | undefined, choices: T, name: string, log: DiagnosticLog, why: string,
+  raw: string | undefined,
+  choices: T,
+  name: string,
+  log: DiagnosticLog,
+  why: string,
 ): T[number] {
   const fallback = choices[0] as T[number];
   if (raw === undefined) return fallback;

@@ -159,9 +159,7 @@ export function toolFailure(code: ErrorCode, message: string, details?: JsonObje
 }
 
 /** What one execution of a tool produced (after validation). */
-export type RunOutcome =
-  | { ok: true; result: unknown; durationMs: number }
-  | { ok: false; failure: ToolFailure; durationMs: number };
+export type RunOutcome = { ok: true; result: unknown; durationMs: number } | { ok: false; failure: ToolFailure; durationMs: number };
 
 /** Executes an already validated call, remotely or locally. Never throws: failures are outcomes. */
 export interface ToolRunner {

@@ -15,7 +15,12 @@ const MIN_SHARE_OF_BEST = 0.25;
 
 /** Search hits worth putting in front of a model: close enough to the best, optionally without deprecated tools. */
 function promptCandidates(ctx: SurfaceContext, text: string, skipDeprecated: boolean): SearchHit[] {
-  const deprecated = new Set(ctx.getTools().filter((tool) => typeof tool.manifest.deprecated === 'string').map((tool) => tool.slug));
+  const deprecated = new Set(
+    ctx
+      .getTools()
+      .filter((tool) => typeof tool.manifest.deprecated === 'string')
+      .map((tool) => tool.slug),
+  );
   const hits = ctx.search.search(text, PROMPT_CANDIDATES * 2).filter((hit) => !skipDeprecated || !deprecated.has(hit.slug));
   const best = hits[0]?.score ?? 0;
   return hits.filter((hit) => hit.score >= best * MIN_SHARE_OF_BEST).slice(0, PROMPT_CANDIDATES);
@@ -30,13 +35,13 @@ export function listPrompts(): ListPromptsResult {
       {
         name: 'find-tool',
         title: 'Find a tool for a goal',
-        description: 'Tools matching a goal, ranked, with each one\'s parameter cost, manifest URI and the call that shows its schema.',
+        description: "Tools matching a goal, ranked, with each one's parameter cost, manifest URI and the call that shows its schema.",
         arguments: [{ name: 'goal', description: 'What you want to get done, in plain words.', required: true }],
       },
       {
         name: 'use-tool',
         title: 'Use one tool',
-        description: 'One tool\'s exact parameters, its output schema and a valid call to copy. The slug must match exactly.',
+        description: "One tool's exact parameters, its output schema and a valid call to copy. The slug must match exactly.",
         arguments: [{ name: 'slug', description: 'The exact tool slug.', required: true }],
       },
       {
@@ -48,7 +53,7 @@ export function listPrompts(): ListPromptsResult {
       {
         name: 'recover',
         title: 'Recover from a failed call',
-        description: 'What each error code means, which are retryable, what to do, and the failed tool\'s required fields and call shape.',
+        description: "What each error code means, which are retryable, what to do, and the failed tool's required fields and call shape.",
         arguments: [
           { name: 'error', description: 'The error code or the whole error returned (e.g. VALIDATION_ERROR).', required: true },
           { name: 'slug', description: 'The slug of the tool that failed.', required: true },
@@ -81,7 +86,10 @@ function schemaCall(ctx: SurfaceContext, slug: string): ExampleCall {
 function fieldLines(tool: ServedTool): string[] {
   const fields = inputFields(tool);
   if (!fields.length) return ['- (no parameters)'];
-  return fields.map((field) => `- ${field.name} (${field.type}${field.required ? ', required' : ', optional'})${field.description ? `: ${field.description}` : ''}`);
+  return fields.map(
+    (field) =>
+      `- ${field.name} (${field.type}${field.required ? ', required' : ', optional'})${field.description ? `: ${field.description}` : ''}`,
+  );
 }
 
 function findTool(ctx: SurfaceContext, goal: string): GetPromptResult {
@@ -89,7 +97,10 @@ function findTool(ctx: SurfaceContext, goal: string): GetPromptResult {
   const deprecated = new Map(ctx.getTools().map((tool) => [tool.slug, tool.manifest.deprecated]));
   const lines = [`Goal: ${goal}`, ''];
   if (!hits.length) {
-    lines.push('No published tool matches this goal by its words. List every tool and pick by description:', jsonBlock({ name: ctx.names.metaToolName, arguments: { command: 'list' } }));
+    lines.push(
+      'No published tool matches this goal by its words. List every tool and pick by description:',
+      jsonBlock({ name: ctx.names.metaToolName, arguments: { command: 'list' } }),
+    );
   } else {
     lines.push(`Tools that match, best first (parameter cost = required/total fields):`, '');
     hits.forEach((hit, index) => {
@@ -99,7 +110,8 @@ function findTool(ctx: SurfaceContext, goal: string): GetPromptResult {
       );
     });
     const best = hits[0];
-    if (best) lines.push('', 'Before calling, read the exact parameters of the tool you choose, e.g.:', jsonBlock(schemaCall(ctx, best.slug)));
+    if (best)
+      lines.push('', 'Before calling, read the exact parameters of the tool you choose, e.g.:', jsonBlock(schemaCall(ctx, best.slug)));
   }
   lines.push('', 'Call a tool only with a slug listed here; slugs are never guessed.');
   return userMessage(`Tools for: ${goal}`, lines.join('\n'));
@@ -115,7 +127,9 @@ function useTool(ctx: SurfaceContext, slug: string): GetPromptResult {
     `Use the tool "${tool.slug}" (${tool.manifest.name}).`,
     String(tool.manifest.description ?? ''),
     ...(typeof tool.manifest.deprecated === 'string' ? [`Deprecated: ${tool.manifest.deprecated}`] : []),
-    ...(tool.withheldReason !== null ? [`It is not in the tool list (${tool.withheldReason}), so call it through ${ctx.names.metaToolName} with {"command":"run"}.`] : []),
+    ...(tool.withheldReason !== null
+      ? [`It is not in the tool list (${tool.withheldReason}), so call it through ${ctx.names.metaToolName} with {"command":"run"}.`]
+      : []),
     '',
     'Parameters:',
     ...fieldLines(tool),
@@ -156,12 +170,17 @@ function planBatch(ctx: SurfaceContext, task: string): GetPromptResult {
     'one invalid item rejects the whole batch (the error names its index) and nothing runs. After that, runs are',
     'independent: a failing run does not discard the others, failures are listed first, every payload is kept in order.',
     ...(ctx.confirmation !== undefined && ctx.confirmation.mode !== 'off'
-      ? ['A run of a tool that may change or delete data first asks the user to confirm (one question for the whole batch);',
-        'when the client cannot be asked, the batch answers CONFIRMATION_REQUIRED, runs nothing, and names the tools to call directly.']
+      ? [
+          'A run of a tool that may change or delete data first asks the user to confirm (one question for the whole batch);',
+          'when the client cannot be asked, the batch answers CONFIRMATION_REQUIRED, runs nothing, and names the tools to call directly.',
+        ]
       : []),
     '',
     'Batch call shape (example params validate; replace them with the real values, keep only the tools you need):',
-    jsonBlock({ name: ctx.surfaceMode === 'split' ? runnerToolName(ctx.names.metaToolName) : ctx.names.metaToolName, arguments: { command: 'batch', runs } }),
+    jsonBlock({
+      name: ctx.surfaceMode === 'split' ? runnerToolName(ctx.names.metaToolName) : ctx.names.metaToolName,
+      arguments: { command: 'batch', runs },
+    }),
   );
   if (!runs.length) lines.push('(No runs shown: check each tool\'s parameters with {"command":"schema"} first.)');
   return userMessage(`Batch plan for: ${task}`, lines.join('\n'));
@@ -200,7 +219,9 @@ function recover(ctx: SurfaceContext, error: string, slug: string): GetPromptRes
     const tool = resolution.tool;
     const counts = parameterCounts(tool);
     const example = validExampleArguments(tool, ctx.validator);
-    const required = inputFields(tool).filter((field) => field.required).map((field) => field.name);
+    const required = inputFields(tool)
+      .filter((field) => field.required)
+      .map((field) => field.name);
     lines.push(
       `The tool "${tool.slug}" takes ${counts.total} parameters; required: ${required.length ? required.join(', ') : 'none'}.`,
       ...fieldLines(tool),
@@ -231,6 +252,9 @@ export function getPrompt(ctx: SurfaceContext, name: string, args: Record<string
     case 'recover':
       return recover(ctx, requireArgument(args, name, 'error'), requireArgument(args, name, 'slug'));
     default:
-      throw new ProtocolError(ErrorCode.InvalidParams, `Unknown prompt ${JSON.stringify(name)}. Prompts: find-tool, use-tool, plan-batch, recover.`);
+      throw new ProtocolError(
+        ErrorCode.InvalidParams,
+        `Unknown prompt ${JSON.stringify(name)}. Prompts: find-tool, use-tool, plan-batch, recover.`,
+      );
   }
 }

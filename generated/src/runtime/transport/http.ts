@@ -203,8 +203,15 @@ function withoutTaskAugmentations(body: unknown): unknown {
 
 /** Shaped enough like a request for withoutTaskAugmentation; the SDK transport validates it in full afterwards. */
 function isRequestObject(value: unknown): value is JSONRPCMessage {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && 'method' in value && 'id' in value
-    && typeof (value as { params?: unknown }).params === 'object' && (value as { params?: unknown }).params !== null;
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    'method' in value &&
+    'id' in value &&
+    typeof (value as { params?: unknown }).params === 'object' &&
+    (value as { params?: unknown }).params !== null
+  );
 }
 
 /** Replaces a request header in both forms Node keeps (the SDK's transport reads the raw one). */

@@ -90,7 +90,10 @@ export function serveMode(argv: readonly string[], envPort: number | null, portV
   if (raw === undefined) return { transport: 'http', port: envPort ?? DEFAULT_HTTP_PORT };
   const port = parsePort(raw);
   return port === null
-    ? { transport: 'invalid', problem: `--http takes a port number (0-65535; 0 picks a free one), got ${JSON.stringify(raw)}; or set ${portVar}.` }
+    ? {
+        transport: 'invalid',
+        problem: `--http takes a port number (0-65535; 0 picks a free one), got ${JSON.stringify(raw)}; or set ${portVar}.`,
+      }
     : { transport: 'http', port };
 }
 
@@ -102,8 +105,10 @@ export async function main(options: MainOptions): Promise<void> {
   if (command.run === 'help') return void process.stdout.write(usageText(names, options.catalogueUrl));
   if (command.run === 'version') return void process.stdout.write(`${names.packageVersion}\n`);
   if (command.run === 'unknown') {
-    process.stderr.write(`${names.packageName}: unknown argument ${JSON.stringify(command.argument)}. `
-      + 'It takes --stdio, --http [port], --help or --version; an MCP host starts it with no arguments.\n');
+    process.stderr.write(
+      `${names.packageName}: unknown argument ${JSON.stringify(command.argument)}. ` +
+        'It takes --stdio, --http [port], --help or --version; an MCP host starts it with no arguments.\n',
+    );
     process.exitCode = 2;
     return;
   }
@@ -147,7 +152,10 @@ export async function main(options: MainOptions): Promise<void> {
     log(`Shutting down (${why}).`);
     const forceExit = setTimeout(() => process.exit(0), 2000);
     forceExit.unref();
-    created.close().catch((error: unknown) => log(`Error while closing: ${describe(error)}`)).finally(() => process.exit(0));
+    created
+      .close()
+      .catch((error: unknown) => log(`Error while closing: ${describe(error)}`))
+      .finally(() => process.exit(0));
   };
   const transport = new LineStdioTransport(process.stdin, process.stdout, log);
   // Requests already received are answered first (a host that will not wait sends SIGTERM, which ends it at once),
@@ -171,8 +179,10 @@ export async function main(options: MainOptions): Promise<void> {
   created.server.onerror = (error) => log(`stdio: ${error.message}`);
   await created.server.connect(transport);
   const listing = created.listing();
-  log(`${names.packageName} ${names.packageVersion} ready on stdio: ${listing.line}, `
-    + `${apiSummary(created.settings)}, execution ${created.settings.execution}, catalogue ${created.settings.catalogue}.`);
+  log(
+    `${names.packageName} ${names.packageVersion} ready on stdio: ${listing.line}, ` +
+      `${apiSummary(created.settings)}, execution ${created.settings.execution}, catalogue ${created.settings.catalogue}.`,
+  );
   if (listing.warning !== null) log(listing.warning);
 }
 
@@ -201,7 +211,10 @@ async function mainHttp(options: ServeHttpOptions & { port: number; log: Diagnos
     if (closing) return;
     closing = true;
     log(`Shutting down (${why}): finishing in-flight requests.`);
-    server.close().catch((error: unknown) => log(`Error while closing: ${describe(error)}`)).finally(() => process.exit(0));
+    server
+      .close()
+      .catch((error: unknown) => log(`Error while closing: ${describe(error)}`))
+      .finally(() => process.exit(0));
   };
   process.once('exit', () => server.factory.killLocalRuns());
   process.once('SIGINT', () => shutdown('SIGINT'));
@@ -209,9 +222,11 @@ async function mainHttp(options: ServeHttpOptions & { port: number; log: Diagnos
 
   const settings = server.factory.settings;
   const listing = server.factory.listing();
-  log(`${names.packageName} ${names.packageVersion} ready over stateless Streamable HTTP: ${listing.line}, `
-    + `${apiSummary(settings)}, execution ${settings.execution}, catalogue ${settings.catalogue}, `
-    + `bearer token ${server.http.tokens.length === 0 ? 'not required' : `required (${server.http.tokens.length} caller(s), history per caller)`}.`);
+  log(
+    `${names.packageName} ${names.packageVersion} ready over stateless Streamable HTTP: ${listing.line}, ` +
+      `${apiSummary(settings)}, execution ${settings.execution}, catalogue ${settings.catalogue}, ` +
+      `bearer token ${server.http.tokens.length === 0 ? 'not required' : `required (${server.http.tokens.length} caller(s), history per caller)`}.`,
+  );
   if (listing.warning !== null) log(listing.warning);
   log(`listening on ${server.url}`);
 }
@@ -367,8 +382,11 @@ export class LineStdioTransport implements Transport {
     this.pendingBytes = 0;
     this.oversizedHead = null;
     if (oversizedHead !== null) {
-      return this.reject(ErrorCode.InvalidRequest, `Invalid Request: a message longer than ${this.maxLineBytes} bytes was skipped; `
-        + 'send smaller inputs.', leadingRequestId(oversizedHead.toString('utf8')));
+      return this.reject(
+        ErrorCode.InvalidRequest,
+        `Invalid Request: a message longer than ${this.maxLineBytes} bytes was skipped; ` + 'send smaller inputs.',
+        leadingRequestId(oversizedHead.toString('utf8')),
+      );
     }
     if (line.trim() === '') return;
     let parsed: unknown;
@@ -389,7 +407,10 @@ export class LineStdioTransport implements Transport {
       return this.onmessage?.(withoutTaskAugmentation(message.data));
     }
     if (Array.isArray(parsed)) {
-      const ids = parsed.flatMap((item) => { const id = usableRequestId(item); return id === undefined ? [] : [id]; });
+      const ids = parsed.flatMap((item) => {
+        const id = usableRequestId(item);
+        return id === undefined ? [] : [id];
+      });
       const why = 'Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18 dropped them); send one message per line.';
       if (ids.length === 0) return this.reject(ErrorCode.InvalidRequest, why);
       return ids.forEach((id) => this.reject(ErrorCode.InvalidRequest, why, id));
@@ -411,7 +432,9 @@ export class LineStdioTransport implements Transport {
   private reject(code: ErrorCode, message: string, id?: RequestId): void {
     this.log(`Answered a stdin line with ${code}: ${message}`);
     const response = { jsonrpc: '2.0' as const, ...(id === undefined ? {} : { id }), error: { code, message } };
-    this.send(response as JSONRPCMessage).catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
+    this.send(response as JSONRPCMessage).catch((error: unknown) =>
+      this.onerror?.(error instanceof Error ? error : new Error(String(error))),
+    );
   }
 }
 

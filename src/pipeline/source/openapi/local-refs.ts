@@ -13,8 +13,13 @@ const SAFE_NAME = /^[A-Za-z0-9._-]+$/;
 
 /** `#/components/schemas/Pet` → `Pet`; any other pointer → its decoded segments joined by `_`. */
 export function defNameOf(ref: string): string {
-  const segments = ref.replace(/^#\/?/, '').split('/').map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
-  const named = (segments[0] === 'components' && segments[1] === 'schemas' && segments.length === 3) || (segments[0] === 'definitions' && segments.length === 2);
+  const segments = ref
+    .replace(/^#\/?/, '')
+    .split('/')
+    .map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
+  const named =
+    (segments[0] === 'components' && segments[1] === 'schemas' && segments.length === 3) ||
+    (segments[0] === 'definitions' && segments.length === 2);
   const raw = named ? segments[segments.length - 1]! : segments.join('_');
   if (raw !== '' && SAFE_NAME.test(raw)) return raw;
   // A name a pointer cannot carry plainly (`Foo«Bar»`, spaces): its safe characters, told apart by a hash of the original.
@@ -41,7 +46,8 @@ export function createDefsCollector(dialect: SchemaDialect, read: PointerReader)
     if (name === undefined) {
       name = defNameOf(ref);
       // Two pointers with one name (`#/definitions/a_b` and `#/components/a/b`): the later one by its pointer's hash.
-      if (owners.has(name) && owners.get(name) !== ref) name = `${name}_${createHash('sha256').update(ref, 'utf8').digest('hex').slice(0, 6)}`;
+      if (owners.has(name) && owners.get(name) !== ref)
+        name = `${name}_${createHash('sha256').update(ref, 'utf8').digest('hex').slice(0, 6)}`;
       names.set(ref, name);
       owners.set(name, ref);
       pending.push(ref);

@@ -13,7 +13,6 @@ import { isJsonObject, pointerToken } from '../../../runtime/shared/json-values.
 type ParserDocument = Parameters<typeof SwaggerParser.validate>[0] & object;
 type ParserOptions = SwaggerParser.Options;
 
-
 /** Which kind of API description a parsed document is, by its content alone. */
 export function openApiVersionOf(document: unknown): { major: 2 | 3; minor: number; version: string } | null {
   if (!isJsonObject(document)) return null;
@@ -41,7 +40,6 @@ function problem(origin: string, pointer: string, message: string, hint?: string
   return { severity: 'error', slug: null, pointer, message: `${origin}: ${message}`, ...(hint === undefined ? {} : { hint }) };
 }
 
-
 /** Every `$ref` that leaves the document (another file or a URL): refused, as for catalogue schemas. */
 export function externalRefs(value: unknown, pointer = ''): Array<{ ref: string; pointer: string }> {
   if (Array.isArray(value)) return value.flatMap((item, index) => externalRefs(item, `${pointer}/${index}`));
@@ -60,17 +58,40 @@ export async function openApiManifests(document: JsonObject, origin: string, bas
   if (version === null) throw new PipelineError(`${origin} is not an OpenAPI 3.x or Swagger 2.0 document`);
   const external = externalRefs(document);
   if (external.length > 0) {
-    const problems = external.slice(0, 20).map(({ ref, pointer }) =>
-      problem(origin, pointer, `external $ref ${JSON.stringify(ref)} is not allowed`, 'bundle the API description into one file first (e.g. redocly bundle, swagger-cli bundle)'));
-    throw new PipelineError(`${origin} has ${external.length} external $ref(s):\n${problems.map((p) => `  ${p.pointer}: ${p.message}`).join('\n')}`, problems);
+    const problems = external
+      .slice(0, 20)
+      .map(({ ref, pointer }) =>
+        problem(
+          origin,
+          pointer,
+          `external $ref ${JSON.stringify(ref)} is not allowed`,
+          'bundle the API description into one file first (e.g. redocly bundle, swagger-cli bundle)',
+        ),
+      );
+    throw new PipelineError(
+      `${origin} has ${external.length} external $ref(s):\n${problems.map((p) => `  ${p.pointer}: ${p.message}`).join('\n')}`,
+      problems,
+    );
   }
   try {
     // validate() dereferences what it is given in place: it gets a copy, and the tools keep their refs as $defs.
-    await SwaggerParser.validate(structuredClone(document) as ParserDocument, { resolve: { external: false }, validate: { spec: true, schema: true } } as ParserOptions);
+    await SwaggerParser.validate(
+      structuredClone(document) as ParserDocument,
+      { resolve: { external: false }, validate: { spec: true, schema: true } } as ParserOptions,
+    );
   } catch (error) {
     const message = (error as Error).message.trim();
-    throw new PipelineError(`${origin} is not a valid ${version.major === 2 ? 'Swagger' : 'OpenAPI'} ${version.version} document: ${message}`,
-      [problem(origin, '', `not a valid ${version.major === 2 ? 'Swagger' : 'OpenAPI'} ${version.version} document: ${message}`, 'fix the API description (the parser names the place)')]);
+    throw new PipelineError(
+      `${origin} is not a valid ${version.major === 2 ? 'Swagger' : 'OpenAPI'} ${version.version} document: ${message}`,
+      [
+        problem(
+          origin,
+          '',
+          `not a valid ${version.major === 2 ? 'Swagger' : 'OpenAPI'} ${version.version} document: ${message}`,
+          'fix the API description (the parser names the place)',
+        ),
+      ],
+    );
   }
   const refs = await SwaggerParser.resolve(structuredClone(document) as ParserDocument, { resolve: { external: false } } as ParserOptions);
   const context: DocumentContext = {
@@ -95,6 +116,10 @@ export async function openApiManifests(document: JsonObject, origin: string, bas
 }
 
 /** The catalogue bundle of an API description. */
-export async function openApiBundle(document: JsonObject, origin: string, baseUrl: string | null): Promise<{ format: string; tools: Manifest[] }> {
+export async function openApiBundle(
+  document: JsonObject,
+  origin: string,
+  baseUrl: string | null,
+): Promise<{ format: string; tools: Manifest[] }> {
   return { format: BUNDLE_FORMAT, tools: await openApiManifests(document, origin, baseUrl) };
 }

@@ -3,7 +3,13 @@
 // `x-nexusbloom-operation` field the generated server calls it with.
 
 import type { JsonObject, Manifest, ToolAnnotations } from '../../../runtime/shared/contracts.js';
-import { OPERATION_FIELD, type OperationCall, type OperationParameter, type ParameterLocation, type SecurityScheme } from '../../../runtime/execution/operation.js';
+import {
+  OPERATION_FIELD,
+  type OperationCall,
+  type OperationParameter,
+  type ParameterLocation,
+  type SecurityScheme,
+} from '../../../runtime/execution/operation.js';
 import { createDefsCollector, withLocalDefs, type PointerReader } from './local-refs.js';
 import type { SchemaDialect } from './schema-dialect.js';
 import { isJsonObject } from '../../../runtime/shared/json-values.js';
@@ -17,8 +23,15 @@ export const BODY_KEY = 'body';
  * Header parameters the call sets itself: the three OpenAPI says to ignore, and the framing headers HTTP gives the
  * transport (a `Transfer-Encoding: chunked` beside the body's length is a malformed request).
  */
-export const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization', 'transfer-encoding', 'content-length', 'host', 'connection']);
-
+export const IGNORED_HEADERS = new Set([
+  'accept',
+  'content-type',
+  'authorization',
+  'transfer-encoding',
+  'content-length',
+  'host',
+  'connection',
+]);
 
 export interface DocumentContext {
   document: JsonObject;
@@ -63,10 +76,14 @@ function swaggerParameterSchema(parameter: JsonObject): JsonObject {
 /** Swagger 2.0 `collectionFormat` as the OpenAPI 3 style/explode it means. */
 function swaggerStyle(parameter: JsonObject, location: ParameterLocation): { style: string; explode: boolean } {
   switch (parameter.collectionFormat) {
-    case 'multi': return { style: 'form', explode: true };
-    case 'ssv': return { style: 'spaceDelimited', explode: false };
-    case 'pipes': return { style: 'pipeDelimited', explode: false };
-    default: return { style: location === 'query' || location === 'cookie' ? 'form' : 'simple', explode: false };
+    case 'multi':
+      return { style: 'form', explode: true };
+    case 'ssv':
+      return { style: 'spaceDelimited', explode: false };
+    case 'pipes':
+      return { style: 'pipeDelimited', explode: false };
+    default:
+      return { style: location === 'query' || location === 'cookie' ? 'form' : 'simple', explode: false };
   }
 }
 
@@ -98,8 +115,11 @@ function buildInput(context: DocumentContext, pathItem: JsonObject, operation: J
   let bodySchema: unknown = undefined;
   let body: OperationCall['body'] = null;
 
-  const located = declared.filter((p) => ['path', 'query', 'header', 'cookie'].includes(p.in as string)
-    && !(p.in === 'header' && IGNORED_HEADERS.has((p.name as string).toLowerCase())));
+  const located = declared.filter(
+    (p) =>
+      ['path', 'query', 'header', 'cookie'].includes(p.in as string) &&
+      !(p.in === 'header' && IGNORED_HEADERS.has((p.name as string).toLowerCase())),
+  );
   // A name declared in two locations (`id` in the path and the query) is keyed `<in>_<name>` outside the path.
   const counts = new Map<string, number>();
   for (const p of located) counts.set(p.name as string, (counts.get(p.name as string) ?? 0) + 1);
@@ -125,9 +145,14 @@ function buildInput(context: DocumentContext, pathItem: JsonObject, operation: J
     } else {
       const media = firstJsonMedia(parameter.content);
       // A parameter with `content` (not `schema`) is sent as that media type: JSON text.
-      schema = isJsonObject(parameter.schema) ? parameter.schema : media !== null && isJsonObject(media.media.schema) ? media.media.schema : {};
+      schema = isJsonObject(parameter.schema)
+        ? parameter.schema
+        : media !== null && isJsonObject(media.media.schema)
+          ? media.media.schema
+          : {};
       const defaultStyle = location === 'query' || location === 'cookie' ? 'form' : 'simple';
-      const declaredStyle = media !== null && !isJsonObject(parameter.schema) ? 'json' : typeof parameter.style === 'string' ? parameter.style : defaultStyle;
+      const declaredStyle =
+        media !== null && !isJsonObject(parameter.schema) ? 'json' : typeof parameter.style === 'string' ? parameter.style : defaultStyle;
       style = { style: declaredStyle, explode: typeof parameter.explode === 'boolean' ? parameter.explode : declaredStyle === 'form' };
     }
     let converted = collector.convert(schema) as JsonObject;
@@ -148,17 +173,20 @@ function buildInput(context: DocumentContext, pathItem: JsonObject, operation: J
     const types = Object.keys(content);
     const form = types.find((t) => t.toLowerCase().startsWith('application/x-www-form-urlencoded'));
     const text = types.find((t) => t.toLowerCase().startsWith('text/'));
-    const chosen = json !== null ? json.type : form ?? text ?? types[0];
+    const chosen = json !== null ? json.type : (form ?? text ?? types[0]);
     if (chosen !== undefined) {
       const media = isJsonObject(content[chosen]) ? (content[chosen] as JsonObject) : {};
-      bodySchema = json !== null || form !== undefined ? media.schema ?? {} : { type: 'string', description: `The request body as ${chosen} text.` };
+      bodySchema =
+        json !== null || form !== undefined ? (media.schema ?? {}) : { type: 'string', description: `The request body as ${chosen} text.` };
       body = { key: BODY_KEY, contentType: json !== null ? 'application/json' : chosen, required: requestBody.required === true };
-      if (typeof requestBody.description === 'string' && isJsonObject(bodySchema) && bodySchema.description === undefined) bodySchema = { ...bodySchema, description: requestBody.description };
+      if (typeof requestBody.description === 'string' && isJsonObject(bodySchema) && bodySchema.description === undefined)
+        bodySchema = { ...bodySchema, description: requestBody.description };
     }
   } else if (bodySchema !== undefined) {
     const bodyParameter = declared.find((p) => p.in === 'body')!;
     body = { key: BODY_KEY, contentType: 'application/json', required: bodyParameter.required === true };
-    if (typeof bodyParameter.description === 'string' && isJsonObject(bodySchema) && bodySchema.description === undefined) bodySchema = { ...bodySchema, description: bodyParameter.description };
+    if (typeof bodyParameter.description === 'string' && isJsonObject(bodySchema) && bodySchema.description === undefined)
+      bodySchema = { ...bodySchema, description: bodyParameter.description };
   } else if (formFields.length > 0) {
     const fields: JsonObject = {};
     const fieldsRequired: string[] = [];
@@ -185,11 +213,14 @@ function buildInput(context: DocumentContext, pathItem: JsonObject, operation: J
 /** The schema of the first 2xx response with a JSON body (200 before 201 before 2XX), or null. */
 function outputSchema(context: DocumentContext, operation: JsonObject): JsonObject | null {
   const responses = isJsonObject(operation.responses) ? operation.responses : {};
-  const codes = Object.keys(responses).filter((code) => /^2(\d\d|XX)$/i.test(code)).sort();
+  const codes = Object.keys(responses)
+    .filter((code) => /^2(\d\d|XX)$/i.test(code))
+    .sort();
   for (const code of codes) {
     const response = followed(context, responses[code]);
     const schema = context.major === 2 ? response.schema : firstJsonMedia(response.content)?.media.schema;
-    if (schema !== undefined && (isJsonObject(schema) || typeof schema === 'boolean')) return withLocalDefs(schema, context.dialect, context.read);
+    if (schema !== undefined && (isJsonObject(schema) || typeof schema === 'boolean'))
+      return withLocalDefs(schema, context.dialect, context.read);
   }
   return null;
 }
@@ -199,7 +230,12 @@ function annotationsOf(method: string, operation: JsonObject): ToolAnnotations {
   const readOnly = method === 'get' || method === 'head' || method === 'options';
   const annotations: ToolAnnotations = readOnly
     ? { readOnlyHint: true, openWorldHint: true }
-    : { readOnlyHint: false, destructiveHint: method === 'delete', idempotentHint: method === 'put' || method === 'delete', openWorldHint: true };
+    : {
+        readOnlyHint: false,
+        destructiveHint: method === 'delete',
+        idempotentHint: method === 'put' || method === 'delete',
+        openWorldHint: true,
+      };
   const extension = isJsonObject(operation['x-mcp']) ? operation['x-mcp'].annotations : undefined;
   if (isJsonObject(extension)) {
     for (const key of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
@@ -227,28 +263,41 @@ function serversOf(context: DocumentContext, pathItem: JsonObject, operation: Js
     const scheme = schemes.includes('https') ? 'https' : String(schemes[0]);
     return [`${scheme}://${document.host}${basePath}`];
   }
-  const declared = [operation.servers, pathItem.servers, document.servers].find((list) => Array.isArray(list) && list.length > 0) as unknown[] | undefined;
+  const declared = [operation.servers, pathItem.servers, document.servers].find((list) => Array.isArray(list) && list.length > 0) as
+    unknown[] | undefined;
   if (declared === undefined) return [resolve('/')];
-  return declared.filter(isJsonObject).filter((server) => typeof server.url === 'string').map((server) => {
-    const variables = isJsonObject(server.variables) ? server.variables : {};
-    const url = (server.url as string).replace(/\{([^}]+)\}/g, (whole, name: string) => {
-      const variable = variables[name];
-      return isJsonObject(variable) && variable.default !== undefined ? String(variable.default) : whole;
+  return declared
+    .filter(isJsonObject)
+    .filter((server) => typeof server.url === 'string')
+    .map((server) => {
+      const variables = isJsonObject(server.variables) ? server.variables : {};
+      const url = (server.url as string).replace(/\{([^}]+)\}/g, (whole, name: string) => {
+        const variable = variables[name];
+        return isJsonObject(variable) && variable.default !== undefined ? String(variable.default) : whole;
+      });
+      return resolve(url).replace(/\/+$/, '');
     });
-    return resolve(url).replace(/\/+$/, '');
-  });
 }
 
 /** The document's security schemes, reduced to what a call sends. */
 export function securitySchemesOf(context: DocumentContext): Record<string, SecurityScheme> {
   const document = context.document;
-  const declared = context.major === 2 ? document.securityDefinitions : isJsonObject(document.components) ? document.components.securitySchemes : undefined;
+  const declared =
+    context.major === 2
+      ? document.securityDefinitions
+      : isJsonObject(document.components)
+        ? document.components.securitySchemes
+        : undefined;
   const out: Record<string, SecurityScheme> = {};
   if (!isJsonObject(declared)) return out;
   for (const name of Object.keys(declared).sort()) {
     const scheme = followed(context, declared[name]);
     let reduced: SecurityScheme;
-    if (scheme.type === 'apiKey' && typeof scheme.name === 'string' && (scheme.in === 'header' || scheme.in === 'query' || scheme.in === 'cookie')) {
+    if (
+      scheme.type === 'apiKey' &&
+      typeof scheme.name === 'string' &&
+      (scheme.in === 'header' || scheme.in === 'query' || scheme.in === 'cookie')
+    ) {
       reduced = { type: 'apiKey', in: scheme.in, name: scheme.name };
     } else if (scheme.type === 'http' && typeof scheme.scheme === 'string') {
       reduced = { type: 'http', scheme: scheme.scheme.toLowerCase() };
@@ -279,10 +328,18 @@ export function operationSlug(method: string, path: string, operation: JsonObjec
   return typeof operation.operationId === 'string' && operation.operationId.trim() !== '' ? operation.operationId : `${method} ${path}`;
 }
 
-export function operationManifest(context: DocumentContext, path: string, method: string, pathItem: JsonObject, operation: JsonObject, schemes: Record<string, SecurityScheme>): Manifest {
+export function operationManifest(
+  context: DocumentContext,
+  path: string,
+  method: string,
+  pathItem: JsonObject,
+  operation: JsonObject,
+  schemes: Record<string, SecurityScheme>,
+): Manifest {
   const slug = operationSlug(method, path, operation);
   const summary = typeof operation.summary === 'string' && operation.summary.trim() !== '' ? operation.summary.trim() : null;
-  const description = typeof operation.description === 'string' && operation.description.trim() !== '' ? operation.description.trim() : null;
+  const description =
+    typeof operation.description === 'string' && operation.description.trim() !== '' ? operation.description.trim() : null;
   const tags = Array.isArray(operation.tags) ? operation.tags.filter((t): t is string => typeof t === 'string') : [];
   const info = isJsonObject(context.document.info) ? context.document.info : {};
   const input = buildInput(context, pathItem, operation);

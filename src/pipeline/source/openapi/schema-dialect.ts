@@ -12,7 +12,6 @@ export type SchemaDialect = 'oas30' | 'oas31';
 /** Rewrites a `$ref` into the tool's own `$defs` (see local-refs.ts). */
 export type RefRewriter = (ref: string) => string;
 
-
 /** The server's subschema keywords (runtime/schema/schema-transform.ts); `items`, one schema or a tuple, has a case of its own. */
 const ONE_SCHEMA: readonly string[] = SCHEMA_KEYWORDS.filter((keyword) => keyword !== 'items');
 const SCHEMA_ARRAYS: readonly string[] = SCHEMA_ARRAY_KEYWORDS.filter((keyword) => keyword !== 'items');
@@ -76,67 +75,85 @@ type Rule = (schema: JsonObject, dialect: SchemaDialect) => JsonObject;
 
 export const DIALECT_RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   // 3.0 `exclusiveMinimum: true` beside `minimum` is 2020-12's numeric `exclusiveMinimum`; `false` says nothing.
-  ['boolean exclusive bounds become numeric', (schema) => {
-    const out = { ...schema };
-    for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
-      if (typeof out[exclusive] !== 'boolean') continue;
-      if (out[exclusive] === true && typeof out[bound] === 'number') {
-        out[exclusive] = out[bound];
-        delete out[bound];
-      } else delete out[exclusive];
-    }
-    return out;
-  }],
+  [
+    'boolean exclusive bounds become numeric',
+    (schema) => {
+      const out = { ...schema };
+      for (const [exclusive, bound] of [
+        ['exclusiveMinimum', 'minimum'],
+        ['exclusiveMaximum', 'maximum'],
+      ] as const) {
+        if (typeof out[exclusive] !== 'boolean') continue;
+        if (out[exclusive] === true && typeof out[bound] === 'number') {
+          out[exclusive] = out[bound];
+          delete out[bound];
+        } else delete out[exclusive];
+      }
+      return out;
+    },
+  ],
   // `example` (one value) is 2020-12's `examples` (a list).
-  ['example becomes examples', (schema) => {
-    if (!('example' in schema)) return schema;
-    const { example, ...rest } = schema;
-    return Array.isArray(rest.examples) ? rest : { ...rest, examples: [example] };
-  }],
+  [
+    'example becomes examples',
+    (schema) => {
+      if (!('example' in schema)) return schema;
+      const { example, ...rest } = schema;
+      return Array.isArray(rest.examples) ? rest : { ...rest, examples: [example] };
+    },
+  ],
   // Swagger 2.0 `type: file` is a string carrying the file's content.
   ['file type becomes a binary string', (schema) => (schema.type === 'file' ? { ...schema, type: 'string', format: 'binary' } : schema)],
   // `nullable: true` (and Swagger's `x-nullable`) adds null to the type, to an enum, or as an alternative.
-  ['nullable adds null', (schema) => {
-    const nullable = schema.nullable === true || schema['x-nullable'] === true;
-    if (!('nullable' in schema) && !('x-nullable' in schema)) return schema;
-    const { nullable: _nullable, 'x-nullable': _xNullable, ...rest } = schema;
-    if (!nullable) return rest;
-    if (Array.isArray(rest.enum) && !rest.enum.includes(null)) rest.enum = [...rest.enum, null];
-    if (typeof rest.type === 'string') return { ...rest, type: [rest.type, 'null'] };
-    if (Array.isArray(rest.type)) return rest.type.includes('null') ? rest : { ...rest, type: [...rest.type, 'null'] };
-    if (Array.isArray(rest.enum)) return rest;
-    return { anyOf: [rest, { type: 'null' }] };
-  }],
+  [
+    'nullable adds null',
+    (schema) => {
+      const nullable = schema.nullable === true || schema['x-nullable'] === true;
+      if (!('nullable' in schema) && !('x-nullable' in schema)) return schema;
+      const { nullable: _nullable, 'x-nullable': _xNullable, ...rest } = schema;
+      if (!nullable) return rest;
+      if (Array.isArray(rest.enum) && !rest.enum.includes(null)) rest.enum = [...rest.enum, null];
+      if (typeof rest.type === 'string') return { ...rest, type: [rest.type, 'null'] };
+      if (Array.isArray(rest.type)) return rest.type.includes('null') ? rest : { ...rest, type: [...rest.type, 'null'] };
+      if (Array.isArray(rest.enum)) return rest;
+      return { anyOf: [rest, { type: 'null' }] };
+    },
+  ],
   // A pattern that is no Unicode regular expression is respelled as one, or dropped when it cannot be or cannot be
   // matched in linear time (the API still checks its own input); so is a patternProperties key.
-  ['patterns become Unicode regular expressions', (schema) => {
-    let out = schema;
-    if (typeof schema.pattern === 'string') {
-      const pattern = unicodePattern(schema.pattern);
-      if (pattern !== schema.pattern) {
-        const { pattern: _dropped, ...rest } = schema;
-        out = pattern === null ? rest : { ...rest, pattern };
-      }
-    }
-    if (isJsonObject(out.patternProperties)) {
-      const entries = Object.entries(out.patternProperties);
-      if (entries.some(([key]) => unicodePattern(key) !== key)) {
-        const map: JsonObject = {};
-        for (const [key, value] of entries) {
-          const pattern = unicodePattern(key);
-          if (pattern !== null) Object.defineProperty(map, pattern, { value, enumerable: true, writable: true, configurable: true });
+  [
+    'patterns become Unicode regular expressions',
+    (schema) => {
+      let out = schema;
+      if (typeof schema.pattern === 'string') {
+        const pattern = unicodePattern(schema.pattern);
+        if (pattern !== schema.pattern) {
+          const { pattern: _dropped, ...rest } = schema;
+          out = pattern === null ? rest : { ...rest, pattern };
         }
-        out = { ...out, patternProperties: map };
       }
-    }
-    return out;
-  }],
+      if (isJsonObject(out.patternProperties)) {
+        const entries = Object.entries(out.patternProperties);
+        if (entries.some(([key]) => unicodePattern(key) !== key)) {
+          const map: JsonObject = {};
+          for (const [key, value] of entries) {
+            const pattern = unicodePattern(key);
+            if (pattern !== null) Object.defineProperty(map, pattern, { value, enumerable: true, writable: true, configurable: true });
+          }
+          out = { ...out, patternProperties: map };
+        }
+      }
+      return out;
+    },
+  ],
   // Extensions and OpenAPI-only keywords say nothing a validator or a type can use.
-  ['OpenAPI-only keywords are dropped', (schema) => {
-    const out: JsonObject = {};
-    for (const [key, value] of Object.entries(schema)) if (!key.startsWith('x-') && !DROPPED_KEYWORDS.has(key)) out[key] = value;
-    return out;
-  }],
+  [
+    'OpenAPI-only keywords are dropped',
+    (schema) => {
+      const out: JsonObject = {};
+      for (const [key, value] of Object.entries(schema)) if (!key.startsWith('x-') && !DROPPED_KEYWORDS.has(key)) out[key] = value;
+      return out;
+    },
+  ],
 ]);
 
 /**
@@ -156,13 +173,23 @@ export function toJsonSchema2020(schema: unknown, dialect: SchemaDialect, rewrit
   let out: JsonObject = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === '$ref' && typeof value === 'string') out[key] = rewriteRef(value);
-    else if (ONE_SCHEMA.includes(key) && (isJsonObject(value) || typeof value === 'boolean')) out[key] = toJsonSchema2020(value, dialect, rewriteRef);
-    else if (key === 'items') out[key] = Array.isArray(value) ? value.map((item) => toJsonSchema2020(item, dialect, rewriteRef)) : toJsonSchema2020(value, dialect, rewriteRef);
-    else if (SCHEMA_ARRAYS.includes(key) && Array.isArray(value)) out[key] = value.map((item) => toJsonSchema2020(item, dialect, rewriteRef));
+    else if (ONE_SCHEMA.includes(key) && (isJsonObject(value) || typeof value === 'boolean'))
+      out[key] = toJsonSchema2020(value, dialect, rewriteRef);
+    else if (key === 'items')
+      out[key] = Array.isArray(value)
+        ? value.map((item) => toJsonSchema2020(item, dialect, rewriteRef))
+        : toJsonSchema2020(value, dialect, rewriteRef);
+    else if (SCHEMA_ARRAYS.includes(key) && Array.isArray(value))
+      out[key] = value.map((item) => toJsonSchema2020(item, dialect, rewriteRef));
     else if (SCHEMA_MAPS.includes(key) && isJsonObject(value)) {
       const map: JsonObject = {};
       for (const [name, sub] of Object.entries(value)) {
-        Object.defineProperty(map, name, { value: toJsonSchema2020(sub, dialect, rewriteRef), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(map, name, {
+          value: toJsonSchema2020(sub, dialect, rewriteRef),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
       out[key] = map;
     } else out[key] = value;
