@@ -26,7 +26,6 @@ import { installPeers, measurePeer, PEERS, type PeerStat } from './peers.js';
 import { summarizeCpuProfile, type ProfileSummary } from './profile.js';
 import { measurePatternEngine } from './pattern-engine.js';
 import { measureSearch, type SearchStat } from './search-latency.js';
-import { measureHeldOut } from './search-held-out.js';
 import { measureQuality, qualityTable, type QualityRow } from './search-quality.js';
 import { measureServersInTurns, SDK_STDIO_MAX_BUFFER, type ServerCommand, type ServerStat } from './servers.js';
 
@@ -318,18 +317,12 @@ async function main(): Promise<void> {
     search = { error: (error as Error).message };
   }
 
-  progress('search quality on the real-API evaluation sets (Stripe, Jira; held out: GitLab, Gitea, Zoom, Kubernetes)');
+  progress('search quality on the real-API evaluation sets (Stripe, Jira, GitLab, Gitea, Zoom, Kubernetes)');
   let quality: QualityRow[] | { error: string };
-  let heldOut: QualityRow[] | { error: string };
   try {
     quality = measureQuality().rows;
   } catch (error) {
     quality = { error: (error as Error).message };
-  }
-  try {
-    heldOut = measureHeldOut();
-  } catch (error) {
-    heldOut = { error: (error as Error).message };
   }
 
   let peerInstallError: string | null = null;
@@ -395,8 +388,7 @@ async function main(): Promise<void> {
     `peak RSS via ${HAS_GNU_TIME ? '/usr/bin/time -f %M' : 'the child\'s process.resourceUsage().maxRSS'}; ` +
     `runs stop early past ${seconds(settings.budgetMs)} per measure${settings.quick ? '; --quick' : ''}; took ${seconds(totalMs)}`;
   const lines = [header, '', printed, '', 'Search quality (tuning half tuned on, held-out half never):', '',
-    'error' in quality ? `failed: ${quality.error}` : qualityTable(quality), '', 'Search quality on held-out APIs, never tuned on:', '',
-    'error' in heldOut ? `failed: ${heldOut.error}` : qualityTable(heldOut)];
+    'error' in quality ? `failed: ${quality.error}` : qualityTable(quality)];
   progress('argument validation throughput by pattern engine');
   lines.push('', ...measurePatternEngine());
   if (corpus) lines.push('', ...corpus.lines);
@@ -411,7 +403,7 @@ async function main(): Promise<void> {
     }
   }
   process.stdout.write(`${lines.join('\n')}\n`);
-  await writeFile(RESULT_FILE, `${JSON.stringify({ node: process.version, cpus: cpus().length, loadAtStart, settings, totalMs, results, search, quality, heldOut, profile, corpus: corpus?.result ?? null }, null, 2)}\n`);
+  await writeFile(RESULT_FILE, `${JSON.stringify({ node: process.version, cpus: cpus().length, loadAtStart, settings, totalMs, results, search, quality, profile, corpus: corpus?.result ?? null }, null, 2)}\n`);
   progress(`wrote ${RESULT_FILE}`);
 }
 
