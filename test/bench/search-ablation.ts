@@ -11,6 +11,8 @@ export interface Variant {
   levers?: Partial<RankingLevers>;
   /** false: the WordNet synonym table without derivational forms. */
   derivations?: boolean;
+  /** true: the index also holds the WordNet definition-word table (not shipped). */
+  related?: boolean;
 }
 
 const fields = (change: Partial<RankingLevers['fieldWeights']>): Partial<RankingLevers> => ({ fieldWeights: { ...SHIPPED_LEVERS.fieldWeights, ...change } });
@@ -20,7 +22,7 @@ export const LEVERS_OFF: Variant[] = [
   { label: 'shipped' },
   { label: 'same-action verbs off', levers: { sameActionShare: 0 } },
   { label: 'annotations correcting the action off', levers: { annotationsCorrectAction: false } },
-  { label: 'WordNet definition words (related) off', levers: { relatedWeight: 0 } },
+  { label: 'WordNet definition words (related) on, 0.15', levers: { relatedWeight: 0.15 }, related: true },
   { label: 'derivational forms off', derivations: false },
   { label: "hand synonyms' WordNet forms off", levers: { twoStep: 0 } },
   { label: 'rarity-weighted coverage off', levers: { rarityCoverage: false } },
@@ -45,15 +47,15 @@ interface TuningSet {
   api: string;
   tools: ServedTool[];
   queries: EvalQuery[];
-  data: SearchIndexData;
-  dataWithoutDerivations?: SearchIndexData;
+  /** Index data per kind of table: shipped, without derivations, with the definition words. */
+  data: Map<string, SearchIndexData>;
 }
 
 let sets: TuningSet[] | undefined;
 function tuningSets(): TuningSet[] {
   sets ??= EVAL_APIS.map((api) => {
     const set = loadEvalSet(api);
-    return { api, tools: set.tools, queries: set.queries.filter((_, position) => halfOf(position) === 'tuning'), data: packagedSearchIndex(set.tools) };
+    return { api, tools: set.tools, queries: set.queries.filter((_, position) => halfOf(position) === 'tuning'), data: new Map() };
   });
   return sets;
 }
@@ -62,8 +64,10 @@ function tuningSets(): TuningSet[] {
 export function measureVariant(variant: Variant): { perSet: Record<string, Scores>; pooled: Scores } {
   const perSet: Record<string, Scores> = {};
   for (const set of tuningSets()) {
-    let data = set.data;
-    if (variant.derivations === false) data = set.dataWithoutDerivations ??= packagedSearchIndex(set.tools, { derivations: false });
+    const options = { derivations: variant.derivations !== false, related: variant.related === true };
+    const key = JSON.stringify(options);
+    let data = set.data.get(key);
+    if (data === undefined) set.data.set(key, (data = packagedSearchIndex(set.tools, options)));
     const { misses: _misses, ...scores } = score(oursFor(set.tools, data, { ...SHIPPED_LEVERS, ...variant.levers }), set.queries);
     perSet[set.api] = scores;
   }

@@ -39,9 +39,9 @@ function catalogueWords(tools: readonly ServedTool[]): Set<string> {
 }
 
 /** Index data as the generator ships it: the runtime's index plus the WordNet synonyms and definition words of the catalogue's words. */
-export function packagedSearchIndex(tools: readonly ServedTool[], options: { derivations?: boolean } = {}): SearchIndexData {
+export function packagedSearchIndex(tools: readonly ServedTool[], options: { derivations?: boolean; related?: boolean } = {}): SearchIndexData {
   const vocabulary = [...catalogueWords(tools)].sort(byCodeUnit);
-  return buildSearchIndex(tools, wordNetSynonyms(vocabulary, options), wordNetRelated(vocabulary));
+  return buildSearchIndex(tools, wordNetSynonyms(vocabulary, options), options.related === true ? wordNetRelated(vocabulary) : {});
 }
 
 /** The text of a package's `data/search-index.json` for its tool list: deterministic, no dates, LF, final newline. */
