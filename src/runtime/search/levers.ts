@@ -42,6 +42,10 @@ export interface RankingLevers {
   annotationsCorrectAction: boolean;
   /** How much coverage drives the score: score × (1 − s + s × coverage²). */
   coverageShare: number;
+  /** A query whose object is plural ("show me the pods") asks for a list, unless its verb says another action. */
+  pluralMeansList: boolean;
+  /** A tool whose description's first line says it is deprecated counts as deprecated. */
+  deprecatedInText: boolean;
 }
 
 export const SHIPPED_LEVERS: RankingLevers = {
@@ -66,4 +70,6 @@ export const SHIPPED_LEVERS: RankingLevers = {
   rarityCoverage: true,
   annotationsCorrectAction: true,
   coverageShare: 0.9,
+  pluralMeansList: true,
+  deprecatedInText: true,
 };

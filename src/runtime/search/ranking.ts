@@ -258,7 +258,10 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
     }
   }
 
-  const wanted = queryAction(mergePhrases(words(query))) ?? (terms.slice(0, 2).some((t) => undoneTerm(t, index) !== undefined) ? 'delete' : null);
+  const said = queryAction(mergePhrases(words(query))) ?? (terms.slice(0, 2).some((t) => undoneTerm(t, index) !== undefined) ? 'delete' : null);
+  // "show me the pods", "cards a customer has on file": a plural object asks for many, not one.
+  const object = chosen.find((_, position) => actionAt[position] !== true);
+  const wanted = L.pluralMeansList && (said === 'read' || said === null) && object !== undefined && isPlural(object) ? 'list' : said;
   const candidates: Candidate[] = matchedTools.map((tool) => {
     const coverage = Math.min(1, (matchedWords[tool] as number) / (coverageTotal || 1));
     let score = (totals[tool] as number) * (1 - L.coverageShare + L.coverageShare * coverage * coverage);
@@ -275,7 +278,7 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
     // Second look: how much of the query the tool's name and summary explain, beyond matches in its prose.
     const summaryCoverage = Math.min(1, (summaryMatched[tool] as number) / (coverageTotal || 1));
     score *= L.summaryCoverageFloor + (1 - L.summaryCoverageFloor) * summaryCoverage;
-    if (typeof (tools[tool] as ServedTool).manifest.deprecated === 'string') score *= L.deprecatedFactor;
+    if (typeof (tools[tool] as ServedTool).manifest.deprecated === 'string' || (L.deprecatedInText && index.deprecatedInText[tool] === 1)) score *= L.deprecatedFactor;
     return { tool, score: Math.round(score * 1000) / 1000, coverage: Math.round(coverage * 100) / 100 };
   });
   const ranksBefore = (a: Candidate, b: Candidate): number =>
@@ -316,6 +319,11 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
       nearTie: neighbours.some((other) => Math.abs(other.score - score) <= NEAR_TIE_SHARE * Math.max(other.score, score)),
     };
   });
+}
+
+/** A plain plural noun ("pods", "branches", "recordings"), not a word that merely ends in s ("status", "access", "analysis"). */
+function isPlural(word: string): boolean {
+  return word.length > 3 && /^[a-z]+s$/.test(word) && !/(ss|us|is|ics|news)$/.test(word) && term(word) !== word;
 }
 
 function actionFactor(wanted: ActionKind, action: ActionKind, L: RankingLevers): number {

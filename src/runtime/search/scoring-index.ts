@@ -41,6 +41,8 @@ export interface SearchIndex {
   nameTerms: Uint16Array;
   /** Per tool, the term number of its name's head noun (see headTerm), -1 when none. */
   heads: Int32Array;
+  /** Per tool, 1 when its description's first line says it is deprecated ("… deprecated: use … instead"). */
+  deprecatedInText: Uint8Array;
 }
 
 
@@ -71,7 +73,8 @@ export function decodeSearchIndex(data: SearchIndexData, tools: readonly ServedT
     const head = headTerm(String(tool.manifest.name ?? ''), tool.slug);
     return head === null ? -1 : (postings.get(head)?.id ?? -1);
   });
-  return { toolCount, vocabulary: [...postings.keys()].filter((name) => !name.includes('_')).sort(byCodeUnit), postings, synonyms, related, actions, nameTerms, heads };
+  const deprecatedInText = Uint8Array.from(tools, (tool) => (/\bdeprecated\b/i.test(String(tool.manifest.description ?? '').split('\n')[0] ?? '') ? 1 : 0));
+  return { toolCount, vocabulary: [...postings.keys()].filter((name) => !name.includes('_')).sort(byCodeUnit), postings, synonyms, related, actions, nameTerms, heads, deprecatedInText };
 }
 
 /**
