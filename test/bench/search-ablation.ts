@@ -22,6 +22,7 @@ export const LEVERS_OFF: Variant[] = [
   { label: 'shipped' },
   { label: 'same-action verbs off', levers: { sameActionShare: 0 } },
   { label: 'annotations correcting the action off', levers: { annotationsCorrectAction: false } },
+  { label: 'read-only means read on (not shipped)', levers: { readOnlyMeansRead: true } },
   { label: 'WordNet definition words (related) on, 0.15', levers: { relatedWeight: 0.15 }, related: true },
   { label: 'derivational forms off', derivations: false },
   { label: "hand synonyms' WordNet forms off", levers: { twoStep: 0 } },

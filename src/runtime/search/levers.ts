@@ -40,6 +40,11 @@ export interface RankingLevers {
   rarityCoverage: boolean;
   /** Annotations (read-only, destructive) correct the action read from a tool's text. */
   annotationsCorrectAction: boolean;
+  /**
+   * Among those corrections, a read-only tool whose text says another action reads. Off as shipped: it turned
+   * "watch" tools into reads and cost a query on the pooled tuning halves, gaining none.
+   */
+  readOnlyMeansRead: boolean;
   /** How much coverage drives the score: score × (1 − s + s × coverage²). */
   coverageShare: number;
   /** A query whose object is plural ("show me the pods") asks for a list, unless its verb says another action. */
@@ -69,6 +74,7 @@ export const SHIPPED_LEVERS: RankingLevers = {
   sameActionShare: 0.9,
   rarityCoverage: true,
   annotationsCorrectAction: true,
+  readOnlyMeansRead: false,
   coverageShare: 0.9,
   pluralMeansList: true,
   deprecatedInText: true,

@@ -67,7 +67,7 @@ export function decodeSearchIndex(data: SearchIndexData, tools: readonly ServedT
   }
   const synonyms = new Map(Object.keys(data.synonyms).map((key) => [key, data.synonyms[key] as string[]]));
   const related = new Map(Object.keys(data.related).map((key) => [key, data.related[key] as string[]]));
-  const actions = tools.map((tool) => toolAction(String(tool.manifest.name ?? ''), tool.slug, String(tool.manifest.description ?? ''), levers.annotationsCorrectAction ? tool.manifest.annotations : undefined));
+  const actions = tools.map((tool) => toolAction(String(tool.manifest.name ?? ''), tool.slug, String(tool.manifest.description ?? ''), levers.annotationsCorrectAction ? tool.manifest.annotations : undefined, levers.readOnlyMeansRead));
   const nameTerms = Uint16Array.from(tools, (tool) => new Set(fieldTerms('name', String(tool.manifest.name ?? '') || tool.slug)).size);
   const heads = Int32Array.from(tools, (tool) => {
     const head = headTerm(String(tool.manifest.name ?? ''), tool.slug);
