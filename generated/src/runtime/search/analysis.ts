@@ -195,13 +195,19 @@ function actionOfText(name: string, slug: string, description: string): ActionKi
 }
 
 /**
- * What a tool does: its text's verb, corrected by its annotations where they say more (a destructive tool deletes, a
+ * What a tool does: its text's verb, corrected by its annotations where they say more (a destructive tool deletes; a
  * read-only one reads or lists whatever its name's verb).
  */
-export function toolAction(name: string, slug: string, description: string, annotations?: ToolAnnotations): ActionKind | null {
+export function toolAction(
+  name: string,
+  slug: string,
+  description: string,
+  annotations?: ToolAnnotations,
+  readOnlyMeansRead = true,
+): ActionKind | null {
   const fromText = actionOfText(name, slug, description);
   if (annotations?.destructiveHint === true && annotations.readOnlyHint !== true) return 'delete';
-  if (annotations?.readOnlyHint === true && fromText !== 'read' && fromText !== 'list') return 'read';
+  if (readOnlyMeansRead && annotations?.readOnlyHint === true && fromText !== 'read' && fromText !== 'list') return 'read';
   if (annotations?.readOnlyHint === false && annotations.destructiveHint === false && fromText === 'delete') return null;
   return fromText;
 }

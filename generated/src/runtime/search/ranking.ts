@@ -1,6 +1,6 @@
-// Ranking: BM25F over weighted fields with query expansion (hand and WordNet synonyms, definition words, verbs of one
-// action, prefixes, adjacent-word pairs), coverage by rare words, then what the name and summary explain, the name's head
-// noun and first word, the query verb's agreement with the tool's action, and deprecation.
+// Ranking: BM25F over weighted fields with query expansion (hand and WordNet synonyms, verbs of one action, prefixes,
+// adjacent-word pairs), coverage by rare words, then what the name and summary explain, the name's head noun and first
+// word, the query verb's (or plural object's) agreement with the tool's action, and deprecation. Weights: levers.ts.
 import { parameterCounts, requiredFields } from '../schema/call-shape.js';
 import type { ServedTool } from '../shared/contracts.js';
 import {
@@ -18,6 +18,7 @@ import {
 import { NAME_FIELD, type SearchIndex, type TermPostings } from './scoring-index.js';
 import { PERSON_QUESTION_WORDS, PERSON_WORDS, SELF_WORDS, SELF_TOOL_WORDS, STOP_WORDS, type ActionKind } from './vocabulary.js';
 import { byCodeUnit } from '../shared/order.js';
+import { SHIPPED_LEVERS, type RankingLevers } from './levers.js';
 
 export interface SearchHit {
   slug: string;
@@ -55,40 +56,11 @@ const FIELD_LABELS: Readonly<Record<FieldName, string>> = {
   fieldDescriptions: 'input field descriptions',
   bigrams: 'name',
 };
-const HAND_SYNONYM_WEIGHT = 0.8;
-const WORDNET_SYNONYM_WEIGHT = 0.5;
-/** Weight of a word of a lexical definition of the tool's word ("money" for "refund"). */
-const WORDNET_RELATED_WEIGHT = 0.15;
-/** Share kept by a second step of expansion. */
-const TWO_STEP = 1;
 const PERSON_QUESTION_TERMS = new Set(PERSON_QUESTION_WORDS.map(term));
 const PERSON_TERMS = [...new Set(PERSON_WORDS.map(term))];
-/** Share of a hand synonym's weight for a person word matched by "who". */
-const PERSON_SHARE = 0.6;
-/** Multiplier for a tool whose name holds the query's first word (when that word is not a plain action verb). */
-const LEAD_IN_NAME = 1.5;
-/** The factor for a tool whose name and summary explain none of the query; one that explains all of it has 1. */
-const SUMMARY_COVERAGE_FLOOR = 0.3;
 const SELF_TERMS = [...new Set(SELF_TOOL_WORDS.map(term))];
-/** Weight of a caller word ("current", "authenticated") matched for "my", "me" or "I". */
-const SELF_WEIGHT = 0.5;
 /** Distinct name terms tracked per tool: names rarely have more that a query could match. */
 const NAME_SLOTS = 8;
-/** Multiplier for a tool whose name's head noun the query names. */
-const HEAD_MATCH = 1.25;
-const PREFIX_WEIGHT = 0.35;
-/** Weight of an adjacent query-word pair found as a pair in a tool's name or summary. */
-const BIGRAM_WEIGHT = 0.8;
-const DEPRECATED_FACTOR = 0.8;
-/** Multipliers for a tool whose action agrees with the query's verb, and for one that does something else. */
-const ACTION_AGREES = 1.35;
-const ACTION_DIFFERS = 0.8;
-/** The factor for a tool none of whose name the query accounts for; a fully accounted name has 1. */
-const NAME_COVERAGE_FLOOR = 0.4;
-/** Weight of a query's action verb as a plain term: the action factor carries its meaning. */
-const ACTION_TERM_WEIGHT = 0.1;
-/** Share of that weight for another verb of the same action. */
-const SAME_ACTION_SHARE = 0.9;
 /** Two hits whose scores differ by less than this share of the higher one are a near tie. */
 const NEAR_TIE_SHARE = 0.05;
 
@@ -99,21 +71,25 @@ interface Expansion {
 }
 
 /** The index terms one query term may match: itself, its synonyms, and longer terms it is a prefix of. */
-function expand(queryTerm: string, index: SearchIndex, asAction: boolean): Expansion[] {
+function expand(queryTerm: string, index: SearchIndex, asAction: boolean, L: RankingLevers): Expansion[] {
   if (PERSON_QUESTION_TERMS.has(queryTerm)) {
     // "who starred my repo": the people a tool lists, besides the list action the word asks for.
     return [
-      { term: queryTerm, weight: ACTION_TERM_WEIGHT, via: 'exact' as const },
-      ...PERSON_TERMS.map((person) => ({ term: person, weight: HAND_SYNONYM_WEIGHT * PERSON_SHARE, via: 'synonym' as const })),
+      { term: queryTerm, weight: L.actionTermWeight, via: 'exact' as const },
+      ...(L.personShare > 0 ? PERSON_TERMS : []).map((person) => ({
+        term: person,
+        weight: L.handSynonymWeight * L.personShare,
+        via: 'synonym' as const,
+      })),
     ];
   }
   if (asAction) {
     // Any verb of the same action counts ("remove" finds "Delete issue"), at the action term's weight.
     return [
-      { term: queryTerm, weight: ACTION_TERM_WEIGHT, via: 'exact' as const },
-      ...sameActionTerms(queryTerm).map((other) => ({
+      { term: queryTerm, weight: L.actionTermWeight, via: 'exact' as const },
+      ...(L.sameActionShare > 0 ? sameActionTerms(queryTerm) : []).map((other) => ({
         term: other,
-        weight: ACTION_TERM_WEIGHT * SAME_ACTION_SHARE,
+        weight: L.actionTermWeight * L.sameActionShare,
         via: 'synonym' as const,
       })),
     ];
@@ -121,23 +97,23 @@ function expand(queryTerm: string, index: SearchIndex, asAction: boolean): Expan
   const expansions: Expansion[] = [{ term: queryTerm, weight: 1, via: 'exact' }];
   const seen = new Set([queryTerm]);
   const add = (candidate: string, weight: number, via: Expansion['via']): void => {
-    if (seen.has(candidate)) return;
+    if (weight <= 0 || seen.has(candidate)) return;
     seen.add(candidate);
     expansions.push({ term: candidate, weight, via });
   };
   const hand = HAND_SYNONYMS.get(queryTerm) ?? [];
-  for (const synonym of hand) add(synonym, HAND_SYNONYM_WEIGHT, 'synonym');
+  for (const synonym of hand) add(synonym, L.handSynonymWeight, 'synonym');
   // "unwatch", "unstar": a verb the catalogue lacks, undoing one it has, stands for that verb (the action says undo).
   const undone = undoneTerm(queryTerm, index);
   if (undone !== undefined) {
-    add(undone, HAND_SYNONYM_WEIGHT, 'synonym');
-    for (const form of index.synonyms.get(undone) ?? []) add(form, HAND_SYNONYM_WEIGHT * WORDNET_SYNONYM_WEIGHT, 'synonym');
+    add(undone, L.handSynonymWeight, 'synonym');
+    for (const form of index.synonyms.get(undone) ?? []) add(form, L.handSynonymWeight * L.wordnetSynonymWeight, 'synonym');
   }
-  for (const synonym of index.synonyms.get(queryTerm) ?? []) add(synonym, WORDNET_SYNONYM_WEIGHT, 'synonym');
+  for (const synonym of index.synonyms.get(queryTerm) ?? []) add(synonym, L.wordnetSynonymWeight, 'synonym');
   // A hand synonym's own WordNet forms ("follow" → "watch" → "watcher"), one step further, at both weights.
   for (const synonym of hand)
-    for (const form of index.synonyms.get(synonym) ?? []) add(form, HAND_SYNONYM_WEIGHT * WORDNET_SYNONYM_WEIGHT * TWO_STEP, 'synonym');
-  for (const other of index.related.get(queryTerm) ?? []) add(other, WORDNET_RELATED_WEIGHT, 'synonym');
+    for (const form of index.synonyms.get(synonym) ?? []) add(form, L.handSynonymWeight * L.wordnetSynonymWeight * L.twoStep, 'synonym');
+  for (const other of index.related.get(queryTerm) ?? []) add(other, L.relatedWeight, 'synonym');
   if (queryTerm.length >= 3) {
     // Terms starting with the query term sit together in the sorted vocabulary, from its lower bound on.
     const { vocabulary } = index;
@@ -149,7 +125,7 @@ function expand(queryTerm: string, index: SearchIndex, asAction: boolean): Expan
       else high = middle;
     }
     for (let i = low; i < vocabulary.length && (vocabulary[i] as string).startsWith(queryTerm); i += 1)
-      add(vocabulary[i] as string, PREFIX_WEIGHT, 'prefix');
+      add(vocabulary[i] as string, L.prefixWeight, 'prefix');
   }
   return expansions;
 }
@@ -183,7 +159,13 @@ interface WordMatches {
 }
 
 /** Ranks tools of `index` (built from exactly `tools`) for a prose or keyword query. Equal scores go by slug. */
-export function rankTools(tools: readonly ServedTool[], index: SearchIndex, query: string, limit: number): SearchHit[] {
+export function rankTools(
+  tools: readonly ServedTool[],
+  index: SearchIndex,
+  query: string,
+  limit: number,
+  L: RankingLevers = SHIPPED_LEVERS,
+): SearchHit[] {
   const all = queryWords(query);
   const seenTerms = new Set<string>();
   const chosen = all.filter((word) => {
@@ -217,7 +199,7 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
   const leadInName = new Uint8Array(toolCount);
   for (const [position, word] of chosen.entries()) {
     const actionWord = actionAt[position] === true;
-    const options = expand(term(word), index, actionWord);
+    const options = expand(term(word), index, actionWord, L);
     const touched: number[] = [];
     // Per tool, the best-scoring option wins; on a tie the earlier option (exact, then synonym, then prefix) stays.
     options.forEach((option, optionIndex) => {
@@ -250,7 +232,7 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
       else rarity = Math.max(rarity, found.idf);
     }
     // A word the catalogue does not know at all weighs as the rarest would.
-    const wordWeight = rarity || prefixRarity || Math.log(1 + toolCount);
+    const wordWeight = L.rarityCoverage ? rarity || prefixRarity || Math.log(1 + toolCount) : 1;
     if (!actionWord || intentWords === 0) coverageTotal += wordWeight;
     const option = new Int32Array(toolCount).fill(-1);
     const field = new Uint8Array(toolCount);
@@ -295,7 +277,7 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
     for (let j = 0; j < postings.tools.length; j += 1) {
       const tool = postings.tools[j] as number;
       if (totals[tool] === 0) matchedTools.push(tool);
-      totals[tool] = (totals[tool] as number) + (postings.scores[j] as number) * BIGRAM_WEIGHT;
+      totals[tool] = (totals[tool] as number) + (postings.scores[j] as number) * L.bigramWeight;
     }
   }
 
@@ -307,30 +289,34 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
       for (let j = 0; j < postings.tools.length; j += 1) {
         const tool = postings.tools[j] as number;
         if (totals[tool] === 0) continue;
-        totals[tool] = (totals[tool] as number) + (postings.scores[j] as number) * SELF_WEIGHT;
+        totals[tool] = (totals[tool] as number) + (postings.scores[j] as number) * L.selfWeight;
       }
     }
   }
 
-  const wanted =
+  const said =
     queryAction(mergePhrases(words(query))) ?? (terms.slice(0, 2).some((t) => undoneTerm(t, index) !== undefined) ? 'delete' : null);
+  // "show me the pods", "cards a customer has on file": a plural object asks for many, not one.
+  const object = chosen.find((_, position) => actionAt[position] !== true);
+  const wanted = L.pluralMeansList && (said === 'read' || said === null) && object !== undefined && isPlural(object) ? 'list' : said;
   const candidates: Candidate[] = matchedTools.map((tool) => {
     const coverage = Math.min(1, (matchedWords[tool] as number) / (coverageTotal || 1));
-    let score = (totals[tool] as number) * (0.1 + 0.9 * coverage * coverage);
+    let score = (totals[tool] as number) * (1 - L.coverageShare + L.coverageShare * coverage * coverage);
     const action = index.actions[tool];
-    const agrees = wanted !== null && action !== null && action !== undefined && actionFactor(wanted, action) >= 1;
-    if (wanted !== null && action !== null && action !== undefined) score *= actionFactor(wanted, action);
+    const agrees = wanted !== null && action !== null && action !== undefined && actionFactor(wanted, action, L) >= 1;
+    if (wanted !== null && action !== null && action !== undefined) score *= actionFactor(wanted, action, L);
     // How much of the tool's name the query accounts for ("create a screen": createScreen over createScreenScheme);
     // the name's verb counts when the query asks for the same action.
     const nameCoverage = Math.min(1, ((nameTermCounts[tool] as number) + (agrees ? 1 : 0)) / Math.max(1, index.nameTerms[tool] as number));
-    score *= NAME_COVERAGE_FLOOR + (1 - NAME_COVERAGE_FLOOR) * nameCoverage;
-    if (leadInName[tool] === 1) score *= LEAD_IN_NAME;
+    score *= L.nameCoverageFloor + (1 - L.nameCoverageFloor) * nameCoverage;
+    if (leadInName[tool] === 1) score *= L.leadInName;
     // What the tool's name is about, its head noun, is something the query asks for.
-    if (headMatched[tool] === 1) score *= HEAD_MATCH;
+    if (headMatched[tool] === 1) score *= L.headMatch;
     // Second look: how much of the query the tool's name and summary explain, beyond matches in its prose.
     const summaryCoverage = Math.min(1, (summaryMatched[tool] as number) / (coverageTotal || 1));
-    score *= SUMMARY_COVERAGE_FLOOR + (1 - SUMMARY_COVERAGE_FLOOR) * summaryCoverage;
-    if (typeof (tools[tool] as ServedTool).manifest.deprecated === 'string') score *= DEPRECATED_FACTOR;
+    score *= L.summaryCoverageFloor + (1 - L.summaryCoverageFloor) * summaryCoverage;
+    if (typeof (tools[tool] as ServedTool).manifest.deprecated === 'string' || (L.deprecatedInText && index.deprecatedInText[tool] === 1))
+      score *= L.deprecatedFactor;
     return { tool, score: Math.round(score * 1000) / 1000, coverage: Math.round(coverage * 100) / 100 };
   });
   const ranksBefore = (a: Candidate, b: Candidate): number =>
@@ -373,11 +359,16 @@ export function rankTools(tools: readonly ServedTool[], index: SearchIndex, quer
   });
 }
 
-function actionFactor(wanted: ActionKind, action: ActionKind): number {
-  if (wanted === action) return ACTION_AGREES;
+/** A plain plural noun ("pods", "branches", "recordings"), not a word that merely ends in s ("status", "access", "analysis"). */
+function isPlural(word: string): boolean {
+  return word.length > 3 && /^[a-z]+s$/.test(word) && !/(ss|us|is|ics|news)$/.test(word) && term(word) !== word;
+}
+
+function actionFactor(wanted: ActionKind, action: ActionKind, L: RankingLevers): number {
+  if (wanted === action) return L.actionAgrees;
   // Reading one and listing many are close: "show the customers" may mean either.
   if ((wanted === 'read' && action === 'list') || (wanted === 'list' && action === 'read')) return 1;
-  return ACTION_DIFFERS;
+  return L.actionDiffers;
 }
 
 /** The first line of a description, cut at a sentence end when one comes within 160 characters. */

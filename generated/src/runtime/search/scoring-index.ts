@@ -1,22 +1,12 @@
 // The index as a query reads it: each term's BM25F score per tool precomputed from the index data, with the
 // tools' actions and name sizes that ranking weighs.
 import type { ServedTool } from '../shared/contracts.js';
-import { fieldTerms, FIELDS, headTerm, toolAction, type FieldName } from './analysis.js';
+import { fieldTerms, FIELDS, headTerm, toolAction } from './analysis.js';
 import type { SearchIndexData, SearchTermData } from './index-data.js';
 import type { ActionKind } from './vocabulary.js';
 import { byCodeUnit } from '../shared/order.js';
+import { SHIPPED_LEVERS, type RankingLevers } from './levers.js';
 
-/** Field weights: what a tool is called outranks the sentence that says what it does, which outranks its prose. */
-const FIELD_WEIGHTS: Readonly<Record<FieldName, number>> = {
-  slug: 4,
-  name: 4,
-  lead: 4,
-  tags: 1.5,
-  fieldNames: 0.5,
-  description: 0.6,
-  fieldDescriptions: 0.3,
-  bigrams: 3,
-};
 const BM25_K1 = 1.2;
 const BM25_B = 0.75;
 export const NAME_FIELD = FIELDS.indexOf('name');
@@ -51,10 +41,16 @@ export interface SearchIndex {
   nameTerms: Uint16Array;
   /** Per tool, the term number of its name's head noun (see headTerm), -1 when none. */
   heads: Int32Array;
+  /** Per tool, 1 when its description's first line says it is deprecated ("… deprecated: use … instead"). */
+  deprecatedInText: Uint8Array;
 }
 
 /** Decodes index data once, so that a query only reads precomputed per-term scores. */
-export function decodeSearchIndex(data: SearchIndexData, tools: readonly ServedTool[]): SearchIndex {
+export function decodeSearchIndex(
+  data: SearchIndexData,
+  tools: readonly ServedTool[],
+  levers: RankingLevers = SHIPPED_LEVERS,
+): SearchIndex {
   const toolCount = data.lengths.length;
   const fieldCount = FIELDS.length;
   // BM25 length normalizer per tool and field, at `tool * fieldCount + field`.
@@ -67,7 +63,7 @@ export function decodeSearchIndex(data: SearchIndexData, tools: readonly ServedT
       normalizers[tool * fieldCount + field] = 1 - BM25_B + (BM25_B * ((data.lengths[tool] as number[])[field] as number)) / averageLength;
     }
   }
-  const fieldWeights = Float64Array.from(FIELDS, (field) => FIELD_WEIGHTS[field]);
+  const fieldWeights = Float64Array.from(FIELDS, (field) => levers.fieldWeights[field]);
   const postings = new Map<string, TermPostings>();
   for (const indexedTerm of Object.keys(data.terms)) {
     postings.set(
@@ -78,13 +74,22 @@ export function decodeSearchIndex(data: SearchIndexData, tools: readonly ServedT
   const synonyms = new Map(Object.keys(data.synonyms).map((key) => [key, data.synonyms[key] as string[]]));
   const related = new Map(Object.keys(data.related).map((key) => [key, data.related[key] as string[]]));
   const actions = tools.map((tool) =>
-    toolAction(String(tool.manifest.name ?? ''), tool.slug, String(tool.manifest.description ?? ''), tool.manifest.annotations),
+    toolAction(
+      String(tool.manifest.name ?? ''),
+      tool.slug,
+      String(tool.manifest.description ?? ''),
+      levers.annotationsCorrectAction ? tool.manifest.annotations : undefined,
+      levers.readOnlyMeansRead,
+    ),
   );
   const nameTerms = Uint16Array.from(tools, (tool) => new Set(fieldTerms('name', String(tool.manifest.name ?? '') || tool.slug)).size);
   const heads = Int32Array.from(tools, (tool) => {
     const head = headTerm(String(tool.manifest.name ?? ''), tool.slug);
     return head === null ? -1 : (postings.get(head)?.id ?? -1);
   });
+  const deprecatedInText = Uint8Array.from(tools, (tool) =>
+    /\bdeprecated\b/i.test(String(tool.manifest.description ?? '').split('\n')[0] ?? '') ? 1 : 0,
+  );
   return {
     toolCount,
     vocabulary: [...postings.keys()].filter((name) => !name.includes('_')).sort(byCodeUnit),
@@ -94,6 +99,7 @@ export function decodeSearchIndex(data: SearchIndexData, tools: readonly ServedT
     actions,
     nameTerms,
     heads,
+    deprecatedInText,
   };
 }
 

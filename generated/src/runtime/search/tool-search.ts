@@ -4,6 +4,7 @@ import type { ServedTool } from '../shared/contracts.js';
 import { buildSearchIndex, readSearchIndexFileSync, searchIndexKey, type SearchIndexData } from './index-data.js';
 import { rankTools, type SearchHit } from './ranking.js';
 import { decodeSearchIndex, type SearchIndex } from './scoring-index.js';
+import { SHIPPED_LEVERS, type RankingLevers } from './levers.js';
 
 export interface ToolSearch {
   /** The current tools ranked for a query, best first, at most `limit`. */
@@ -15,8 +16,13 @@ export const DEFAULT_LIMIT = 10;
 /**
  * Search over `getTools()`, which may return a new list at any time (a live refresh): the index follows the list it
  * was last built for. `loadPrebuilt` is read on the first search only, so a server never asked to search never pays.
+ * `levers` are the ranking's weights: a server keeps the shipped ones; the search bench measures others.
  */
-export function createToolSearch(getTools: () => readonly ServedTool[], loadPrebuilt?: () => SearchIndexData | null): ToolSearch {
+export function createToolSearch(
+  getTools: () => readonly ServedTool[],
+  loadPrebuilt?: () => SearchIndexData | null,
+  levers: RankingLevers = SHIPPED_LEVERS,
+): ToolSearch {
   let prebuilt: SearchIndexData | null | undefined;
   let indexedTools: readonly ServedTool[] | undefined;
   let index: SearchIndex | undefined;
@@ -28,13 +34,13 @@ export function createToolSearch(getTools: () => readonly ServedTool[], loadPreb
         ? prebuilt
         : buildSearchIndex(tools, prebuilt?.synonyms, prebuilt?.related);
     indexedTools = tools;
-    index = decodeSearchIndex(data, tools);
+    index = decodeSearchIndex(data, tools, levers);
     return index;
   };
   return {
     search(query, limit = DEFAULT_LIMIT) {
       const tools = getTools();
-      return rankTools(tools, indexFor(tools), query, limit);
+      return rankTools(tools, indexFor(tools), query, limit, levers);
     },
   };
 }

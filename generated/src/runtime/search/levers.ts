@@ -1,0 +1,81 @@
+// The ranking's weights in one place, as the server ships them; the search bench passes other values to measure each.
+import type { FieldName } from './analysis.js';
+
+export interface RankingLevers {
+  /** BM25F field weights: what a tool is called outranks the sentence that says what it does, which outranks its prose. */
+  fieldWeights: Readonly<Record<FieldName, number>>;
+  handSynonymWeight: number;
+  wordnetSynonymWeight: number;
+  /**
+   * Weight of a word of a lexical definition of the tool's word ("money" for "refund"), when the index has that table.
+   * 0 as shipped: on the pooled tuning halves of the six evaluation sets it cost more than it found.
+   */
+  relatedWeight: number;
+  /** Share kept by a second step of expansion (a hand synonym's WordNet forms). */
+  twoStep: number;
+  /** Share of a hand synonym's weight for a person word matched by "who". */
+  personShare: number;
+  /** Multiplier for a tool whose name holds the query's first word (when that word is not a plain action verb). */
+  leadInName: number;
+  /** The factor for a tool whose name and summary explain none of the query; one that explains all of it has 1. */
+  summaryCoverageFloor: number;
+  /** Weight of a caller word ("current", "authenticated") matched for "my", "me" or "I". */
+  selfWeight: number;
+  /** Multiplier for a tool whose name's head noun the query names. */
+  headMatch: number;
+  prefixWeight: number;
+  /** Weight of an adjacent query-word pair found as a pair in a tool's name or summary. */
+  bigramWeight: number;
+  deprecatedFactor: number;
+  /** Multipliers for a tool whose action agrees with the query's verb, and for one that does something else. */
+  actionAgrees: number;
+  actionDiffers: number;
+  /** The factor for a tool none of whose name the query accounts for; a fully accounted name has 1. */
+  nameCoverageFloor: number;
+  /** Weight of a query's action verb as a plain term: the action factor carries its meaning. */
+  actionTermWeight: number;
+  /** Share of that weight for another verb of the same action. */
+  sameActionShare: number;
+  /** Coverage weighs each query word by the rarity (IDF) of what it matches; false: every word weighs 1. */
+  rarityCoverage: boolean;
+  /** Annotations (read-only, destructive) correct the action read from a tool's text. */
+  annotationsCorrectAction: boolean;
+  /**
+   * Among those corrections, a read-only tool whose text says another action reads. Off as shipped: it turned
+   * "watch" tools into reads and cost a query on the pooled tuning halves, gaining none.
+   */
+  readOnlyMeansRead: boolean;
+  /** How much coverage drives the score: score × (1 − s + s × coverage²). */
+  coverageShare: number;
+  /** A query whose object is plural ("show me the pods") asks for a list, unless its verb says another action. */
+  pluralMeansList: boolean;
+  /** A tool whose description's first line says it is deprecated counts as deprecated. */
+  deprecatedInText: boolean;
+}
+
+export const SHIPPED_LEVERS: RankingLevers = {
+  fieldWeights: { slug: 4, name: 4, lead: 4, tags: 1.5, fieldNames: 0.5, description: 0.6, fieldDescriptions: 0.3, bigrams: 3 },
+  handSynonymWeight: 0.8,
+  wordnetSynonymWeight: 0.5,
+  relatedWeight: 0,
+  twoStep: 1,
+  personShare: 0.6,
+  leadInName: 1.5,
+  summaryCoverageFloor: 0.3,
+  selfWeight: 0.5,
+  headMatch: 1.25,
+  prefixWeight: 0.35,
+  bigramWeight: 0.8,
+  deprecatedFactor: 0.8,
+  actionAgrees: 1.35,
+  actionDiffers: 0.8,
+  nameCoverageFloor: 0.4,
+  actionTermWeight: 0.1,
+  sameActionShare: 0.9,
+  rarityCoverage: true,
+  annotationsCorrectAction: true,
+  readOnlyMeansRead: false,
+  coverageShare: 0.9,
+  pluralMeansList: true,
+  deprecatedInText: true,
+};
