@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { byCodeUnit } from '../../runtime/shared/order.js';
 import type { Manifest, ServedCatalogueFile } from '../../runtime/shared/contracts.js';
 import { LAYOUT } from '../plan/layout.js';
-import { namesLockOf, planPackage, type NamesLock } from '../plan/plan-package.js';
+import { namesLockOf, planPackage, type NamesLock, type PackagePlan } from '../plan/plan-package.js';
 import { failOnErrors, PipelineError } from '../problems.js';
 import { readAndCheck } from '../read-and-check.js';
 import { isApiSource, type SourceOptions } from '../source/read-source.js';
@@ -88,14 +88,7 @@ async function loadCatalogueSide(source: string, options: LoadSideOptions): Prom
   const { raw, check } = await readAndCheck(source, options.sourceOptions ?? {});
   failOnErrors(check.problems, `catalogue ${raw.origin} has problems`);
   const plan = planPackage(check.tools, options.lock ?? null);
-  const tools = plan.tools.map((tool): SideTool => ({
-    slug: tool.slug,
-    manifest: tool.manifest,
-    identifier: tool.identifier,
-    file: tool.fileName,
-    withheldReason: tool.withheldReason,
-  }));
-  return { origin: raw.origin, kind: raw.kind, tools, lock: namesLockOf(plan), packageVersion: null };
+  return { origin: raw.origin, kind: raw.kind, tools: sideToolsOf(plan), lock: namesLockOf(plan), packageVersion: null };
 }
 
 /** Whether `path` is a package's served catalogue (its data/catalogue.json), which is no bundle. */
@@ -118,4 +111,15 @@ export async function loadSide(source: string, options: LoadSideOptions = {}): P
     );
   }
   return loadCatalogueSide(source, options);
+}
+
+/** A plan's tools as a side of the changelog holds them. */
+export function sideToolsOf(plan: PackagePlan): SideTool[] {
+  return plan.tools.map((tool): SideTool => ({
+    slug: tool.slug,
+    manifest: tool.manifest,
+    identifier: tool.identifier,
+    file: tool.fileName,
+    withheldReason: tool.withheldReason,
+  }));
 }

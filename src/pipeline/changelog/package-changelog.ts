@@ -6,7 +6,7 @@ import type { PackagePlan } from '../plan/plan-package.js';
 import type { PackageFolder } from '../write/read-package.js';
 import type { Bump } from './classify.js';
 import { buildChangelog, bumpVersion, compareVersions, type Changelog } from './changelog.js';
-import { packageSideOf, type CatalogueSide, type SideTool } from './load-side.js';
+import { packageSideOf, sideToolsOf, type CatalogueSide } from './load-side.js';
 import { latestChangelogVersion, prependChangelogEntry, renderMarkdown } from './render-markdown.js';
 
 /** keep: the configured version, or the folder's when higher; bump: raised by the changes; changelog: bump and log them. */
@@ -45,14 +45,7 @@ export function previousPackageOf(dir: string, folder: PackageFolder): PreviousP
 
 /** The side of the changelog a plan is: the tools and names the package about to be written holds. */
 export function planSide(plan: PackagePlan): CatalogueSide {
-  const tools = plan.tools.map((tool): SideTool => ({
-    slug: tool.slug,
-    manifest: tool.manifest,
-    identifier: tool.identifier,
-    file: tool.fileName,
-    withheldReason: tool.withheldReason,
-  }));
-  return { origin: 'this build', kind: 'package', tools, lock: null, packageVersion: null };
+  return { origin: 'this build', kind: 'package', tools: sideToolsOf(plan), lock: null, packageVersion: null };
 }
 
 function highest(...versions: Array<string | null>): string {

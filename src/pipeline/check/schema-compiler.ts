@@ -4,6 +4,12 @@ import { createHash } from 'node:crypto';
 import { Ajv as Draft07, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 as Draft2020 } from 'ajv/dist/2020.js';
 import { SCHEMA_AJV_OPTIONS, withFormats } from '../../runtime/schema/ajv-options.js';
+import {
+  SCHEMA_ARRAY_KEYWORDS,
+  SCHEMA_KEYWORDS,
+  SCHEMA_MAP_KEYWORDS,
+  SCHEMA_OR_NAMES_MAP_KEYWORDS,
+} from '../../runtime/schema/schema-transform.js';
 import { compilableSchema } from '../../runtime/schema/validation.js';
 import { pointerToken } from '../../runtime/shared/json-values.js';
 import { contentKey } from '../cache/build-cache.js';
@@ -181,20 +187,12 @@ function apart(
 }
 
 /** Keywords whose value is one subschema, a list of them, or a map of names to them (root definitions aside). */
-const SUBSCHEMA_KEYWORDS = [
-  'not',
-  'if',
-  'then',
-  'else',
-  'additionalItems',
-  'contains',
-  'propertyNames',
-  'additionalProperties',
-  'contentSchema',
-  'items',
+const SUBSCHEMA_KEYWORDS = SCHEMA_KEYWORDS.filter((keyword) => !keyword.startsWith('unevaluated'));
+const SUBSCHEMA_LISTS = SCHEMA_ARRAY_KEYWORDS;
+const SUBSCHEMA_MAPS = [
+  ...SCHEMA_MAP_KEYWORDS.filter((keyword) => keyword !== '$defs' && keyword !== 'definitions'),
+  ...SCHEMA_OR_NAMES_MAP_KEYWORDS,
 ];
-const SUBSCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
-const SUBSCHEMA_MAPS = ['properties', 'patternProperties', 'dependentSchemas', 'dependencies'];
 
 /** Text of a subschema whose meaning is its own: no reference, id, anchor, definitions or dialect inside. */
 const CONTEXT_FREE =

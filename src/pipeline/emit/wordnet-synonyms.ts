@@ -133,14 +133,9 @@ const GLOSS_STOP = new Set(
 /** Gloss words that name more than this many catalogue words say too little about any one of them. */
 const MAX_GLOSS_TARGETS = 12;
 
-/**
- * Query term → catalogue terms a WordNet definition ties it to: the content words of the gloss of each catalogue word's
- * leading sense ("refund": "money returned to a payer"), for words that differ from the catalogue's. Weaker than a
- * synonym; gloss words that explain many catalogue words are dropped. Deterministic, like wordNetSynonyms.
- */
-export function wordNetRelated(catalogueWords: Iterable<string>): Record<string, string[]> {
+/** Each catalogue word (once; three letters or more, a–z only) with its leading senses in every part of speech it has. */
+function* leadingSenses(catalogueWords: Iterable<string>): Generator<{ target: string; part: WordNetPart; base: string; offset: string }> {
   const parts = wordNet();
-  const table = new Map<string, Set<string>>();
   const done = new Set<string>();
   for (const word of catalogueWords) {
     if (done.has(word) || word.length < 3 || !/^[a-z]+$/.test(word)) continue;
@@ -149,18 +144,32 @@ export function wordNetRelated(catalogueWords: Iterable<string>): Record<string,
     for (const part of parts) {
       const base = baseForms(word).find((form) => sensesOf(part, form) !== null);
       if (base === undefined) continue;
-      for (const offset of (sensesOf(part, base) as string[]).slice(0, LEADING_SENSES)) {
-        const { gloss } = synsetLine(part, offset);
-        const definition = gloss.split(';')[0] ?? '';
-        for (const glossWord of definition.toLowerCase().split(/[^a-z]+/)) {
-          if (glossWord.length < 3 || GLOSS_STOP.has(glossWord) || STOP_WORDS.has(glossWord)) continue;
-          const key = term(glossWord);
-          if (key === target) continue;
-          let targets = table.get(key);
-          if (targets === undefined) table.set(key, (targets = new Set()));
-          targets.add(target);
-        }
-      }
+      for (const offset of (sensesOf(part, base) as string[]).slice(0, LEADING_SENSES)) yield { target, part, base, offset };
+    }
+  }
+}
+
+/** Records that query term `key` stands for catalogue term `target` (never for itself). */
+function addTarget(table: Map<string, Set<string>>, key: string, target: string): void {
+  if (key === target) return;
+  let targets = table.get(key);
+  if (targets === undefined) table.set(key, (targets = new Set()));
+  targets.add(target);
+}
+
+/**
+ * Query term → catalogue terms a WordNet definition ties it to: the content words of the gloss of each catalogue word's
+ * leading sense ("refund": "money returned to a payer"), for words that differ from the catalogue's. Weaker than a
+ * synonym; gloss words that explain many catalogue words are dropped. Deterministic, like wordNetSynonyms.
+ */
+export function wordNetRelated(catalogueWords: Iterable<string>): Record<string, string[]> {
+  const table = new Map<string, Set<string>>();
+  for (const { target, part, offset } of leadingSenses(catalogueWords)) {
+    const { gloss } = synsetLine(part, offset);
+    const definition = gloss.split(';')[0] ?? '';
+    for (const glossWord of definition.toLowerCase().split(/[^a-z]+/)) {
+      if (glossWord.length < 3 || GLOSS_STOP.has(glossWord) || STOP_WORDS.has(glossWord)) continue;
+      addTarget(table, term(glossWord), target);
     }
   }
   return Object.fromEntries(
@@ -178,38 +187,19 @@ export function wordNetRelated(catalogueWords: Iterable<string>): Record<string,
 export function wordNetSynonyms(catalogueWords: Iterable<string>, options: { derivations?: boolean } = {}): Record<string, string[]> {
   const parts = wordNet();
   const table = new Map<string, Set<string>>();
-  const done = new Set<string>();
-  for (const word of catalogueWords) {
-    if (done.has(word) || word.length < 3 || !/^[a-z]+$/.test(word)) continue;
-    done.add(word);
-    const target = term(word);
-    for (const part of parts) {
-      const base = baseForms(word).find((form) => sensesOf(part, form) !== null);
-      if (base === undefined) continue;
-      for (const offset of (sensesOf(part, base) as string[]).slice(0, LEADING_SENSES)) {
-        // Derivations of this very word ("watcher" from "watch", "assignable" from "assign"), in either part of speech.
-        const line = synsetLine(part, offset);
-        const position = line.lemmas.indexOf(base) + 1;
-        for (const [symbol, targetOffset, targetPos, numbers] of options.derivations === false ? [] : line.derivations) {
-          if (symbol !== '+' || parseInt(numbers.slice(0, 2), 16) !== position || position === 0) continue;
-          const other = parts.find((candidate) => candidate.pos === targetPos);
-          const lemma = other === undefined ? undefined : synsetWords(other, targetOffset)[parseInt(numbers.slice(2), 16) - 1];
-          if (lemma === undefined) continue;
-          const key = term(lemma);
-          if (key === target) continue;
-          let targets = table.get(key);
-          if (targets === undefined) table.set(key, (targets = new Set()));
-          targets.add(target);
-        }
-        for (const lemma of synsetWords(part, offset)) {
-          if (lemma === base || !(sensesOf(part, lemma)?.slice(0, SYNONYM_LEADING_SENSES).includes(offset) ?? false)) continue;
-          const key = term(lemma);
-          if (key === target) continue;
-          let targets = table.get(key);
-          if (targets === undefined) table.set(key, (targets = new Set()));
-          targets.add(target);
-        }
-      }
+  for (const { target, part, base, offset } of leadingSenses(catalogueWords)) {
+    // Derivations of this very word ("watcher" from "watch", "assignable" from "assign"), in either part of speech.
+    const line = synsetLine(part, offset);
+    const position = line.lemmas.indexOf(base) + 1;
+    for (const [symbol, targetOffset, targetPos, numbers] of options.derivations === false ? [] : line.derivations) {
+      if (symbol !== '+' || parseInt(numbers.slice(0, 2), 16) !== position || position === 0) continue;
+      const other = parts.find((candidate) => candidate.pos === targetPos);
+      const lemma = other === undefined ? undefined : synsetWords(other, targetOffset)[parseInt(numbers.slice(2), 16) - 1];
+      if (lemma !== undefined) addTarget(table, term(lemma), target);
+    }
+    for (const lemma of synsetWords(part, offset)) {
+      if (lemma === base || !(sensesOf(part, lemma)?.slice(0, SYNONYM_LEADING_SENSES).includes(offset) ?? false)) continue;
+      addTarget(table, term(lemma), target);
     }
   }
   return Object.fromEntries([...table.keys()].sort(byCodeUnit).map((key) => [key, [...(table.get(key) as Set<string>)].sort(byCodeUnit)]));
