@@ -62,7 +62,7 @@ function toolLines(tools: readonly ServedTool[], data: SearchIndexData, toolSurf
   for (const indexed of Object.keys(data.terms)) {
     const { surface, postings } = data.terms[indexed] as SearchTermData;
     const shortSurface = defaultSurface(indexed);
-    for (let i = 0; i < postings.length; ) {
+    for (let i = 0; i < postings.length;) {
       const tool = postings[i] as number;
       const toolCounts = counts[tool] as number[];
       const start = i;
