@@ -57,16 +57,17 @@ function toolLines(tools: readonly ServedTool[], data: SearchIndexData, toolSurf
   const names = tools.map((): string[] => []);
   const surfaces = tools.map((): string[] => []);
   const spans = tools.map((): number[] => []);
-  const counts = tools.map((): number[] => []);
+  const pairs = tools.map((): number[] => []);
   // The data's term order, as each tool's own index would list its terms.
   for (const indexed of Object.keys(data.terms)) {
     const { surface, postings } = data.terms[indexed] as SearchTermData;
     const shortSurface = defaultSurface(indexed);
     for (let i = 0; i < postings.length;) {
       const tool = postings[i] as number;
-      const toolCounts = counts[tool] as number[];
+      const toolPairs = pairs[tool] as number[];
       const start = i;
-      for (; i < postings.length && postings[i] === tool; i += 3) toolCounts.push(postings[i + 1] as number, postings[i + 2] as number);
+      for (; i < postings.length && postings[i] === tool; i += 3)
+        toolPairs.push((postings[i + 2] as number) * FIELDS.length + (postings[i + 1] as number));
       const own = (toolSurfaces[tool] as Map<string, string>).get(indexed) ?? surface;
       (names[tool] as string[]).push(indexed);
       (surfaces[tool] as string[]).push(own === shortSurface ? '' : own);
@@ -75,7 +76,7 @@ function toolLines(tools: readonly ServedTool[], data: SearchIndexData, toolSurf
   }
   return tools.map(
     (tool, i) =>
-      `{"slug":${JSON.stringify(tool.slug)},"lengths":${JSON.stringify(data.lengths[i])},"terms":${JSON.stringify(names[i])},"surfaces":${JSON.stringify(surfaces[i])},"spans":${JSON.stringify(spans[i])},"counts":${JSON.stringify(counts[i])}}`,
+      `{"slug":${JSON.stringify(tool.slug)},"lengths":${JSON.stringify(data.lengths[i])},"terms":${JSON.stringify(names[i])},"surfaces":${JSON.stringify(surfaces[i])},"spans":${JSON.stringify(spans[i])},"pairs":${JSON.stringify(pairs[i])}}`,
   );
 }
 

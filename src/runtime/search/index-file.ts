@@ -5,15 +5,16 @@ import { isJsonObject as isRecord } from '../shared/json-values.js';
 import { byCodeUnit } from '../shared/order.js';
 
 /** Names this file layout; the index data inside keeps its own format name (`index`). */
-export const SEARCH_INDEX_FILE_FORMAT = 'nexusbloom-search-index-file/1';
+export const SEARCH_INDEX_FILE_FORMAT = 'nexusbloom-search-index-file/2';
 
 /** The query-term tables of the index data (query term → index terms), each stored as it is after the tools. */
 export const SEARCH_INDEX_TABLES = ['synonyms', 'related'] as const;
 
 /**
  * One tool's line: its field lengths and its terms (sorted by code unit), each with the word it was first seen as in
- * this tool ("" where that is the term itself, `_` read as a space) and its (field index, count) pairs: `spans` says
- * how many pairs of the flat `counts` are each term's. Arrays, not objects: thousands of tools parse in a blink.
+ * this tool ("" where that is the term itself, `_` read as a space) and its (field index, count) pairs, each packed
+ * into one number of `pairs` (count × FIELDS.length + field index): `spans` says how many of them are each term's.
+ * Arrays, not objects, and one number a pair: thousands of tools parse in a blink.
  */
 export interface SearchIndexFileTool {
   slug: string;
@@ -21,7 +22,7 @@ export interface SearchIndexFileTool {
   terms: string[];
   surfaces: string[];
   spans: number[];
-  counts: number[];
+  pairs: number[];
 }
 
 export interface SearchIndexFile {
@@ -42,13 +43,16 @@ export const defaultSurface = (indexed: string): string => indexed.replace('_', 
  * for parseSearchIndex to check; anything that is not this file layout comes back as it is, for that check to refuse.
  */
 export function indexDataOfFile(value: unknown): unknown {
-  if (!isRecord(value) || value.format !== SEARCH_INDEX_FILE_FORMAT || !Array.isArray(value.tools)) return value;
+  if (!isRecord(value) || value.format !== SEARCH_INDEX_FILE_FORMAT || !Array.isArray(value.tools) || !Array.isArray(value.fields))
+    return value;
+  const fieldCount = value.fields.length;
   const lengths: unknown[] = [];
   const terms = new Map<string, { surface: string; postings: number[] }>();
-  for (const [toolIndex, tool] of value.tools.entries()) {
+  for (let toolIndex = 0; toolIndex < value.tools.length; toolIndex += 1) {
+    const tool: unknown = value.tools[toolIndex];
     if (!isRecord(tool)) return null;
-    const { terms: names, surfaces, spans, counts } = tool;
-    if (!Array.isArray(names) || !Array.isArray(surfaces) || !Array.isArray(spans) || !Array.isArray(counts)) return null;
+    const { terms: names, surfaces, spans, pairs } = tool;
+    if (!Array.isArray(names) || !Array.isArray(surfaces) || !Array.isArray(spans) || !Array.isArray(pairs)) return null;
     if (surfaces.length !== names.length || spans.length !== names.length) return null;
     lengths.push(tool.lengths);
     let at = 0;
@@ -56,17 +60,22 @@ export function indexDataOfFile(value: unknown): unknown {
       const indexed = names[i] as string;
       let entry = terms.get(indexed);
       if (entry === undefined) {
-        const surface = surfaces[i];
-        terms.set(
-          indexed,
-          (entry = { surface: typeof surface === 'string' && surface !== '' ? surface : defaultSurface(indexed), postings: [] }),
-        );
+        const surface: unknown = surfaces[i];
+        entry = { surface: typeof surface === 'string' && surface !== '' ? surface : defaultSurface(indexed), postings: [] };
+        terms.set(indexed, entry);
       }
-      const end = at + 2 * (spans[i] as number);
-      if (!(end <= counts.length)) return null;
-      for (; at < end; at += 2) entry.postings.push(toolIndex, counts[at] as number, counts[at + 1] as number);
+      const end = at + (spans[i] as number);
+      if (!(end <= pairs.length)) return null;
+      const postings = entry.postings;
+      for (; at < end; at += 1) {
+        const pair: unknown = pairs[at];
+        if (typeof pair !== 'number') return null;
+        // A pair that is no whole number gives a field or count parseSearchIndex refuses.
+        const field = pair % fieldCount;
+        postings.push(toolIndex, field, (pair - field) / fieldCount);
+      }
     }
-    if (at !== counts.length) return null;
+    if (at !== pairs.length) return null;
   }
   const sortedTerms: Record<string, { surface: string; postings: number[] }> = {};
   for (const indexed of [...terms.keys()].sort(byCodeUnit)) sortedTerms[indexed] = terms.get(indexed)!;
