@@ -46,40 +46,74 @@ export function indexDataOfFile(value: unknown): unknown {
   if (!isRecord(value) || value.format !== SEARCH_INDEX_FILE_FORMAT || !Array.isArray(value.tools) || !Array.isArray(value.fields))
     return value;
   const fieldCount = value.fields.length;
-  const lengths: unknown[] = [];
-  const terms = new Map<string, { surface: string; postings: number[] }>();
-  for (let toolIndex = 0; toolIndex < value.tools.length; toolIndex += 1) {
-    const tool: unknown = value.tools[toolIndex];
+  const lines: SearchIndexFileTool[] = [];
+  let termCount = 0;
+  for (const tool of value.tools as unknown[]) {
     if (!isRecord(tool)) return null;
     const { terms: names, surfaces, spans, pairs } = tool;
     if (!Array.isArray(names) || !Array.isArray(surfaces) || !Array.isArray(spans) || !Array.isArray(pairs)) return null;
     if (surfaces.length !== names.length || spans.length !== names.length) return null;
-    lengths.push(tool.lengths);
-    let at = 0;
-    for (let i = 0; i < names.length; i += 1) {
-      const indexed = names[i] as string;
-      let entry = terms.get(indexed);
-      if (entry === undefined) {
-        const surface: unknown = surfaces[i];
-        entry = { surface: typeof surface === 'string' && surface !== '' ? surface : defaultSurface(indexed), postings: [] };
-        terms.set(indexed, entry);
+    let total = 0;
+    for (const span of spans as unknown[]) {
+      if (typeof span !== 'number' || !Number.isInteger(span) || span < 0) return null;
+      total += span;
+    }
+    if (total !== pairs.length) return null;
+    lines.push(tool as unknown as SearchIndexFileTool);
+    termCount += names.length;
+  }
+  // Two passes, so that each term's postings are allocated once at their size: terms are numbered as first seen and
+  // sized in the first, filled in tool order in the second.
+  const idOfTerm = new Map<string, number>();
+  const names: string[] = [];
+  const surfaces: string[] = [];
+  const sizes: number[] = [];
+  const ids = new Int32Array(termCount);
+  let next = 0;
+  for (const line of lines) {
+    for (let i = 0; i < line.terms.length; i += 1) {
+      const indexed: unknown = line.terms[i];
+      if (typeof indexed !== 'string') return null;
+      let id = idOfTerm.get(indexed);
+      if (id === undefined) {
+        id = names.length;
+        idOfTerm.set(indexed, id);
+        names.push(indexed);
+        const surface: unknown = line.surfaces[i];
+        surfaces.push(typeof surface === 'string' && surface !== '' ? surface : defaultSurface(indexed));
+        sizes.push(0);
       }
-      const end = at + (spans[i] as number);
-      if (!(end <= pairs.length)) return null;
-      const postings = entry.postings;
-      for (; at < end; at += 1) {
+      ids[next++] = id;
+      sizes[id] = (sizes[id] as number) + 3 * (line.spans[i] as number);
+    }
+  }
+  const postings = sizes.map((size) => new Array<number>(size).fill(0));
+  const filled = new Int32Array(names.length);
+  next = 0;
+  for (let toolIndex = 0; toolIndex < lines.length; toolIndex += 1) {
+    const { spans, pairs } = lines[toolIndex] as SearchIndexFileTool;
+    let at = 0;
+    for (const span of spans) {
+      const id = ids[next++] as number;
+      const target = postings[id] as number[];
+      let to = filled[id] as number;
+      for (const end = at + span; at < end; at += 1) {
         const pair: unknown = pairs[at];
         if (typeof pair !== 'number') return null;
         // A pair that is no whole number gives a field or count parseSearchIndex refuses.
         const field = pair % fieldCount;
-        postings.push(toolIndex, field, (pair - field) / fieldCount);
+        target[to++] = toolIndex;
+        target[to++] = field;
+        target[to++] = (pair - field) / fieldCount;
       }
+      filled[id] = to;
     }
-    if (at !== pairs.length) return null;
   }
-  const sortedTerms: Record<string, { surface: string; postings: number[] }> = {};
-  for (const indexed of [...terms.keys()].sort(byCodeUnit)) sortedTerms[indexed] = terms.get(indexed)!;
-  const data: Record<string, unknown> = { format: value.index, key: value.key, fields: value.fields, lengths, terms: sortedTerms };
+  const order = names.map((_, id) => id).sort((a, b) => byCodeUnit(names[a] as string, names[b] as string));
+  const terms: Record<string, { surface: string; postings: number[] }> = {};
+  for (const id of order) terms[names[id] as string] = { surface: surfaces[id] as string, postings: postings[id] as number[] };
+  const lengths = lines.map((line) => line.lengths);
+  const data: Record<string, unknown> = { format: value.index, key: value.key, fields: value.fields, lengths, terms };
   for (const name of SEARCH_INDEX_TABLES) data[name] = value[name];
   return data;
 }
