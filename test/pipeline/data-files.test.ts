@@ -163,10 +163,18 @@ describe('data files', () => {
       served.map((tool) => tool.slug),
     );
     assert.ok(lines.length - tablesAt > 10, 'synonym lines');
-    assert.equal(lines.at(-2), '}}');
+    // The definition-word table comes last, empty unless the search bench asks for it.
+    assert.equal(lines.at(-2), '},"related":{}}');
     // A damaged tool line is refused, not served.
     const broken = JSON.parse(text) as { tools: Array<{ spans: number[] }> };
     (broken.tools[0] as { spans: number[] }).spans[0] = 1000;
     assert.equal(parseSearchIndex(broken), null);
+    // So is a (field, count) pair that is not one whole number.
+    for (const damage of [(pair: number) => String(pair), (pair: number) => pair + 0.5, () => -1]) {
+      const damaged = JSON.parse(text) as { tools: Array<{ pairs: unknown[] }> };
+      const pairs = (damaged.tools[0] as { pairs: unknown[] }).pairs;
+      pairs[0] = damage(pairs[0] as number);
+      assert.equal(parseSearchIndex(damaged), null, JSON.stringify(pairs[0]));
+    }
   });
 });

@@ -2,7 +2,15 @@
 // table for their words, laid out one tool a line (src/runtime/search/index-file.ts) so that diffs stay per tool.
 import type { ServedTool } from '../../runtime/shared/contracts.js';
 import { defaultSurface, SEARCH_INDEX_FILE_FORMAT, SEARCH_INDEX_TABLES } from '../../runtime/search/index-file.js';
-import { buildSearchIndex, FIELDS, SEARCH_INDEX_FORMAT, searchIndexKey, words, type SearchIndexData } from '../../runtime/search/index.js';
+import {
+  buildSearchIndex,
+  buildSearchIndexWithToolSurfaces,
+  FIELDS,
+  SEARCH_INDEX_FORMAT,
+  words,
+  type SearchIndexData,
+  type SearchTermData,
+} from '../../runtime/search/index.js';
 import { wordNetRelated, wordNetSynonyms } from './wordnet-synonyms.js';
 import { byCodeUnit } from '../../runtime/shared/order.js';
 
@@ -44,24 +52,32 @@ export function packagedSearchIndex(tools: readonly ServedTool[], options: Packa
   return buildSearchIndex(tools, tables.synonyms, tables.related);
 }
 
-/** A query-term table restricted to the index's terms, as buildSearchIndex keeps it: sorted, no entry to itself. */
-function keptTable(table: Readonly<Record<string, readonly string[]>>, indexed: ReadonlySet<string>): [string, string[]][] {
-  const kept: [string, string[]][] = [];
-  for (const key of Object.keys(table).sort(byCodeUnit)) {
-    const targets = [...new Set((table[key] ?? []).filter((target) => target !== key && indexed.has(target)))].sort(byCodeUnit);
-    if (targets.length) kept.push([key, targets]);
+/** Each tool's line (index-file's SearchIndexFileTool), sliced out of the index of all tools in one pass over its postings. */
+function toolLines(tools: readonly ServedTool[], data: SearchIndexData, toolSurfaces: readonly Map<string, string>[]): string[] {
+  const names = tools.map((): string[] => []);
+  const surfaces = tools.map((): string[] => []);
+  const spans = tools.map((): number[] => []);
+  const pairs = tools.map((): number[] => []);
+  // The data's term order, as each tool's own index would list its terms.
+  for (const indexed of Object.keys(data.terms)) {
+    const { surface, postings } = data.terms[indexed] as SearchTermData;
+    const shortSurface = defaultSurface(indexed);
+    for (let i = 0; i < postings.length;) {
+      const tool = postings[i] as number;
+      const toolPairs = pairs[tool] as number[];
+      const start = i;
+      for (; i < postings.length && postings[i] === tool; i += 3)
+        toolPairs.push((postings[i + 2] as number) * FIELDS.length + (postings[i + 1] as number));
+      const own = (toolSurfaces[tool] as Map<string, string>).get(indexed) ?? surface;
+      (names[tool] as string[]).push(indexed);
+      (surfaces[tool] as string[]).push(own === shortSurface ? '' : own);
+      (spans[tool] as number[]).push((i - start) / 3);
+    }
   }
-  return kept;
-}
-
-/** One tool's line (index-file's SearchIndexFileTool): its own index, one tool's postings and first-seen words. */
-function toolLine(tool: ServedTool, own: SearchIndexData): string {
-  const terms = Object.entries(own.terms);
-  const surfaces = terms.map(([indexed, data]) => (data.surface === defaultSurface(indexed) ? '' : data.surface));
-  const spans = terms.map(([, data]) => data.postings.length / 3);
-  const counts = terms.flatMap(([, data]) => data.postings.filter((_, i) => i % 3 !== 0));
-  const names = JSON.stringify(terms.map(([indexed]) => indexed));
-  return `{"slug":${JSON.stringify(tool.slug)},"lengths":${JSON.stringify(own.lengths[0] ?? [])},"terms":${names},"surfaces":${JSON.stringify(surfaces)},"spans":${JSON.stringify(spans)},"counts":${JSON.stringify(counts)}}`;
+  return tools.map(
+    (tool, i) =>
+      `{"slug":${JSON.stringify(tool.slug)},"lengths":${JSON.stringify(data.lengths[i])},"terms":${JSON.stringify(names[i])},"surfaces":${JSON.stringify(surfaces[i])},"spans":${JSON.stringify(spans[i])},"pairs":${JSON.stringify(pairs[i])}}`,
+  );
 }
 
 /**
@@ -69,15 +85,17 @@ function toolLine(tool: ServedTool, own: SearchIndexData): string {
  * order; deterministic, no dates, LF, final newline. Read back by parseSearchIndex into packagedSearchIndex's data.
  */
 export function searchIndexFileText(tools: readonly ServedTool[]): string {
-  const owns = tools.map((tool) => buildSearchIndex([tool]));
-  const indexed = new Set(owns.flatMap((own) => Object.keys(own.terms)));
-  const packaged = packagedTables(tools);
-  const header = `{"format":${JSON.stringify(SEARCH_INDEX_FILE_FORMAT)},"index":${JSON.stringify(SEARCH_INDEX_FORMAT)},"key":${JSON.stringify(searchIndexKey(tools))},"fields":${JSON.stringify(FIELDS)},"tools":[`;
-  const lines = tools.map((tool, i) => toolLine(tool, owns[i] as SearchIndexData));
+  const tables = packagedTables(tools);
+  const { data, toolSurfaces } = buildSearchIndexWithToolSurfaces(tools, tables.synonyms, tables.related);
+  const header = `{"format":${JSON.stringify(SEARCH_INDEX_FILE_FORMAT)},"index":${JSON.stringify(SEARCH_INDEX_FORMAT)},"key":${JSON.stringify(data.key)},"fields":${JSON.stringify(FIELDS)},"tools":[`;
+  const lines = toolLines(tools, data, toolSurfaces);
   // Each table after the tools, one query term a line: a tool's new word adds or changes only the lines naming it.
-  const tables = SEARCH_INDEX_TABLES.map((name) => {
-    const entries = keptTable(packaged[name], indexed).map(([key, targets]) => `${JSON.stringify(key)}:${JSON.stringify(targets)}`);
+  const tableTexts = SEARCH_INDEX_TABLES.map((name) => {
+    const table = data[name];
+    const entries = Object.keys(table)
+      .sort(byCodeUnit)
+      .map((key) => `${JSON.stringify(key)}:${JSON.stringify(table[key])}`);
     return `,${JSON.stringify(name)}:{${entries.length ? `\n${entries.join(',\n')}\n` : ''}}`;
   });
-  return `${header}${lines.length ? `\n${lines.join(',\n')}\n` : ''}]${tables.join('')}}\n`;
+  return `${header}${lines.length ? `\n${lines.join(',\n')}\n` : ''}]${tableTexts.join('')}}\n`;
 }
