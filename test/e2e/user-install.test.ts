@@ -106,7 +106,7 @@ describe('the generator installed from a registry into a project of its own', { 
       'dist/commands/init.js',
       'dist/pipeline/compile/compile-package.js',
       'dist/runtime-build/manifest.json',
-      'dist/runtime-build/runtime/sdk.d.ts',
+      'dist/runtime-build/runtime/execution/sdk.d.ts',
       'src/schemas/manifest.schema.json',
       'src/runtime/transport/server.ts',
       'templates/tool.ts.hbs',

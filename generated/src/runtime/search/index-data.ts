@@ -60,6 +60,28 @@ export function buildSearchIndex(
   synonyms: Readonly<Record<string, readonly string[]>> = {},
   related: Readonly<Record<string, readonly string[]>> = {},
 ): SearchIndexData {
+  return indexOfTools(tools, synonyms, related);
+}
+
+/**
+ * buildSearchIndex's data, and per tool the index terms whose first-seen word in that tool differs from the data's
+ * (first seen in any tool): what a one-tool index of each tool would say, without building one per tool.
+ */
+export function buildSearchIndexWithToolSurfaces(
+  tools: readonly ServedTool[],
+  synonyms: Readonly<Record<string, readonly string[]>> = {},
+  related: Readonly<Record<string, readonly string[]>> = {},
+): { data: SearchIndexData; toolSurfaces: Map<string, string>[] } {
+  const toolSurfaces = tools.map(() => new Map<string, string>());
+  return { data: indexOfTools(tools, synonyms, related, toolSurfaces), toolSurfaces };
+}
+
+function indexOfTools(
+  tools: readonly ServedTool[],
+  synonyms: Readonly<Record<string, readonly string[]>>,
+  related: Readonly<Record<string, readonly string[]>>,
+  toolSurfaces?: Map<string, string>[],
+): SearchIndexData {
   const textsPerTool = tools.map(searchableTexts);
   // Terms are numbered as first seen: catalogues repeat their words a lot, and flat arrays keep garbage low.
   const idOfTerm = new Map<string, number>();
@@ -67,6 +89,8 @@ export function buildSearchIndex(
   const surfaces: string[] = [];
   const postings: number[][] = [];
   const counts: number[] = [];
+  // Per term, the last tool it was seen in: its first occurrence in each tool, for toolSurfaces.
+  const seenIn: number[] = [];
   const lengths = textsPerTool.map((texts, toolIndex) =>
     texts.map((text, fieldIndex) => {
       const field = FIELDS[fieldIndex] as (typeof FIELDS)[number];
@@ -82,6 +106,11 @@ export function buildSearchIndex(
           surfaces.push(surfaceWords?.[position] ?? indexed.replace('_', ' '));
           postings.push([]);
           counts.push(0);
+          seenIn.push(toolIndex);
+        } else if (toolSurfaces !== undefined && seenIn[id] !== toolIndex) {
+          seenIn[id] = toolIndex;
+          const surface = surfaceWords?.[position] ?? indexed.replace('_', ' ');
+          if (surface !== surfaces[id]) (toolSurfaces[toolIndex] as Map<string, string>).set(indexed, surface);
         }
         if (counts[id] === 0) inField.push(id);
         counts[id] = (counts[id] as number) + 1;

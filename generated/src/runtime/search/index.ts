@@ -8,6 +8,7 @@ export type { SearchHit } from './ranking.js';
 export { GOOD_MATCH_COVERAGE, largestCategories, searchAnswer, type SearchAnswer } from './answer.js';
 export {
   buildSearchIndex,
+  buildSearchIndexWithToolSurfaces,
   parseSearchIndex,
   readSearchIndexFile,
   readSearchIndexFileSync,
