@@ -149,7 +149,12 @@ export const TOOL_MODULE_JOB: ToolJob<PlannedTool, ToolModule> = {
 /** The import of the shared types a tool module aliases, or nothing. */
 function sharedTypesImport(names: readonly string[]): string {
   if (names.length === 0) return '';
-  return `import type { ${[...new Set(names)].sort().join(', ')} } from '../${SHARED_TYPES_MODULE}.js';\n\n`;
+  const sorted = [...new Set(names)].sort();
+  const from = ` from '../${SHARED_TYPES_MODULE}.js';`;
+  const line = `import type { ${sorted.join(', ')} }${from}`;
+  // Broken one name a line past the print width, as Prettier breaks it.
+  if (displayWidth(line) <= PRINT_WIDTH) return `${line}\n\n`;
+  return `import type {\n${sorted.map((name) => `  ${name},\n`).join('')}}${from}\n\n`;
 }
 
 /** What the tools index needs of a tool: its exports, and its method on a client with that method's doc. */

@@ -263,7 +263,12 @@ class Printer {
         // Mixed objects and other types stay on the line, joined by ` & `; only objects break open.
         if (node.types.some((type) => type.kind === 'union')) throw new UnknownShape('a union in an intersection');
         const objects = node.types.filter(isObject).length;
-        if (objects === 0) throw new UnknownShape('a long intersection');
+        if (objects === 0) {
+          // No object: each further member on a line of its own, one level in (`A &\n  B`).
+          const parts = node.types.map(flat);
+          if (parts.includes(null)) throw new UnknownShape('a long intersection');
+          return parts.join(` &\n${' '.repeat(indent + 2)}`);
+        }
         let out = '';
         let at = column;
         node.types.forEach((type, index) => {
