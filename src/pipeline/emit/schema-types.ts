@@ -389,7 +389,10 @@ export async function schemaTypes(
     if (!pointer.startsWith(`/${field}/`)) continue;
     const local = typeNames[pointer] ?? sharedName;
     aliases.set(pointer.slice(field.length + 1), local);
-    if (local !== sharedName) aliasLines.push(`export type ${local} = ${sharedName};\n`);
+    if (local !== sharedName) {
+      const alias = `export type ${local} = ${sharedName};\n`;
+      aliasLines.push(prettierDeclarations(alias) ?? alias);
+    }
   }
   const declarations = await typeDeclarations(cleanForTypes(schema, own, isOutput, aliases), rootName, isOutput, field, fallback);
   return { code: `${declarations.code}${aliasLines.sort().join('')}`, loose: declarations.loose };

@@ -235,6 +235,9 @@ class Printer {
     switch (node.kind) {
       case 'word':
       case 'string':
+        // An alias's long name moves to the next line when it fits there; a member's stays.
+        if (place === 'alias' && indent + 2 + width(one!) + width(suffix) <= PRINT_WIDTH) return `\n${' '.repeat(indent + 2)}${one!}`;
+        return one!;
       case 'tuple':
         if (one === null) throw new UnknownShape('a tuple that breaks');
         return one;
@@ -243,6 +246,9 @@ class Printer {
       case 'array': {
         if (node.element.kind === 'union' && !hugs(node.element)) {
           const pad = ' '.repeat(indent + 2);
+          // The parentheses open first, the union flat between them if it fits there; else one member a line.
+          const inner = flat(node.element);
+          if (inner !== null && indent + 2 + width(inner) <= PRINT_WIDTH) return `(\n${pad}${inner}\n${' '.repeat(indent)})[]`;
           const lines = node.element.types.map((type) => `${pad}| ${this.type(type, indent + 4, indent + 4, '', 'inner')}`);
           return `(\n${lines.join('\n')}\n${' '.repeat(indent)})[]`;
         }
@@ -252,6 +258,13 @@ class Printer {
       case 'union': {
         if (hugs(node))
           return node.types.map((type) => (isObject(type) ? this.type(type, indent, column, '', 'inner') : flat(type))).join(' | ');
+        if (one !== null && place !== 'inner') {
+          // A `Name | null` member stays on its line however long; any other union moves to the next line when it
+          // fits there whole.
+          const nonNull = node.types.filter((type) => !isNull(type));
+          if (place === 'member' && nonNull.length === 1 && nonNull[0]!.kind === 'word') return one;
+          if (indent + 2 + width(one) + width(suffix) <= PRINT_WIDTH) return `\n${' '.repeat(indent + 2)}${one}`;
+        }
         if (node.types.some((type) => type.kind === 'union')) throw new UnknownShape('a union in a union');
         const base = place === 'inner' ? indent : indent + 2;
         const pad = ' '.repeat(base);
