@@ -217,7 +217,9 @@ function flat(node: TypeNode): string | null {
       // A union inside a union keeps its parentheses, as Prettier keeps them.
       const parts = node.types.map((type) => {
         const part = flat(type);
-        return part !== null && type.kind === 'union' ? `(${part})` : part;
+        // An intersection inside an intersection keeps them too; an intersection needs none in a union.
+        const parenthesized = type.kind === 'union' || (node.kind === 'intersection' && type.kind === 'intersection');
+        return part !== null && parenthesized ? `(${part})` : part;
       });
       return parts.includes(null) ? null : parts.join(node.kind === 'union' ? ' | ' : ' & ');
     }
@@ -273,24 +275,29 @@ class Printer {
         return `\n${lines.join('\n')}`;
       }
       case 'intersection': {
-        // Mixed objects and other types stay on the line, joined by ` & `; only objects break open.
+        // Prettier's layout: two non-objects side by side break onto a new line one level in (` &\n  B`); an object
+        // beside anything stays on the line, joined by ` & `, and only breaks open.
         if (node.types.some((type) => type.kind === 'union')) throw new UnknownShape('a union in an intersection');
-        const objects = node.types.filter(isObject).length;
-        if (objects === 0) {
-          // No object: each further member on a line of its own, one level in (`A &\n  B`).
-          const parts = node.types.map(flat);
-          if (parts.includes(null)) throw new UnknownShape('a long intersection');
-          return parts.join(` &\n${' '.repeat(indent + 2)}`);
-        }
         let out = '';
-        let at = column;
+        let wasIndented = false;
         node.types.forEach((type, index) => {
-          const part = this.type(type, indent + (index > 1 && objects < node.types.length ? 2 : 0), at, '', 'inner');
-          out += index === 0 ? part : ` & ${part}`;
           const lastLine = out.slice(out.lastIndexOf('\n') + 1);
-          at = out.includes('\n') ? width(lastLine) : column + width(out);
+          const at = out.includes('\n') ? width(lastLine) : column + width(out);
+          const part = (level: number, from: number): string =>
+            type.kind === 'intersection'
+              ? `(${this.type(type, level, from + 1, ')', 'inner')})`
+              : this.type(type, level, from, '', 'inner');
+          if (index === 0) out = part(indent, at);
+          else {
+            const before = node.types[index - 1]!;
+            if (!isObject(before) && !isObject(type)) out += ` &\n${' '.repeat(indent + 2)}${part(indent + 2, indent + 2)}`;
+            else if (isObject(before) && isObject(type)) out += ` & ${part(wasIndented ? indent + 2 : indent, at + 3)}`;
+            else {
+              if (index > 1) wasIndented = true;
+              out += ` & ${part(index > 1 ? indent + 2 : indent, at + 3)}`;
+            }
+          }
         });
-        if (objects < node.types.length && node.types.length > 2) throw new UnknownShape('an intersection of three');
         return out;
       }
     }
