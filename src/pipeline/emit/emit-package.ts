@@ -23,7 +23,7 @@ import { catalogueIndexFileText } from './catalogue-index-file.js';
 import { searchIndexFileText } from './search-index-file.js';
 import { policyFileText } from './policy-file.js';
 import { byCodeUnit } from '../../runtime/shared/order.js';
-import { alignedMarkdownTables, docComment, endingInOneNewline, firstSentence, PRINT_WIDTH, tsString } from './text.js';
+import { alignedMarkdownTables, displayWidth, docComment, endingInOneNewline, firstSentence, PRINT_WIDTH, tsString } from './text.js';
 import { toolDoc } from './tool-doc.js';
 
 export type PackageFiles = ReadonlyMap<string, string>;
@@ -112,9 +112,11 @@ export async function renderToolModule(tool: PlannedTool): Promise<ToolModule> {
   const shared = tool.sharedTypeNames ?? {};
   const inputTypes = await schemaTypes(tool.manifest.input_schema, tool.typeNames, '{ [key: string]: unknown }', 'input_schema', shared);
   const outputTypes = await schemaTypes(tool.manifest.output_schema, tool.typeNames, 'unknown', 'output_schema', shared);
+  const inputOptional = acceptsEmptyInput(tool.manifest.input_schema);
   const text = renderTemplate('tool.ts', {
+    ...wrapperLayout(tool, inputOptional),
     types: `${sharedTypesImport(Object.values(shared))}${inputTypes.code}\n${outputTypes.code}`,
-    inputOptional: acceptsEmptyInput(tool.manifest.input_schema),
+    inputOptional,
     docBlock: docComment(toolDoc(tool, tool.identifier)),
     identifier: tool.identifier,
     inputTypeName: tool.inputTypeName,
@@ -128,6 +130,14 @@ export async function renderToolModule(tool: PlannedTool): Promise<ToolModule> {
   return { text, warnings: warnings.filter((warning): warning is Problem => warning !== null) };
 }
 
+/** Which lines of the typed wrapper are longer than the package's print width, so break as Prettier breaks them. */
+function wrapperLayout(tool: PlannedTool, inputOptional: boolean): { breakSignature: boolean; breakCall: boolean } {
+  const optional = inputOptional ? '?' : '';
+  const signature = `export async function ${tool.identifier}(input${optional}: ${tool.inputTypeName}, options?: CallOptions): Promise<${tool.outputTypeName}> {`;
+  const call = `  return sdk.invoke<${tool.outputTypeName}>(${tsString(tool.slug)}, input${inputOptional ? ' ?? {}' : ''}, options);`;
+  return { breakSignature: displayWidth(signature) > PRINT_WIDTH, breakCall: displayWidth(call) > PRINT_WIDTH };
+}
+
 /** One tool's module as the build's work runs it: remembered by everything its text depends on, spread over threads. */
 export const TOOL_MODULE_JOB: ToolJob<PlannedTool, ToolModule> = {
   kind: 'module',
@@ -139,7 +149,12 @@ export const TOOL_MODULE_JOB: ToolJob<PlannedTool, ToolModule> = {
 /** The import of the shared types a tool module aliases, or nothing. */
 function sharedTypesImport(names: readonly string[]): string {
   if (names.length === 0) return '';
-  return `import type { ${[...new Set(names)].sort().join(', ')} } from '../${SHARED_TYPES_MODULE}.js';\n\n`;
+  const sorted = [...new Set(names)].sort();
+  const from = ` from '../${SHARED_TYPES_MODULE}.js';`;
+  const line = `import type { ${sorted.join(', ')} }${from}`;
+  // Broken one name a line past the print width, as Prettier breaks it.
+  if (displayWidth(line) <= PRINT_WIDTH) return `${line}\n\n`;
+  return `import type {\n${sorted.map((name) => `  ${name},\n`).join('')}}${from}\n\n`;
 }
 
 /** What the tools index needs of a tool: its exports, and its method on a client with that method's doc. */

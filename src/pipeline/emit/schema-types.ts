@@ -5,6 +5,7 @@
 import type { Options } from 'json-schema-to-typescript';
 import type { SharedType } from '../plan/type-names.js';
 import { commentText } from './text.js';
+import { prettierDeclarations } from './type-printer.js';
 import { SCHEMA_MAP_KEYWORDS } from '../../runtime/schema/schema-transform.js';
 import { isJsonObject, pointerToken } from '../../runtime/shared/json-values.js';
 
@@ -388,7 +389,10 @@ export async function schemaTypes(
     if (!pointer.startsWith(`/${field}/`)) continue;
     const local = typeNames[pointer] ?? sharedName;
     aliases.set(pointer.slice(field.length + 1), local);
-    if (local !== sharedName) aliasLines.push(`export type ${local} = ${sharedName};\n`);
+    if (local !== sharedName) {
+      const alias = `export type ${local} = ${sharedName};\n`;
+      aliasLines.push(prettierDeclarations(alias) ?? alias);
+    }
   }
   const declarations = await typeDeclarations(cleanForTypes(schema, own, isOutput, aliases), rootName, isOutput, field, fallback);
   return { code: `${declarations.code}${aliasLines.sort().join('')}`, loose: declarations.loose };
@@ -436,12 +440,12 @@ async function typeDeclarations(
     placeholderPrefix === null
       ? code
       : code.replace(new RegExp(`${placeholderPrefix}\\d+\\b`, 'g'), (placeholder) => keys.get(placeholder) ?? placeholder);
-  return { code: indentDeclarations(restored), loose: null };
+  return { code: prettierDeclarations(restored) ?? indentDeclarations(restored), loose: null };
 }
 
 /**
- * Indents json-schema-to-typescript's unformatted output by brace depth, two spaces a level: readable in review,
- * at a fraction of a Prettier run's cost. Braces inside comments and string literal types do not count.
+ * Indents json-schema-to-typescript's unformatted output by brace depth, two spaces a level, for a shape the
+ * Prettier-like printer (type-printer.ts) does not know: readable in review, at a fraction of a Prettier run's cost. Braces inside comments and string literal types do not count.
  */
 export function indentDeclarations(code: string): string {
   let depth = 0;
