@@ -45,7 +45,7 @@ describe('compile stage', () => {
       const slow = join(dir, 'slow');
       await cp(fast, slow, { recursive: true });
       // One byte more in one runtime file: its fingerprint no longer matches.
-      await appendFile(join(slow, 'src', 'runtime', 'guide.ts'), '\n');
+      await appendFile(join(slow, 'src', 'runtime', 'surface', 'guide.ts'), '\n');
       assert.deepEqual(Object.keys(prebuiltRuntimeFor(fast)?.entries ?? {}).sort(), [...CONSTANT_ENTRIES].sort());
       assert.equal(prebuiltRuntimeFor(slow), null);
 
@@ -58,9 +58,9 @@ describe('compile stage', () => {
         'index.js',
         'index.d.ts',
         'client.d.ts',
-        'runtime/sdk.js',
-        'runtime/sdk.d.ts',
-        'runtime/sandbox-child.js',
+        'runtime/execution/sdk.js',
+        'runtime/execution/sdk.d.ts',
+        'runtime/execution/sandbox-child.js',
         'tools/alpha.d.ts',
         'tools/index.d.ts',
         'types.d.ts',
@@ -68,7 +68,7 @@ describe('compile stage', () => {
         assert.ok(fastFiles.includes(file), `dist/${file} is missing`);
       }
       for (const file of fastFiles) {
-        if (file === 'runtime/guide.js' || file === 'runtime/guide.d.ts' || file === 'bin.js') continue;
+        if (file === 'runtime/surface/guide.js' || file === 'runtime/surface/guide.d.ts' || file === 'bin.js') continue;
         assert.equal(
           await readFile(join(fast, 'dist', file), 'utf8'),
           await readFile(join(slow, 'dist', file), 'utf8'),

@@ -6,21 +6,21 @@ export interface Base64CodecInput {
   /**
    * Text to encode, or Base64 to decode.
    */
-  input: string
-  mode?: ("encode" | "decode")
+  input: string;
+  mode?: 'encode' | 'decode';
   /**
    * `url` uses - and _ and no padding (RFC 4648 §5).
    */
-  variant?: ("standard" | "url")
+  variant?: 'standard' | 'url';
 }
 
 export interface Base64CodecOutput {
-  output: string
+  output: string;
   /**
    * @minimum 0
    */
-  byte_length: number
-  [k: string]: unknown | undefined
+  byte_length: number;
+  [k: string]: unknown | undefined;
 }
 
 /**

@@ -7,20 +7,20 @@ export interface CaseConverterInput {
    * Identifier or phrase, e.g. `userId`, `user-id` or "User ID".
    * @minLength 1
    */
-  text: string
+  text: string;
   /**
    * Conventions to produce; all of them when omitted or empty.
    * @uniqueItems true
    */
-  targets?: ("camel" | "pascal" | "snake" | "kebab" | "constant" | "title")[]
+  targets?: ('camel' | 'pascal' | 'snake' | 'kebab' | 'constant' | 'title')[];
 }
 
 export interface CaseConverterOutput {
-  words: string[]
+  words: string[];
   conversions: {
-    [k: string]: string | undefined
-  }
-  [k: string]: unknown | undefined
+    [k: string]: string | undefined;
+  };
+  [k: string]: unknown | undefined;
 }
 
 /**

@@ -6,54 +6,56 @@ export interface ColorConverterInput {
   /**
    * The colour to convert.
    */
-  color: (string | {
-      /**
-       * @minimum 0
-       * @maximum 255
-       */
-      r: number
-      /**
-       * @minimum 0
-       * @maximum 255
-       */
-      g: number
-      /**
-       * @minimum 0
-       * @maximum 255
-       */
-      b: number
-    })
+  color:
+    | string
+    | {
+        /**
+         * @minimum 0
+         * @maximum 255
+         */
+        r: number;
+        /**
+         * @minimum 0
+         * @maximum 255
+         */
+        g: number;
+        /**
+         * @minimum 0
+         * @maximum 255
+         */
+        b: number;
+      };
 }
 
 export interface ColorConverterOutput {
   /**
    * @pattern "^#[0-9a-f]{6}$"
    */
-  hex: string
+  hex: string;
   rgb: {
-    r: number
-    g: number
-    b: number
-    [k: string]: unknown | undefined
-  }
+    r: number;
+    g: number;
+    b: number;
+    [k: string]: unknown | undefined;
+  };
   hsl: {
-    h: number
-    s: number
-    l: number
-    [k: string]: unknown | undefined
-  }
+    h: number;
+    s: number;
+    l: number;
+    [k: string]: unknown | undefined;
+  };
   css: {
-    rgb?: string
-    hsl?: string
-    [k: string]: unknown | undefined
-  }
+    rgb?: string;
+    hsl?: string;
+    [k: string]: unknown | undefined;
+  };
   /**
    * @minimum 0
    * @maximum 1
    */
-  luminance: number
-  best_text_color: ("#000000" | "#ffffff")
-  [k: string]: unknown | undefined
+  luminance: number;
+  best_text_color: '#000000' | '#ffffff';
+  [k: string]: unknown | undefined;
 }
 
 /**

@@ -6,9 +6,9 @@ import { sdk } from '../client.js';
  * Five space-separated fields, or a macro such as @hourly, @daily, @weekly.
  * @minLength 1
  */
-export type CronExplainerInputCronExpression = string
+export type CronExplainerInputCronExpression = string;
 export interface CronExplainerInput {
-  expression: CronExplainerInputCronExpression
+  expression: CronExplainerInputCronExpression;
 }
 
 /**
@@ -16,18 +16,18 @@ export interface CronExplainerInput {
  *
  * @minItems 1
  */
-export type CronExplainerOutputValues = number[]
+export type CronExplainerOutputValues = number[];
 export interface CronExplainerOutput {
-  expression: string
-  description: string
+  expression: string;
+  description: string;
   fields: {
-    minute: CronExplainerOutputValues
-    hour: CronExplainerOutputValues
-    day_of_month: CronExplainerOutputValues
-    month: CronExplainerOutputValues
-    day_of_week: CronExplainerOutputValues
-  }
-  [k: string]: unknown | undefined
+    minute: CronExplainerOutputValues;
+    hour: CronExplainerOutputValues;
+    day_of_month: CronExplainerOutputValues;
+    month: CronExplainerOutputValues;
+    day_of_week: CronExplainerOutputValues;
+  };
+  [k: string]: unknown | undefined;
 }
 
 /**

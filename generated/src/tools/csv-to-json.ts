@@ -6,33 +6,36 @@ export interface CsvToJsonInput {
   /**
    * The CSV document.
    */
-  csv: string
+  csv: string;
   /**
    * Field separator, e.g. `;` or a tab.
    * @minLength 1
    * @maxLength 1
    */
-  delimiter?: string
+  delimiter?: string;
   /**
    * Whether the first row names the columns.
    */
-  header?: boolean
+  header?: boolean;
   /**
    * Turn "42" into 42, "true" into true and empty fields into null.
    */
-  infer_types?: boolean
+  infer_types?: boolean;
 }
 
 export interface CsvToJsonOutput {
-  columns: string[]
-  rows: ({
-      [k: string]: unknown | undefined
-    } | unknown[])[]
+  columns: string[];
+  rows: (
+    | {
+        [k: string]: unknown | undefined;
+      }
+    | unknown[]
+  )[];
   /**
    * @minimum 0
    */
-  row_count: number
-  [k: string]: unknown | undefined
+  row_count: number;
+  [k: string]: unknown | undefined;
 }
 
 /**

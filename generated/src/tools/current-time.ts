@@ -8,12 +8,12 @@ export interface CurrentTimeOutput {
   /**
    * @format "date-time"
    */
-  iso: string
-  unix_seconds: number
-  unix_millis: number
-  timezone: string
-  utc_offset_minutes: number
-  [k: string]: unknown | undefined
+  iso: string;
+  unix_seconds: number;
+  unix_millis: number;
+  timezone: string;
+  utc_offset_minutes: number;
+  [k: string]: unknown | undefined;
 }
 
 /**

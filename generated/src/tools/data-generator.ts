@@ -8,36 +8,36 @@ export interface DataGeneratorInput {
    * @minimum 1
    * @maximum 100
    */
-  count: number
+  count: number;
   /**
    * PRNG seed; same seed, same records.
    * @minimum 0
    * @maximum 4294967295
    */
-  seed?: number
+  seed?: number;
   /**
    * Which fields each record carries.
    * @uniqueItems true
    */
-  fields?: ("id" | "name" | "email" | "age" | "city" | "active")[]
+  fields?: ('id' | 'name' | 'email' | 'age' | 'city' | 'active')[];
 }
 
 export interface DataGeneratorOutput {
-  seed: number
-  count: number
+  seed: number;
+  count: number;
   records: {
-    id?: number
-    name?: string
+    id?: number;
+    name?: string;
     /**
      * @format "email"
      */
-    email?: string
-    age?: number
-    city?: string
-    active?: boolean
-    [k: string]: unknown | undefined
-  }[]
-  [k: string]: unknown | undefined
+    email?: string;
+    age?: number;
+    city?: string;
+    active?: boolean;
+    [k: string]: unknown | undefined;
+  }[];
+  [k: string]: unknown | undefined;
 }
 
 /**

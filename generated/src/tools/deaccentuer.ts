@@ -3,18 +3,18 @@ import type { CallOptions } from '../runtime/execution/sdk.js';
 import { sdk } from '../client.js';
 
 export interface DeaccentuerInput {
-  text: string
+  text: string;
   /**
    * Also delete characters that have no ASCII form (emoji, CJK, …).
    */
-  strip_non_ascii?: boolean
+  strip_non_ascii?: boolean;
 }
 
 export interface DeaccentuerOutput {
-  text: string
-  changed_characters: number
-  is_ascii: boolean
-  [k: string]: unknown | undefined
+  text: string;
+  changed_characters: number;
+  is_ascii: boolean;
+  [k: string]: unknown | undefined;
 }
 
 /**

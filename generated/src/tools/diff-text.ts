@@ -6,26 +6,26 @@ export interface DiffTextInput {
   /**
    * The old text.
    */
-  before: string
+  before: string;
   /**
    * The new text.
    */
-  after: string
-  ignore_whitespace?: boolean
+  after: string;
+  ignore_whitespace?: boolean;
 }
 
 export interface DiffTextOutput {
-  identical: boolean
-  added: number
-  removed: number
-  unchanged: number
+  identical: boolean;
+  added: number;
+  removed: number;
+  unchanged: number;
   lines: {
-    op: ("equal" | "add" | "remove")
-    text: string
-    [k: string]: unknown | undefined
-  }[]
-  unified: string
-  [k: string]: unknown | undefined
+    op: 'equal' | 'add' | 'remove';
+    text: string;
+    [k: string]: unknown | undefined;
+  }[];
+  unified: string;
+  [k: string]: unknown | undefined;
 }
 
 /**

@@ -6,28 +6,28 @@ export interface DockerfileLintInput {
   /**
    * The Dockerfile text.
    */
-  dockerfile: string
+  dockerfile: string;
   /**
    * Rule ids to skip, e.g. ["DL3009"].
    */
-  ignore?: string[]
+  ignore?: string[];
 }
 
 export interface DockerfileLintOutput {
-  passed: boolean
-  errors: number
-  warnings: number
+  passed: boolean;
+  errors: number;
+  warnings: number;
   findings: {
     /**
      * @minimum 1
      */
-    line: number
-    rule: string
-    severity: ("error" | "warning" | "info")
-    message: string
-    [k: string]: unknown | undefined
-  }[]
-  [k: string]: unknown | undefined
+    line: number;
+    rule: string;
+    severity: 'error' | 'warning' | 'info';
+    message: string;
+    [k: string]: unknown | undefined;
+  }[];
+  [k: string]: unknown | undefined;
 }
 
 /**

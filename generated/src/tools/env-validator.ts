@@ -6,43 +6,43 @@ export interface EnvValidatorInput {
   /**
    * The full text of the .env file.
    */
-  env_content: string
+  env_content: string;
   /**
    * Keys that must be present, e.g. ["DATABASE_URL", "PORT"].
    * @uniqueItems true
    */
-  required_keys?: string[]
+  required_keys?: string[];
   /**
    * Accept KEY= with no value without a warning.
    */
-  allow_empty?: boolean
+  allow_empty?: boolean;
 }
 
 export interface EnvValidatorOutput {
-  valid: boolean
-  keys: string[]
-  missing: string[]
-  empty: string[]
-  secret_like: string[]
+  valid: boolean;
+  keys: string[];
+  missing: string[];
+  empty: string[];
+  secret_like: string[];
   errors: {
     /**
      * 1-based line, or null when the problem is not on one line.
      */
-    line: (number | null)
-    key: (string | null)
-    message: string
-    [k: string]: unknown | undefined
-  }[]
+    line: number | null;
+    key: string | null;
+    message: string;
+    [k: string]: unknown | undefined;
+  }[];
   warnings: {
     /**
      * 1-based line, or null when the problem is not on one line.
      */
-    line: (number | null)
-    key: (string | null)
-    message: string
-    [k: string]: unknown | undefined
-  }[]
-  [k: string]: unknown | undefined
+    line: number | null;
+    key: string | null;
+    message: string;
+    [k: string]: unknown | undefined;
+  }[];
+  [k: string]: unknown | undefined;
 }
 
 /**

@@ -7,26 +7,26 @@ export interface GitCommitLintInput {
    * The full commit message, header first.
    * @minLength 1
    */
-  message: string
+  message: string;
   /**
    * Allowed types; the Angular set when omitted.
    */
-  types?: string[]
+  types?: string[];
   /**
    * @minimum 20
    * @maximum 200
    */
-  max_header_length?: number
+  max_header_length?: number;
 }
 
 export interface GitCommitLintOutput {
-  valid: boolean
-  type: (string | null)
-  scope: (string | null)
-  subject: (string | null)
-  breaking: boolean
-  problems: string[]
-  [k: string]: unknown | undefined
+  valid: boolean;
+  type: string | null;
+  scope: string | null;
+  subject: string | null;
+  breaking: boolean;
+  problems: string[];
+  [k: string]: unknown | undefined;
 }
 
 /**

@@ -3,22 +3,22 @@ import type { CallOptions } from '../runtime/execution/sdk.js';
 import { sdk } from '../client.js';
 
 export interface HashCalculatorInput {
-  text: string
-  algorithm?: ("md5" | "sha1" | "sha256" | "sha384" | "sha512")
-  encoding?: ("hex" | "base64")
+  text: string;
+  algorithm?: 'md5' | 'sha1' | 'sha256' | 'sha384' | 'sha512';
+  encoding?: 'hex' | 'base64';
   /**
    * When present, compute HMAC(algorithm, key) instead of a plain digest.
    */
-  hmac_key?: string
+  hmac_key?: string;
 }
 
 export interface HashCalculatorOutput {
-  algorithm: string
-  hmac: boolean
-  encoding: string
-  digest: string
-  input_bytes: number
-  [k: string]: unknown | undefined
+  algorithm: string;
+  hmac: boolean;
+  encoding: string;
+  digest: string;
+  input_bytes: number;
+  [k: string]: unknown | undefined;
 }
 
 /**

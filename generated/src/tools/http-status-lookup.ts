@@ -8,16 +8,16 @@ export interface HttpStatusLookupInput {
    * @minimum 100
    * @maximum 599
    */
-  code: number
+  code: number;
 }
 
 export interface HttpStatusLookupOutput {
-  code: number
-  phrase: (string | null)
-  known: boolean
-  class: ("informational" | "success" | "redirection" | "client_error" | "server_error")
-  retryable: boolean
-  [k: string]: unknown | undefined
+  code: number;
+  phrase: string | null;
+  known: boolean;
+  class: 'informational' | 'success' | 'redirection' | 'client_error' | 'server_error';
+  retryable: boolean;
+  [k: string]: unknown | undefined;
 }
 
 /**

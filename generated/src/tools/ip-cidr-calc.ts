@@ -7,45 +7,45 @@ export interface IpCidrCalcInput {
    * Address and prefix, e.g. 10.0.0.0/16.
    * @pattern "^\\d{1,3}(\\.\\d{1,3}){3}/(3[0-2]|[12]?\\d)$"
    */
-  cidr: string
+  cidr: string;
   /**
    * An address to test for membership.
    * @format "ipv4"
    */
-  contains?: string
+  contains?: string;
 }
 
 export interface IpCidrCalcOutput {
-  cidr: string
+  cidr: string;
   /**
    * @format "ipv4"
    */
-  network: string
+  network: string;
   /**
    * @format "ipv4"
    */
-  broadcast: string
+  broadcast: string;
   /**
    * @format "ipv4"
    */
-  netmask: string
+  netmask: string;
   /**
    * @format "ipv4"
    */
-  wildcard: string
+  wildcard: string;
   /**
    * @format "ipv4"
    */
-  first_host: string
+  first_host: string;
   /**
    * @format "ipv4"
    */
-  last_host: string
-  total_addresses: number
-  usable_hosts: number
-  is_private: boolean
-  contains?: boolean
-  [k: string]: unknown | undefined
+  last_host: string;
+  total_addresses: number;
+  usable_hosts: number;
+  is_private: boolean;
+  contains?: boolean;
+  [k: string]: unknown | undefined;
 }
 
 /**

@@ -6,26 +6,26 @@ export interface JsonFormatterInput {
   /**
    * JSON text.
    */
-  json: string
+  json: string;
   /**
    * 0 minifies.
    * @minimum 0
    * @maximum 8
    */
-  indent?: number
-  sort_keys?: boolean
+  indent?: number;
+  sort_keys?: boolean;
 }
 
 export interface JsonFormatterOutput {
-  valid: boolean
-  formatted: (string | null)
-  error: (null | {
-      message: string
-      offset: (number | null)
-      line: (number | null)
-      [k: string]: unknown | undefined
-    })
-  [k: string]: unknown | undefined
+  valid: boolean;
+  formatted: string | null;
+  error: null | {
+    message: string;
+    offset: number | null;
+    line: number | null;
+    [k: string]: unknown | undefined;
+  };
+  [k: string]: unknown | undefined;
 }
 
 /**

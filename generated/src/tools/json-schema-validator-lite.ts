@@ -2,51 +2,51 @@
 import type { CallOptions } from '../runtime/execution/sdk.js';
 import { sdk } from '../client.js';
 
-export type JsonSchemaValidatorLiteInputTypeName = ("string" | "number" | "integer" | "boolean" | "object" | "array" | "null")
+export type JsonSchemaValidatorLiteInputTypeName = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
 export interface JsonSchemaValidatorLiteInput {
-  schema: JsonSchemaValidatorLiteInputSchemaNode
+  schema: JsonSchemaValidatorLiteInputSchemaNode;
   /**
    * Any JSON value to validate.
    */
-  data: unknown
+  data: unknown;
 }
 /**
  * A schema using only the supported keywords.
  */
 export interface JsonSchemaValidatorLiteInputSchemaNode {
-  type?: (JsonSchemaValidatorLiteInputTypeName | JsonSchemaValidatorLiteInputTypeName[])
-  enum?: unknown[]
+  type?: JsonSchemaValidatorLiteInputTypeName | JsonSchemaValidatorLiteInputTypeName[];
+  enum?: unknown[];
   properties?: {
-    [k: string]: JsonSchemaValidatorLiteInputSchemaNode | undefined
-  }
-  required?: string[]
-  additionalProperties?: boolean
-  items?: JsonSchemaValidatorLiteInputSchemaNode
-  minimum?: number
-  maximum?: number
+    [k: string]: JsonSchemaValidatorLiteInputSchemaNode | undefined;
+  };
+  required?: string[];
+  additionalProperties?: boolean;
+  items?: JsonSchemaValidatorLiteInputSchemaNode;
+  minimum?: number;
+  maximum?: number;
   /**
    * @minimum 0
    */
-  minLength?: number
+  minLength?: number;
   /**
    * @minimum 0
    */
-  maxLength?: number
+  maxLength?: number;
   /**
    * @format "regex"
    */
-  pattern?: string
+  pattern?: string;
 }
 
 export interface JsonSchemaValidatorLiteOutput {
-  valid: boolean
-  error_count: number
+  valid: boolean;
+  error_count: number;
   errors: {
-    path: string
-    message: string
-    [k: string]: unknown | undefined
-  }[]
-  [k: string]: unknown | undefined
+    path: string;
+    message: string;
+    [k: string]: unknown | undefined;
+  }[];
+  [k: string]: unknown | undefined;
 }
 
 /**
@@ -102,6 +102,9 @@ export interface JsonSchemaValidatorLiteOutput {
  *
  * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
-export async function jsonSchemaValidatorLite(input: JsonSchemaValidatorLiteInput, options?: CallOptions): Promise<JsonSchemaValidatorLiteOutput> {
+export async function jsonSchemaValidatorLite(
+  input: JsonSchemaValidatorLiteInput,
+  options?: CallOptions,
+): Promise<JsonSchemaValidatorLiteOutput> {
   return sdk.invoke<JsonSchemaValidatorLiteOutput>('json-schema-validator-lite', input, options);
 }

@@ -7,38 +7,38 @@ export interface JwtDecoderInput {
    * The compact JWT.
    * @pattern "^(Bearer\\s+)?[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*$"
    */
-  token: string
+  token: string;
   /**
    * Unix seconds to judge expiry against; the current time when omitted.
    * @minimum 0
    */
-  now?: number
+  now?: number;
 }
 
 export interface JwtDecoderOutput {
   header: {
-    [k: string]: unknown | undefined
-  }
+    [k: string]: unknown | undefined;
+  };
   payload: {
-    [k: string]: unknown | undefined
-  }
-  signature_present: boolean
-  algorithm: (string | null)
+    [k: string]: unknown | undefined;
+  };
+  signature_present: boolean;
+  algorithm: string | null;
   /**
    * @format "date-time"
    */
-  issued_at: (string | null)
+  issued_at: string | null;
   /**
    * @format "date-time"
    */
-  expires_at: (string | null)
+  expires_at: string | null;
   /**
    * @format "date-time"
    */
-  not_before: (string | null)
-  expired: boolean
-  warnings: string[]
-  [k: string]: unknown | undefined
+  not_before: string | null;
+  expired: boolean;
+  warnings: string[];
+  [k: string]: unknown | undefined;
 }
 
 /**

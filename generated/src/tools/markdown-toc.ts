@@ -3,32 +3,32 @@ import type { CallOptions } from '../runtime/execution/sdk.js';
 import { sdk } from '../client.js';
 
 export interface MarkdownTocInput {
-  markdown: string
+  markdown: string;
   /**
    * @minimum 1
    * @maximum 6
    */
-  min_level?: number
+  min_level?: number;
   /**
    * @minimum 1
    * @maximum 6
    */
-  max_level?: number
+  max_level?: number;
 }
 
 export interface MarkdownTocOutput {
-  toc: string
+  toc: string;
   headings: {
     /**
      * @minimum 1
      * @maximum 6
      */
-    level: number
-    text: string
-    anchor: string
-    [k: string]: unknown | undefined
-  }[]
-  [k: string]: unknown | undefined
+    level: number;
+    text: string;
+    anchor: string;
+    [k: string]: unknown | undefined;
+  }[];
+  [k: string]: unknown | undefined;
 }
 
 /**

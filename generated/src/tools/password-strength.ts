@@ -6,12 +6,12 @@ export interface PasswordStrengthInput {
   /**
    * @minLength 1
    */
-  password: string
+  password: string;
   /**
    * @minimum 4
    * @maximum 128
    */
-  min_length?: number
+  min_length?: number;
 }
 
 export interface PasswordStrengthOutput {
@@ -19,13 +19,13 @@ export interface PasswordStrengthOutput {
    * @minimum 0
    * @maximum 4
    */
-  score: number
-  label: ("very weak" | "weak" | "fair" | "strong" | "very strong")
-  entropy_bits: number
-  length: number
-  meets_policy: boolean
-  feedback: string[]
-  [k: string]: unknown | undefined
+  score: number;
+  label: 'very weak' | 'weak' | 'fair' | 'strong' | 'very strong';
+  entropy_bits: number;
+  length: number;
+  meets_policy: boolean;
+  feedback: string[];
+  [k: string]: unknown | undefined;
 }
 
 /**

@@ -2,27 +2,27 @@
 import type { CallOptions } from '../runtime/execution/sdk.js';
 import { sdk } from '../client.js';
 
-export type QueryStringBuilderInputScalar = (string | number | boolean)
+export type QueryStringBuilderInputScalar = string | number | boolean;
 export interface QueryStringBuilderInput {
   /**
    * Absolute URL to append the parameters to.
    * @format "uri"
    */
-  base_url?: string
+  base_url?: string;
   params: {
-    [k: string]: QueryStringBuilderInputScalar | QueryStringBuilderInputScalar[] | null | undefined
-  }
-  array_format?: ("repeat" | "brackets" | "comma")
+    [k: string]: QueryStringBuilderInputScalar | QueryStringBuilderInputScalar[] | null | undefined;
+  };
+  array_format?: 'repeat' | 'brackets' | 'comma';
   /**
    * Sort keys for a canonical query (e.g. cache keys, signatures).
    */
-  sort?: boolean
+  sort?: boolean;
 }
 
 export interface QueryStringBuilderOutput {
-  query: string
-  url: (string | null)
-  [k: string]: unknown | undefined
+  query: string;
+  url: string | null;
+  [k: string]: unknown | undefined;
 }
 
 /**

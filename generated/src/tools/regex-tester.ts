@@ -6,33 +6,33 @@ export interface RegexTesterInput {
   /**
    * The pattern without slashes, e.g. `(?<year>\d{4})-(\d{2})`.
    */
-  pattern: string
+  pattern: string;
   /**
    * @pattern "^[dgimsuy]*$"
    */
-  flags?: string
-  text: string
+  flags?: string;
+  text: string;
   /**
    * @minimum 1
    * @maximum 1000
    */
-  max_matches?: number
+  max_matches?: number;
 }
 
 export interface RegexTesterOutput {
-  valid: boolean
-  error: (string | null)
-  match_count: number
+  valid: boolean;
+  error: string | null;
+  match_count: number;
   matches: {
-    match: string
-    index: number
-    groups: (string | null)[]
+    match: string;
+    index: number;
+    groups: (string | null)[];
     named_groups: {
-      [k: string]: string | null | undefined
-    }
-    [k: string]: unknown | undefined
-  }[]
-  [k: string]: unknown | undefined
+      [k: string]: string | null | undefined;
+    };
+    [k: string]: unknown | undefined;
+  }[];
+  [k: string]: unknown | undefined;
 }
 
 /**

@@ -7,27 +7,27 @@ import { sdk } from '../client.js';
  * @minLength 5
  * @maxLength 256
  */
-export type SemverCompareInputVersion = string
+export type SemverCompareInputVersion = string;
 export interface SemverCompareInput {
-  a: SemverCompareInputVersion
-  b: SemverCompareInputVersion
+  a: SemverCompareInputVersion;
+  b: SemverCompareInputVersion;
 }
 
 export interface SemverCompareOutput {
-  comparison: (-1 | 0 | 1)
-  relation: ("older" | "newer" | "equal")
-  difference: ("major" | "minor" | "patch" | "prerelease" | null)
-  a: SemverCompareOutputParsed
-  b: SemverCompareOutputParsed
-  [k: string]: unknown | undefined
+  comparison: -1 | 0 | 1;
+  relation: 'older' | 'newer' | 'equal';
+  difference: 'major' | 'minor' | 'patch' | 'prerelease' | null;
+  a: SemverCompareOutputParsed;
+  b: SemverCompareOutputParsed;
+  [k: string]: unknown | undefined;
 }
 export interface SemverCompareOutputParsed {
-  major: number
-  minor: number
-  patch: number
-  prerelease: string[]
-  build: string[]
-  [k: string]: unknown | undefined
+  major: number;
+  minor: number;
+  patch: number;
+  prerelease: string[];
+  build: string[];
+  [k: string]: unknown | undefined;
 }
 
 /**

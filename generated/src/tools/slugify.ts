@@ -6,20 +6,20 @@ export interface SlugifyInput {
   /**
    * @minLength 1
    */
-  text: string
-  separator?: ("-" | "_" | "." | "")
-  lowercase?: boolean
+  text: string;
+  separator?: '-' | '_' | '.' | '';
+  lowercase?: boolean;
   /**
    * @minimum 1
    * @maximum 200
    */
-  max_length?: number
+  max_length?: number;
 }
 
 export interface SlugifyOutput {
-  slug: string
-  length: number
-  [k: string]: unknown | undefined
+  slug: string;
+  length: number;
+  [k: string]: unknown | undefined;
 }
 
 /**

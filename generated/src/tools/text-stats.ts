@@ -3,32 +3,32 @@ import type { CallOptions } from '../runtime/execution/sdk.js';
 import { sdk } from '../client.js';
 
 export interface TextStatsInput {
-  text: string
+  text: string;
   /**
    * @minimum 50
    * @maximum 1000
    */
-  words_per_minute?: number
+  words_per_minute?: number;
   /**
    * @minimum 0
    * @maximum 50
    */
-  top_words?: number
+  top_words?: number;
 }
 
 export interface TextStatsOutput {
-  characters: number
-  characters_no_spaces: number
-  words: number
-  sentences: number
-  paragraphs: number
-  reading_time_seconds: number
+  characters: number;
+  characters_no_spaces: number;
+  words: number;
+  sentences: number;
+  paragraphs: number;
+  reading_time_seconds: number;
   top_words: {
-    word: string
-    count: number
-    [k: string]: unknown | undefined
-  }[]
-  [k: string]: unknown | undefined
+    word: string;
+    count: number;
+    [k: string]: unknown | undefined;
+  }[];
+  [k: string]: unknown | undefined;
 }
 
 /**

@@ -3,28 +3,28 @@ import type { CallOptions } from '../runtime/execution/sdk.js';
 import { sdk } from '../client.js';
 
 export interface TimestampConverterInput {
-  timestamp: (number | string)
+  timestamp: number | string;
   /**
    * Force the unit of a numeric timestamp.
    */
-  unit?: ("seconds" | "milliseconds")
+  unit?: 'seconds' | 'milliseconds';
   /**
    * IANA zone such as Europe/Paris.
    */
-  timezone?: string
+  timezone?: string;
 }
 
 export interface TimestampConverterOutput {
   /**
    * @format "date-time"
    */
-  iso: string
-  unix_seconds: number
-  unix_millis: number
-  timezone: string
-  local: string
-  day_of_week: string
-  [k: string]: unknown | undefined
+  iso: string;
+  unix_seconds: number;
+  unix_millis: number;
+  timezone: string;
+  local: string;
+  day_of_week: string;
+  [k: string]: unknown | undefined;
 }
 
 /**

@@ -5,29 +5,85 @@ import { sdk } from '../client.js';
 /**
  * Unit of `value`.
  */
-export type UnitConverterInputUnit = ("mm" | "cm" | "m" | "km" | "in" | "ft" | "yd" | "mi" | "mg" | "g" | "kg" | "lb" | "oz" | "B" | "KB" | "MB" | "GB" | "KiB" | "MiB" | "GiB" | "ms" | "s" | "min" | "h" | "d" | "C" | "F" | "K")
+export type UnitConverterInputUnit =
+  | 'mm'
+  | 'cm'
+  | 'm'
+  | 'km'
+  | 'in'
+  | 'ft'
+  | 'yd'
+  | 'mi'
+  | 'mg'
+  | 'g'
+  | 'kg'
+  | 'lb'
+  | 'oz'
+  | 'B'
+  | 'KB'
+  | 'MB'
+  | 'GB'
+  | 'KiB'
+  | 'MiB'
+  | 'GiB'
+  | 'ms'
+  | 's'
+  | 'min'
+  | 'h'
+  | 'd'
+  | 'C'
+  | 'F'
+  | 'K';
 /**
  * Unit to convert into.
  */
-export type UnitConverterInputUnit1 = ("mm" | "cm" | "m" | "km" | "in" | "ft" | "yd" | "mi" | "mg" | "g" | "kg" | "lb" | "oz" | "B" | "KB" | "MB" | "GB" | "KiB" | "MiB" | "GiB" | "ms" | "s" | "min" | "h" | "d" | "C" | "F" | "K")
+export type UnitConverterInputUnit1 =
+  | 'mm'
+  | 'cm'
+  | 'm'
+  | 'km'
+  | 'in'
+  | 'ft'
+  | 'yd'
+  | 'mi'
+  | 'mg'
+  | 'g'
+  | 'kg'
+  | 'lb'
+  | 'oz'
+  | 'B'
+  | 'KB'
+  | 'MB'
+  | 'GB'
+  | 'KiB'
+  | 'MiB'
+  | 'GiB'
+  | 'ms'
+  | 's'
+  | 'min'
+  | 'h'
+  | 'd'
+  | 'C'
+  | 'F'
+  | 'K';
 export interface UnitConverterInput {
-  value: number
-  from: UnitConverterInputUnit
-  to: UnitConverterInputUnit1
+  value: number;
+  from: UnitConverterInputUnit;
+  to: UnitConverterInputUnit1;
   /**
    * @minimum 0
    * @maximum 12
    */
-  precision?: number
+  precision?: number;
 }
 
 export interface UnitConverterOutput {
-  value: number
-  from: string
-  to: string
-  kind: ("length" | "mass" | "temperature" | "data" | "time")
-  formatted: string
-  [k: string]: unknown | undefined
+  value: number;
+  from: string;
+  to: string;
+  kind: 'length' | 'mass' | 'temperature' | 'data' | 'time';
+  formatted: string;
+  [k: string]: unknown | undefined;
 }
 
 /**

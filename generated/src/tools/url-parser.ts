@@ -7,24 +7,24 @@ export interface UrlParserInput {
    * An absolute URL.
    * @format "uri"
    */
-  url: string
+  url: string;
 }
 
 export interface UrlParserOutput {
-  href: string
-  protocol: string
-  username?: (string | null)
-  password_present?: boolean
-  hostname: string
-  port: (number | null)
-  pathname: string
-  path_segments: string[]
+  href: string;
+  protocol: string;
+  username?: string | null;
+  password_present?: boolean;
+  hostname: string;
+  port: number | null;
+  pathname: string;
+  path_segments: string[];
   query: {
-    [k: string]: string | string[] | undefined
-  }
-  fragment: (string | null)
-  origin: (string | null)
-  [k: string]: unknown | undefined
+    [k: string]: string | string[] | undefined;
+  };
+  fragment: string | null;
+  origin: string | null;
+  [k: string]: unknown | undefined;
 }
 
 /**

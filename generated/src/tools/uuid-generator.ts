@@ -3,33 +3,33 @@ import type { CallOptions } from '../runtime/execution/sdk.js';
 import { sdk } from '../client.js';
 
 export interface UuidGeneratorInput {
-  version?: ("v4" | "v5")
+  version?: 'v4' | 'v5';
   /**
    * v4 only.
    * @minimum 1
    * @maximum 50
    */
-  count?: number
+  count?: number;
   /**
    * v5 only: a well-known namespace or a UUID.
    */
-  namespace?: (("dns" | "url" | "oid" | "x500") | string)
+  namespace?: ('dns' | 'url' | 'oid' | 'x500') | string;
   /**
    * v5 only: the name to hash.
    */
-  name?: string
-  uppercase?: boolean
+  name?: string;
+  uppercase?: boolean;
 }
 
 export interface UuidGeneratorOutput {
-  version: ("v4" | "v5")
+  version: 'v4' | 'v5';
   /**
    * @minItems 1
    *
    * @minItems 1
    */
-  uuids: string[]
-  [k: string]: unknown | undefined
+  uuids: string[];
+  [k: string]: unknown | undefined;
 }
 
 /**

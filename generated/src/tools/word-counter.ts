@@ -3,13 +3,13 @@ import type { CallOptions } from '../runtime/execution/sdk.js';
 import { sdk } from '../client.js';
 
 export interface WordCounterInput {
-  text: string
+  text: string;
 }
 
 export interface WordCounterOutput {
-  words: number
-  characters: number
-  [k: string]: unknown | undefined
+  words: number;
+  characters: number;
+  [k: string]: unknown | undefined;
 }
 
 /**

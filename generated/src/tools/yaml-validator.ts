@@ -6,20 +6,20 @@ import { sdk } from '../client.js';
  * The YAML text.
  * @maxLength 200000
  */
-export type YamlValidatorInputDocument = string
+export type YamlValidatorInputDocument = string;
 export interface YamlValidatorInput {
-  yaml: YamlValidatorInputDocument
+  yaml: YamlValidatorInputDocument;
 }
 
 export interface YamlValidatorOutput {
-  valid: boolean
+  valid: boolean;
   errors: {
-    line: number
-    message: string
-    [k: string]: unknown | undefined
-  }[]
-  data: unknown
-  [k: string]: unknown | undefined
+    line: number;
+    message: string;
+    [k: string]: unknown | undefined;
+  }[];
+  data: unknown;
+  [k: string]: unknown | undefined;
 }
 
 /**
