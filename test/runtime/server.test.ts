@@ -351,7 +351,7 @@ test('live catalogue: a new upstream tool is listed and list_changed is sent', a
     );
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.equal(changed, 1);
-    const slash = session.created.catalogueStore.getTools().find((t) => t.slug === 'slash/tool');
+    const slash = session.created.catalogueStore.getTools().tools.find((t) => t.slug === 'slash/tool');
     assert.equal(slash?.manifest.removed_upstream, true);
   } finally {
     await session.close();
