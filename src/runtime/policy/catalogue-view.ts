@@ -5,7 +5,7 @@ import { toolList, type ToolList } from '../catalogue/slug-index.js';
 import { decideTool, isOpenPolicy, type OperatorPolicy } from './operator-policy.js';
 
 export interface PolicyView {
-  /** The tools inside the policy, in the list's order; the same array when the policy lets every tool through. */
+  /** The tools inside the policy, in the list's order; the very list when the policy lets every tool through. */
   allowed(list: ToolList): ToolList;
   /**
    * TOOL_NOT_ALLOWED for a name that is, or is the only prefix of, a tool outside the policy; null otherwise (the
