@@ -199,6 +199,21 @@ export const PHRASES: Readonly<Record<string, string>> = {
   'bug report': 'issue',
   'bug reports': 'issue',
   'bring back': 'restore',
+  // General English for API actions and objects (the API's word, not the user's): see API_SYNONYM_GROUPS.
+  'money back': 'refund',
+  'pay back': 'refund',
+  'throw away': 'delete',
+  'kick out': 'remove',
+  'kick off': 'start',
+  'sign in': 'login',
+  'signed in': 'login',
+  'logged in': 'login',
+  'sign out': 'logout',
+  'thumbs up': 'reaction',
+  'top up': 'topup',
+  'recurring plan': 'subscription',
+  'recurring payment': 'subscription',
+  'recurring billing': 'subscription',
 };
 
 /** Words by which a query speaks of its caller ("my repos", "what am I allowed to do"). */
@@ -210,6 +225,38 @@ export const SELF_TOOL_WORDS: readonly string[] = ['current', 'authenticated', '
 export const PERSON_QUESTION_WORDS: readonly string[] = ['who', 'whom'];
 /** The words a tool uses for people, which a person question word matches at a synonym's weight. */
 export const PERSON_WORDS: readonly string[] = ['user', 'people', 'person', 'member', 'account'];
+
+/**
+ * The words users and APIs say for the same action or object across APIs of every kind (payments, trackers, developer
+ * platforms, infrastructure, communication): general English for APIs, no one catalogue's names.
+ */
+export const API_SYNONYM_GROUPS: readonly (readonly string[])[] = [
+  ['refund', 'reimburse', 'repay'],
+  ['invoice', 'bill'],
+  ['pay', 'settle'],
+  ['capture', 'collect'],
+  ['suspend', 'pause', 'freeze', 'deactivate', 'disable'],
+  ['resume', 'unpause', 'reactivate', 'unfreeze'],
+  ['product', 'catalog', 'catalogue', 'merchandise', 'goods'],
+  ['money', 'funds', 'cash', 'balance'],
+  ['topup', 'recharge', 'refill'],
+  ['shipping', 'delivery', 'shipment'],
+  ['price', 'cost', 'fee', 'pricing', 'rate'],
+  ['vote', 'upvote', 'like'],
+  ['reaction', 'emoji', 'react'],
+  ['star', 'stargazer', 'bookmark'],
+  ['history', 'changelog', 'log', 'audit', 'activity'],
+  ['log', 'trace', 'console'],
+  ['archive', 'tarball', 'tar'],
+  ['login', 'signin', 'logon', 'session'],
+  ['logout', 'signout'],
+  ['permission', 'access', 'privilege'],
+  ['quota', 'limit', 'cap'],
+  ['collaborator', 'colleague', 'teammate', 'coworker'],
+  ['timer', 'stopwatch'],
+  ['hostname', 'host', 'domain'],
+  ['disk', 'volume', 'storage'],
+];
 
 /** Words close enough in intent to count for each other, at reduced weight: developer and API vocabulary. */
 export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
@@ -244,19 +291,20 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['list', 'all', 'every', 'browse'],
   ['add', 'new', 'open', 'register', 'create', 'file'],
   ['cancel', 'abort', 'stop', 'end', 'terminate'],
-  ['user', 'member', 'people', 'person', 'account'],
+  ['user', 'member', 'people', 'person', 'account', 'employee', 'staff'],
   ['follow', 'watch', 'subscribe'],
   ['upload', 'attach'],
   ['download', 'content'],
   ['release', 'version'],
   ['comment', 'reply', 'discussion', 'note'],
   ['webhook', 'notification', 'callback'],
-  ['copy', 'duplicate', 'clone'],
+  ['copy', 'duplicate', 'clone', 'fork'],
   ['restore', 'undelete', 'recover'],
   ['approve', 'accept', 'allow'],
   ['decline', 'reject', 'deny'],
   ['revert', 'reverse', 'undo'],
   ['locale', 'language'],
+  ...API_SYNONYM_GROUPS,
 ];
 
 /** Action words that are as often nouns or adjectives: they name the query's action only as its first word. */
