@@ -364,4 +364,18 @@ export const ACTION_WORDS: Readonly<Record<string, ActionKind>> = {
   drop: 'delete',
   trash: 'delete',
   purge: 'delete',
+  // General verbs of the same actions, which API names seldom use themselves.
+  kill: 'delete',
+  discard: 'delete',
+  wipe: 'delete',
+  launch: 'create',
+  spawn: 'create',
+  provision: 'create',
+  enumerate: 'list',
+  display: 'read',
+  fix: 'update',
+  tweak: 'update',
+  adjust: 'update',
+  alter: 'update',
+  reschedule: 'update',
 };
