@@ -378,4 +378,6 @@ export const ACTION_WORDS: Readonly<Record<string, ActionKind>> = {
   adjust: 'update',
   alter: 'update',
   reschedule: 'update',
+  rotate: 'update',
+  pause: 'update',
 };
