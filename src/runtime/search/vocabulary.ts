@@ -260,6 +260,9 @@ export const API_SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['timer', 'stopwatch'],
   ['hostname', 'host', 'domain'],
   ['disk', 'volume', 'storage'],
+  ['repo', 'project'],
+  ['import', 'migrate', 'migration'],
+  ['attachment', 'file', 'document'],
 ];
 
 /** Words close enough in intent to count for each other, at reduced weight: developer and API vocabulary. */
@@ -280,7 +283,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['find', 'search', 'lookup', 'locate', 'match', 'query'],
   ['extract', 'pull', 'scrape'],
   ['time', 'date', 'epoch', 'clock'],
-  ['key', 'secret', 'credential'],
+  ['key', 'secret', 'credential', 'password'],
   ['text', 'string'],
   ['test', 'fixture'],
   ['sort', 'order', 'arrange', 'reorder'],
