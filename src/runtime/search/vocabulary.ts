@@ -215,6 +215,7 @@ export const PHRASES: Readonly<Record<string, string>> = {
   'sign out': 'logout',
   'thumbs up': 'reaction',
   'top up': 'topup',
+  'fast forward': 'advance',
   'recurring plan': 'subscription',
   'recurring payment': 'subscription',
   'recurring billing': 'subscription',
@@ -261,6 +262,10 @@ export const API_SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['hostname', 'host', 'domain'],
   ['disk', 'volume', 'storage'],
   ['repo', 'project'],
+  ['payout', 'withdraw', 'withdrawal'],
+  ['assign', 'give', 'allocate', 'grant'],
+  ['type', 'kind'],
+  ['ingress', 'route', 'routing'],
   ['import', 'migrate', 'migration'],
   ['attachment', 'file', 'document'],
 ];
@@ -291,7 +296,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['merge', 'combine', 'join'],
   ['case', 'capitalize', 'uppercase', 'lowercase'],
   ['cron', 'schedule'],
-  ['issue', 'ticket', 'bug'],
+  ['issue', 'ticket', 'bug', 'problem'],
   ['customer', 'client', 'shopper', 'buyer'],
   ['update', 'edit', 'change', 'modify', 'rename'],
   ['show', 'view', 'get', 'read', 'retrieve', 'fetch', 'detail'],
@@ -315,7 +320,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
 ];
 
 /** Action words that are as often nouns or adjectives: they name the query's action only as its first word. */
-export const NOUN_OR_VERB_WORDS: readonly string[] = ['file', 'post', 'store', 'set', 'query', 'search', 'open', 'list', 'detail'];
+export const NOUN_OR_VERB_WORDS: readonly string[] = ['file', 'post', 'store', 'set', 'query', 'search', 'open', 'list', 'detail', 'move'];
 
 /** What a tool does to its object, as its name's verb says: the axis on which "remove x" and "show x" differ. */
 export type ActionKind = 'create' | 'read' | 'list' | 'update' | 'delete';
@@ -385,6 +390,8 @@ export const ACTION_WORDS: Readonly<Record<string, ActionKind>> = {
   adjust: 'update',
   alter: 'update',
   reschedule: 'update',
+  move: 'update',
+  kick: 'delete',
   rotate: 'update',
   pause: 'update',
 };
