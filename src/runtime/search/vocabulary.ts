@@ -116,6 +116,19 @@ export const CANONICAL_WORDS: Readonly<Record<string, string>> = {
   analyse: 'analyze',
   sanitise: 'sanitize',
   licence: 'license',
+  app: 'application',
+  apps: 'application',
+  cert: 'certificate',
+  certs: 'certificate',
+  perm: 'permission',
+  perms: 'permission',
+  ns: 'namespace',
+  svc: 'service',
+  txn: 'transaction',
+  txns: 'transaction',
+  notif: 'notification',
+  notifs: 'notification',
+  qty: 'quantity',
 };
 
 /**
