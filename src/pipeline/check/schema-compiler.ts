@@ -47,6 +47,18 @@ type Instances = readonly [
 /** The server's own options (see ajv-options.ts), so check accepts what the server will run, and nothing else. */
 const BASE_OPTIONS = { ...SCHEMA_AJV_OPTIONS, validateFormats: true } as const;
 
+/**
+ * ajv's generated code (`const … ;return function validateN(…){…}`) with the function in parentheses, which V8 then
+ * compiles as the Function constructor runs instead of pre-parsing it there and parsing it again on the first call:
+ * every function check compiles is called at once on the examples, and parsing it once saves a tenth of the stage.
+ * Code of any other shape is left as it is.
+ */
+export function compiledEagerly(code: string): string {
+  const at = code.search(/return function [\w$]+\(/);
+  const body = code.trimEnd();
+  return at < 0 || !body.endsWith('}') ? code : `${code.slice(0, at)}return (${body.slice(at + 'return '.length)});`;
+}
+
 /** ajv for each draft, made on first use. */
 function byDraft(make: (draft: Draft) => Draft07 | Draft2020): (schema: Record<string, unknown>) => Draft07 | Draft2020 {
   const made = new Map<Draft, Draft07 | Draft2020>();
@@ -68,7 +80,12 @@ function byDraft(make: (draft: Draft) => Draft07 | Draft2020): (schema: Record<s
  * all-errors instances (schemaErrors, compileAllErrors), and the text of every error object is code not generated.
  */
 function createInstances(): Instances {
-  const base = { ...BASE_OPTIONS, validateSchema: false, inlineRefs: false, code: { ...BASE_OPTIONS.code, optimize: false } } as const;
+  const base = {
+    ...BASE_OPTIONS,
+    validateSchema: false,
+    inlineRefs: false,
+    code: { ...BASE_OPTIONS.code, optimize: false, process: compiledEagerly },
+  } as const;
   const [firstError, allErrors] = [false, true].map((allErrors) =>
     byDraft((draft) => {
       const options = { ...base, allErrors, messages: allErrors };
