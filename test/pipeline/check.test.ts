@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { checkCatalogue, checkCatalogueWith } from '../../src/pipeline/check/check-catalogue.js';
 import { createWork } from '../../src/pipeline/parallel/work.js';
-import { SCHEMAS_PER_INSTANCE } from '../../src/pipeline/check/schema-compiler.js';
+import { compiledEagerly, SCHEMAS_PER_INSTANCE } from '../../src/pipeline/check/schema-compiler.js';
 import { withheldReason } from '../../src/pipeline/check/slug-grammar.js';
 import { bundle, hostileBundle, tool } from '../fixtures/catalogues.js';
 import { formatProblem } from '../../src/pipeline/problems.js';
@@ -318,5 +318,64 @@ describe('check stage', () => {
       failing.map((slug) => [slug, '/examples/0/params/n']),
     );
     assert.equal(result.tools.length, count - failing.length, 'every other tool passes');
+  });
+
+  it('holds every schema against its meta-schema and resolves its refs on both sides of an instance switch', () => {
+    // One instance set compiles SCHEMAS_PER_INSTANCE schemas (two a tool): the bad tools stand before and after it.
+    const count = SCHEMAS_PER_INSTANCE;
+    const bad = new Map<number, Record<string, unknown>>([
+      [3, { type: 'object', properties: { n: { type: 'strang' } } }],
+      [count - 3, { type: 'object', properties: { n: { type: 'strang' } } }],
+      [5, { type: 'object', properties: { n: { $ref: '#/$defs/missing' } } }],
+      [count - 5, { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { n: { minimum: 'one' } } }],
+    ]);
+    const tools = Array.from({ length: count }, (_, i) =>
+      tool(`t-${String(i).padStart(4, '0')}`, {
+        input_schema: bad.get(i) ?? { type: 'object', properties: { n: { type: 'integer', minimum: i } } },
+        output_schema: { type: 'object' },
+        examples: [],
+      }),
+    );
+    assert.deepEqual(
+      checkCatalogue(bundle(tools)).problems.map((p) => [p.slug, p.pointer, p.message]),
+      [
+        [
+          't-0003',
+          '/input_schema/properties/n/type',
+          'schema does not compile: not a JSON Schema here: must be one of "array", "boolean", "integer", "null", "number", "object", "string" (got "strang")',
+        ],
+        ['t-0005', '/input_schema/properties/n/$ref', 'schema does not compile: $ref "#/$defs/missing" points to nothing in the schema'],
+        [
+          `t-0${count - 5}`,
+          '/input_schema/properties/n/minimum',
+          'schema does not compile: not a JSON Schema here: must be number (got "one")',
+        ],
+        [
+          `t-0${count - 3}`,
+          '/input_schema/properties/n/type',
+          'schema does not compile: not a JSON Schema here: must be one of "array", "boolean", "integer", "null", "number", "object", "string" (got "strang")',
+        ],
+      ],
+    );
+  });
+});
+
+describe('compiledEagerly', () => {
+  const cases: Array<{ name: string; given: string; want: string }> = [
+    {
+      name: "ajv's code: the returned function in parentheses",
+      given: 'const func0 = scope.func[0];return function validate7(data){if(func0(data)){return true;}}\n',
+      want: 'const func0 = scope.func[0];return (function validate7(data){if(func0(data)){return true;}});',
+    },
+    { name: 'no scope values', given: 'return function validate0(data){}', want: 'return (function validate0(data){});' },
+    { name: 'any other shape: unchanged', given: 'return validate0;', want: 'return validate0;' },
+    { name: 'not ending in the function: unchanged', given: 'return function v(d){};x()', want: 'return function v(d){};x()' },
+  ];
+  for (const { name, given, want } of cases) it(name, () => assert.equal(compiledEagerly(given), want));
+
+  it('gives code that validates as the code it was given', () => {
+    const code = 'return function validate0(data){return data === 1;}';
+    const [plain, eager] = [code, compiledEagerly(code)].map((text) => new Function(text)() as (data: unknown) => boolean);
+    assert.deepEqual([plain!(1), plain!(2)], [eager!(1), eager!(2)]);
   });
 });
