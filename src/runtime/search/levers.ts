@@ -30,6 +30,11 @@ export interface RankingLevers {
   /** Multipliers for a tool whose action agrees with the query's verb, and for one that does something else. */
   actionAgrees: number;
   actionDiffers: number;
+  /**
+   * The factor for a reading or listing tool when the query opens with a verb the action words lack, before its object
+   * ("scale my deployment", "kick a user out"): such a verb asks to do something, not to look. 1: off.
+   */
+  otherVerbReads: number;
   /** The factor for a tool none of whose name the query accounts for; a fully accounted name has 1. */
   nameCoverageFloor: number;
   /** Weight of a query's action verb as a plain term: the action factor carries its meaning. */
@@ -69,6 +74,7 @@ export const SHIPPED_LEVERS: RankingLevers = {
   deprecatedFactor: 0.8,
   actionAgrees: 1.35,
   actionDiffers: 0.8,
+  otherVerbReads: 0.8,
   nameCoverageFloor: 0.4,
   actionTermWeight: 0.1,
   sameActionShare: 0.9,

@@ -299,12 +299,15 @@ export function rankTools(
   // "show me the pods", "cards a customer has on file": a plural object asks for many, not one.
   const object = chosen.find((_, position) => actionAt[position] !== true);
   const wanted = L.pluralMeansList && (said === 'read' || said === null) && object !== undefined && isPlural(object) ? 'list' : said;
+  // "scale my deployment", "concede a dispute": a verb the action words lack, before its object, asks to do something.
+  const doesSomething = said === null && L.otherVerbReads < 1 && isImperative(words(query));
   const candidates: Candidate[] = matchedTools.map((tool) => {
     const coverage = Math.min(1, (matchedWords[tool] as number) / (coverageTotal || 1));
     let score = (totals[tool] as number) * (1 - L.coverageShare + L.coverageShare * coverage * coverage);
     const action = index.actions[tool];
     const agrees = wanted !== null && action !== null && action !== undefined && actionFactor(wanted, action, L) >= 1;
     if (wanted !== null && action !== null && action !== undefined) score *= actionFactor(wanted, action, L);
+    else if (doesSomething && (action === 'read' || action === 'list')) score *= L.otherVerbReads;
     // How much of the tool's name the query accounts for ("create a screen": createScreen over createScreenScheme);
     // the name's verb counts when the query asks for the same action.
     const nameCoverage = Math.min(1, ((nameTermCounts[tool] as number) + (agrees ? 1 : 0)) / Math.max(1, index.nameTerms[tool] as number));
@@ -357,6 +360,49 @@ export function rankTools(
       nearTie: neighbours.some((other) => Math.abs(other.score - score) <= NEAR_TIE_SHARE * Math.max(other.score, score)),
     };
   });
+}
+
+/** Words that open a noun phrase: the word before one, leading a query, is a verb ("cancel THE order"). */
+const DETERMINERS = new Set([
+  'a',
+  'an',
+  'the',
+  'my',
+  'our',
+  'your',
+  'their',
+  'its',
+  'this',
+  'that',
+  'these',
+  'those',
+  'some',
+  'every',
+  'all',
+]);
+/** Question words and the like, which lead a query without being its verb ("which pods", "how many"). */
+const NOT_VERBS = new Set([
+  'which',
+  'what',
+  'who',
+  'whom',
+  'whose',
+  'how',
+  'where',
+  'when',
+  'why',
+  'is',
+  'are',
+  'can',
+  'do',
+  'does',
+  'did',
+]);
+
+/** Whether a query opens with a verb in the imperative: its first word, not a question word, right before a determiner. */
+function isImperative(list: readonly string[]): boolean {
+  const [first, second] = list;
+  return first !== undefined && second !== undefined && !NOT_VERBS.has(first) && !STOP_WORDS.has(first) && DETERMINERS.has(second);
 }
 
 /** A plain plural noun ("pods", "branches", "recordings"), not a word that merely ends in s ("status", "access", "analysis"). */
