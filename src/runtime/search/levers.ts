@@ -23,6 +23,11 @@ export interface RankingLevers {
   selfWeight: number;
   /** Multiplier for a tool whose name's head noun the query names. */
   headMatch: number;
+  /**
+   * Instead, the factor for a tool whose head noun the query names only after a preposition, as the context of what
+   * it asks about ("upload a binary TO A RELEASE" is not "Create a release"). 1: off.
+   */
+  contextHead: number;
   prefixWeight: number;
   /** Weight of an adjacent query-word pair found as a pair in a tool's name or summary. */
   bigramWeight: number;
@@ -69,6 +74,7 @@ export const SHIPPED_LEVERS: RankingLevers = {
   summaryCoverageFloor: 0.3,
   selfWeight: 0.5,
   headMatch: 1.25,
+  contextHead: 0.7,
   prefixWeight: 0.35,
   bigramWeight: 0.8,
   deprecatedFactor: 0.8,

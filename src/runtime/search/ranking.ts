@@ -197,8 +197,10 @@ export function rankTools(
   // The query's first word, unless it names a plain action: what it asks to do ("cancel", "capture") or see.
   const leadWord = actionAt[0] === false ? chosen[0] : undefined;
   const leadInName = new Uint8Array(toolCount);
+  const contextTerms = L.contextHead < 1 ? contextTermsOf(words(query)) : new Set<string>();
   for (const [position, word] of chosen.entries()) {
     const actionWord = actionAt[position] === true;
+    const inContext = contextTerms.has(term(word));
     const options = expand(term(word), index, actionWord, L);
     const touched: number[] = [];
     // Per tool, the best-scoring option wins; on a tie the earlier option (exact, then synonym, then prefix) stays.
@@ -210,7 +212,9 @@ export function rankTools(
         const weighted = (postings.scores[i] as number) * option.weight;
         // The word is in the tool's name through any of its options, even when another field scored higher.
         if (postings.inName[i] === 1 && option.via !== 'prefix' && nameTermOf[tool] === -1) nameTermOf[tool] = postings.id;
-        if (postings.id === index.heads[tool] && !actionWord && option.via !== 'prefix') headMatched[tool] = 1;
+        // 1: the head is what the query asks about; 2: only what it is about sits in ("… to a release").
+        if (postings.id === index.heads[tool] && !actionWord && option.via !== 'prefix')
+          headMatched[tool] = inContext && headMatched[tool] !== 1 ? 2 : 1;
         if (postings.inSummary[i] === 1 && option.via !== 'prefix')
           inSummary[tool] = Math.max(inSummary[tool] as number, option.via === 'exact' ? 1 : 0.75);
         if (weighted > (bestScores[tool] as number)) {
@@ -315,6 +319,8 @@ export function rankTools(
     if (leadInName[tool] === 1) score *= L.leadInName;
     // What the tool's name is about, its head noun, is something the query asks for.
     if (headMatched[tool] === 1) score *= L.headMatch;
+    // "upload a binary to a release": the release is where the thing goes, so "Create a release" is not it.
+    else if (headMatched[tool] === 2) score *= L.contextHead;
     // Second look: how much of the query the tool's name and summary explain, beyond matches in its prose.
     const summaryCoverage = Math.min(1, (summaryMatched[tool] as number) / (coverageTotal || 1));
     score *= L.summaryCoverageFloor + (1 - L.summaryCoverageFloor) * summaryCoverage;
@@ -360,6 +366,24 @@ export function rankTools(
       nearTie: neighbours.some((other) => Math.abs(other.score - score) <= NEAR_TIE_SHARE * Math.max(other.score, score)),
     };
   });
+}
+
+/** Prepositions after which a query names the context of what it asks about ("issues IN a project"). */
+const CONTEXT_PREPOSITIONS = new Set(['in', 'on', 'to', 'of', 'for', 'from', 'into', 'onto', 'at', 'across', 'within', 'inside', 'under']);
+
+/** The terms a query names only after its first preposition: the parent or place of its object, not the object. */
+function contextTermsOf(list: readonly string[]): Set<string> {
+  const merged = mergePhrases(list);
+  const cut = merged.findIndex((word, position) => position > 0 && CONTEXT_PREPOSITIONS.has(word));
+  if (cut === -1) return new Set();
+  const before = new Set(merged.slice(0, cut).map(term));
+  return new Set(
+    merged
+      .slice(cut + 1)
+      .filter((word) => !STOP_WORDS.has(word))
+      .map(term)
+      .filter((indexed) => !before.has(indexed)),
+  );
 }
 
 /** Words that open a noun phrase: the word before one, leading a query, is a verb ("cancel THE order"). */
