@@ -12,7 +12,15 @@ import type { Scores } from './search-quality.js';
 const LADDER = [0.5, 0.75, 0.9, 1.1, 1.25, 1.5, 2] as const;
 const FROM_ZERO = [0.1, 0.25, 0.5] as const;
 /** Levers whose value is a share or a floor: kept within 0 to 1. */
-const SHARES = new Set<string>(['summaryCoverageFloor', 'nameCoverageFloor', 'coverageShare', 'sameActionShare', 'personShare', 'twoStep']);
+const SHARES = new Set<string>([
+  'synonymCoverage',
+  'summaryCoverageFloor',
+  'nameCoverageFloor',
+  'coverageShare',
+  'sameActionShare',
+  'personShare',
+  'twoStep',
+]);
 /** Not tuned: a table the shipped index does not hold (relatedWeight needs the definition-word table). */
 const FIXED = new Set<string>(['relatedWeight']);
 const MAX_ROUNDS = 4;

@@ -55,6 +55,8 @@ export interface RankingLevers {
    * "watch" tools into reads and cost a query on the pooled tuning halves, gaining none.
    */
   readOnlyMeansRead: boolean;
+  /** Share of coverage (and of the name/summary second look) a word matched only through a synonym or prefix brings. */
+  synonymCoverage: number;
   /** How much coverage drives the score: score × (1 − s + s × coverage²). */
   coverageShare: number;
   /** A query whose object is plural ("show me the pods") asks for a list, unless its verb says another action. */
@@ -91,6 +93,7 @@ export const SHIPPED_LEVERS: RankingLevers = {
   rarityCoverage: true,
   annotationsCorrectAction: true,
   readOnlyMeansRead: false,
+  synonymCoverage: 0.75,
   coverageShare: 0.81,
   pluralMeansList: true,
   deprecatedInText: true,

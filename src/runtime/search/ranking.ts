@@ -216,7 +216,7 @@ export function rankTools(
         if (postings.id === index.heads[tool] && !actionWord && option.via !== 'prefix')
           headMatched[tool] = inContext && headMatched[tool] !== 1 ? 2 : 1;
         if (postings.inSummary[i] === 1 && option.via !== 'prefix')
-          inSummary[tool] = Math.max(inSummary[tool] as number, option.via === 'exact' ? 1 : 0.75);
+          inSummary[tool] = Math.max(inSummary[tool] as number, option.via === 'exact' ? 1 : L.synonymCoverage);
         if (weighted > (bestScores[tool] as number)) {
           if (bestScores[tool] === 0) touched.push(tool);
           bestScores[tool] = weighted;
@@ -246,7 +246,7 @@ export function rankTools(
       // A word matched only through a synonym or a prefix covers the query less than one matched as written; the
       // action verb counts through the action factor instead, unless the query has no other word.
       if (!actionWord || intentWords === 0)
-        matchedWords[tool] = (matchedWords[tool] as number) + wordWeight * (bestOptions[tool] === 0 ? 1 : 0.75);
+        matchedWords[tool] = (matchedWords[tool] as number) + wordWeight * (bestOptions[tool] === 0 ? 1 : L.synonymCoverage);
       const nameTerm =
         bestInName[tool] === 1
           ? (index.postings.get((options[bestOptions[tool] as number] as Expansion).term) as TermPostings).id
