@@ -1,4 +1,5 @@
-// The ranking's weights in one place, as the server ships them; the search bench passes other values to measure each.
+// The ranking's weights in one place, as the server ships them; the search bench passes other values to measure each,
+// and its lever search (`npm run bench:search -- --tune`) finds them.
 import type { FieldName } from './analysis.js';
 
 export interface RankingLevers {

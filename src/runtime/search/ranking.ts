@@ -1,6 +1,7 @@
 // Ranking: BM25F over weighted fields with query expansion (hand and WordNet synonyms, verbs of one action, prefixes,
-// adjacent-word pairs), coverage by rare words, then what the name and summary explain, the name's head noun and first
-// word, the query verb's (or plural object's) agreement with the tool's action, and deprecation. Weights: levers.ts.
+// adjacent-word pairs), coverage by rare words, then what the name and summary explain, the name's head noun (named as
+// the query's object, or only as its context after a preposition) and first word, the query verb's (or plural object's,
+// or unknown leading verb's) agreement with the tool's action, and deprecation. Weights: levers.ts.
 import { parameterCounts, requiredFields } from '../schema/call-shape.js';
 import type { ServedTool } from '../shared/contracts.js';
 import {
