@@ -41,6 +41,8 @@ export interface RankingLevers {
    * ("scale my deployment", "kick a user out"): such a verb asks to do something, not to look. 1: off.
    */
   otherVerbReads: number;
+  /** The factor for a deleting tool when the query names no action ("follow an issue" is not "Delete watcher"). 1: off. */
+  unaskedDelete: number;
   /** The factor for a tool none of whose name the query accounts for; a fully accounted name has 1. */
   nameCoverageFloor: number;
   /** Weight of a query's action verb as a plain term: the action factor carries its meaning. */
@@ -76,18 +78,19 @@ export const SHIPPED_LEVERS: RankingLevers = {
   wordnetSynonymWeight: 0.5,
   relatedWeight: 0,
   twoStep: 0.5,
-  personShare: 0.6,
+  personShare: 0.3,
   leadInName: 1.5,
   summaryCoverageFloor: 0.3,
-  selfWeight: 0.5,
+  selfWeight: 0.938,
   headMatch: 1.25,
   contextHead: 0.77,
-  prefixWeight: 0.35,
-  bigramWeight: 0.8,
+  prefixWeight: 0.175,
+  bigramWeight: 0.88,
   deprecatedFactor: 0.72,
   actionAgrees: 1.688,
   actionDiffers: 0.8,
   otherVerbReads: 0.4,
+  unaskedDelete: 0.8,
   nameCoverageFloor: 0.36,
   actionTermWeight: 0.15,
   sameActionShare: 0.99,

@@ -313,6 +313,8 @@ export function rankTools(
     const agrees = wanted !== null && action !== null && action !== undefined && actionFactor(wanted, action, L) >= 1;
     if (wanted !== null && action !== null && action !== undefined) score *= actionFactor(wanted, action, L);
     else if (doesSomething && (action === 'read' || action === 'list')) score *= L.otherVerbReads;
+    // "follow an issue", "upvote a ticket": a query that names no action seldom means the tool that deletes.
+    if (wanted === null && action === 'delete') score *= L.unaskedDelete;
     // How much of the tool's name the query accounts for ("create a screen": createScreen over createScreenScheme);
     // the name's verb counts when the query asks for the same action.
     const nameCoverage = Math.min(1, ((nameTermCounts[tool] as number) + (agrees ? 1 : 0)) / Math.max(1, index.nameTerms[tool] as number));
