@@ -11,7 +11,7 @@ import { resolveConfig } from '../../src/pipeline/config.js';
 import { emitPackage } from '../../src/pipeline/emit/emit-package.js';
 import { endingInOneNewline } from '../../src/pipeline/emit/text.js';
 import { planPackage } from '../../src/pipeline/plan/plan-package.js';
-import { hostileBundle } from '../fixtures/catalogues.js';
+import { bundle, hostileBundle } from '../fixtures/catalogues.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { builtExample } from '../helpers/mcp.js';
 
@@ -39,6 +39,17 @@ async function unformatted(files: Iterable<[string, string]>, dir: string): Prom
     if (!(await prettier.check(text, { ...config, filepath }))) changed.push(path);
   }
   return changed;
+}
+
+/**
+ * The files of the package emitted from `catalogue` whose paths match `formatted`, as Prettier sees them: the runtime
+ * (checked where it stands) and the ignored data files left out. Checked as if in a folder of the repo: the
+ * generator's settings, the same as the package's.
+ */
+async function emittedCode(catalogue: unknown, formatted = /\.(ts|json)$/): Promise<[string, string][]> {
+  const check = checkCatalogue(catalogue);
+  const { files } = await emitPackage(planPackage(check.tools), resolveConfig());
+  return [...files].filter(([path]) => formatted.test(path) && !path.startsWith('src/runtime/') && !MAY_BE_IGNORED.test(path));
 }
 
 describe('formatting of the generated package', () => {
@@ -88,13 +99,20 @@ describe('formatting of the generated package', () => {
 
   // The README is not among them: Prettier also rewrites markdown inside catalogue text (`*a*` to `_a_`).
   it('keeps the code and JSON formatted for hostile catalogue text: quotes in string literals, long names', async () => {
-    const check = checkCatalogue(hostileBundle());
-    const { files } = await emitPackage(planPackage(check.tools), resolveConfig());
-    const checked = [...files].filter(
-      ([path]) => /\.(ts|json)$/.test(path) && !path.startsWith('src/runtime/') && !MAY_BE_IGNORED.test(path),
-    );
+    const checked = await emittedCode(hostileBundle());
     assert.ok(checked.some(([path]) => path === 'src/tools/index.ts'));
-    // Files as if they were in a folder of the repo: the generator's settings, the same as the package's.
+    assert.deepEqual(await unformatted(checked, join(REPO_ROOT, '.tmp', 'formatting')), []);
+  });
+
+  // With no tool, the loops of the templates leave nothing between braces: `{}` as Prettier writes it, README included.
+  it('keeps the package of an empty catalogue formatted', async () => {
+    const checked = await emittedCode(bundle([]), /\.(ts|json|md)$/);
+    for (const expected of ['README.md', 'src/index.ts', 'src/tools/index.ts']) {
+      assert.ok(
+        checked.some(([path]) => path === expected),
+        `${expected} is checked`,
+      );
+    }
     assert.deepEqual(await unformatted(checked, join(REPO_ROOT, '.tmp', 'formatting')), []);
   });
 });

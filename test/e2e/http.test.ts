@@ -6,11 +6,9 @@ import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { manifestsFromBundle, startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
-import { builtExample, EXAMPLE_CATALOGUE, serverEnv } from '../helpers/mcp.js';
+import { builtExample, connectHttpClient, EXAMPLE_CATALOGUE, notificationParams, serverEnv } from '../helpers/mcp.js';
 
 let packageDir: string;
 let apiServer: MockApi | undefined;
@@ -76,34 +74,6 @@ async function stopBin(bin: RunningBin): Promise<number | null> {
   return code;
 }
 
-interface Connected {
-  client: Client;
-  received: JSONRPCMessage[];
-}
-
-/**
- * An SDK client over Streamable HTTP that also records every message below the client: the SDK runs notification
- * handlers a microtask late, so a tick that arrives in the same chunk as its response could miss `onprogress`.
- */
-async function connect(url: string, headers: Record<string, string> = {}): Promise<Connected> {
-  const client = new Client({ name: 'http-test', version: '0.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
-  await client.connect(transport);
-  const received: JSONRPCMessage[] = [];
-  const deliver = transport.onmessage;
-  transport.onmessage = (message) => {
-    received.push(message);
-    deliver?.(message);
-  };
-  return { client, received };
-}
-
-function notificationParams(received: readonly JSONRPCMessage[], method: string): Record<string, unknown>[] {
-  return received.flatMap((message) =>
-    'method' in message && !('id' in message) && message.method === method ? [message.params ?? {}] : [],
-  );
-}
-
 function rawStatus(
   url: string,
   options: { method?: string; path?: string; headers?: Record<string, string> },
@@ -131,7 +101,7 @@ function rawStatus(
 
 test('the generated bin serves MCP over HTTP: tools, prompts, calls, progress, logs, history off without a token, SIGTERM', async () => {
   const bin = await startBin({ NEXUSBLOOM_MCP_DEBUG: '1' });
-  const { client, received } = await connect(bin.url);
+  const { client, received } = await connectHttpClient(bin.url);
   try {
     assert.match(client.getInstructions() ?? '', /"command":"search"/);
     const { tools } = await client.listTools();
@@ -201,7 +171,7 @@ test('the generated bin refuses foreign Host/Origin (403), needs its token (401)
     const health = await rawStatus(bin.url, { method: 'GET', path: '/healthz' });
     assert.equal(health.status, 200);
     assert.equal(JSON.parse(health.body).status, 'ok');
-    const { client } = await connect(bin.url, auth);
+    const { client } = await connectHttpClient(bin.url, auth);
     assert.ok((await client.listTools()).tools.length > 0);
     await client.close();
   } finally {

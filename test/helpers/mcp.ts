@@ -150,7 +150,7 @@ export type TransportName = 'stdio' | 'http';
  * Every message the transport delivers, recorded below the client: the SDK runs notification handlers a microtask
  * late, so a progress tick that arrives in the same chunk as its response never reaches `onprogress`.
  */
-function recordMessages(transport: { onmessage?: (message: JSONRPCMessage, ...rest: never[]) => void }): JSONRPCMessage[] {
+export function recordMessages(transport: { onmessage?: (message: JSONRPCMessage, ...rest: never[]) => void }): JSONRPCMessage[] {
   const received: JSONRPCMessage[] = [];
   const deliver = transport.onmessage;
   transport.onmessage = (message) => {
@@ -158,6 +158,27 @@ function recordMessages(transport: { onmessage?: (message: JSONRPCMessage, ...re
     deliver?.(message);
   };
   return received;
+}
+
+/** An SDK client connected over Streamable HTTP to `url`, and every message it receives (see recordMessages). */
+export interface HttpClientSession {
+  client: Client;
+  received: JSONRPCMessage[];
+}
+
+/** Connects an SDK client to the MCP endpoint `url` with `headers` on every request. */
+export async function connectHttpClient(url: string, headers: Record<string, string> = {}): Promise<HttpClientSession> {
+  const client = new Client({ name: 'http-test', version: '0.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  await client.connect(transport);
+  return { client, received: recordMessages(transport) };
+}
+
+/** The params of each notification with `method` among `received`, in order. */
+export function notificationParams(received: readonly JSONRPCMessage[], method: string): Record<string, unknown>[] {
+  return received.flatMap((message) =>
+    'method' in message && !('id' in message) && message.method === method ? [message.params ?? {}] : [],
+  );
 }
 
 export interface HttpBin {

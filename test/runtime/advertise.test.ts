@@ -21,6 +21,7 @@ import { advertisedListFileText, advertisedListLine, advertisedListParts } from 
 import { DEFAULT_HOST_PROFILE } from '../../src/runtime/schema/host-profiles.js';
 import { toolFailure } from '../../src/runtime/shared/contracts.js';
 import { manifest, servedTool } from './core-fixtures.js';
+import { toolList } from '../../src/runtime/catalogue/slug-index.js';
 
 test('slug, title, verbatim description, schema unchanged', () => {
   const inputSchema = {
@@ -183,7 +184,7 @@ test('a server lists the prepared forms for the tools they were offered for, and
     return readAdvertisedListFileSync(url);
   });
   // A direct call maps its arguments back without loading the prepared forms of every tool.
-  assert.deepEqual(lister(prepared).argumentsFor(offered, 'beta', { constructor: 1 }), { constructor: 1 });
+  assert.deepEqual(lister(prepared).argumentsFor(toolList(offered), 'beta', { constructor: 1 }), { constructor: 1 });
   assert.equal(loads, 0);
   const listed = lister(prepared).list(offered, META);
   assert.equal(loads, 1);

@@ -5,6 +5,7 @@ import {
   callFor,
   inputFields,
   parameterCounts,
+  plainValue,
   requiredFields,
   sampleValue,
   validExampleArguments,
@@ -92,6 +93,35 @@ describe('sampleValue', () => {
     };
     const value = sampleValue(schema, schema);
     assert.equal(typeof value, 'object');
+  });
+});
+
+describe('plainValue', () => {
+  const answered: [string, unknown, unknown][] = [
+    ['const before default', { const: 'c', default: 'd' }, 'c'],
+    ['default before enum', { enum: ['x', 'y'], default: 'y' }, 'y'],
+    ['first enum value', { enum: ['x', 'y'] }, 'x'],
+    ['first example', { type: 'string', examples: ['e'] }, 'e'],
+    ['integer minimum', { type: 'integer', minimum: 2.5 }, 3],
+    ['string format', { type: 'string', format: 'email' }, 'user@example.com'],
+    ['boolean', { type: 'boolean' }, false],
+    ['null', { type: 'null' }, null],
+  ];
+  for (const [name, schema, want] of answered) it(name, () => assert.deepEqual(plainValue(schema), want));
+
+  const unanswered: [string, unknown][] = [
+    ['a reference', { $ref: '#/$defs/x' }],
+    ['a composition', { type: 'string', anyOf: [{ minLength: 1 }] }],
+    ['an object', { type: 'object', properties: {} }],
+    ['an array', { type: 'array', items: { type: 'string' } }],
+    ['a list of types', { type: ['string', 'null'] }],
+    ['no type', { description: 'anything' }],
+    ['not a schema', true],
+  ];
+  for (const [name, schema] of unanswered) it(`nothing for ${name}`, () => assert.equal(plainValue(schema), undefined));
+
+  it('is what sampleValue gives for the nodes it answers', () => {
+    for (const [, schema] of answered) assert.deepEqual(sampleValue({}, schema), plainValue(schema), JSON.stringify(schema));
   });
 });
 

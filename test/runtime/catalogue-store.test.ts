@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { createApiClient } from '../../src/runtime/execution/api-client.js';
 import { createCatalogueStore, loadServedCatalogue } from '../../src/runtime/catalogue/catalogue-store.js';
 import { catalogueIndexFileText } from '../../src/pipeline/emit/catalogue-index-file.js';
-import { isManifestPending, lazyServedTools, readCatalogueIndexSync } from '../../src/runtime/catalogue/catalogue-index.js';
+import { isManifestPending, lazyServedTools, readCatalogueIndexSync, traitsOf } from '../../src/runtime/catalogue/catalogue-index.js';
 import { unlink } from 'node:fs/promises';
 import { readSettings } from '../../src/runtime/settings/config.js';
 import type { Manifest, ServedCatalogueFile } from '../../src/runtime/shared/contracts.js';
@@ -70,7 +70,7 @@ test('pinned mode never touches the network', async () => {
     });
     await store.ensureFresh();
     assert.deepEqual(
-      store.getTools().map((t) => t.slug),
+      store.getTools().tools.map((t) => t.slug),
       ['alpha', 'beta'],
     );
     assert.equal(api.http.requests.length, 0);
@@ -94,7 +94,7 @@ test('live mode adds upstream tools, marks removed ones, notifies, and respects 
       changes += 1;
     });
     await store.ensureFresh();
-    const tools = store.getTools();
+    const { tools } = store.getTools();
     assert.deepEqual(
       tools.map((t) => t.slug),
       ['alpha', 'beta', 'gamma tool'],
@@ -128,14 +128,14 @@ test('TTL 0 refreshes every time; a failed refresh keeps the last good list', as
     });
     await store.ensureFresh();
     assert.deepEqual(
-      store.getTools().map((t) => t.slug),
+      store.getTools().tools.map((t) => t.slug),
       ['alpha', 'beta', 'delta'],
     );
     api.setDown(true);
     await store.ensureFresh();
     await store.ensureFresh();
     assert.deepEqual(
-      store.getTools().map((t) => t.slug),
+      store.getTools().tools.map((t) => t.slug),
       ['alpha', 'beta', 'delta'],
     );
     assert.equal(lines.filter((l) => l.includes('refresh failed')).length, 1, lines.join('\n'));
@@ -146,7 +146,7 @@ test('TTL 0 refreshes every time; a failed refresh keeps the last good list', as
       manifest({ slug: 'delta' }),
     ]);
     await store.ensureFresh();
-    assert.equal(store.getTools()[0]?.manifest.description, 'new alpha');
+    assert.equal(store.getTools().tools[0]?.manifest.description, 'new alpha');
     assert.equal(changes, 2);
   } finally {
     await api.http.close();
@@ -212,6 +212,24 @@ test('with an index beside it, loading reads the index only; every manifest come
   await writeFile(join(dir, 'catalogue-index.json'), '{"format":"nexusbloom-catalogue-index/1","tools":[{"slug":1}]}');
   assert.equal(readCatalogueIndexSync(pathToFileURL(join(dir, 'catalogue-index.json'))), null);
   assert.ok((await loadServedCatalogue(pathToFileURL(path))).tools.every((t) => !isManifestPending(t)));
+});
+
+test('a tool from the index answers for its category, tags and annotations without its manifest; a copy reads its own', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'nb-cat-traits-'));
+  const path = join(dir, 'catalogue.json');
+  const tools = [servedTool(manifest({ slug: 'alpha', category: 'text', tags: ['a', 'b'], annotations: { readOnlyHint: true } }))];
+  await writeFile(path, JSON.stringify({ ...pinned, tools }));
+  await writeFile(join(dir, 'catalogue-index.json'), catalogueIndexFileText(tools));
+  const [alpha] = (await loadServedCatalogue(pathToFileURL(path))).tools;
+  const want = { category: 'text', tags: ['a', 'b'], annotations: { readOnlyHint: true } };
+  assert.deepEqual(traitsOf(alpha!), want);
+  assert.ok(isManifestPending(alpha!), 'the traits came from the index');
+  assert.deepEqual(Object.keys(alpha!), ['slug', 'manifest', 'identifier', 'withheldReason'], 'and nothing of them is on the tool');
+  // The catalogue now says otherwise: once read, the manifest is what answers.
+  const retagged = { ...tools[0]!, manifest: { ...tools[0]!.manifest, tags: ['c'] } };
+  await writeFile(path, JSON.stringify({ ...pinned, tools: [retagged] }));
+  assert.deepEqual(traitsOf({ ...alpha! }).tags, ['c'], 'a copy is not the indexed tool');
+  assert.deepEqual(traitsOf(alpha!).tags, ['c']);
 });
 
 test('a server over an indexed package starts and lists every tool without reading a manifest', async () => {
@@ -288,7 +306,7 @@ test("the first search loads the package's prebuilt index, and only when it was 
     if (index !== undefined) await writeFile(join(folder, 'search-index.json'), JSON.stringify(index));
     const catalogue = await loadServedCatalogue(pathToFileURL(join(folder, 'catalogue.json')));
     const store = createCatalogueStore({ catalogue, settings, apiClient: createApiClient(testNames, settings, () => {}), log: () => {} });
-    return packageToolSearch(store.getTools, catalogue.searchIndexUrl);
+    return packageToolSearch(() => store.getTools().tools, catalogue.searchIndexUrl);
   };
   // A prefix match reports the indexed word it expanded to: "val (as validates) in description".
   const withIndex = await load(marked);

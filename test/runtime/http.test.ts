@@ -3,13 +3,13 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServedCatalogueFile } from '../../src/runtime/shared/contracts.js';
 import { parsePort, readHttpSettings } from '../../src/runtime/settings/config.js';
 import { manifestsFromBundle, startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
 import { rejectedOrigin, serveHttp, type HttpMcpServer } from '../../src/runtime/transport/http.js';
 import { serveMode } from '../../src/runtime/transport/main.js';
+import { connectHttpClient, notificationParams } from '../helpers/mcp.js';
 import { captureLog, sendJson, servedTool, startHttp, testNames } from './core-fixtures.js';
 
 const SERVED_SLUGS = ['data-generator', 'env-validator', 'word-counter'];
@@ -36,34 +36,6 @@ async function start(
       await api.close();
     },
   };
-}
-
-interface Connected {
-  client: Client;
-  received: JSONRPCMessage[];
-}
-
-/**
- * An SDK client over Streamable HTTP that also records every message below the client: the SDK runs notification
- * handlers a microtask late, so a tick that arrives in the same chunk as its response could miss `onprogress`.
- */
-async function connect(url: string, headers: Record<string, string> = {}): Promise<Connected> {
-  const client = new Client({ name: 'http-test', version: '0.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
-  await client.connect(transport);
-  const received: JSONRPCMessage[] = [];
-  const deliver = transport.onmessage;
-  transport.onmessage = (message) => {
-    received.push(message);
-    deliver?.(message);
-  };
-  return { client, received };
-}
-
-function notificationParams(received: readonly JSONRPCMessage[], method: string): Record<string, unknown>[] {
-  return received.flatMap((message) =>
-    'method' in message && !('id' in message) && message.method === method ? [message.params ?? {}] : [],
-  );
 }
 
 interface RawResponse {
@@ -102,7 +74,7 @@ function raw(
 
 test('initialize, tools/list and tools/call over Streamable HTTP reach the API', async () => {
   const served = await start();
-  const { client } = await connect(served.http.url);
+  const { client } = await connectHttpClient(served.http.url);
   try {
     assert.match(served.http.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     assert.deepEqual(client.getServerVersion(), { name: 'nexusbloom', title: 'NexusBloom', version: '1.2.3' });
@@ -143,9 +115,9 @@ const historyOf = async (client: Client, args: Record<string, unknown> = {}): Pr
 test('history over HTTP is per caller: each bearer token sees its own runs, and every answer says so', async () => {
   const served = await start({ NEXUSBLOOM_MCP_HTTP_TOKEN: 'tok-alice, tok-bob' });
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-  const { client: alice } = await connect(served.http.url, bearer('tok-alice'));
-  const { client: aliceAgain } = await connect(served.http.url, bearer('tok-alice'));
-  const { client: bob } = await connect(served.http.url, bearer('tok-bob'));
+  const { client: alice } = await connectHttpClient(served.http.url, bearer('tok-alice'));
+  const { client: aliceAgain } = await connectHttpClient(served.http.url, bearer('tok-alice'));
+  const { client: bob } = await connectHttpClient(served.http.url, bearer('tok-bob'));
   try {
     await alice.callTool({ name: 'word-counter', arguments: { text: 'alice private words' } });
     const own = (await historyOf(aliceAgain)).structuredContent as unknown as HistoryData;
@@ -178,8 +150,8 @@ test('history over HTTP is per caller: each bearer token sees its own runs, and 
 
 test("history over HTTP without a token is off: no caller reads another's runs, and every answer says why", async () => {
   const served = await start();
-  const { client: first } = await connect(served.http.url);
-  const { client: second } = await connect(served.http.url);
+  const { client: first } = await connectHttpClient(served.http.url);
+  const { client: second } = await connectHttpClient(served.http.url);
   try {
     await first.callTool({ name: 'word-counter', arguments: { text: 'one two' } });
     for (const client of [first, second]) {
@@ -204,7 +176,7 @@ test("history over HTTP without a token is off: no caller reads another's runs, 
 
 test('a batch with a progressToken streams monotonic progress within the request', async () => {
   const served = await start();
-  const { client, received } = await connect(served.http.url);
+  const { client, received } = await connectHttpClient(served.http.url);
   try {
     const result = (await client.callTool(
       {
@@ -236,7 +208,7 @@ test('a batch with a progressToken streams monotonic progress within the request
 
 test('logging/setLevel, then log lines arrive as notifications/message within a later request', async () => {
   const served = await start({ NEXUSBLOOM_MCP_DEBUG: '1' });
-  const { client, received } = await connect(served.http.url);
+  const { client, received } = await connectHttpClient(served.http.url);
   const messages = (): unknown[] => notificationParams(received, 'notifications/message').map((params) => params.data);
   try {
     await client.callTool({ name: 'word-counter', arguments: { text: 'before' } });
@@ -311,9 +283,9 @@ test('with a token set, /mcp needs the bearer token (401 otherwise); /healthz do
     assert.equal(missing.headers['www-authenticate'], 'Bearer');
     assert.equal((await raw(served.http.url, { headers: { authorization: 'Bearer wrong' } })).status, 401);
     assert.equal((await raw(served.http.url, { headers: { authorization: 's3cret-token' } })).status, 401);
-    await assert.rejects(connect(served.http.url), /bearer token/);
+    await assert.rejects(connectHttpClient(served.http.url), /bearer token/);
 
-    const { client } = await connect(served.http.url, { authorization: 'Bearer s3cret-token' });
+    const { client } = await connectHttpClient(served.http.url, { authorization: 'Bearer s3cret-token' });
     const { tools } = await client.listTools();
     assert.equal(tools.length, SERVED_SLUGS.length + 1);
     await client.close();
@@ -354,7 +326,7 @@ test('close() lets an in-flight call finish, then stops listening', async () => 
   const catalogue: ServedCatalogueFile = { format: 'nexusbloom-served-catalogue/1', tools: manifests.map((m) => servedTool(m)) };
   const { log } = captureLog();
   const http = await serveHttp({ names: testNames, catalogue, env: { NEXUSBLOOM_API_URL: slowApi.url }, log, port: 0 });
-  const { client } = await connect(http.url);
+  const { client } = await connectHttpClient(http.url);
   try {
     const call = client.callTool({ name: 'word-counter', arguments: { text: 'slow' } }) as Promise<CallToolResult>;
     await new Promise((resolve) => setTimeout(resolve, 100));

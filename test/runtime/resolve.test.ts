@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { closestSlugs, resolveSlug } from '../../src/runtime/catalogue/resolve.js';
+import { toolList } from '../../src/runtime/catalogue/slug-index.js';
 import { servedTools } from './surface-fixtures.js';
 
-const tools = servedTools();
+const tools = toolList(servedTools());
 
 describe('resolveSlug', () => {
   const resolved: [string, string][] = [
@@ -85,9 +86,9 @@ describe('closestSlugs', () => {
     ['dockerfile', 'dockerfile-linter'],
     ['csv2json', 'csv-to-json'],
   ];
-  for (const [wanted, first] of table) it(`${wanted} → ${first}`, () => assert.equal(closestSlugs(tools, wanted)[0], first));
+  for (const [wanted, first] of table) it(`${wanted} → ${first}`, () => assert.equal(closestSlugs(tools.tools, wanted)[0], first));
   it('returns at most three and nothing for a far-off name', () => {
-    assert.ok(closestSlugs(tools, 'generator').length <= 3);
-    assert.deepEqual(closestSlugs(tools, 'qqqqqqqqqqqqqqqqqq'), []);
+    assert.ok(closestSlugs(tools.tools, 'generator').length <= 3);
+    assert.deepEqual(closestSlugs(tools.tools, 'qqqqqqqqqqqqqqqqqq'), []);
   });
 });

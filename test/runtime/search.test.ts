@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { searchTools, stem, term, words } from '../../src/runtime/search/index.js';
+import { buildSearchIndexWith, searchTools, stem, term, words, type ToolFieldWords } from '../../src/runtime/search/index.js';
+import { leadSentence, mergePhrases, queryAction } from '../../src/runtime/search/analysis.js';
+import type { Manifest } from '../../src/runtime/shared/contracts.js';
 import { HELD_OUT_MANIFESTS, HELD_OUT_QUERIES } from './search-heldout.js';
 import { MANIFESTS, servedTools } from './surface-fixtures.js';
 
@@ -24,6 +26,8 @@ describe('stem and term', () => {
     ['hashes', 'hash'],
     ['keys', 'key'],
     ['decoder', 'decoding'],
+    ['apps', 'application'],
+    ['certs', 'certificate'],
   ];
   for (const [a, b] of cases) it(`${a} and ${b} share a term`, () => assert.equal(term(a), term(b)));
   it('keeps short and non-alphabetic words', () => {
@@ -167,5 +171,67 @@ describe('searchTools on a catalogue written after the vocabulary was fixed', ()
     const after = servedTools([...MANIFESTS, ...HELD_OUT_MANIFESTS]);
     assert.equal(searchTools(after, 'semver')[0]?.slug, 'semver_compare');
     assert.deepEqual(searchTools(before, 'semver'), []);
+  });
+});
+
+describe('the API lexicon', () => {
+  const manifest = (slug: string, name: string, description: string): Manifest => ({
+    slug,
+    name,
+    description,
+    category: 'payments',
+    tags: [],
+    version: '1.0.0',
+    input_schema: { type: 'object', properties: {} },
+  });
+  const payments = servedTools([
+    manifest('create-refund', 'Create refund', 'Refunds a charge that was made earlier.'),
+    manifest('create-charge', 'Create charge', 'Charges a customer.'),
+    manifest('delete-customer', 'Delete customer', 'Deletes a customer record.'),
+    manifest('pause-subscription', 'Suspend subscription', 'Suspends a subscription until it is resumed.'),
+    manifest('list-subscriptions', 'List subscriptions', 'Lists the subscriptions of a customer.'),
+  ]);
+
+  it('reads a two-word expression of the user as the API word', () => {
+    assert.deepEqual(mergePhrases(words('give the money back')), ['give', 'the', 'refund']);
+    assert.equal(searchTools(payments, 'give a customer their money back')[0]?.slug, 'create-refund');
+  });
+
+  it('knows the general verbs of the five actions', () => {
+    assert.equal(queryAction(words('kill a stuck worker')), 'delete');
+    assert.equal(queryAction(words('display the invoice')), 'read');
+    assert.equal(queryAction(words('fix a typo in a message')), 'update');
+    assert.equal(queryAction(words('launch a new server')), 'create');
+  });
+
+  it('matches the API word for the user word', () => {
+    assert.equal(searchTools(payments, 'pause a recurring plan')[0]?.slug, 'pause-subscription');
+    assert.equal(searchTools(payments, 'reimburse a client')[0]?.slug, 'create-refund');
+  });
+});
+
+describe('the lead sentence', () => {
+  it('ends at the first sentence end, or between words when there is none within 200 characters', () => {
+    assert.equal(leadSentence('Creates a refund. Then more.'), 'Creates a refund.');
+    const long = `${'word '.repeat(45)}unbroken tail`;
+    const lead = leadSentence(long);
+    assert.ok(lead.length <= 200 && long.startsWith(lead) && /\s/.test(long[lead.length] ?? ''), lead);
+  });
+});
+
+describe('tables made from the words the index split', () => {
+  it("gives the maker each tool's field words once, and keeps only the entries naming index terms", () => {
+    let calls = 0;
+    let seen: readonly ToolFieldWords[] = [];
+    const data = buildSearchIndexWith(tools, (toolWords) => {
+      calls += 1;
+      seen = toolWords;
+      return { synonyms: { zzzunknown: ['json', 'nothere'] } };
+    });
+    assert.equal(calls, 1);
+    assert.equal(seen.length, tools.length);
+    assert.ok(seen.every((fields) => fields.length === 8 && (fields[7] ?? []).length === 0));
+    assert.deepEqual(data.synonyms, { zzzunknown: ['json'] });
+    assert.deepEqual(data.related, {});
   });
 });

@@ -54,6 +54,11 @@ async function connect(env: Record<string, string>, served: ServedCatalogueFile 
   };
 }
 
+/** The live API's listing entry for a tool with no schema and no source. */
+function listedEntry(entry: { slug: string; version: string }) {
+  return { ...entry, name: entry.slug, description: 'd', category: 'c', tags: [], has_schema: false, has_source: false };
+}
+
 function api() {
   return startHttp((req, res) => {
     if (req.url === '/api/tools/env-validator/run') return sendJson(res, 200, { success: true, result: { valid: true }, duration_ms: 2 });
@@ -323,15 +328,7 @@ test('live catalogue: a new upstream tool is listed and list_changed is sent', a
   const http = await startHttp((req, res) => {
     if (req.url === '/api/tools') {
       return sendJson(res, 200, {
-        tools: entries.map((e) => ({
-          ...e,
-          name: e.slug,
-          description: 'd',
-          category: 'c',
-          tags: [],
-          has_schema: false,
-          has_source: false,
-        })),
+        tools: entries.map(listedEntry),
       });
     }
     if (req.url === '/api/tools/fresh-tool')
@@ -351,7 +348,7 @@ test('live catalogue: a new upstream tool is listed and list_changed is sent', a
     );
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.equal(changed, 1);
-    const slash = session.created.catalogueStore.getTools().find((t) => t.slug === 'slash/tool');
+    const slash = session.created.catalogueStore.getTools().tools.find((t) => t.slug === 'slash/tool');
     assert.equal(slash?.manifest.removed_upstream, true);
   } finally {
     await session.close();
@@ -369,15 +366,7 @@ test('live catalogue: calls, resources and prompts see the API list without a to
     if (req.url === '/api/tools') {
       listRequests += 1;
       return sendJson(res, 200, {
-        tools: entries.map((e) => ({
-          ...e,
-          name: e.slug,
-          description: 'd',
-          category: 'c',
-          tags: [],
-          has_schema: false,
-          has_source: false,
-        })),
+        tools: entries.map(listedEntry),
       });
     }
     if (req.url === '/api/tools/fresh-tool')

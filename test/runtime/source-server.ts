@@ -10,7 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ServedTool } from '../../src/runtime/shared/contracts.js';
 import { REPO_ROOT } from '../helpers/cli.js';
-import { serverEnv } from '../helpers/mcp.js';
+import { recordMessages, serverEnv } from '../helpers/mcp.js';
 import { testNames } from './core-fixtures.js';
 
 export interface SourceServer {
@@ -62,13 +62,8 @@ export async function connectSourceServer(
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'source-server-test', version: '1.0.0' }, { capabilities: {} });
   await client.connect(transport);
-  const received: JSONRPCMessage[] = [];
+  const received = recordMessages(transport);
   const strayErrors: string[] = [];
-  const deliver = transport.onmessage;
-  transport.onmessage = (message) => {
-    received.push(message);
-    deliver?.(message);
-  };
   const report = transport.onerror;
   transport.onerror = (error) => {
     strayErrors.push(error.message);

@@ -15,17 +15,11 @@ import {
 import { createRunHistory } from '../../src/runtime/history/history.js';
 import { createAgentSurface, type AgentSurface, type CallExtra, type SurfaceContext } from '../../src/runtime/surface/surface.js';
 import { createToolSearch } from '../../src/runtime/search/index.js';
+import { toolList } from '../../src/runtime/catalogue/slug-index.js';
+import { testNames } from './core-fixtures.js';
 
-export const NAMES: ServerNames = {
-  packageName: '@nexusbloom/mcp-server',
-  packageVersion: '1.0.0',
-  serverName: 'nexusbloom',
-  productName: 'NexusBloom',
-  metaToolName: 'nexusbloom',
-  uriScheme: 'nexusbloom',
-  envPrefix: 'NEXUSBLOOM_',
-  defaultApiUrl: 'https://nexusbloom.dev/api',
-};
+/** The core tests' names, at the version the surface's expected texts carry. */
+export const NAMES: ServerNames = { ...testNames, packageVersion: '1.0.0' };
 
 type ManifestInput = Partial<Manifest> & Pick<Manifest, 'slug' | 'name' | 'description' | 'category' | 'tags'>;
 
@@ -536,12 +530,13 @@ export const STARTED_AT = new Date('2026-01-02T03:04:05.000Z');
 
 export function harness(options: { tools?: ServedTool[]; runner?: RecordingRunner } = {}): Harness {
   const tools = options.tools ?? servedTools();
+  const list = toolList(tools);
   const runner = options.runner ?? functionRunner();
   const logs: string[] = [];
   const ctx: SurfaceContext = {
     names: NAMES,
-    getTools: () => tools,
-    search: createToolSearch(() => tools),
+    getTools: () => list,
+    search: createToolSearch(() => list.tools),
     runner,
     validator: ajvValidator(),
     history: createRunHistory(),

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ServedTool } from '../../src/runtime/shared/contracts.js';
 import { createRunHistory } from '../../src/runtime/history/history.js';
 import { createAgentSurface } from '../../src/runtime/surface/surface.js';
 import { createToolSearch } from '../../src/runtime/search/index.js';
 import { ajvValidator, callExtra, functionRunner, harness, MANIFESTS, NAMES, servedTools } from './surface-fixtures.js';
+import { toolList } from '../../src/runtime/catalogue/slug-index.js';
 
 const data = (result: CallToolResult): Record<string, any> => result.structuredContent as Record<string, any>;
 
@@ -62,12 +62,12 @@ describe('direct tool calls', () => {
   });
 
   it('sees a refreshed catalogue on the next call', async () => {
-    let tools: readonly ServedTool[] = servedTools(MANIFESTS.filter((m) => m.slug !== 'word-counter'));
+    let tools = toolList(servedTools(MANIFESTS.filter((m) => m.slug !== 'word-counter')));
     const runner = functionRunner();
     const surface = createAgentSurface({
       names: NAMES,
       getTools: () => tools,
-      search: createToolSearch(() => tools),
+      search: createToolSearch(() => tools.tools),
       runner,
       validator: ajvValidator(),
       history: createRunHistory(),
@@ -75,7 +75,7 @@ describe('direct tool calls', () => {
       log: () => undefined,
     });
     assert.equal(data(await surface.callTool('word-counter', { text: 'a' }, callExtra())).code, 'TOOL_NOT_FOUND');
-    tools = servedTools();
+    tools = toolList(servedTools());
     assert.equal(data(await surface.callTool('word-counter', { text: 'a' }, callExtra())).words, 1);
   });
 
@@ -118,7 +118,7 @@ describe('unexpected failures', () => {
     };
     const surface = createAgentSurface({
       names: NAMES,
-      getTools: () => servedTools(),
+      getTools: () => toolList(servedTools()),
       search: createToolSearch(() => servedTools()),
       runner: functionRunner(),
       validator,

@@ -4,6 +4,7 @@
 import { DEFAULT_TOOLS_THRESHOLD, isListable } from '../../runtime/catalogue/advertise.js';
 import { tokenCostsFileText } from '../emit/token-costs-file.js';
 import { createPolicyView, describePolicy, readPolicySettings } from '../../runtime/policy/index.js';
+import { toolList } from '../../runtime/catalogue/slug-index.js';
 import type { BuildCache } from '../cache/build-cache.js';
 import type { GeneratorConfig } from '../config.js';
 import type { EmittedPackage } from '../emit/emit-package.js';
@@ -56,7 +57,7 @@ export function startBudget(cache: BuildCache & { entries: ReadonlyMap<string, u
       const { names } = config;
       // The build's policy as a server with no environment applies it (src/runtime/policy/): what it leaves out is counted nowhere.
       const policy = readPolicySettings(names, {}, () => {}, config.policy);
-      const served = createPolicyView(policy.policy).allowed(emitted.served);
+      const served = createPolicyView(policy.policy).allowed(toolList(emitted.served)).tools;
       const budget = await contextBudget(served, names, {
         cache,
         entryJsonOf: (tool) => emitted.listEntries.get(tool.slug),

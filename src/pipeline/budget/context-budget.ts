@@ -12,6 +12,7 @@ import type { ServedTool, ServerNames } from '../../runtime/shared/contracts.js'
 import { DEFAULT_HOST_PROFILE } from '../../runtime/schema/host-profiles.js';
 import { metaToolDefinition } from '../../runtime/surface/meta-tool.js';
 import type { SurfaceContext } from '../../runtime/surface/surface.js';
+import { toolList } from '../../runtime/catalogue/slug-index.js';
 import { contentKey, type BuildCache } from '../cache/build-cache.js';
 import { BUDGET_ENCODING, loadBatchCounter, type BatchCounter } from './token-count.js';
 
@@ -189,7 +190,7 @@ const LISTING = (names: ServerNames) => ({
 function defaultAdvertiser(names: ServerNames, tools: readonly ServedTool[]): { advertiser: ToolAdvertiser; metaTool: Tool } {
   // metaToolDefinition reads only the names and the tools (its annotations) from its context; the rest of a surface
   // (runner, history) is not needed here.
-  const metaTool: Tool = metaToolDefinition({ names, getTools: () => tools } as SurfaceContext);
+  const metaTool: Tool = metaToolDefinition({ names, getTools: () => toolList(tools) } as SurfaceContext);
   return { advertiser: createToolAdvertiser({ profile: DEFAULT_HOST_PROFILE, ...LISTING(names) }), metaTool };
 }
 

@@ -2,6 +2,7 @@
 
 import type { Manifest } from '../../runtime/shared/contracts.js';
 import { isJsonObject } from '../../runtime/shared/json-values.js';
+import { plainValue } from '../../runtime/schema/call-shape.js';
 
 /** Root keywords that can make `{}` an invalid input, or its type something `{}` is not assignable to. */
 const CONSTRAINING = [
@@ -33,29 +34,6 @@ export function acceptsEmptyInput(schema: Manifest['input_schema']): boolean {
 }
 
 /**
- * A plain value for a property schema, from what it states (const, enum, default, type); undefined when unsure. Not
- * the runtime's sampleValue (schema/call-shape.ts), which always answers and has its answer validated: a README call
- * is compiled against the tool's types as written, so it holds only values that are certain.
- */
-function certainValue(schema: unknown): unknown {
-  if (!isJsonObject(schema)) return undefined;
-  if ('const' in schema) return schema.const;
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
-  if ('default' in schema) return schema.default;
-  switch (schema.type) {
-    case 'string':
-      return typeof schema.format === 'string' ? undefined : 'text';
-    case 'integer':
-    case 'number':
-      return typeof schema.minimum === 'number' ? schema.minimum : 0;
-    case 'boolean':
-      return false;
-    default:
-      return undefined;
-  }
-}
-
-/**
  * Input for a README example: the tool's first example, `{}` when it accepts that, else its required properties with
  * plain values when each one's schema is simple enough to say; null when none of these holds.
  */
@@ -67,7 +45,7 @@ export function sampleInput(manifest: Manifest): Record<string, unknown> | null 
   if (!isJsonObject(schema) || !isJsonObject(schema.properties) || CONSTRAINING.some((keyword) => keyword in schema)) return null;
   const sample: Record<string, unknown> = {};
   for (const name of schema.required as unknown[]) {
-    const value = typeof name === 'string' && Object.hasOwn(schema.properties, name) ? certainValue(schema.properties[name]) : undefined;
+    const value = typeof name === 'string' && Object.hasOwn(schema.properties, name) ? plainValue(schema.properties[name]) : undefined;
     if (value === undefined) return null;
     Object.defineProperty(sample, name as string, { value, enumerable: true, writable: true, configurable: true });
   }

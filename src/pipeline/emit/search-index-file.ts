@@ -3,41 +3,26 @@
 import type { ServedTool } from '../../runtime/shared/contracts.js';
 import { defaultSurface, SEARCH_INDEX_FILE_FORMAT, SEARCH_INDEX_TABLES } from '../../runtime/search/index-file.js';
 import {
-  buildSearchIndex,
+  buildSearchIndexWith,
   buildSearchIndexWithToolSurfaces,
   FIELDS,
   SEARCH_INDEX_FORMAT,
-  words,
+  type QueryTermTablesOf,
   type SearchIndexData,
   type SearchTermData,
+  type ToolFieldWords,
 } from '../../runtime/search/index.js';
 import { wordNetRelated, wordNetSynonyms } from './wordnet-synonyms.js';
 import { byCodeUnit } from '../../runtime/shared/order.js';
 
-/** The words of every tool's searchable text: what the synonym table is restricted to. */
-function catalogueWords(tools: readonly ServedTool[]): Set<string> {
-  const found = new Set<string>();
-  for (const tool of tools) {
-    const manifest = tool.manifest;
-    const texts = [
-      tool.slug,
-      String(manifest.name ?? ''),
-      String(manifest.description ?? ''),
-      String(manifest.category ?? ''),
-      ...(Array.isArray(manifest.tags) ? manifest.tags : []),
-    ];
-    for (const text of texts) for (const word of words(text)) found.add(word);
-  }
-  return found;
-}
+/** The fields whose words the synonym table is restricted to: what a tool is and says, not its input fields. */
+const VOCABULARY_FIELDS = (['slug', 'name', 'lead', 'tags', 'description'] as const).map((field) => FIELDS.indexOf(field));
 
-/** The query-term tables the generator ships, by name (index-file's SEARCH_INDEX_TABLES). */
-function packagedTables(
-  tools: readonly ServedTool[],
-  options: PackagingOptions = {},
-): Record<(typeof SEARCH_INDEX_TABLES)[number], Record<string, string[]>> {
-  const vocabulary = [...catalogueWords(tools)].sort(byCodeUnit);
-  return { synonyms: wordNetSynonyms(vocabulary, options), related: options.related === true ? wordNetRelated(vocabulary) : {} };
+/** The words of every tool's searchable text, as the index split them: what the synonym table is restricted to. */
+function catalogueWords(toolWords: readonly ToolFieldWords[]): string[] {
+  const found = new Set<string>();
+  for (const fields of toolWords) for (const field of VOCABULARY_FIELDS) for (const word of fields[field] ?? []) found.add(word);
+  return [...found].sort(byCodeUnit);
 }
 
 /** What the search bench may switch: WordNet's derived forms (on unless false), definition words (off unless true). */
@@ -46,10 +31,17 @@ export interface PackagingOptions {
   related?: boolean;
 }
 
+/** The query-term tables the generator ships (index-file's SEARCH_INDEX_TABLES), made from the words the index split. */
+const packagedTables =
+  (options: PackagingOptions = {}): QueryTermTablesOf =>
+  (toolWords) => {
+    const vocabulary = catalogueWords(toolWords);
+    return { synonyms: wordNetSynonyms(vocabulary, options), related: options.related === true ? wordNetRelated(vocabulary) : {} };
+  };
+
 /** Index data as the generator ships it: the runtime's index plus the WordNet synonyms of the catalogue's words (their definition words only when asked, for the search bench). */
 export function packagedSearchIndex(tools: readonly ServedTool[], options: PackagingOptions = {}): SearchIndexData {
-  const tables = packagedTables(tools, options);
-  return buildSearchIndex(tools, tables.synonyms, tables.related);
+  return buildSearchIndexWith(tools, packagedTables(options));
 }
 
 /** Each tool's line (index-file's SearchIndexFileTool), sliced out of the index of all tools in one pass over its postings. */
@@ -85,8 +77,7 @@ function toolLines(tools: readonly ServedTool[], data: SearchIndexData, toolSurf
  * order; deterministic, no dates, LF, final newline. Read back by parseSearchIndex into packagedSearchIndex's data.
  */
 export function searchIndexFileText(tools: readonly ServedTool[]): string {
-  const tables = packagedTables(tools);
-  const { data, toolSurfaces } = buildSearchIndexWithToolSurfaces(tools, tables.synonyms, tables.related);
+  const { data, toolSurfaces } = buildSearchIndexWithToolSurfaces(tools, packagedTables());
   const header = `{"format":${JSON.stringify(SEARCH_INDEX_FILE_FORMAT)},"index":${JSON.stringify(SEARCH_INDEX_FORMAT)},"key":${JSON.stringify(data.key)},"fields":${JSON.stringify(FIELDS)},"tools":[`;
   const lines = toolLines(tools, data, toolSurfaces);
   // Each table after the tools, one query term a line: a tool's new word adds or changes only the lines naming it.

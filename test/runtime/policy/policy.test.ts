@@ -19,6 +19,7 @@ import {
 } from '../../../src/runtime/policy/index.js';
 import { BILLING_MANIFESTS } from '../../fixtures/billing-catalogue.js';
 import { captureLog, servedTool, testNames } from '../core-fixtures.js';
+import { toolList } from '../../../src/runtime/catalogue/slug-index.js';
 
 const tools = BILLING_MANIFESTS.map((m) => servedTool(m));
 const bySlug = (slug: string) => tools.find((tool) => tool.slug === slug)!;
@@ -79,8 +80,8 @@ test("a policy table like a trust-gating host's: deny wins, an allow list alone 
     );
     assert.deepEqual(
       createPolicyView(full)
-        .allowed(tools)
-        .map((t) => t.slug),
+        .allowed(toolList(tools))
+        .tools.map((t) => t.slug),
       allowed,
       JSON.stringify(policy),
     );
@@ -91,14 +92,15 @@ test("a policy table like a trust-gating host's: deny wins, an allow list alone 
 
 test('the view refuses a tool outside the policy by its name or only prefix, and nothing else', () => {
   const view = createPolicyView({ allow: [], deny: ['refund-*'], maxRisk: null });
-  assert.equal(view.refusal(tools, 'refund-payment')?.code, 'TOOL_NOT_ALLOWED');
-  assert.equal(view.refusal(tools, 'refund-pay')?.details?.slug, 'refund-payment');
-  assert.equal(view.refusal(tools, 'refund-'), null, 'two tools: not one to name');
-  assert.equal(view.refusal(tools, 'nothing-like-it'), null);
-  assert.equal(view.refusal(tools, 'get-invoice'), null);
-  assert.equal(view.refusedCount(tools), 2);
+  const list = toolList(tools);
+  assert.equal(view.refusal(list, 'refund-payment')?.code, 'TOOL_NOT_ALLOWED');
+  assert.equal(view.refusal(list, 'refund-pay')?.details?.slug, 'refund-payment');
+  assert.equal(view.refusal(list, 'refund-'), null, 'two tools: not one to name');
+  assert.equal(view.refusal(list, 'nothing-like-it'), null);
+  assert.equal(view.refusal(list, 'get-invoice'), null);
+  assert.equal(view.refusedCount(list), 2);
   const open = createPolicyView({ allow: [], deny: [], maxRisk: null });
-  assert.equal(open.allowed(tools), tools, 'an open policy keeps the very list (its prebuilt search index applies)');
+  assert.equal(open.allowed(list), list, 'an open policy keeps the very list (its prebuilt search index applies)');
 });
 
 test("settings: the build's defaults, each replaced by its variable; a bad ceiling is the strictest", () => {
