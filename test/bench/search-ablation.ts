@@ -49,7 +49,7 @@ export const LEVERS_OFF: Variant[] = [
   { label: 'slug weight 4 → 1', levers: fields({ slug: 1 }) },
   { label: 'lead weight 4 → 2', levers: fields({ lead: 2 }) },
   { label: 'description 0.6 → 1', levers: fields({ description: 1 }) },
-  { label: 'field names 0.5 → 0.2', levers: fields({ fieldNames: 0.2 }) },
+  { label: 'field names 0.625 → 0.2', levers: fields({ fieldNames: 0.2 }) },
   { label: 'tags 1.5 → 0.5', levers: fields({ tags: 0.5 }) },
 ];
 

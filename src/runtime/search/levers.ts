@@ -73,7 +73,7 @@ export interface RankingLevers {
  * before it, on the pooled tuning halves of the six evaluation sets; rerun it after a change to the vocabulary or index.
  */
 export const SHIPPED_LEVERS: RankingLevers = {
-  fieldWeights: { slug: 4, name: 4, lead: 4, tags: 1.5, fieldNames: 0.5, description: 0.6, fieldDescriptions: 0.3, bigrams: 3 },
+  fieldWeights: { slug: 4, name: 4, lead: 4, tags: 1.5, fieldNames: 0.625, description: 0.6, fieldDescriptions: 0.3, bigrams: 3 },
   handSynonymWeight: 0.8,
   wordnetSynonymWeight: 0.5,
   relatedWeight: 0,
@@ -89,10 +89,10 @@ export const SHIPPED_LEVERS: RankingLevers = {
   deprecatedFactor: 0.72,
   actionAgrees: 1.688,
   actionDiffers: 0.8,
-  otherVerbReads: 0.4,
+  otherVerbReads: 0.2,
   unaskedDelete: 0.8,
   nameCoverageFloor: 0.36,
-  actionTermWeight: 0.15,
+  actionTermWeight: 0.3,
   sameActionShare: 0.99,
   rarityCoverage: true,
   annotationsCorrectAction: true,
