@@ -31,6 +31,10 @@ export const LEVERS_OFF: Variant[] = [
   { label: 'rarity-weighted coverage off', levers: { rarityCoverage: false } },
   { label: 'name/summary second look off', levers: { summaryCoverageFloor: 1 } },
   { label: 'head noun off', levers: { headMatch: 1 } },
+  { label: 'head noun named only as context off', levers: { contextHead: 1 } },
+  { label: 'unknown leading verb weighing reads down off', levers: { otherVerbReads: 1 } },
+  { label: 'synonym coverage 0.75 → 1', levers: { synonymCoverage: 1 } },
+  { label: 'unasked delete off', levers: { unaskedDelete: 1 } },
   { label: 'first word in name off', levers: { leadInName: 1 } },
   { label: "'my/me/I' off", levers: { selfWeight: 0 } },
   { label: "'who' off", levers: { personShare: 0 } },
@@ -45,7 +49,7 @@ export const LEVERS_OFF: Variant[] = [
   { label: 'slug weight 4 → 1', levers: fields({ slug: 1 }) },
   { label: 'lead weight 4 → 2', levers: fields({ lead: 2 }) },
   { label: 'description 0.6 → 1', levers: fields({ description: 1 }) },
-  { label: 'field names 0.5 → 0.2', levers: fields({ fieldNames: 0.2 }) },
+  { label: 'field names 0.625 → 0.2', levers: fields({ fieldNames: 0.2 }) },
   { label: 'tags 1.5 → 0.5', levers: fields({ tags: 0.5 }) },
 ];
 

@@ -1,0 +1,93 @@
+// The ranking's reading of a query's structure, each on a small catalogue where it decides the first hit: the context
+// after a preposition ("… to a release"), a leading verb the action words lack ("scale my deployment"), and the head
+// noun of a name that only counts ("Get a list of group issues"). Each case also runs with its lever off, so the
+// test shows that lever is what decides.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Manifest, ServedTool } from '../../src/runtime/shared/contracts.js';
+import { buildSearchIndex, term } from '../../src/runtime/search/index.js';
+import { decodeSearchIndex } from '../../src/runtime/search/scoring-index.js';
+import { createToolSearch } from '../../src/runtime/search/tool-search.js';
+import { SHIPPED_LEVERS, type RankingLevers } from '../../src/runtime/search/levers.js';
+
+const tool = (slug: string, name: string, description: string, readOnly: boolean): ServedTool => {
+  const manifest = {
+    slug,
+    name,
+    description,
+    category: '',
+    tags: [],
+    version: '1.0.0',
+    input_schema: { type: 'object', properties: {} },
+    annotations: { readOnlyHint: readOnly, destructiveHint: false },
+  } as unknown as Manifest;
+  return { slug, manifest, identifier: slug, withheldReason: null };
+};
+
+const first = (tools: ServedTool[], query: string, levers: RankingLevers): string | undefined =>
+  createToolSearch(
+    () => tools,
+    () => buildSearchIndex(tools),
+    levers,
+  ).search(query, 5)[0]?.slug;
+
+interface Case {
+  rule: string;
+  tools: ServedTool[];
+  query: string;
+  want: string;
+  /** The levers that switch the rule off, and the first hit without it. */
+  off: Partial<RankingLevers>;
+  wantOff: string;
+}
+
+const CASES: Case[] = [
+  {
+    rule: 'a head noun the query names only after a preposition is the context, not the object',
+    tools: [
+      tool('repoCreateRelease', 'Create a release', 'Create a release, to which binaries are uploaded', false),
+      tool('repoCreateReleaseAsset', 'Create a release asset', 'Create an asset of a release: a binary file uploaded to it', false),
+    ],
+    query: 'upload a binary to a release',
+    want: 'repoCreateReleaseAsset',
+    off: { contextHead: 1 },
+    wantOff: 'repoCreateRelease',
+  },
+  {
+    rule: 'a leading verb the action words lack asks to do something, not to look',
+    tools: [
+      // Without the rule the two score the same, and the slug decides.
+      tool('getDeploymentScale', 'Get deployment scale', 'read the scale of the specified deployment', true),
+      tool('patchDeploymentScale', 'Patch deployment scale', 'partially update the scale of the specified deployment', false),
+    ],
+    query: 'scale my deployment to five replicas',
+    want: 'patchDeploymentScale',
+    off: { otherVerbReads: 1 },
+    wantOff: 'getDeploymentScale',
+  },
+];
+
+describe('search reads the structure of a query', () => {
+  for (const { rule, tools, query, want, off, wantOff } of CASES) {
+    it(`${rule}: "${query}"`, () => {
+      assert.equal(first(tools, query, SHIPPED_LEVERS), want);
+      assert.equal(first(tools, query, { ...SHIPPED_LEVERS, ...off }), wantOff);
+    });
+  }
+});
+
+describe("a name's head noun", () => {
+  const headOf = (name: string): string | undefined => {
+    const tools = [tool('t', name, name, true)];
+    const index = decodeSearchIndex(buildSearchIndex(tools), tools);
+    return [...index.postings].find(([, postings]) => postings.id === index.heads[0])?.[0];
+  };
+  const cases: [string, string | undefined][] = [
+    ['Add user to group', term('user')],
+    ['Get a list of group issues', term('issues')],
+    ["Get all of a repository's labels", term('labels')],
+    ['Gets a list of access requests for a group.', term('requests')],
+    ['Search for dashboards', undefined],
+  ];
+  for (const [name, want] of cases) it(`of "${name}" is ${String(want)}`, () => assert.equal(headOf(name), want));
+});
