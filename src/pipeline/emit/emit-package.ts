@@ -289,6 +289,12 @@ export async function emitPackage(
   work: Work = createWork(),
   extras: EmitExtras = {},
 ): Promise<EmittedPackage> {
+  // The work spread over threads first, then the threads stop: the rest of emit is this thread's alone, and its largest
+  // files (the catalogue, the indexes) are made while no worker's heap stands beside them.
+  const sharedTypes = plan.sharedTypes ?? [];
+  const sharedDeclarations = sharedTypes.length > 0 ? await work.map(SHARED_TYPE_JOB, sharedTypes) : null;
+  const modules = await work.map(TOOL_MODULE_JOB, plan.tools);
+  await work.close();
   const runtime = runtimeFiles();
   const files = new Map<string, string>();
   files.set(LAYOUT.packageJson, packageJson(config, new Set(runtime.keys())));
@@ -321,16 +327,11 @@ export async function emitPackage(
   files.set(LAYOUT.bin, renderTemplate('bin.ts', {}));
   files.set(LAYOUT.index, renderTemplate('index.ts', {}));
   files.set(LAYOUT.toolsIndex, renderTemplate('tools-index.ts', { tools: plan.tools.map((tool) => clientMethodView(tool)) }));
-  const sharedTypes = plan.sharedTypes ?? [];
-  if (sharedTypes.length > 0) {
-    const declarations = await work.map(SHARED_TYPE_JOB, sharedTypes);
-    files.set(LAYOUT.sharedTypes, sharedTypesFileText(declarations));
-  }
+  if (sharedDeclarations !== null) files.set(LAYOUT.sharedTypes, sharedTypesFileText(sharedDeclarations));
   files.set(
     LAYOUT.types,
     renderTemplate('types.ts', { tools: plan.tools, sharedTypesModule: sharedTypes.length > 0 ? SHARED_TYPES_MODULE : null }),
   );
-  const modules = await work.map(TOOL_MODULE_JOB, plan.tools);
   plan.tools.forEach((tool, index) => files.set(toolModulePath(tool.fileName), modules[index]!.text));
   for (const [path, text] of runtime) files.set(runtimeFilePath(path), text);
   // Every file ends in exactly one LF, whatever a template or the runtime source ended with.
