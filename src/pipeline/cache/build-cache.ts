@@ -48,8 +48,9 @@ export function generatorFingerprint(): string {
   const hash = createHash('sha256');
   // The budget's counts also depend on the runtime's advertiser (advertise, host profiles, schema transforms).
   const dirs = ['../check/', '../emit/', '../budget/', '../../runtime/', '../../../templates/'].map((dir) => new URL(dir, import.meta.url));
+  // Recursively: the runtime's code lives in rooms (runtime/catalogue/, runtime/schema/, …).
   for (const dir of dirs) {
-    for (const name of readdirSync(dir).sort()) {
+    for (const name of readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
       if (/\.(ts|js|hbs)$/.test(name)) hash.update(name).update(readFileSync(new URL(name, dir)));
     }
   }
