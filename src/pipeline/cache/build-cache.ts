@@ -51,7 +51,8 @@ export function generatorFingerprint(): string {
   // Recursively: the runtime's code lives in rooms (runtime/catalogue/, runtime/schema/, …).
   for (const dir of dirs) {
     for (const name of readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
-      if (/\.(ts|js|hbs)$/.test(name)) hash.update(name).update(readFileSync(new URL(name, dir)));
+      // Declarations (`.d.ts` beside the `.js` of dist/) say nothing the code does not.
+      if (/\.(ts|js|hbs)$/.test(name) && !name.endsWith('.d.ts')) hash.update(name).update(readFileSync(new URL(name, dir)));
     }
   }
   const manifest = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
