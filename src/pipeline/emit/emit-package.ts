@@ -260,6 +260,17 @@ function readmeView(plan: PackagePlan, config: GeneratorConfig): object {
   };
 }
 
+/**
+ * README.md from its view, remembered by the view's content: a rebuild whose tool names and first sentences stay
+ * as they were neither compiles the template (the largest, some 100 ms) nor lays out its tables again.
+ */
+const README_JOB: ToolJob<object, string> = {
+  kind: 'readme',
+  key: (view) => contentKey(view),
+  run: (view) => alignedMarkdownTables(renderTemplate('README.md', view)),
+  threads: false,
+};
+
 /** Files decided outside the plan's tools: CHANGELOG.md (from changelog/package-changelog.ts), when there is one. */
 export interface EmitExtras {
   changelog?: string | null;
@@ -305,7 +316,8 @@ export async function emitPackage(
   // The package's Prettier settings: what its generated text is laid out for (the generator's own).
   files.set(LAYOUT.prettierrc, renderTemplate('prettierrc.json', {}));
   files.set(LAYOUT.prettierignore, renderTemplate('prettierignore', {}));
-  files.set(LAYOUT.readme, alignedMarkdownTables(renderTemplate('README.md', readmeView(plan, config))));
+  const [readme] = await work.map(README_JOB, [readmeView(plan, config)]);
+  files.set(LAYOUT.readme, readme!);
   if (extras.changelog != null) files.set(LAYOUT.changelog, extras.changelog);
   const served = servedTools(plan);
   files.set(LAYOUT.servedCatalogue, servedCatalogueText(served));
