@@ -116,6 +116,8 @@ function writeNewFolder(outDir: string, files: PackageFiles): WriteSummary {
   const parent = dirname(resolve(outDir));
   const madeParent = mkdirSync(parent, { recursive: true });
   const staging = temporaryBeside(resolve(outDir));
+  // What an earlier process of the same id left there, cut short, must not become part of this package.
+  rmSync(staging, { recursive: true, force: true });
   const made = new Set<string>();
   let current = '';
   try {
