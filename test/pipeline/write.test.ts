@@ -57,4 +57,28 @@ describe('write stage', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('a new folder appears whole: written in one piece, or not at all with the folders made for it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'nb-write-new-'));
+    try {
+      const files = new Map([
+        [LAYOUT.namesLock, '{}\n'],
+        ['src/tools/ok.ts', '\n'],
+        [`src/tools/${'x'.repeat(300)}.ts`, '\n'],
+      ]);
+      await assert.rejects(writePackage(join(dir, 'a', 'out'), files), /ENAMETOOLONG.*nothing was written/);
+      assert.deepEqual(await tree(dir), []);
+
+      files.delete(`src/tools/${'x'.repeat(300)}.ts`);
+      const summary = await writePackage(join(dir, 'a', 'out'), files);
+      assert.deepEqual(summary, { written: [LAYOUT.namesLock, 'src/tools/ok.ts'].sort(), unchanged: 0, removed: [] });
+      assert.deepEqual(
+        await tree(dir),
+        ['a', 'a/out', ...[LAYOUT.namesLock, 'src', 'src/tools', 'src/tools/ok.ts'].map((p) => `a/out/${p}`)].sort(),
+      );
+      assert.equal(await readFile(join(dir, 'a', 'out', 'src', 'tools', 'ok.ts'), 'utf8'), '\n');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -48,9 +48,11 @@ export function generatorFingerprint(): string {
   const hash = createHash('sha256');
   // The budget's counts also depend on the runtime's advertiser (advertise, host profiles, schema transforms).
   const dirs = ['../check/', '../emit/', '../budget/', '../../runtime/', '../../../templates/'].map((dir) => new URL(dir, import.meta.url));
+  // Recursively: the runtime's code lives in rooms (runtime/catalogue/, runtime/schema/, …).
   for (const dir of dirs) {
-    for (const name of readdirSync(dir).sort()) {
-      if (/\.(ts|js|hbs)$/.test(name)) hash.update(name).update(readFileSync(new URL(name, dir)));
+    for (const name of readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
+      // Declarations (`.d.ts` beside the `.js` of dist/) say nothing the code does not.
+      if (/\.(ts|js|hbs)$/.test(name) && !name.endsWith('.d.ts')) hash.update(name).update(readFileSync(new URL(name, dir)));
     }
   }
   const manifest = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {

@@ -260,6 +260,17 @@ function readmeView(plan: PackagePlan, config: GeneratorConfig): object {
   };
 }
 
+/**
+ * README.md from its view, remembered by the view's content: a rebuild whose tool names and first sentences stay
+ * as they were neither compiles the template (the largest, some 100 ms) nor lays out its tables again.
+ */
+const README_JOB: ToolJob<object, string> = {
+  kind: 'readme',
+  key: (view) => contentKey(view),
+  run: (view) => alignedMarkdownTables(renderTemplate('README.md', view)),
+  threads: false,
+};
+
 /** Files decided outside the plan's tools: CHANGELOG.md (from changelog/package-changelog.ts), when there is one. */
 export interface EmitExtras {
   changelog?: string | null;
@@ -289,6 +300,12 @@ export async function emitPackage(
   work: Work = createWork(),
   extras: EmitExtras = {},
 ): Promise<EmittedPackage> {
+  // The work spread over threads first, then the threads stop: the rest of emit is this thread's alone, and its largest
+  // files (the catalogue, the indexes) are made while no worker's heap stands beside them.
+  const sharedTypes = plan.sharedTypes ?? [];
+  const sharedDeclarations = sharedTypes.length > 0 ? await work.map(SHARED_TYPE_JOB, sharedTypes) : null;
+  const modules = await work.map(TOOL_MODULE_JOB, plan.tools);
+  await work.close();
   const runtime = runtimeFiles();
   const files = new Map<string, string>();
   files.set(LAYOUT.packageJson, packageJson(config, new Set(runtime.keys())));
@@ -299,7 +316,8 @@ export async function emitPackage(
   // The package's Prettier settings: what its generated text is laid out for (the generator's own).
   files.set(LAYOUT.prettierrc, renderTemplate('prettierrc.json', {}));
   files.set(LAYOUT.prettierignore, renderTemplate('prettierignore', {}));
-  files.set(LAYOUT.readme, alignedMarkdownTables(renderTemplate('README.md', readmeView(plan, config))));
+  const [readme] = await work.map(README_JOB, [readmeView(plan, config)]);
+  files.set(LAYOUT.readme, readme!);
   if (extras.changelog != null) files.set(LAYOUT.changelog, extras.changelog);
   const served = servedTools(plan);
   files.set(LAYOUT.servedCatalogue, servedCatalogueText(served));
@@ -321,16 +339,11 @@ export async function emitPackage(
   files.set(LAYOUT.bin, renderTemplate('bin.ts', {}));
   files.set(LAYOUT.index, renderTemplate('index.ts', {}));
   files.set(LAYOUT.toolsIndex, renderTemplate('tools-index.ts', { tools: plan.tools.map((tool) => clientMethodView(tool)) }));
-  const sharedTypes = plan.sharedTypes ?? [];
-  if (sharedTypes.length > 0) {
-    const declarations = await work.map(SHARED_TYPE_JOB, sharedTypes);
-    files.set(LAYOUT.sharedTypes, sharedTypesFileText(declarations));
-  }
+  if (sharedDeclarations !== null) files.set(LAYOUT.sharedTypes, sharedTypesFileText(sharedDeclarations));
   files.set(
     LAYOUT.types,
     renderTemplate('types.ts', { tools: plan.tools, sharedTypesModule: sharedTypes.length > 0 ? SHARED_TYPES_MODULE : null }),
   );
-  const modules = await work.map(TOOL_MODULE_JOB, plan.tools);
   plan.tools.forEach((tool, index) => files.set(toolModulePath(tool.fileName), modules[index]!.text));
   for (const [path, text] of runtime) files.set(runtimeFilePath(path), text);
   // Every file ends in exactly one LF, whatever a template or the runtime source ended with.

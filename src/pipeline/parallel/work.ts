@@ -29,7 +29,7 @@ export interface Work {
   readonly stats: { hits: number; misses: number };
   /** How many jobs worker threads did. */
   readonly parallelJobs: number;
-  /** Stops the workers. */
+  /** Stops the workers (a later map worth spreading starts them again). */
   close(): Promise<void>;
 }
 

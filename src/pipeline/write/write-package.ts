@@ -3,7 +3,7 @@
 
 import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { readdir, readlink, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { PackageFiles } from '../emit/emit-package.js';
 import { LAYOUT, OWNED_DIRS } from '../plan/layout.js';
 import { PipelineError } from '../problems.js';
@@ -90,7 +90,8 @@ async function refuseForeignFiles(outDir: string, files: PackageFiles): Promise<
 }
 
 export async function writePackage(outDir: string, files: PackageFiles, options: WriteOptions = {}): Promise<WriteSummary> {
-  if ((await isFolder(outDir)) && !options.force) await refuseForeignFiles(outDir, files);
+  if (!(await isFolder(outDir))) return writeNewFolder(outDir, files);
+  if (!options.force) await refuseForeignFiles(outDir, files);
   const changes: Change[] = [];
   let unchanged = 0;
   for (const [path, text] of files) {
@@ -104,6 +105,43 @@ export async function writePackage(outDir: string, files: PackageFiles, options:
   const stale = await staleFiles(outDir, files);
   await Promise.all(stale.map((path) => rm(join(outDir, path), { force: true })));
   return { written: changes.map((change) => change.path).sort(), unchanged, removed: stale };
+}
+
+/**
+ * A package into a folder that does not exist yet: every file is written into a temporary folder beside it, which is
+ * then renamed into place whole. One rename instead of one per file, nothing to compare, and a build cut short at any
+ * point leaves no folder at all. A failure removes the temporary folder and any parent folders made for it.
+ */
+function writeNewFolder(outDir: string, files: PackageFiles): WriteSummary {
+  const parent = dirname(resolve(outDir));
+  const madeParent = mkdirSync(parent, { recursive: true });
+  const staging = temporaryBeside(resolve(outDir));
+  // What an earlier process of the same id left there, cut short, must not become part of this package.
+  rmSync(staging, { recursive: true, force: true });
+  const made = new Set<string>();
+  let current = '';
+  try {
+    for (const [path, text] of files) {
+      current = path;
+      const target = join(staging, path);
+      const dir = dirname(target);
+      if (!made.has(dir)) {
+        mkdirSync(dir, { recursive: true });
+        made.add(dir);
+      }
+      writeTextSync(target, text);
+    }
+    current = '';
+    renameSync(staging, resolve(outDir));
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    if (madeParent !== undefined) rmSync(madeParent, { recursive: true, force: true });
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new PipelineError(
+      `cannot write ${current === '' ? outDir : `${current} in ${outDir}`} (${reason}): nothing was written, the folder is as it was`,
+    );
+  }
+  return { written: [...files.keys()].sort(), unchanged: 0, removed: [] };
 }
 
 interface Change {
@@ -122,14 +160,19 @@ interface Change {
  */
 function applyAllOrNothing(outDir: string, changes: Change[]): void {
   const madeDirs: string[] = [];
+  const present = new Set<string>();
   const renamed: Change[] = [];
   let current = '';
   try {
     changes.forEach((change, index) => {
       current = change.path;
       const target = join(outDir, change.path);
-      const made = mkdirSync(dirname(target), { recursive: true });
-      if (made !== undefined) madeDirs.push(made);
+      const dir = dirname(target);
+      if (!present.has(dir)) {
+        const made = mkdirSync(dir, { recursive: true });
+        if (made !== undefined) madeDirs.push(made);
+        present.add(dir);
+      }
       change.temporary = temporaryBeside(target, index);
       writeTextSync(change.temporary, change.text);
     });
