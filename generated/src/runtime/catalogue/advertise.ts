@@ -7,7 +7,7 @@ import type { JsonObject, ServedTool } from '../shared/contracts.js';
 import { argumentsFromHost, DEFAULT_HOST_PROFILE, HOST_RULES, hostInputSchema, type HostProfileName } from '../schema/host-profiles.js';
 import { isManifestPending } from './catalogue-index.js';
 import { namedBooleanSubschemasAsObjects, inlineRefs, inlineRefsExactly } from '../schema/schema-transform.js';
-import { toolBySlug } from './slug-index.js';
+import type { ToolList } from './slug-index.js';
 import { specAnnotations } from '../protocol/tool-annotations.js';
 import { isJsonObject } from '../shared/json-values.js';
 
@@ -124,7 +124,7 @@ export interface ToolAdvertiser {
    */
   list(tools: readonly ServedTool[], metaTool: Tool | readonly Tool[]): Tool[];
   /** Arguments of a direct call to `name`, with keys the profile aliased turned back into the manifest's keys. */
-  argumentsFor(tools: readonly ServedTool[], name: string, args: unknown): unknown;
+  argumentsFor(list: ToolList, name: string, args: unknown): unknown;
 }
 
 /**
@@ -160,9 +160,9 @@ export function createToolAdvertiser(options: ListingOptions & { profile: HostPr
       if (metas.length > 1) listed = listed.filter((tool) => !metas.some((meta) => meta.name === tool.slug));
       return [...listed.map((tool) => formOf(tool, true).tool), ...metas];
     },
-    argumentsFor(tools, name, args) {
+    argumentsFor(list, name, args) {
       if (name === options.metaToolName) return args;
-      const tool = toolBySlug(tools, name);
+      const tool = list.bySlug(name);
       return tool === undefined || !isAdvertised(tool) ? args : argumentsFromHost(args, formOf(tool, false).aliases);
     },
   };

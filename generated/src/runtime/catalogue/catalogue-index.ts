@@ -16,13 +16,16 @@ export interface ToolTraits {
   annotations: ToolAnnotations | null;
 }
 
-/** Where a tool from lazyServedTools carries its indexed traits: a property of its own, not enumerable, never written out. */
-const INDEXED_TRAITS = Symbol('indexed traits');
-type PendingTool = ServedTool & { readonly [INDEXED_TRAITS]?: ToolTraits };
+/**
+ * The indexed traits of each tool lazyServedTools made, kept beside the tool rather than on it: the tool stays a plain
+ * ServedTool (compared, copied and written out as one). Keyed by the tool object itself, as the traits are that very
+ * tool's: a tool a refresh brings under the same slug has its own manifest and reads its traits there.
+ */
+const indexedTraits = new WeakMap<ServedTool, ToolTraits>();
 
 /** A tool's category, tags and annotations, from the index while its manifest is not read yet. */
 export function traitsOf(tool: ServedTool): ToolTraits {
-  const indexed = isManifestPending(tool) ? (tool as PendingTool)[INDEXED_TRAITS] : undefined;
+  const indexed = isManifestPending(tool) ? indexedTraits.get(tool) : undefined;
   if (indexed !== undefined) return indexed;
   const { manifest } = tool;
   return {
@@ -81,7 +84,7 @@ export function lazyServedTools(index: readonly IndexedTool[], load: () => reado
   const tools = index.map(({ slug, identifier, withheldReason, toolName, traits }) => {
     const tool = { slug } as ServedTool;
     Object.defineProperty(tool, 'manifest', { get: () => materialize(tool), enumerable: true, configurable: true });
-    if (traits !== undefined) Object.defineProperty(tool, INDEXED_TRAITS, { value: traits });
+    if (traits !== undefined) indexedTraits.set(tool, traits);
     return Object.assign(tool, { identifier, withheldReason }, toolName === undefined ? {} : { toolName });
   });
 

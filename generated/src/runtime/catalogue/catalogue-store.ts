@@ -18,8 +18,8 @@ export const SERVED_CATALOGUE_FORMAT = 'nexusbloom-served-catalogue/1';
 const MANIFEST_FETCH_CONCURRENCY = 4;
 
 export interface CatalogueStore {
-  /** The current list, sorted by slug (code unit order). Synchronous: never waits for the network. */
-  getTools(): readonly ServedTool[];
+  /** The current list, sorted by slug (code unit order), indexed by slug. Synchronous: never waits for the network. */
+  getTools(): ToolList;
   /** In live mode, refreshes when the cached list is older than the TTL (always, when the TTL is 0). Never rejects. */
   ensureFresh(): Promise<void>;
   /** Called after the list changed. */
@@ -116,7 +116,7 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
   const { settings, apiClient, log } = options;
   const now = options.now ?? Date.now;
   const pinnedBySlug = new Map(options.catalogue.tools.map((tool) => [tool.slug, tool]));
-  // A ToolList (see slug-index.ts): every lookup by slug on the list the server hands out is one Map read.
+  // Every lookup by slug on the list the server hands out is one Map read (see slug-index.ts).
   let tools: ToolList = toolList(sortBySlug(options.catalogue.tools));
   const advertisedListUrl = options.catalogue.advertisedListUrl;
   const preparedForms = advertisedListUrl
@@ -134,7 +134,7 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
       // Reported once per distinct failure, so a down API does not fill stderr on every list request.
       if (listed.failure.error !== lastFailure) {
         log(
-          `Live catalogue refresh failed (${listed.failure.code}): ${listed.failure.error} Keeping the last good list of ${tools.length} tools.`,
+          `Live catalogue refresh failed (${listed.failure.code}): ${listed.failure.error} Keeping the last good list of ${tools.tools.length} tools.`,
         );
       }
       lastFailure = listed.failure.error;
@@ -143,7 +143,7 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
     if (lastFailure !== null) log('Live catalogue refresh succeeded again.');
     lastFailure = null;
 
-    const current = new Map(tools.map((tool) => [tool.slug, tool]));
+    const current = new Map(tools.tools.map((tool) => [tool.slug, tool]));
     const upstream = new Map<string, CatalogueEntry>();
     for (const entry of listed.value) upstream.set(entry.slug, entry);
 
@@ -166,12 +166,12 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
         if (known !== undefined) next.push(isRemoved(known) ? (pinnedBySlug.get(entry.slug) ?? known) : known);
       }
     });
-    for (const tool of tools) {
+    for (const tool of tools.tools) {
       if (!upstream.has(tool.slug)) next.push(isRemoved(tool) ? tool : markedRemoved(tool));
     }
 
     const sorted = sortBySlug(next);
-    if (fingerprint(sorted) !== fingerprint(tools)) {
+    if (fingerprint(sorted) !== fingerprint(tools.tools)) {
       tools = toolList(sorted);
       for (const listener of [...listeners]) {
         try {

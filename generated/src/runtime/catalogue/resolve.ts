@@ -2,7 +2,7 @@
 import { distance } from 'fastest-levenshtein';
 import { toolFailure, type ServedTool, type ToolFailure } from '../shared/contracts.js';
 import { searchTools, type ToolSearch } from '../search/index.js';
-import { toolBySlug } from './slug-index.js';
+import type { ToolList } from './slug-index.js';
 import { byCodeUnit } from '../shared/order.js';
 
 export type SlugResolution = { ok: true; tool: ServedTool } | { ok: false; failure: ToolFailure };
@@ -76,8 +76,9 @@ export function notFoundFailure(wanted: string, closest: readonly string[], opti
   });
 }
 
-export function resolveSlug(tools: readonly ServedTool[], wanted: string, options: ResolveOptions = {}): SlugResolution {
-  const exact = toolBySlug(tools, wanted);
+export function resolveSlug(list: ToolList, wanted: string, options: ResolveOptions = {}): SlugResolution {
+  const exact = list.bySlug(wanted);
+  const { tools } = list;
   if (exact) return { ok: true, tool: exact };
   if (!options.exactOnly && wanted !== '') {
     const candidates = tools.filter((tool) => tool.slug.startsWith(wanted));

@@ -3,6 +3,7 @@
 
 import type { EnvironmentVariables } from '../shared/contracts.js';
 import type { SecurityScheme } from './operation.js';
+import { variableValue } from '../shared/environment.js';
 
 /** Where credentials go on one request. */
 export interface Credentials {
@@ -55,10 +56,7 @@ export interface CredentialReader {
 }
 
 export function createCredentialReader(prefix: string, env: EnvironmentVariables, tokens: TokenSource): CredentialReader {
-  const read = (name: string): string | null => {
-    const value = env[name]?.trim();
-    return value === undefined || value === '' ? null : value;
-  };
+  const read = (name: string): string | null => variableValue(env, name) ?? null;
   const genericKey = (): string | null => read(`${prefix}API_KEY`);
 
   /** What one scheme adds, or null when its variables are not set. */

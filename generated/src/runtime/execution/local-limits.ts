@@ -2,6 +2,7 @@
 // environment (`<prefix>MCP_LOCAL_CONCURRENCY`, `<prefix>MCP_LOCAL_QUEUE`, `<prefix>MCP_LOCAL_MEMORY_MB`).
 
 import type { DiagnosticLog, EnvironmentVariables, ServerNames } from '../shared/contracts.js';
+import { variableValue } from '../shared/environment.js';
 
 export interface LocalLimits {
   /** Children running at once. */
@@ -31,8 +32,8 @@ export function localLimitVars(envPrefix: string): LocalLimits['vars'] {
 export function readLocalLimits(names: Pick<ServerNames, 'envPrefix'>, env: EnvironmentVariables, log: DiagnosticLog): LocalLimits {
   const vars = localLimitVars(names.envPrefix);
   const read = (name: string, fallback: number, min: number): number => {
-    const raw = env[name]?.trim();
-    if (raw === undefined || raw === '') return fallback;
+    const raw = variableValue(env, name);
+    if (raw === undefined) return fallback;
     const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
     if (!Number.isSafeInteger(value) || value < min) {
       log(`${name}=${JSON.stringify(raw)} is not a whole number of at least ${min}; using ${fallback}.`);

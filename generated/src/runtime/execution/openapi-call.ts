@@ -18,6 +18,7 @@ import { createCredentialReader, type TokenSource } from './credentials.js';
 import type { OperationCall } from './operation.js';
 import { buildOperationRequest } from './operation-request.js';
 import { isJsonObject } from '../shared/json-values.js';
+import { variableValue } from '../shared/environment.js';
 
 export interface OperationCaller {
   call(tool: ServedTool, call: OperationCall, params: JsonObject, signal?: AbortSignal): Promise<RunOutcome>;
@@ -34,8 +35,7 @@ export interface OperationCallerOptions {
 /** `<prefix>API_URL`, when set, replaces the document's server URL (a test double, a staging host, a proxy). */
 function baseUrlOf(options: OperationCallerOptions, call: OperationCall): { url: string } | { problem: string } {
   const variable = `${options.names.envPrefix}API_URL`;
-  const configured = options.env[variable]?.trim();
-  const candidate = configured !== undefined && configured !== '' ? configured : call.servers.find((url) => /^https?:\/\//i.test(url));
+  const candidate = variableValue(options.env, variable) ?? call.servers.find((url) => /^https?:\/\//i.test(url));
   if (candidate === undefined) {
     return {
       problem: `the API description gives no absolute server URL (${call.servers.map((s) => JSON.stringify(s)).join(', ') || 'none'}); set ${variable} to the API's base URL.`,

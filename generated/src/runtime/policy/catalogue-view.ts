@@ -1,36 +1,36 @@
 // The catalogue as the policy lets agents see it, computed once per tool list, and the answer for a tool outside it.
 
-import { toolFailure, type ServedTool, type ToolFailure } from '../shared/contracts.js';
-import { toolBySlug, toolList, type ToolList } from '../catalogue/slug-index.js';
+import { toolFailure, type ToolFailure } from '../shared/contracts.js';
+import { toolList, type ToolList } from '../catalogue/slug-index.js';
 import { decideTool, isOpenPolicy, type OperatorPolicy } from './operator-policy.js';
 
 export interface PolicyView {
-  /** The tools inside the policy, in the list's order; the same array when the policy lets every tool through. */
-  allowed(tools: readonly ServedTool[]): readonly ServedTool[];
+  /** The tools inside the policy, in the list's order; the very list when the policy lets every tool through. */
+  allowed(list: ToolList): ToolList;
   /**
    * TOOL_NOT_ALLOWED for a name that is, or is the only prefix of, a tool outside the policy; null otherwise (the
    * caller answers its own not-found). Asked only after the name failed to resolve among the allowed tools.
    */
-  refusal(tools: readonly ServedTool[], wanted: string, exactOnly?: boolean): ToolFailure | null;
+  refusal(list: ToolList, wanted: string, exactOnly?: boolean): ToolFailure | null;
   /** How many tools of the list are outside the policy. */
-  refusedCount(tools: readonly ServedTool[]): number;
+  refusedCount(list: ToolList): number;
 }
 
 export function createPolicyView(policy: OperatorPolicy): PolicyView {
   const open = isOpenPolicy(policy);
   // The last list asked for and its allowed tools: the store hands out one list until a refresh replaces it.
-  let last: { tools: readonly ServedTool[]; allowed: ToolList } | undefined;
-  const allowed = (tools: readonly ServedTool[]): readonly ServedTool[] => {
-    if (open) return tools;
-    if (last?.tools !== tools) last = { tools, allowed: toolList(tools.filter((tool) => decideTool(policy, tool).allowed)) };
+  let last: { list: ToolList; allowed: ToolList } | undefined;
+  const allowed = (list: ToolList): ToolList => {
+    if (open) return list;
+    if (last?.list !== list) last = { list, allowed: toolList(list.tools.filter((tool) => decideTool(policy, tool).allowed)) };
     return last.allowed;
   };
   return {
     allowed,
-    refusal(tools, wanted, exactOnly = false) {
+    refusal(list, wanted, exactOnly = false) {
       if (open || wanted === '') return null;
-      const exact = toolBySlug(tools, wanted);
-      const candidates = exact !== undefined ? [exact] : exactOnly ? [] : tools.filter((tool) => tool.slug.startsWith(wanted));
+      const exact = list.bySlug(wanted);
+      const candidates = exact !== undefined ? [exact] : exactOnly ? [] : list.tools.filter((tool) => tool.slug.startsWith(wanted));
       const only = candidates.length === 1 ? candidates[0] : undefined;
       if (only === undefined) return null;
       const decision = decideTool(policy, only);
@@ -43,6 +43,6 @@ export function createPolicyView(policy: OperatorPolicy): PolicyView {
         { slug: only.slug, reason: decision.reason },
       );
     },
-    refusedCount: (tools) => tools.length - allowed(tools).length,
+    refusedCount: (list) => list.tools.length - allowed(list).tools.length,
   };
 }

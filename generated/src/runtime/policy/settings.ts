@@ -12,6 +12,7 @@ import {
   type RiskCeiling,
   type SurfaceMode,
 } from './modes.js';
+import { variableValue } from '../shared/environment.js';
 
 export { CONFIRM_MODES, SURFACE_MODES, type ConfirmMode, type PolicyDefaults, type SurfaceMode } from './modes.js';
 
@@ -62,10 +63,7 @@ export function readPolicySettings(
   defaults: PolicyDefaults = {},
 ): PolicySettings {
   const vars = policyEnvVarNames(names);
-  const read = (name: string): string | undefined => {
-    const value = env[name]?.trim();
-    return value === undefined || value === '' ? undefined : value;
-  };
+  const read = (name: string): string | undefined => variableValue(env, name);
   const choice = <const T extends readonly string[]>(name: string, choices: T, fallback: T[number]): T[number] => {
     const raw = read(name);
     if (raw === undefined) return fallback;

@@ -100,31 +100,34 @@ const FORMAT_SAMPLES: Record<string, string> = {
 
 const MAX_SAMPLE_DEPTH = 8;
 
-/** A value that satisfies `schema` as far as a simple walk can tell; callers re-validate it. */
-export function sampleValue(root: JsonObject, schema: unknown, depth = 0, seen: Set<string> = new Set()): unknown {
-  if (!isJsonObject(schema)) return null;
-  const node = resolveRefs(root, schema, new Set(seen));
+/** Keywords under which a schema node's value takes a walk beyond the node: plainValue does not answer for them. */
+const WALKED = ['$ref', '$dynamicRef', 'allOf', 'anyOf', 'oneOf'];
+
+/**
+ * The value a schema node states (its const, default, first enum value or first example) or, for a node of one
+ * scalar type, a value of that type within its bounds; undefined when it takes more than the node to say (a
+ * reference, a composition, an object, an array). sampleValue answers from it where it can; the generator's README
+ * example takes it alone, as a value it can be sure of is one that compiles against the tool's types.
+ */
+export function plainValue(schema: unknown): unknown {
+  if (!isJsonObject(schema)) return undefined;
+  const stated = statedValue(schema);
+  if (stated !== undefined || WALKED.some((keyword) => keyword in schema) || typeof schema.type !== 'string') return stated;
+  return scalarValue(schema, schema.type);
+}
+
+/** What a node states outright: const, default, the first enum value, the first example; undefined when none. */
+function statedValue(node: JsonObject): unknown {
   if ('const' in node) return node.const;
   if ('default' in node) return node.default;
   if (Array.isArray(node.enum) && node.enum.length) return node.enum[0];
   if (Array.isArray(node.examples) && node.examples.length) return node.examples[0];
-  if (Array.isArray(node.allOf)) {
-    const merged: JsonObject = {};
-    for (const part of node.allOf) if (isJsonObject(part)) Object.assign(merged, resolveRefs(root, part, new Set(seen)));
-    const { allOf: _allOf, ...rest } = node;
-    return sampleValue(root, { ...merged, ...rest }, depth + 1, seen);
-  }
-  for (const key of ['oneOf', 'anyOf'] as const) {
-    const options = node[key];
-    if (Array.isArray(options) && options.length) {
-      const { [key]: _options, ...rest } = node;
-      return sampleValue(root, { ...rest, ...(isJsonObject(options[0]) ? options[0] : {}) }, depth + 1, seen);
-    }
-  }
-  const types = Array.isArray(node.type) ? node.type : [node.type];
-  const type = types.find((candidate) => candidate !== 'null') ?? types[0];
-  const inferred = type ?? (isJsonObject(node.properties) || Array.isArray(node.required) ? 'object' : node.items ? 'array' : undefined);
-  switch (inferred) {
+  return undefined;
+}
+
+/** A value of the scalar `type` that keeps to the node's bounds and format; undefined for a type that is not scalar. */
+function scalarValue(node: JsonObject, type: unknown): unknown {
+  switch (type) {
     case 'string': {
       const format = typeof node.format === 'string' ? FORMAT_SAMPLES[node.format] : undefined;
       let text = format ?? 'example';
@@ -144,7 +147,7 @@ export function sampleValue(root: JsonObject, schema: unknown, depth = 0, seen: 
             : typeof node.maximum === 'number' && node.maximum < 1
               ? node.maximum
               : 1;
-      if (inferred === 'integer') value = Math.ceil(value);
+      if (type === 'integer') value = Math.ceil(value);
       if (typeof node.multipleOf === 'number' && node.multipleOf > 0) value = Math.ceil(value / node.multipleOf) * node.multipleOf;
       return value;
     }
@@ -152,6 +155,34 @@ export function sampleValue(root: JsonObject, schema: unknown, depth = 0, seen: 
       return false;
     case 'null':
       return null;
+    default:
+      return undefined;
+  }
+}
+
+/** A value that satisfies `schema` as far as a simple walk can tell; callers re-validate it. */
+export function sampleValue(root: JsonObject, schema: unknown, depth = 0, seen: Set<string> = new Set()): unknown {
+  if (!isJsonObject(schema)) return null;
+  const node = resolveRefs(root, schema, new Set(seen));
+  const stated = statedValue(node);
+  if (stated !== undefined) return stated;
+  if (Array.isArray(node.allOf)) {
+    const merged: JsonObject = {};
+    for (const part of node.allOf) if (isJsonObject(part)) Object.assign(merged, resolveRefs(root, part, new Set(seen)));
+    const { allOf: _allOf, ...rest } = node;
+    return sampleValue(root, { ...merged, ...rest }, depth + 1, seen);
+  }
+  for (const key of ['oneOf', 'anyOf'] as const) {
+    const options = node[key];
+    if (Array.isArray(options) && options.length) {
+      const { [key]: _options, ...rest } = node;
+      return sampleValue(root, { ...rest, ...(isJsonObject(options[0]) ? options[0] : {}) }, depth + 1, seen);
+    }
+  }
+  const types = Array.isArray(node.type) ? node.type : [node.type];
+  const type = types.find((candidate) => candidate !== 'null') ?? types[0];
+  const inferred = type ?? (isJsonObject(node.properties) || Array.isArray(node.required) ? 'object' : node.items ? 'array' : undefined);
+  switch (inferred) {
     case 'array': {
       const minItems = typeof node.minItems === 'number' ? node.minItems : 0;
       if (minItems === 0 || depth >= MAX_SAMPLE_DEPTH) return [];
@@ -172,8 +203,10 @@ export function sampleValue(root: JsonObject, schema: unknown, depth = 0, seen: 
       for (const name of required) result[name] = sampleValue(root, properties[name] ?? {}, depth + 1, seen);
       return result;
     }
+    case 'null':
+      return null;
     default:
-      return 'example';
+      return scalarValue(node, inferred) ?? 'example';
   }
 }
 

@@ -262,10 +262,16 @@ function collectFields(schema: unknown, names: string[], descriptions: string[],
   if (isObject(schema.items)) collectFields(schema.items, names, descriptions, depth + 1);
 }
 
-/** The first sentence of a description (up to 200 characters), which says what the tool is for. */
+/**
+ * The first sentence of a description (up to 200 characters, else its words that fit), which says what the tool is
+ * for. Never cut inside a word: the rest of the description is indexed from where the lead ends.
+ */
 export function leadSentence(description: string): string {
   const match = /^(.{1,200}?[.!?])(\s|$)/s.exec(description);
-  return (match ? (match[1] as string) : description.slice(0, 200)).trim();
+  if (match) return (match[1] as string).trim();
+  if (description.length <= 200) return description.trim();
+  const cut = /^.{0,200}(?=\s)/s.exec(description);
+  return (cut ? cut[0] : description.slice(0, 200)).trim();
 }
 
 /** The text of each searchable field of a tool, in FIELDS order: everything an index is built from. */

@@ -9,7 +9,7 @@ import { byCodeUnit } from '../shared/order.js';
 import { indexDataOfFile } from './index-file.js';
 
 /** Names the layout of SearchIndexData and the text analysis behind it; change it whenever either changes. */
-export const SEARCH_INDEX_FORMAT = 'nexusbloom-search-index/3';
+export const SEARCH_INDEX_FORMAT = 'nexusbloom-search-index/4';
 
 /** A search index as plain JSON data, built once (at generation time) and loaded by the server. */
 export interface SearchIndexData {
@@ -39,6 +39,21 @@ export interface SearchTermData {
   postings: number[];
 }
 
+/** The query-term tables of an index (SearchIndexData's `synonyms` and `related`), as given to a build. */
+export interface QueryTermTables {
+  synonyms?: Readonly<Record<string, readonly string[]>>;
+  related?: Readonly<Record<string, readonly string[]>>;
+}
+
+/**
+ * Per tool, the words of each searchable field (FIELDS order) as the index split them, before phrases add theirs; the
+ * bigram field's list is empty. What a table maker reads, so that a catalogue's text is split once.
+ */
+export type ToolFieldWords = readonly (readonly string[])[];
+
+/** Tables made from the words of the very build that stores them (the generator's WordNet and action tables). */
+export type QueryTermTablesOf = (toolWords: readonly ToolFieldWords[]) => QueryTermTables;
+
 function keyOfTexts(textsPerTool: readonly (readonly string[])[]): string {
   // One update of the whole text: thousands of small updates cost more than the hashing itself.
   return createHash('sha256')
@@ -60,28 +75,28 @@ export function buildSearchIndex(
   synonyms: Readonly<Record<string, readonly string[]>> = {},
   related: Readonly<Record<string, readonly string[]>> = {},
 ): SearchIndexData {
-  return indexOfTools(tools, synonyms, related);
+  return indexOfTools(tools, () => ({ synonyms, related }));
 }
 
 /**
- * buildSearchIndex's data, and per tool the index terms whose first-seen word in that tool differs from the data's
- * (first seen in any tool): what a one-tool index of each tool would say, without building one per tool.
+ * buildSearchIndex's data, its tables made by `tables` from the words the build split, and per tool the index terms
+ * whose first-seen word in that tool differs from the data's (first seen in any tool): what a one-tool index of each
+ * tool would say, without building one per tool.
  */
 export function buildSearchIndexWithToolSurfaces(
   tools: readonly ServedTool[],
-  synonyms: Readonly<Record<string, readonly string[]>> = {},
-  related: Readonly<Record<string, readonly string[]>> = {},
+  tables: QueryTermTablesOf = () => ({}),
 ): { data: SearchIndexData; toolSurfaces: Map<string, string>[] } {
   const toolSurfaces = tools.map(() => new Map<string, string>());
-  return { data: indexOfTools(tools, synonyms, related, toolSurfaces), toolSurfaces };
+  return { data: indexOfTools(tools, tables, toolSurfaces), toolSurfaces };
 }
 
-function indexOfTools(
-  tools: readonly ServedTool[],
-  synonyms: Readonly<Record<string, readonly string[]>>,
-  related: Readonly<Record<string, readonly string[]>>,
-  toolSurfaces?: Map<string, string>[],
-): SearchIndexData {
+/** buildSearchIndex with tables made from the words the build split (see QueryTermTablesOf). */
+export function buildSearchIndexWith(tools: readonly ServedTool[], tables: QueryTermTablesOf): SearchIndexData {
+  return indexOfTools(tools, tables);
+}
+
+function indexOfTools(tools: readonly ServedTool[], tablesOf: QueryTermTablesOf, toolSurfaces?: Map<string, string>[]): SearchIndexData {
   const textsPerTool = tools.map(searchableTexts);
   // Terms are numbered as first seen: catalogues repeat their words a lot, and flat arrays keep garbage low.
   const idOfTerm = new Map<string, number>();
@@ -91,10 +106,15 @@ function indexOfTools(
   const counts: number[] = [];
   // Per term, the last tool it was seen in: its first occurrence in each tool, for toolSurfaces.
   const seenIn: number[] = [];
-  const lengths = textsPerTool.map((texts, toolIndex) =>
-    texts.map((text, fieldIndex) => {
+  const toolWords: string[][][] = [];
+  const lengths = textsPerTool.map((texts, toolIndex) => {
+    const fieldWords: string[][] = [];
+    toolWords.push(fieldWords);
+    return texts.map((text, fieldIndex) => {
       const field = FIELDS[fieldIndex] as (typeof FIELDS)[number];
-      const surfaceWords = field === 'bigrams' ? undefined : withPhrases(words(text));
+      const plainWords = field === 'bigrams' ? [] : words(text);
+      fieldWords.push(plainWords);
+      const surfaceWords = field === 'bigrams' ? undefined : withPhrases(plainWords);
       const terms = surfaceWords === undefined ? fieldTerms(field, text) : surfaceWords.map(term);
       const inField: number[] = [];
       terms.forEach((indexed, position) => {
@@ -120,8 +140,8 @@ function indexOfTools(
         counts[id] = 0;
       }
       return terms.length;
-    }),
-  );
+    });
+  });
   const order = names.map((_, id) => id).sort((a, b) => byCodeUnit(names[a] as string, names[b] as string));
   const terms: Record<string, SearchTermData> = {};
   for (const id of order) terms[names[id] as string] = { surface: surfaces[id] as string, postings: postings[id] as number[] };
@@ -133,14 +153,15 @@ function indexOfTools(
     }
     return kept;
   };
+  const tables = tablesOf(toolWords);
   return {
     format: SEARCH_INDEX_FORMAT,
     key: keyOfTexts(textsPerTool),
     fields: [...FIELDS],
     lengths,
     terms,
-    synonyms: keep(synonyms),
-    related: keep(related),
+    synonyms: keep(tables.synonyms ?? {}),
+    related: keep(tables.related ?? {}),
   };
 }
 

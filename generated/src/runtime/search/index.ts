@@ -8,13 +8,17 @@ export type { SearchHit } from './ranking.js';
 export { GOOD_MATCH_COVERAGE, largestCategories, searchAnswer, type SearchAnswer } from './answer.js';
 export {
   buildSearchIndex,
+  buildSearchIndexWith,
   buildSearchIndexWithToolSurfaces,
   parseSearchIndex,
   readSearchIndexFile,
   readSearchIndexFileSync,
   SEARCH_INDEX_FORMAT,
   searchIndexKey,
+  type QueryTermTables,
+  type QueryTermTablesOf,
   type SearchIndexData,
   type SearchTermData,
+  type ToolFieldWords,
 } from './index-data.js';
 export { FIELDS, stem, term, words } from './analysis.js';

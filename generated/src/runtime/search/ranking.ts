@@ -1,6 +1,7 @@
 // Ranking: BM25F over weighted fields with query expansion (hand and WordNet synonyms, verbs of one action, prefixes,
-// adjacent-word pairs), coverage by rare words, then what the name and summary explain, the name's head noun and first
-// word, the query verb's (or plural object's) agreement with the tool's action, and deprecation. Weights: levers.ts.
+// adjacent-word pairs), coverage by rare words, then what the name and summary explain, the name's head noun (named as
+// the query's object, or only as its context after a preposition) and first word, the query verb's (or plural object's,
+// or unknown leading verb's) agreement with the tool's action, and deprecation. Weights: levers.ts.
 import { parameterCounts, requiredFields } from '../schema/call-shape.js';
 import type { ServedTool } from '../shared/contracts.js';
 import {
@@ -197,8 +198,10 @@ export function rankTools(
   // The query's first word, unless it names a plain action: what it asks to do ("cancel", "capture") or see.
   const leadWord = actionAt[0] === false ? chosen[0] : undefined;
   const leadInName = new Uint8Array(toolCount);
+  const contextTerms = L.contextHead < 1 ? contextTermsOf(words(query)) : new Set<string>();
   for (const [position, word] of chosen.entries()) {
     const actionWord = actionAt[position] === true;
+    const inContext = contextTerms.has(term(word));
     const options = expand(term(word), index, actionWord, L);
     const touched: number[] = [];
     // Per tool, the best-scoring option wins; on a tie the earlier option (exact, then synonym, then prefix) stays.
@@ -210,9 +213,11 @@ export function rankTools(
         const weighted = (postings.scores[i] as number) * option.weight;
         // The word is in the tool's name through any of its options, even when another field scored higher.
         if (postings.inName[i] === 1 && option.via !== 'prefix' && nameTermOf[tool] === -1) nameTermOf[tool] = postings.id;
-        if (postings.id === index.heads[tool] && !actionWord && option.via !== 'prefix') headMatched[tool] = 1;
+        // 1: the head is what the query asks about; 2: only what it is about sits in ("… to a release").
+        if (postings.id === index.heads[tool] && !actionWord && option.via !== 'prefix')
+          headMatched[tool] = inContext && headMatched[tool] !== 1 ? 2 : 1;
         if (postings.inSummary[i] === 1 && option.via !== 'prefix')
-          inSummary[tool] = Math.max(inSummary[tool] as number, option.via === 'exact' ? 1 : 0.75);
+          inSummary[tool] = Math.max(inSummary[tool] as number, option.via === 'exact' ? 1 : L.synonymCoverage);
         if (weighted > (bestScores[tool] as number)) {
           if (bestScores[tool] === 0) touched.push(tool);
           bestScores[tool] = weighted;
@@ -242,7 +247,7 @@ export function rankTools(
       // A word matched only through a synonym or a prefix covers the query less than one matched as written; the
       // action verb counts through the action factor instead, unless the query has no other word.
       if (!actionWord || intentWords === 0)
-        matchedWords[tool] = (matchedWords[tool] as number) + wordWeight * (bestOptions[tool] === 0 ? 1 : 0.75);
+        matchedWords[tool] = (matchedWords[tool] as number) + wordWeight * (bestOptions[tool] === 0 ? 1 : L.synonymCoverage);
       const nameTerm =
         bestInName[tool] === 1
           ? (index.postings.get((options[bestOptions[tool] as number] as Expansion).term) as TermPostings).id
@@ -299,12 +304,17 @@ export function rankTools(
   // "show me the pods", "cards a customer has on file": a plural object asks for many, not one.
   const object = chosen.find((_, position) => actionAt[position] !== true);
   const wanted = L.pluralMeansList && (said === 'read' || said === null) && object !== undefined && isPlural(object) ? 'list' : said;
+  // "scale my deployment", "concede a dispute": a verb the action words lack, before its object, asks to do something.
+  const doesSomething = said === null && L.otherVerbReads < 1 && isImperative(words(query));
   const candidates: Candidate[] = matchedTools.map((tool) => {
     const coverage = Math.min(1, (matchedWords[tool] as number) / (coverageTotal || 1));
     let score = (totals[tool] as number) * (1 - L.coverageShare + L.coverageShare * coverage * coverage);
     const action = index.actions[tool];
     const agrees = wanted !== null && action !== null && action !== undefined && actionFactor(wanted, action, L) >= 1;
     if (wanted !== null && action !== null && action !== undefined) score *= actionFactor(wanted, action, L);
+    else if (doesSomething && (action === 'read' || action === 'list')) score *= L.otherVerbReads;
+    // "follow an issue", "upvote a ticket": a query that names no action seldom means the tool that deletes.
+    if (wanted === null && action === 'delete') score *= L.unaskedDelete;
     // How much of the tool's name the query accounts for ("create a screen": createScreen over createScreenScheme);
     // the name's verb counts when the query asks for the same action.
     const nameCoverage = Math.min(1, ((nameTermCounts[tool] as number) + (agrees ? 1 : 0)) / Math.max(1, index.nameTerms[tool] as number));
@@ -312,6 +322,8 @@ export function rankTools(
     if (leadInName[tool] === 1) score *= L.leadInName;
     // What the tool's name is about, its head noun, is something the query asks for.
     if (headMatched[tool] === 1) score *= L.headMatch;
+    // "upload a binary to a release": the release is where the thing goes, so "Create a release" is not it.
+    else if (headMatched[tool] === 2) score *= L.contextHead;
     // Second look: how much of the query the tool's name and summary explain, beyond matches in its prose.
     const summaryCoverage = Math.min(1, (summaryMatched[tool] as number) / (coverageTotal || 1));
     score *= L.summaryCoverageFloor + (1 - L.summaryCoverageFloor) * summaryCoverage;
@@ -357,6 +369,67 @@ export function rankTools(
       nearTie: neighbours.some((other) => Math.abs(other.score - score) <= NEAR_TIE_SHARE * Math.max(other.score, score)),
     };
   });
+}
+
+/** Prepositions after which a query names the context of what it asks about ("issues IN a project"). */
+const CONTEXT_PREPOSITIONS = new Set(['in', 'on', 'to', 'of', 'for', 'from', 'into', 'onto', 'at', 'across', 'within', 'inside', 'under']);
+
+/** The terms a query names only after its first preposition: the parent or place of its object, not the object. */
+function contextTermsOf(list: readonly string[]): Set<string> {
+  const merged = mergePhrases(list);
+  const cut = merged.findIndex((word, position) => position > 0 && CONTEXT_PREPOSITIONS.has(word));
+  if (cut === -1) return new Set();
+  const before = new Set(merged.slice(0, cut).map(term));
+  return new Set(
+    merged
+      .slice(cut + 1)
+      .filter((word) => !STOP_WORDS.has(word))
+      .map(term)
+      .filter((indexed) => !before.has(indexed)),
+  );
+}
+
+/** Words that open a noun phrase: the word before one, leading a query, is a verb ("cancel THE order"). */
+const DETERMINERS = new Set([
+  'a',
+  'an',
+  'the',
+  'my',
+  'our',
+  'your',
+  'their',
+  'its',
+  'this',
+  'that',
+  'these',
+  'those',
+  'some',
+  'every',
+  'all',
+]);
+/** Question words and the like, which lead a query without being its verb ("which pods", "how many"). */
+const NOT_VERBS = new Set([
+  'which',
+  'what',
+  'who',
+  'whom',
+  'whose',
+  'how',
+  'where',
+  'when',
+  'why',
+  'is',
+  'are',
+  'can',
+  'do',
+  'does',
+  'did',
+]);
+
+/** Whether a query opens with a verb in the imperative: its first word, not a question word, right before a determiner. */
+function isImperative(list: readonly string[]): boolean {
+  const [first, second] = list;
+  return first !== undefined && second !== undefined && !NOT_VERBS.has(first) && !STOP_WORDS.has(first) && DETERMINERS.has(second);
 }
 
 /** A plain plural noun ("pods", "branches", "recordings"), not a word that merely ends in s ("status", "access", "analysis"). */

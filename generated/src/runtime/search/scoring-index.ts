@@ -1,7 +1,7 @@
 // The index as a query reads it: each term's BM25F score per tool precomputed from the index data, with the
 // tools' actions and name sizes that ranking weighs.
 import type { ServedTool } from '../shared/contracts.js';
-import { fieldTerms, FIELDS, headTerm, toolAction } from './analysis.js';
+import { fieldTerms, FIELDS, headTerm, toolAction, words } from './analysis.js';
 import type { SearchIndexData, SearchTermData } from './index-data.js';
 import type { ActionKind } from './vocabulary.js';
 import { byCodeUnit } from '../shared/order.js';
@@ -84,7 +84,7 @@ export function decodeSearchIndex(
   );
   const nameTerms = Uint16Array.from(tools, (tool) => new Set(fieldTerms('name', String(tool.manifest.name ?? '') || tool.slug)).size);
   const heads = Int32Array.from(tools, (tool) => {
-    const head = headTerm(String(tool.manifest.name ?? ''), tool.slug);
+    const head = headOfName(String(tool.manifest.name ?? ''), tool.slug);
     return head === null ? -1 : (postings.get(head)?.id ?? -1);
   });
   const deprecatedInText = Uint8Array.from(tools, (tool) =>
@@ -101,6 +101,22 @@ export function decodeSearchIndex(
     heads,
     deprecatedInText,
   };
+}
+
+/** Quantity words that lead a name before what it counts ("Get a LIST of group issues", "Get ALL of a repo's labels"). */
+const QUANTITY_WORDS = new Set(['list', 'all', 'set', 'number', 'collection']);
+
+/**
+ * The head noun of a tool's name (headTerm); when the name says only how many before its first "of" or "for"
+ * ("Get a list of group issues"), the head of what follows.
+ */
+function headOfName(name: string, slug: string): string | null {
+  const head = headTerm(name, slug);
+  if (head !== null || name === '') return head;
+  const list = words(name);
+  const cut = list.findIndex((word, position) => position > 0 && (word === 'of' || word === 'for'));
+  if (cut === -1 || !list.slice(0, cut).some((word) => QUANTITY_WORDS.has(word))) return null;
+  return headTerm(list.slice(cut + 1).join(' '), '');
 }
 
 /**

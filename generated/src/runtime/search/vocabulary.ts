@@ -102,6 +102,8 @@ export const CANONICAL_WORDS: Readonly<Record<string, string>> = {
   msgs: 'message',
   pr: 'pull',
   prs: 'pull',
+  mr: 'pull',
+  mrs: 'pull',
   sub: 'subscription',
   subs: 'subscription',
   acct: 'account',
@@ -114,6 +116,19 @@ export const CANONICAL_WORDS: Readonly<Record<string, string>> = {
   analyse: 'analyze',
   sanitise: 'sanitize',
   licence: 'license',
+  app: 'application',
+  apps: 'application',
+  cert: 'certificate',
+  certs: 'certificate',
+  perm: 'permission',
+  perms: 'permission',
+  ns: 'namespace',
+  svc: 'service',
+  txn: 'transaction',
+  txns: 'transaction',
+  notif: 'notification',
+  notifs: 'notification',
+  qty: 'quantity',
 };
 
 /**
@@ -194,11 +209,29 @@ export const PHRASES: Readonly<Record<string, string>> = {
   'web hook': 'webhook',
   'pull request': 'pull',
   'pull requests': 'pull',
+  'merge request': 'pull',
+  'merge requests': 'pull',
   'work log': 'worklog',
   'check out': 'checkout',
   'bug report': 'issue',
   'bug reports': 'issue',
   'bring back': 'restore',
+  // General English for API actions and objects (the API's word, not the user's): see API_SYNONYM_GROUPS.
+  'money back': 'refund',
+  'pay back': 'refund',
+  'throw away': 'delete',
+  'kick out': 'remove',
+  'kick off': 'start',
+  'sign in': 'login',
+  'signed in': 'login',
+  'logged in': 'login',
+  'sign out': 'logout',
+  'thumbs up': 'reaction',
+  'top up': 'topup',
+  'fast forward': 'advance',
+  'recurring plan': 'subscription',
+  'recurring payment': 'subscription',
+  'recurring billing': 'subscription',
 };
 
 /** Words by which a query speaks of its caller ("my repos", "what am I allowed to do"). */
@@ -210,6 +243,48 @@ export const SELF_TOOL_WORDS: readonly string[] = ['current', 'authenticated', '
 export const PERSON_QUESTION_WORDS: readonly string[] = ['who', 'whom'];
 /** The words a tool uses for people, which a person question word matches at a synonym's weight. */
 export const PERSON_WORDS: readonly string[] = ['user', 'people', 'person', 'member', 'account'];
+
+/**
+ * The words users and APIs say for the same action or object across APIs of every kind (payments, trackers, developer
+ * platforms, infrastructure, communication): general English for APIs, no one catalogue's names.
+ */
+export const API_SYNONYM_GROUPS: readonly (readonly string[])[] = [
+  ['refund', 'reimburse', 'repay'],
+  ['invoice', 'bill'],
+  ['pay', 'settle'],
+  ['capture', 'collect'],
+  ['suspend', 'pause', 'freeze', 'deactivate', 'disable'],
+  ['resume', 'unpause', 'reactivate', 'unfreeze'],
+  ['product', 'catalog', 'catalogue', 'merchandise', 'goods'],
+  ['money', 'funds', 'cash', 'balance'],
+  ['topup', 'recharge', 'refill'],
+  ['shipping', 'delivery', 'shipment'],
+  ['price', 'cost', 'fee', 'pricing', 'rate'],
+  ['vote', 'upvote', 'like'],
+  ['reaction', 'emoji', 'react'],
+  ['star', 'stargazer', 'bookmark'],
+  ['history', 'changelog', 'log', 'audit'],
+  ['log', 'trace', 'console'],
+  ['archive', 'tarball', 'tar'],
+  ['login', 'signin', 'logon', 'session'],
+  ['logout', 'signout'],
+  ['permission', 'access', 'privilege'],
+  ['quota', 'limit', 'cap'],
+  ['collaborator', 'colleague', 'teammate', 'coworker'],
+  ['timer', 'stopwatch'],
+  ['hostname', 'host', 'domain'],
+  ['disk', 'volume', 'storage'],
+  ['repo', 'project'],
+  ['organization', 'group'],
+  ['pipeline', 'ci', 'workflow'],
+  ['job', 'build'],
+  ['payout', 'withdraw', 'withdrawal'],
+  ['assign', 'give', 'allocate', 'grant'],
+  ['type', 'kind'],
+  ['ingress', 'route', 'routing'],
+  ['import', 'migrate', 'migration'],
+  ['attachment', 'file', 'document'],
+];
 
 /** Words close enough in intent to count for each other, at reduced weight: developer and API vocabulary. */
 export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
@@ -237,30 +312,31 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['merge', 'combine', 'join'],
   ['case', 'capitalize', 'uppercase', 'lowercase'],
   ['cron', 'schedule'],
-  ['issue', 'ticket', 'bug'],
+  ['issue', 'ticket', 'bug', 'problem'],
   ['customer', 'client', 'shopper', 'buyer'],
   ['update', 'edit', 'change', 'modify', 'rename'],
   ['show', 'view', 'get', 'read', 'retrieve', 'fetch', 'detail'],
   ['list', 'all', 'every', 'browse'],
   ['add', 'new', 'open', 'register', 'create', 'file'],
   ['cancel', 'abort', 'stop', 'end', 'terminate'],
-  ['user', 'member', 'people', 'person', 'account'],
+  ['user', 'member', 'people', 'person', 'account', 'employee', 'staff'],
   ['follow', 'watch', 'subscribe'],
   ['upload', 'attach'],
   ['download', 'content'],
   ['release', 'version'],
   ['comment', 'reply', 'discussion', 'note'],
   ['webhook', 'notification', 'callback'],
-  ['copy', 'duplicate', 'clone'],
+  ['copy', 'duplicate', 'clone', 'fork'],
   ['restore', 'undelete', 'recover'],
   ['approve', 'accept', 'allow'],
   ['decline', 'reject', 'deny'],
   ['revert', 'reverse', 'undo'],
   ['locale', 'language'],
+  ...API_SYNONYM_GROUPS,
 ];
 
 /** Action words that are as often nouns or adjectives: they name the query's action only as its first word. */
-export const NOUN_OR_VERB_WORDS: readonly string[] = ['file', 'post', 'store', 'set', 'query', 'search', 'open', 'list', 'detail'];
+export const NOUN_OR_VERB_WORDS: readonly string[] = ['file', 'post', 'store', 'set', 'query', 'search', 'open', 'list', 'detail', 'move'];
 
 /** What a tool does to its object, as its name's verb says: the axis on which "remove x" and "show x" differ. */
 export type ActionKind = 'create' | 'read' | 'list' | 'update' | 'delete';
@@ -316,4 +392,22 @@ export const ACTION_WORDS: Readonly<Record<string, ActionKind>> = {
   drop: 'delete',
   trash: 'delete',
   purge: 'delete',
+  // General verbs of the same actions, which API names seldom use themselves.
+  kill: 'delete',
+  discard: 'delete',
+  wipe: 'delete',
+  launch: 'create',
+  spawn: 'create',
+  provision: 'create',
+  enumerate: 'list',
+  display: 'read',
+  fix: 'update',
+  tweak: 'update',
+  adjust: 'update',
+  alter: 'update',
+  reschedule: 'update',
+  move: 'update',
+  kick: 'delete',
+  rotate: 'update',
+  pause: 'update',
 };

@@ -5,6 +5,7 @@ import { DEFAULT_MAX_BODY_BYTES } from '../execution/api-transport.js';
 import { DEFAULT_TOOLS_THRESHOLD, TOOLS_MODES, type ToolsMode } from '../catalogue/advertise.js';
 import { HOST_PROFILE_NAMES, type HostProfileName } from '../schema/host-profiles.js';
 import { redactUrlCredentials } from '../secrets/redact.js';
+import { variableValue } from '../shared/environment.js';
 
 export type ExecutionMode = 'remote' | 'local' | 'auto';
 export type CatalogueMode = 'pinned' | 'live';
@@ -88,10 +89,7 @@ export function envVarNames(names: ServerNames): EnvVarNames {
 /** Reads every setting; an invalid value is reported on `log` and replaced by its default. Never throws. */
 export function readSettings(names: ServerNames, env: EnvironmentVariables, log: DiagnosticLog): Settings {
   const vars = envVarNames(names);
-  const read = (name: string): string | undefined => {
-    const value = env[name]?.trim();
-    return value === undefined || value === '' ? undefined : value;
-  };
+  const read = (name: string): string | undefined => variableValue(env, name);
 
   const apiKey = readApiKey(env[vars.apiKey], vars.apiKey);
   if (apiKey.apiKeyProblem !== null) log(apiKey.apiKeyProblem);
@@ -180,10 +178,7 @@ export function httpEnvVarNames(names: ServerNames): HttpEnvVarNames {
 /** Reads the HTTP transport settings; an invalid port is reported on `log` and ignored. Never throws. */
 export function readHttpSettings(names: ServerNames, env: EnvironmentVariables, log: DiagnosticLog): HttpSettings {
   const vars = httpEnvVarNames(names);
-  const read = (name: string): string | undefined => {
-    const value = env[name]?.trim();
-    return value === undefined || value === '' ? undefined : value;
-  };
+  const read = (name: string): string | undefined => variableValue(env, name);
   const rawPort = read(vars.port);
   let port: number | null = null;
   if (rawPort !== undefined) {

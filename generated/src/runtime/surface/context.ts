@@ -1,15 +1,16 @@
 // What every part of the agent surface is handed (names, tools, search, runner, history, policy), and the names and
 // URIs they all spell alike: the meta-tool's runner and a tool's resource.
 
-import type { DiagnosticLog, InputValidator, ServedTool, ServerNames, ToolFailure, ToolRunner } from '../shared/contracts.js';
+import type { DiagnosticLog, InputValidator, ServerNames, ToolFailure, ToolRunner } from '../shared/contracts.js';
 import type { RunHistory } from '../history/history.js';
 import type { ConfirmationChannel, ConfirmMode, SurfaceMode } from '../policy/index.js';
 import type { ToolSearch } from '../search/index.js';
+import type { ToolList } from '../catalogue/slug-index.js';
 
 export interface SurfaceContext {
   names: ServerNames;
   /** Every tool, advertised and withheld, sorted by slug; may change between calls (live refresh). */
-  getTools(): readonly ServedTool[];
+  getTools(): ToolList;
   /** Search over getTools(), one index per list: meta-tool search, prompts, completions and not-found hints rank alike. */
   search: ToolSearch;
   runner: ToolRunner;

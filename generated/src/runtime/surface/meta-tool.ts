@@ -16,7 +16,7 @@ import {
 } from '../history/history.js';
 import { safeStringify } from '../secrets/redact.js';
 import { agentResolveOptions, resolveSlug } from '../catalogue/resolve.js';
-import { toolBySlug } from '../catalogue/slug-index.js';
+import type { ToolList } from '../catalogue/slug-index.js';
 import { failureResult, outcomeResult } from '../history/results.js';
 import { checkParams, executeRun } from '../history/runs.js';
 import { runnerToolName, toolUri, type CallExtra, type SurfaceContext } from './context.js';
@@ -141,7 +141,7 @@ export function metaToolDefinition(ctx: SurfaceContext, role: MetaToolRole = 'si
     title: text.title,
     description: text.description,
     inputSchema: { type: 'object', properties, required: ['command'], additionalProperties: false },
-    annotations: metaToolAnnotations(text.title, { runnable: role === 'discovery' ? [] : ctx.getTools() }),
+    annotations: metaToolAnnotations(text.title, { runnable: role === 'discovery' ? [] : ctx.getTools().tools }),
   };
 }
 
@@ -200,9 +200,9 @@ function textAndData(text: string, data: Record<string, unknown>): CallToolResul
 }
 
 /** Resolves among the tools the policy serves; a name that only a tool outside it answers to is TOOL_NOT_ALLOWED. */
-export function resolveForAgent(ctx: SurfaceContext, tools: readonly ServedTool[], slug: string): ReturnType<typeof resolveSlug> {
+export function resolveForAgent(ctx: SurfaceContext, tools: ToolList, slug: string): ReturnType<typeof resolveSlug> {
   // Exactly a tool outside the policy: refused, never resolved as a prefix of another tool.
-  const exactRefusal = ctx.refusal !== undefined && toolBySlug(tools, slug) === undefined ? ctx.refusal(slug, true) : null;
+  const exactRefusal = ctx.refusal !== undefined && tools.bySlug(slug) === undefined ? ctx.refusal(slug, true) : null;
   if (exactRefusal !== null) return { ok: false, failure: exactRefusal };
   const resolution = resolveSlug(tools, slug, agentResolveOptions(ctx));
   if (resolution.ok || resolution.failure.code !== 'TOOL_NOT_FOUND') return resolution;
@@ -210,7 +210,7 @@ export function resolveForAgent(ctx: SurfaceContext, tools: readonly ServedTool[
   return refusal === null ? resolution : { ok: false, failure: refusal };
 }
 
-function resolveOrThrow(ctx: SurfaceContext, tools: readonly ServedTool[], slug: string): ServedTool {
+function resolveOrThrow(ctx: SurfaceContext, tools: ToolList, slug: string): ServedTool {
   const resolution = resolveForAgent(ctx, tools, slug);
   if (!resolution.ok) throw new CommandFailure(resolution.failure);
   return resolution.tool;
@@ -242,15 +242,14 @@ function searchCommand(ctx: SurfaceContext, args: JsonObject): CallToolResult {
   const hits = ctx.search.search(query, limit);
   const answer = searchAnswer(query, hits, {
     metaToolName: ctx.names.metaToolName,
-    tools: ctx.getTools(),
+    tools: ctx.getTools().tools,
     uriOf: (slug) => toolUri(ctx, slug),
   });
   return textAndData(answer.text, answer.data);
 }
 
 function listCommand(ctx: SurfaceContext): CallToolResult {
-  const tools = ctx.getTools();
-  const entries = tools.map((tool) => {
+  const entries = ctx.getTools().tools.map((tool) => {
     const counts = parameterCounts(tool);
     return {
       slug: tool.slug,

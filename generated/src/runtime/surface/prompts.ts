@@ -18,7 +18,7 @@ function promptCandidates(ctx: SurfaceContext, text: string, skipDeprecated: boo
   const deprecated = new Set(
     ctx
       .getTools()
-      .filter((tool) => typeof tool.manifest.deprecated === 'string')
+      .tools.filter((tool) => typeof tool.manifest.deprecated === 'string')
       .map((tool) => tool.slug),
   );
   const hits = ctx.search.search(text, PROMPT_CANDIDATES * 2).filter((hit) => !skipDeprecated || !deprecated.has(hit.slug));
@@ -94,7 +94,7 @@ function fieldLines(tool: ServedTool): string[] {
 
 function findTool(ctx: SurfaceContext, goal: string): GetPromptResult {
   const hits = promptCandidates(ctx, goal, false);
-  const deprecated = new Map(ctx.getTools().map((tool) => [tool.slug, tool.manifest.deprecated]));
+  const deprecated = new Map(ctx.getTools().tools.map((tool) => [tool.slug, tool.manifest.deprecated]));
   const lines = [`Goal: ${goal}`, ''];
   if (!hits.length) {
     lines.push(
@@ -157,7 +157,7 @@ function planBatch(ctx: SurfaceContext, task: string): GetPromptResult {
     lines.push('Likely participants (required/total params):');
     for (const hit of hits) {
       lines.push(`- ${hit.slug}: ${hit.description.split('\n')[0] ?? ''} [${hit.requiredParams}/${hit.totalParams}]`);
-      const tool = tools.find((candidate) => candidate.slug === hit.slug);
+      const tool = tools.bySlug(hit.slug);
       const example = tool ? validExampleArguments(tool, ctx.validator) : undefined;
       if (example?.valid && runs.length < MAX_BATCH_RUNS) runs.push({ slug: hit.slug, params: example.arguments });
     }
@@ -230,7 +230,7 @@ function recover(ctx: SurfaceContext, error: string, slug: string): GetPromptRes
       jsonBlock(callFor(tool, example.arguments, ctx.names.metaToolName)),
     );
   } else {
-    const closest = closestSlugs(tools, slug);
+    const closest = closestSlugs(tools.tools, slug);
     lines.push(
       `No tool has the exact slug ${JSON.stringify(slug)}.${closest.length ? ` Closest: ${closest.join(', ')}.` : ''} Do not guess: search by what you want to do.`,
       jsonBlock({ name: ctx.names.metaToolName, arguments: { command: 'search', query: slug } }),

@@ -64,7 +64,7 @@ export function listResources(ctx: SurfaceContext): ListResourcesResult {
         description: 'Runs this server process performed, newest first.',
         mimeType: JSON_TYPE,
       },
-      ...ctx.getTools().map((tool) => ({
+      ...ctx.getTools().tools.map((tool) => ({
         uri: toolUri(ctx, tool.slug),
         name: tool.slug,
         title: String(tool.manifest.name ?? tool.slug),
@@ -91,7 +91,7 @@ export function listResourceTemplates(ctx: SurfaceContext): ListResourceTemplate
 }
 
 function catalogueDocument(ctx: SurfaceContext): Record<string, unknown> {
-  const tools = ctx.getTools();
+  const { tools } = ctx.getTools();
   return {
     count: tools.length,
     manifest_uri_template: toolTemplateUri(ctx),

@@ -17,7 +17,7 @@ import { completeSlugs, listResources, listResourceTemplates, readResource, tool
 import { agentResolveOptions, notFoundFailure, resolveSlug, closestSlugs } from '../catalogue/resolve.js';
 import { failureResult, outcomeResult } from '../history/results.js';
 import { validateAndRun } from '../history/runs.js';
-import { advertisedSubset, toolBySlug } from '../catalogue/slug-index.js';
+import type { ToolList } from '../catalogue/slug-index.js';
 
 export type { CallExtra, SurfaceContext } from './context.js';
 
@@ -42,18 +42,18 @@ export interface AgentSurface {
 async function callDirect(ctx: SurfaceContext, name: string, args: unknown, extra: CallExtra): Promise<CallToolResult> {
   const tools = ctx.getTools();
   // The common case, an advertised tool by its exact slug, needs no pass over the catalogue.
-  const exact = toolBySlug(tools, name);
+  const exact = tools.bySlug(name);
   if (exact !== undefined && exact.withheldReason === null) return runDirect(ctx, exact, args, extra);
   // A name that is exactly a tool outside the policy is refused, never resolved as a prefix of another tool.
   const exactRefusal = exact === undefined ? (ctx.refusal?.(name, true) ?? null) : null;
   if (exactRefusal !== null) return failureResult(exactRefusal);
-  const advertised = advertisedSubset(tools);
+  const advertised = tools.advertised();
   const resolution = resolveSlug(advertised, name, agentResolveOptions(ctx));
   if (resolution.ok) return runDirect(ctx, resolution.tool, args, extra);
   const refusal = exact === undefined && resolution.failure.code === 'TOOL_NOT_FOUND' ? (ctx.refusal?.(name) ?? null) : null;
   if (refusal !== null) return failureResult(refusal);
   if (exact !== undefined && resolution.failure.code === 'TOOL_NOT_FOUND') {
-    const failure = notFoundFailure(name, closestSlugs(advertised, name), { metaToolName: ctx.names.metaToolName });
+    const failure = notFoundFailure(name, closestSlugs(advertised.tools, name), { metaToolName: ctx.names.metaToolName });
     failure.error = `Tool ${JSON.stringify(name)} is not directly callable (${exact.withheldReason}). Call it with the ${ctx.names.metaToolName} tool: {"command":"run","slug":${JSON.stringify(name)},"params":{...}}.`;
     failure.details = { ...(failure.details ?? {}), withheld: true };
     return failureResult(failure);
@@ -71,7 +71,7 @@ export function createAgentSurface(ctx: SurfaceContext): AgentSurface {
   const split = ctx.surfaceMode === 'split';
   const runnerName = runnerToolName(ctx.names.metaToolName);
   // Annotations follow the tools reachable now, so the entries are made again only when the tool list changes.
-  let last: { tools: readonly ServedTool[]; entries: Tool[] } | undefined;
+  let last: { tools: ToolList; entries: Tool[] } | undefined;
   const metaTools = (): Tool[] => {
     const tools = ctx.getTools();
     if (last?.tools !== tools) {
@@ -108,7 +108,7 @@ export function createAgentSurface(ctx: SurfaceContext): AgentSurface {
       const slugArgument =
         (ref.type === 'ref/resource' && ref.uri === toolTemplateUri(ctx) && argument.name === 'slug') ||
         (ref.type === 'ref/prompt' && ref.name !== undefined && PROMPT_SLUG_ARGUMENTS[ref.name] === argument.name);
-      if (slugArgument) return completeSlugs(ctx.getTools(), argument.value, ctx.search);
+      if (slugArgument) return completeSlugs(ctx.getTools().tools, argument.value, ctx.search);
       // recover's `error` takes the failure's text or just its code: the codes are what a host can offer.
       if (ref.type === 'ref/prompt' && ref.name === 'recover' && argument.name === 'error') {
         const prefix = argument.value.toUpperCase();

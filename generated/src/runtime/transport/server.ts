@@ -34,12 +34,12 @@ import {
   type EnvironmentVariables,
   ProtocolError,
   type ServedCatalogueFile,
-  type ServedTool,
   type ServerNames,
 } from '../shared/contracts.js';
 import { createToolAdvertiser, isAdvertised } from '../catalogue/advertise.js';
 import { createApiClient } from '../execution/api-client.js';
 import { createCatalogueStore, type CatalogueStore } from '../catalogue/catalogue-store.js';
+import type { ToolList } from '../catalogue/slug-index.js';
 import { createStderrLog, httpEnvVarNames, readSettings, type Settings } from '../settings/config.js';
 import { createRunHistory, type ServedOver } from '../history/history.js';
 import { createCallerHistory } from '../callers/caller-history.js';
@@ -233,7 +233,7 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
   // from tools/list, search, list, resources, prompts and completions, and a call naming one is TOOL_NOT_ALLOWED.
   const policy = readPolicySettings(names, env, log, catalogue.policy);
   const policyView = createPolicyView(policy.policy);
-  const servedTools = (): readonly ServedTool[] => policyView.allowed(catalogueStore.getTools());
+  const servedTools = (): ToolList => policyView.allowed(catalogueStore.getTools());
   // Host profile and tools mode (MCP_HOST_PROFILE, MCP_TOOLS, …): advertised forms are computed once per served tool.
   const listingOptions = {
     profile: settings.hostProfile,
@@ -246,7 +246,7 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
   const surface = createAgentSurface({
     names,
     getTools: servedTools,
-    search: packageToolSearch(servedTools, catalogue.searchIndexUrl),
+    search: packageToolSearch(() => servedTools().tools, catalogue.searchIndexUrl),
     runner,
     validator,
     // Over HTTP, each caller (bearer token) has a history of its own; a stdio process has one client.
@@ -261,9 +261,9 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
   });
   const listing = (): ListingReport =>
     listingReport({
-      all: catalogueStore.getTools(),
-      served: servedTools(),
-      listed: advertiser.list(servedTools(), surface.metaTools()),
+      all: catalogueStore.getTools().tools,
+      served: servedTools().tools,
+      listed: advertiser.list(servedTools().tools, surface.metaTools()),
       metaEntries: surface.metaTools().length,
       options: listingOptions,
       policy,
@@ -305,7 +305,7 @@ function wireServer(options: CreateServerOptions): ServerFactory & { attachSessi
 
     onRequest(ListToolsRequestSchema, async (request) => {
       await catalogueStore.ensureFresh();
-      const tools: Tool[] = advertiser.list(servedTools(), surface.metaTools());
+      const tools: Tool[] = advertiser.list(servedTools().tools, surface.metaTools());
       const { page, nextCursor } = pageOf(tools, request.params?.cursor, request.method);
       return nextCursor === undefined ? { tools: page } : { tools: page, nextCursor };
     });
