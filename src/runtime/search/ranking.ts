@@ -140,9 +140,13 @@ function undoneTerm(queryTerm: string, index: SearchIndex): string | undefined {
 
 /** The query's words that carry intent (stop words dropped unless nothing else is left), phrases merged. */
 export function queryWords(query: string): string[] {
-  const all = mergePhrases(words(query));
+  return meaningfulWords(mergePhrases(words(query)));
+}
+
+/** queryWords of a query already split and its phrases merged. */
+function meaningfulWords(all: readonly string[]): string[] {
   const meaningful = all.filter((word) => !STOP_WORDS.has(word));
-  return meaningful.length ? meaningful : all;
+  return meaningful.length ? meaningful : [...all];
 }
 
 interface Candidate {
@@ -167,7 +171,10 @@ export function rankTools(
   limit: number,
   L: RankingLevers = SHIPPED_LEVERS,
 ): SearchHit[] {
-  const all = queryWords(query);
+  // The query split once: as written (the caller and imperative reads), and with its phrases merged (the rest).
+  const plainWords = words(query);
+  const merged = mergePhrases(plainWords);
+  const all = meaningfulWords(merged);
   const seenTerms = new Set<string>();
   const chosen = all.filter((word) => {
     const indexed = term(word);
@@ -198,7 +205,7 @@ export function rankTools(
   // The query's first word, unless it names a plain action: what it asks to do ("cancel", "capture") or see.
   const leadWord = actionAt[0] === false ? chosen[0] : undefined;
   const leadInName = new Uint8Array(toolCount);
-  const contextTerms = L.contextHead < 1 ? contextTermsOf(words(query)) : new Set<string>();
+  const contextTerms = L.contextHead < 1 ? contextTermsOf(merged) : new Set<string>();
   for (const [position, word] of chosen.entries()) {
     const actionWord = actionAt[position] === true;
     const inContext = contextTerms.has(term(word));
@@ -287,7 +294,7 @@ export function rankTools(
   }
 
   // "my", "me", "I": the tools about the caller ("Get current user", "… for the authenticated user"), as a boost only.
-  if (words(query).some((word) => SELF_WORDS.has(word))) {
+  if (plainWords.some((word) => SELF_WORDS.has(word))) {
     for (const self of SELF_TERMS) {
       const postings = index.postings.get(self);
       if (!postings) continue;
@@ -299,13 +306,12 @@ export function rankTools(
     }
   }
 
-  const said =
-    queryAction(mergePhrases(words(query))) ?? (terms.slice(0, 2).some((t) => undoneTerm(t, index) !== undefined) ? 'delete' : null);
+  const said = queryAction(merged) ?? (terms.slice(0, 2).some((t) => undoneTerm(t, index) !== undefined) ? 'delete' : null);
   // "show me the pods", "cards a customer has on file": a plural object asks for many, not one.
   const object = chosen.find((_, position) => actionAt[position] !== true);
   const wanted = L.pluralMeansList && (said === 'read' || said === null) && object !== undefined && isPlural(object) ? 'list' : said;
   // "scale my deployment", "concede a dispute": a verb the action words lack, before its object, asks to do something.
-  const doesSomething = said === null && L.otherVerbReads < 1 && isImperative(words(query));
+  const doesSomething = said === null && L.otherVerbReads < 1 && isImperative(plainWords);
   const candidates: Candidate[] = matchedTools.map((tool) => {
     const coverage = Math.min(1, (matchedWords[tool] as number) / (coverageTotal || 1));
     let score = (totals[tool] as number) * (1 - L.coverageShare + L.coverageShare * coverage * coverage);
@@ -374,9 +380,8 @@ export function rankTools(
 /** Prepositions after which a query names the context of what it asks about ("issues IN a project"). */
 const CONTEXT_PREPOSITIONS = new Set(['in', 'on', 'to', 'of', 'for', 'from', 'into', 'onto', 'at', 'across', 'within', 'inside', 'under']);
 
-/** The terms a query names only after its first preposition: the parent or place of its object, not the object. */
-function contextTermsOf(list: readonly string[]): Set<string> {
-  const merged = mergePhrases(list);
+/** The terms a query (its phrases merged) names only after its first preposition: the parent or place of its object. */
+function contextTermsOf(merged: readonly string[]): Set<string> {
   const cut = merged.findIndex((word, position) => position > 0 && CONTEXT_PREPOSITIONS.has(word));
   if (cut === -1) return new Set();
   const before = new Set(merged.slice(0, cut).map(term));
