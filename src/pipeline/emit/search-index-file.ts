@@ -12,7 +12,7 @@ import {
   type SearchTermData,
   type ToolFieldWords,
 } from '../../runtime/search/index.js';
-import { wordNetRelated, wordNetSynonyms } from './wordnet-synonyms.js';
+import { readWordNet, wordNetRelated, wordNetSynonyms } from './wordnet-synonyms.js';
 import { byCodeUnit } from '../../runtime/shared/order.js';
 
 /** The fields whose words the synonym table is restricted to: what a tool is and says, not its input fields. */
@@ -31,12 +31,19 @@ export interface PackagingOptions {
   related?: boolean;
 }
 
-/** The query-term tables the generator ships (index-file's SEARCH_INDEX_TABLES), made from the words the index split. */
+/**
+ * The query-term tables the generator ships (index-file's SEARCH_INDEX_TABLES), made from the words the index split.
+ * WordNet is read for these tables alone and let go with them: it is no part of what emit keeps.
+ */
 const packagedTables =
   (options: PackagingOptions = {}): QueryTermTablesOf =>
   (toolWords) => {
     const vocabulary = catalogueWords(toolWords);
-    return { synonyms: wordNetSynonyms(vocabulary, options), related: options.related === true ? wordNetRelated(vocabulary) : {} };
+    const wordNet = readWordNet();
+    return {
+      synonyms: wordNetSynonyms(wordNet, vocabulary, options),
+      related: options.related === true ? wordNetRelated(wordNet, vocabulary) : {},
+    };
   };
 
 /** Index data as the generator ships it: the runtime's index plus the WordNet synonyms of the catalogue's words (their definition words only when asked, for the search bench). */
