@@ -14,6 +14,7 @@ import {
 } from '../../runtime/search/index.js';
 import { readWordNet, wordNetRelated, wordNetSynonyms } from './wordnet-synonyms.js';
 import { byCodeUnit } from '../../runtime/shared/order.js';
+import { joinedText } from './text.js';
 
 /** The fields whose words the synonym table is restricted to: what a tool is and says, not its input fields. */
 const VOCABULARY_FIELDS = (['slug', 'name', 'lead', 'tags', 'description'] as const).map((field) => FIELDS.indexOf(field));
@@ -95,5 +96,6 @@ export function searchIndexFileText(tools: readonly ServedTool[]): string {
       .map((key) => `${JSON.stringify(key)}:${JSON.stringify(table[key])}`);
     return `,${JSON.stringify(name)}:{${entries.length ? `\n${entries.join(',\n')}\n` : ''}}`;
   });
-  return `${header}${lines.length ? `\n${lines.join(',\n')}\n` : ''}]${tableTexts.join('')}}\n`;
+  const tail = `]${tableTexts.join('')}}\n`;
+  return lines.length ? joinedText(`${header}\n`, lines, ',\n', `\n${tail}`) : `${header}${tail}`;
 }
