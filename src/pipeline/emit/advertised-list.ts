@@ -6,6 +6,7 @@ import { DEFAULT_HOST_PROFILE } from '../../runtime/schema/host-profiles.js';
 import type { ServedTool } from '../../runtime/shared/contracts.js';
 import { contentKey } from '../cache/build-cache.js';
 import type { ToolJob } from '../parallel/work.js';
+import { joinedText } from './text.js';
 
 /**
  * `data/tools-list.json`: the default-profile form of every advertisable tool, prepared by the generator so that a
@@ -13,7 +14,12 @@ import type { ToolJob } from '../parallel/work.js';
  */
 export function advertisedListFileText(tools: readonly ServedTool[], lineOf: (tool: ServedTool) => string = advertisedListLine): string {
   const lines = tools.filter(isAdvertised).map(lineOf);
-  return `{"format":${JSON.stringify(ADVERTISED_LIST_FORMAT)},"profile":${JSON.stringify(DEFAULT_HOST_PROFILE)},"tools":[\n${lines.join(',\n')}\n]}\n`;
+  return joinedText(
+    `{"format":${JSON.stringify(ADVERTISED_LIST_FORMAT)},"profile":${JSON.stringify(DEFAULT_HOST_PROFILE)},"tools":[\n`,
+    lines,
+    ',\n',
+    '\n]}\n',
+  );
 }
 
 /**

@@ -3,6 +3,7 @@
 
 import { CATALOGUE_INDEX_FORMAT, traitsOf } from '../../runtime/catalogue/catalogue-index.js';
 import type { ServedTool } from '../../runtime/shared/contracts.js';
+import { joinedText } from './text.js';
 
 /** The index of `tools`, one tool a line, in their order (the served catalogue's). */
 export function catalogueIndexFileText(tools: readonly ServedTool[]): string {
@@ -15,5 +16,5 @@ export function catalogueIndexFileText(tools: readonly ServedTool[]): string {
       traits: traitsOf(tool),
     }),
   );
-  return `{"format":${JSON.stringify(CATALOGUE_INDEX_FORMAT)},"tools":[\n${lines.join(',\n')}\n]}\n`;
+  return joinedText(`{"format":${JSON.stringify(CATALOGUE_INDEX_FORMAT)},"tools":[\n`, lines, ',\n', '\n]}\n');
 }

@@ -12,8 +12,9 @@ import {
   type SearchTermData,
   type ToolFieldWords,
 } from '../../runtime/search/index.js';
-import { wordNetRelated, wordNetSynonyms } from './wordnet-synonyms.js';
+import { readWordNet, wordNetRelated, wordNetSynonyms } from './wordnet-synonyms.js';
 import { byCodeUnit } from '../../runtime/shared/order.js';
+import { joinedText } from './text.js';
 
 /** The fields whose words the synonym table is restricted to: what a tool is and says, not its input fields. */
 const VOCABULARY_FIELDS = (['slug', 'name', 'lead', 'tags', 'description'] as const).map((field) => FIELDS.indexOf(field));
@@ -31,12 +32,19 @@ export interface PackagingOptions {
   related?: boolean;
 }
 
-/** The query-term tables the generator ships (index-file's SEARCH_INDEX_TABLES), made from the words the index split. */
+/**
+ * The query-term tables the generator ships (index-file's SEARCH_INDEX_TABLES), made from the words the index split.
+ * WordNet is read for these tables alone and let go with them: it is no part of what emit keeps.
+ */
 const packagedTables =
   (options: PackagingOptions = {}): QueryTermTablesOf =>
   (toolWords) => {
     const vocabulary = catalogueWords(toolWords);
-    return { synonyms: wordNetSynonyms(vocabulary, options), related: options.related === true ? wordNetRelated(vocabulary) : {} };
+    const wordNet = readWordNet();
+    return {
+      synonyms: wordNetSynonyms(wordNet, vocabulary, options),
+      related: options.related === true ? wordNetRelated(wordNet, vocabulary) : {},
+    };
   };
 
 /** Index data as the generator ships it: the runtime's index plus the WordNet synonyms of the catalogue's words (their definition words only when asked, for the search bench). */
@@ -88,5 +96,6 @@ export function searchIndexFileText(tools: readonly ServedTool[]): string {
       .map((key) => `${JSON.stringify(key)}:${JSON.stringify(table[key])}`);
     return `,${JSON.stringify(name)}:{${entries.length ? `\n${entries.join(',\n')}\n` : ''}}`;
   });
-  return `${header}${lines.length ? `\n${lines.join(',\n')}\n` : ''}]${tableTexts.join('')}}\n`;
+  const tail = `]${tableTexts.join('')}}\n`;
+  return lines.length ? joinedText(`${header}\n`, lines, ',\n', `\n${tail}`) : `${header}${tail}`;
 }

