@@ -119,7 +119,7 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
   const raw = await stage('source', () => readSource(options.source, options.sourceOptions ?? {}));
   const cache = await stage('check', () => loadCache(options.outDir));
   const work = createWork(cache, { progress: progressOf(log) });
-  const budgetStep = startBudget(cache);
+  const budgetStep = startBudget(cache, options.check !== true);
   try {
     const check = await stage('check', () => checkCatalogueWith(raw.document, work));
     failOnErrors(check.problems, `catalogue ${raw.origin} has problems`);

@@ -17,7 +17,13 @@ import {
   lastChunkStart,
   overBudgetMessage,
 } from '../../src/pipeline/budget/context-budget.js';
-import { boundedCounter, loadTokenCounter, MAX_COUNTED_RUN, type BatchCounter } from '../../src/pipeline/budget/token-count.js';
+import {
+  boundedCounter,
+  loadTokenCounter,
+  MAX_COUNTED_RUN,
+  ranksFileIn,
+  type BatchCounter,
+} from '../../src/pipeline/budget/token-count.js';
 import { LIST_PARTS_JOB } from '../../src/pipeline/emit/advertised-list.js';
 import { createWork } from '../../src/pipeline/parallel/work.js';
 import { memoryCache } from '../../src/pipeline/cache/build-cache.js';
@@ -214,6 +220,28 @@ test('a catalogue with a very long unbroken description builds its budget', { ti
   const tools = served([tool('long-run', { description: `${'日本'.repeat(50_000)} ${'x'.repeat(100_000)}` })]);
   const budget = await contextBudget(tools, names);
   assert.ok(budget.total > 50_000 / 2, String(budget.total));
+});
+
+test("the tokenizer's table is kept as JSON in a folder an earlier build made, and counts the same from there", async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'nexusbloom-ranks-'));
+  try {
+    const texts = ['', 'hello world', '<|endoftext|> is text', `${'日本'.repeat(300)} ${'x'.repeat(700)}`, '{"tools":[{"name":"a"}]}'];
+    // The library's own table, through the same long-run bound.
+    const expected = texts.map(boundedCounter((text) => countTokens(text, { disallowedSpecial: new Set() })));
+    // No folder: nothing is written (a first build makes no folder before it writes its package).
+    const missing = ranksFileIn(join(dir, 'absent'));
+    assert.deepEqual(texts.map(await loadTokenCounter(missing)), expected);
+    assert.deepEqual(await readdir(dir), []);
+    const file = ranksFileIn(dir);
+    assert.deepEqual(texts.map(await loadTokenCounter(file)), expected);
+    assert.deepEqual(await readdir(dir), [file.slice(dir.length + 1)]);
+    assert.deepEqual(texts.map(await loadTokenCounter(file)), expected);
+    // A broken table is not used.
+    await writeFile(file, '[1,2');
+    assert.deepEqual(texts.map(await loadTokenCounter(file)), expected);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 test('a text splits at its last chunk start into two parts that count as much as the whole, whatever follows', async () => {

@@ -13,6 +13,7 @@ import { workersAllowed } from '../parallel/work.js';
 import { PipelineError } from '../problems.js';
 import { contextBudget, overBudgetMessage, type ContextBudget } from './context-budget.js';
 import { startCountingThread } from './counting-thread.js';
+import { loadBatchCounter, ranksFileIn } from './token-count.js';
 
 /** What a server lists with no environment set: every tool inside the policy up to the hosts' limit, else the meta-tool. */
 export interface DefaultListing {
@@ -45,11 +46,13 @@ export interface BudgetStep {
 
 /**
  * The budget step of a build whose per-entry counts `cache` may hold. A rebuild (a cache with entries) counts the
- * tokens of few entries, if any, but would wait 0.3–0.5 s for the tokenizer to load: it loads on the other core
- * meanwhile, from now on.
+ * tokens of few entries, if any, but would wait 0.2–0.5 s for the tokenizer to load: it loads on the other core
+ * meanwhile, from now on. A cache kept in a folder keeps the tokenizer's table there too, in the form that loads
+ * fastest (see token-count.ts), unless `keep` is false (a build that writes nothing).
  */
-export function startBudget(cache: BuildCache & { entries: ReadonlyMap<string, unknown> }): BudgetStep {
-  const counting = cache.entries.size > 0 && workersAllowed() ? startCountingThread() : null;
+export function startBudget(cache: BuildCache & { entries: ReadonlyMap<string, unknown>; dir?: string }, keep = true): BudgetStep {
+  const ranksFile = keep && cache.dir !== undefined ? ranksFileIn(cache.dir) : undefined;
+  const counting = cache.entries.size > 0 && workersAllowed() ? startCountingThread(undefined, ranksFile) : null;
   return {
     async measure(emitted, config, maxTokens) {
       // Emit's garbage is at its largest, and the tokenizer's tables are about to come on top (see memory.ts).
@@ -61,7 +64,7 @@ export function startBudget(cache: BuildCache & { entries: ReadonlyMap<string, u
       const budget = await contextBudget(served, names, {
         cache,
         entryJsonOf: (tool) => emitted.listEntries.get(tool.slug),
-        ...(counting && { counter: counting.counter }),
+        counter: counting?.counter ?? (() => loadBatchCounter(ranksFile)),
       });
       // Its tables are not needed past this point.
       await counting?.close();

@@ -1,5 +1,10 @@
 // Token counts for the context budget: the tokenizer, kept linear over long runs, and counting many texts at once.
 
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { temporaryBeside, writeTextSync } from '../write/atomic-write.js';
+
 /**
  * Counts are OpenAI's o200k_base encoding (GPT-4o and later) over the JSON of tools/list; other vendors' tokenizers
  * (Anthropic's, Google's) count the same text differently, and hosts wrap tools in their own prompt format, so read
@@ -15,10 +20,62 @@ export type TokenCounter = (text: string) => number;
  */
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
-/** The tokenizer, loaded on first use: its rank table is large and most commands never need it. */
-export async function loadTokenCounter(): Promise<TokenCounter> {
-  const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+/** The tokenizer, loaded on first use: its rank table is large and most commands never need it. `ranksFile`: see o200kRanks. */
+export async function loadTokenCounter(ranksFile?: string): Promise<TokenCounter> {
+  const ranks = await o200kRanks(ranksFile);
+  // What gpt-tokenizer/encoding/o200k_base builds from its own table.
+  const { GptEncoding } = await import('gpt-tokenizer/GptEncoding');
+  const { countTokens } = GptEncoding.getEncodingApi(BUDGET_ENCODING, () => ranks);
   return boundedCounter((text) => countTokens(text, PLAIN_TEXT));
+}
+
+type Ranks = Array<string | number[]>;
+
+/** Where a build kept in `dir` keeps the tokenizer's rank table, by the version of the tokenizer that gave it. */
+export function ranksFileIn(dir: string): string {
+  const { version } = createRequire(import.meta.url)('gpt-tokenizer/package.json') as { version: string };
+  return join(dir, `${BUDGET_ENCODING}-ranks-${version}.json`);
+}
+
+/**
+ * The tokenizer's rank table. gpt-tokenizer ships it as a 2.4 MB JavaScript module, which takes V8 some 200 ms to
+ * compile on every load; the same table as JSON parses in a third of that. So the table is read from `ranksFile` when
+ * an earlier build kept it there, else from the library, and then kept there for the next build.
+ */
+async function o200kRanks(ranksFile: string | undefined): Promise<Ranks> {
+  if (ranksFile !== undefined) {
+    try {
+      const kept = JSON.parse(readFileSync(ranksFile, 'utf8')) as unknown;
+      if (isRanks(kept)) return kept;
+    } catch {
+      // None kept yet, or unreadable: the library's own.
+    }
+  }
+  const { default: ranks } = await import('gpt-tokenizer/bpeRanks/o200k_base');
+  if (ranksFile !== undefined) keepRanks(ranksFile, ranks);
+  return ranks;
+}
+
+const isRanks = (value: unknown): value is Ranks =>
+  Array.isArray(value) &&
+  value.length > 0 &&
+  value.every((rank) => typeof rank === 'string' || (Array.isArray(rank) && rank.every(Number.isInteger)));
+
+/**
+ * Writes the table whole or not at all (an interrupted write leaves a temporary file, which the build cache removes),
+ * into a folder an earlier build made: a first build makes no folder before it writes the package (see writeNewFolder).
+ */
+function keepRanks(ranksFile: string, ranks: Ranks): void {
+  if (!existsSync(dirname(ranksFile))) return;
+  const temporary = temporaryBeside(ranksFile, 1);
+  try {
+    writeTextSync(temporary, JSON.stringify(ranks));
+    renameSync(temporary, ranksFile);
+  } catch {
+    // Keeping it only saves time.
+  } finally {
+    rmSync(temporary, { force: true });
+  }
 }
 
 /** The longest run of one character class counted whole; see boundedCounter. */
@@ -66,8 +123,8 @@ function pieceEnd(text: string, start: number, end: number): number {
 /** Counts many texts at once, in order: in this thread, or on a worker thread (see counting-thread.ts). */
 export type BatchCounter = (texts: readonly string[]) => Promise<number[]>;
 
-/** A BatchCounter in this thread, loading the tokenizer here. */
-export async function loadBatchCounter(): Promise<BatchCounter> {
-  const count = await loadTokenCounter();
+/** A BatchCounter in this thread, loading the tokenizer here (`ranksFile`: see o200kRanks). */
+export async function loadBatchCounter(ranksFile?: string): Promise<BatchCounter> {
+  const count = await loadTokenCounter(ranksFile);
   return async (texts) => texts.map(count);
 }

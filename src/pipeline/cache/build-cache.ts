@@ -99,18 +99,25 @@ export function cacheDir(outDir: string): string {
   return join(outDir, 'node_modules', '.cache', 'nexusbloom-gen');
 }
 
+/** A cache kept in a folder, where other remembered files (the tokenizer's table, see budget/token-count.ts) may live too. */
+export type KeptCache = ReturnType<typeof memoryCache> & { dir: string };
+
 /** Loads the cache kept for `outDir` (empty when there is none, or it is unreadable or from another generator). */
-export async function loadCache(outDir: string): Promise<ReturnType<typeof memoryCache>> {
-  const file = join(cacheDir(outDir), 'entries.json');
+export async function loadCache(outDir: string): Promise<KeptCache> {
+  const dir = cacheDir(outDir);
   try {
-    const parsed = JSON.parse(await readFile(file, 'utf8')) as { format?: string; fingerprint?: string; entries?: Record<string, unknown> };
+    const parsed = JSON.parse(await readFile(join(dir, 'entries.json'), 'utf8')) as {
+      format?: string;
+      fingerprint?: string;
+      entries?: Record<string, unknown>;
+    };
     if (parsed.format === CACHE_FORMAT && parsed.fingerprint === generatorFingerprint() && parsed.entries) {
-      return memoryCache(new Map(Object.entries(parsed.entries)));
+      return { ...memoryCache(new Map(Object.entries(parsed.entries))), dir };
     }
   } catch {
     // No cache yet, or a broken one: start empty.
   }
-  return memoryCache();
+  return { ...memoryCache(), dir };
 }
 
 /** Keeps only the entries this build used, written atomically. */

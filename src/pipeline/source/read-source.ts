@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { readApiCatalogue } from './api-source.js';
 import { BUNDLE_FORMAT, parseBundleText, readSourceFile } from './bundle-source.js';
 import { getJson, shownUrl } from './http-json.js';
-import { openApiBundle, openApiVersionOf, parseDocumentText } from './openapi/openapi-source.js';
+import { openApiVersionOf } from './openapi/openapi-version.js';
 import type { RetryPolicy } from './retry.js';
 import type { SourceLimits } from './source-limits.js';
 
@@ -58,14 +58,26 @@ export function isDocumentUrl(source: string): boolean {
   }
 }
 
-function parseDocument(text: string): unknown {
-  const parsed = parseDocumentText(text);
-  if ('error' in parsed) throw new SyntaxError(parsed.error);
-  return parsed.value;
+/** The OpenAPI parser and YAML, loaded only for a source that may be an API description (they take some 100 ms to load). */
+const openApiSource = () => import('./openapi/openapi-source.js');
+
+/** A bundle file's document when its text is JSON, else undefined. */
+function jsonDocumentOf(source: string, text: string): unknown {
+  try {
+    return parseBundleText(source, text);
+  } catch {
+    return undefined;
+  }
 }
 
 export async function readSource(source: string, options: SourceOptions = {}): Promise<RawCatalogue> {
   if (isApiSource(source) && isDocumentUrl(source)) {
+    const { openApiBundle, parseDocumentText } = await openApiSource();
+    const parseDocument = (text: string): unknown => {
+      const parsed = parseDocumentText(text);
+      if ('error' in parsed) throw new SyntaxError(parsed.error);
+      return parsed.value;
+    };
     const origin = shownSource(source);
     const document = await getJson(
       source,
@@ -96,7 +108,10 @@ export async function readSource(source: string, options: SourceOptions = {}): P
   }
   const text = await readSourceFile(source);
   // Told apart by content: an API description (JSON or YAML) is converted, anything else is read as a bundle.
-  const parsed = parseDocumentText(text);
+  const json = jsonDocumentOf(source, text);
+  if (json !== undefined && openApiVersionOf(json) === null) return { origin: source, kind: 'bundle', document: json };
+  const { openApiBundle, parseDocumentText } = await openApiSource();
+  const parsed = json === undefined ? parseDocumentText(text) : { value: json };
   if ('value' in parsed && openApiVersionOf(parsed.value) !== null) {
     return { origin: source, kind: 'openapi', document: await openApiBundle(parsed.value as Record<string, unknown>, source, null) };
   }

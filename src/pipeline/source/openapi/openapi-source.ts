@@ -9,17 +9,12 @@ import { PipelineError, type Problem } from '../../problems.js';
 import { BUNDLE_FORMAT } from '../bundle-source.js';
 import { documentManifests, type DocumentContext } from './operations.js';
 import { isJsonObject, pointerToken } from '../../../runtime/shared/json-values.js';
+import { openApiVersionOf } from './openapi-version.js';
+
+export { openApiVersionOf } from './openapi-version.js';
 
 type ParserDocument = Parameters<typeof SwaggerParser.validate>[0] & object;
 type ParserOptions = SwaggerParser.Options;
-
-/** Which kind of API description a parsed document is, by its content alone. */
-export function openApiVersionOf(document: unknown): { major: 2 | 3; minor: number; version: string } | null {
-  if (!isJsonObject(document)) return null;
-  if (typeof document.swagger === 'string' && /^2\./.test(document.swagger)) return { major: 2, minor: 0, version: document.swagger };
-  const match = typeof document.openapi === 'string' ? /^3\.(\d+)/.exec(document.openapi) : null;
-  return match ? { major: 3, minor: Number(match[1]), version: document.openapi as string } : null;
-}
 
 /** A document's text as JSON, else as YAML; null when it is neither (YAML errors are kept for the message). */
 export function parseDocumentText(text: string): { value: unknown; syntax: 'json' | 'yaml' } | { error: string } {
