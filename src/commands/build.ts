@@ -9,7 +9,6 @@ import { problemLines, resolveSource, sourceFlags, sourceOptions } from '../cli/
 import { configFlag, projectConfig } from '../cli/config-file.js';
 import { defaultNamesWarning } from '../cli/default-names.js';
 import { shownSource } from '../pipeline/source/read-source.js';
-import { boundHeapGrowth } from '../pipeline/memory.js';
 // --max-tokens and the context budget lines (see src/pipeline/budget/)
 import { budgetLines, listingLines } from '../pipeline/budget/context-budget.js';
 // --changelog / --bump (the version follows the changes, see src/pipeline/changelog/package-changelog.ts)
@@ -88,7 +87,6 @@ what a build would write (use it in CI to catch drift).`;
 
   async run(): Promise<BuildReport> {
     const { flags } = await this.parse(Build);
-    boundHeapGrowth();
     const progress = (line: string) => this.diagnostic(`nexusbloom-gen: ${line}`);
     let file: Awaited<ReturnType<typeof projectConfig>>;
     try {

@@ -10,6 +10,7 @@ import { checkCatalogueWith } from './check/check-catalogue.js';
 import type { GeneratorConfig } from './config.js';
 import { emitPackage, withFiles, type PackageFiles } from './emit/emit-package.js';
 import { createWork } from './parallel/work.js';
+import { boundHeapGrowth } from './memory.js';
 import { LAYOUT } from './plan/layout.js';
 import { planPackage } from './plan/plan-package.js';
 import { planWarnings } from './plan/plan-warnings.js';
@@ -112,11 +113,18 @@ async function compileStage(outDir: string, log: (line: string) => void): Promis
   return true;
 }
 
+/** How many tools a raw bundle document lists (0 when it is not a bundle: check then says why). */
+function toolCountOf(document: unknown): number {
+  const tools = document !== null && typeof document === 'object' ? (document as { tools?: unknown }).tools : undefined;
+  return Array.isArray(tools) ? tools.length : 0;
+}
+
 export async function buildPackage(options: BuildOptions): Promise<BuildResult> {
   const log = options.log ?? (() => {});
   const { timings, stage } = stageClock();
   const mode = options.release ?? 'keep';
   const raw = await stage('source', () => readSource(options.source, options.sourceOptions ?? {}));
+  boundHeapGrowth(toolCountOf(raw.document));
   const cache = await stage('check', () => loadCache(options.outDir));
   const work = createWork(cache, { progress: progressOf(log) });
   const budgetStep = startBudget(cache, options.check !== true);

@@ -18,9 +18,9 @@ describe('build cache', () => {
       const source = join(dir, 'catalogue.json');
       const build = async (out: string) => buildPackage({ source, outDir: join(dir, out), config: resolveConfig(), compile: false });
       await writeFile(source, JSON.stringify(bundle(tools)));
-      // Per tool: its checks, its module, its prepared tools/list line and its token counts; then the meta-tool's
-      // counts, the list's head and the README.
-      const entries = 3 * 4 + 3;
+      // Per tool: its checks, its module, its prepared tools/list line, its search index line and its token counts;
+      // then the meta-tool's counts, the list's head and the README.
+      const entries = 3 * 5 + 3;
       const first = await build('out');
       assert.deepEqual(first.cache, { hits: 0, misses: entries });
       const second = await build('out');
@@ -30,16 +30,16 @@ describe('build cache', () => {
       const changed = tools.map((t) => (t.slug === 'beta' ? { ...t, description: 'Now does more.' } : t));
       await writeFile(source, JSON.stringify(bundle(changed)));
       const third = await build('out');
-      // beta's schemas did not change (check reused); only its module, its list line, its token counts and the README
-      // (which names its first sentence) are made again.
-      assert.deepEqual(third.cache, { hits: entries - 4, misses: 4 });
+      // beta's schemas did not change (check reused); only its module, its list line, its search index line, its token
+      // counts and the README (which names its first sentence) are made again.
+      assert.deepEqual(third.cache, { hits: entries - 5, misses: 5 });
       assert.ok(third.written.includes('src/tools/beta.ts'));
 
       // A cold build of the same catalogue writes the same bytes as the cached one.
       const cold = await build('cold');
       assert.deepEqual(cold.cache, { hits: 0, misses: entries });
       assert.deepEqual(cold.budget, third.budget);
-      for (const path of ['src/tools/beta.ts', 'data/catalogue.json', 'data/tools-list.json', 'README.md']) {
+      for (const path of ['src/tools/beta.ts', 'data/catalogue.json', 'data/tools-list.json', 'data/search-index.json', 'README.md']) {
         assert.equal(await readFile(join(dir, 'out', path), 'utf8'), await readFile(join(dir, 'cold', path), 'utf8'), path);
       }
 

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { parseSearchIndex } from '../../src/runtime/search/index.js';
-import { packagedSearchIndex, searchIndexFileText } from '../../src/pipeline/emit/search-index-file.js';
+import { packagedSearchIndex, searchIndexFileText, searchIndexParts } from '../../src/pipeline/emit/search-index-file.js';
+import { loadEvalSet } from '../bench/search-quality.js';
 import { runCli } from '../helpers/cli.js';
 import { EXAMPLE_CATALOGUE } from '../helpers/mcp.js';
 
@@ -148,6 +149,17 @@ describe('data files', () => {
     await assertOnlyToolLines(changed, ADDED);
     for (const [file, text] of changed)
       if (file !== 'policy.json') assert.ok(linesOfTool(file, text, ADDED).size > 0, `${file} has the new tool`);
+  });
+
+  it(`the search index file, joined from each tool's own parts, reads back into the index of the whole list (real APIs)`, () => {
+    // Kubernetes (1,000+ operations) and Gitea, converted from their public OpenAPI documents: words shared by many
+    // tools, first seen in different spellings, and synonym targets that only other tools hold.
+    for (const api of ['kubernetes', 'gitea']) {
+      const { tools } = loadEvalSet(api);
+      const reversed = [...tools].reverse().map(searchIndexParts).reverse();
+      const text = searchIndexFileText(tools, reversed);
+      assert.equal(JSON.stringify(parseSearchIndex(JSON.parse(text))), JSON.stringify(packagedSearchIndex(tools)), api);
+    }
   });
 
   it('the search index file reads back into exactly the index data the generator built', () => {

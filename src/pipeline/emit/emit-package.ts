@@ -20,7 +20,7 @@ import { isAdvertised } from '../../runtime/catalogue/advertise.js';
 import { advertisedListFileText, advertisedListLineOf, LIST_PARTS_JOB } from './advertised-list.js';
 import { createWork, type ToolJob, type Work } from '../parallel/work.js';
 import { catalogueIndexFileText } from './catalogue-index-file.js';
-import { searchIndexFileText } from './search-index-file.js';
+import { SEARCH_PARTS_JOB, searchIndexFileText } from './search-index-file.js';
 import { policyFileText } from './policy-file.js';
 import { byCodeUnit } from '../../runtime/shared/order.js';
 import {
@@ -342,7 +342,7 @@ export async function emitPackage(
   // What start-up reads instead of the catalogue, whose manifests wait for their first use.
   files.set(LAYOUT.catalogueIndex, catalogueIndexFileText(served));
   // Built here so the server's first search loads an index instead of building one.
-  files.set(LAYOUT.searchIndex, searchIndexFileText(served));
+  files.set(LAYOUT.searchIndex, searchIndexFileText(served, await work.map(SEARCH_PARTS_JOB, served)));
   const advertised = served.filter(isAdvertised);
   const listParts = new Map((await work.map(LIST_PARTS_JOB, advertised)).map((parts, index) => [advertised[index]!.slug, parts]));
   files.set(

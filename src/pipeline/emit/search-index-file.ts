@@ -1,12 +1,16 @@
 // The package's `data/search-index.json`: the runtime's index data for the served tools, with the WordNet synonym
-// table for their words, laid out one tool a line (src/runtime/search/index-file.ts) so that diffs stay per tool.
+// table for their words, laid out one tool a line (src/runtime/search/index-file.ts) so that diffs stay per tool. A
+// tool's line is a function of that tool alone (SEARCH_PARTS_JOB, remembered by the build cache): a rebuild analyses
+// only the tools that changed, and joins every line with the header and the table made for all their words.
 import type { ServedTool } from '../../runtime/shared/contracts.js';
 import { defaultSurface, SEARCH_INDEX_FILE_FORMAT, SEARCH_INDEX_TABLES } from '../../runtime/search/index-file.js';
 import {
   buildSearchIndexWith,
   buildSearchIndexWithToolSurfaces,
   FIELDS,
+  keptTable,
   SEARCH_INDEX_FORMAT,
+  searchIndexKey,
   type QueryTermTablesOf,
   type SearchIndexData,
   type SearchTermData,
@@ -15,6 +19,9 @@ import {
 import { readWordNet, wordNetRelated, wordNetSynonyms } from './wordnet-synonyms.js';
 import { byCodeUnit } from '../../runtime/shared/order.js';
 import { joinedText } from './text.js';
+import { contentKey } from '../cache/build-cache.js';
+import type { ToolJob } from '../parallel/work.js';
+import { searchableTexts } from '../../runtime/search/analysis.js';
 
 /** The fields whose words the synonym table is restricted to: what a tool is and says, not its input fields. */
 const VOCABULARY_FIELDS = (['slug', 'name', 'lead', 'tags', 'description'] as const).map((field) => FIELDS.indexOf(field));
@@ -80,17 +87,56 @@ function toolLines(tools: readonly ServedTool[], data: SearchIndexData, toolSurf
   );
 }
 
+/** One tool's part of the index file: its line, its index terms, and its words the synonym table is made for. */
+export interface SearchIndexParts {
+  line: string;
+  terms: string[];
+  words: string[];
+}
+
+/** A tool's parts, from an index of that tool alone: its line is the one the index of every tool gives it. */
+export function searchIndexParts(tool: ServedTool): SearchIndexParts {
+  let toolWords: string[] = [];
+  const { data, toolSurfaces } = buildSearchIndexWithToolSurfaces([tool], (words) => {
+    toolWords = catalogueWords(words);
+    return {};
+  });
+  return { line: toolLines([tool], data, toolSurfaces)[0] as string, terms: Object.keys(data.terms), words: toolWords };
+}
+
+/** Cheap next to the rest of a tool's emit, but a rebuild of a large catalogue would redo it for every tool. */
+export const SEARCH_PARTS_JOB: ToolJob<ServedTool, SearchIndexParts> = {
+  kind: 'search-parts',
+  key: (tool) => contentKey(SEARCH_INDEX_FILE_FORMAT, SEARCH_INDEX_FORMAT, tool.slug, searchableTexts(tool)),
+  run: searchIndexParts,
+  threads: false,
+};
+
 /**
- * The text of a package's `data/search-index.json` for its tool list: a header line, then one line a tool in list
- * order; deterministic, no dates, LF, final newline. Read back by parseSearchIndex into packagedSearchIndex's data.
+ * The text of a package's `data/search-index.json` for its tool list, from each tool's parts (made here when not
+ * given): a header line, then one line a tool in list order; deterministic, no dates, LF, final newline. Read back by
+ * parseSearchIndex into packagedSearchIndex's data.
  */
-export function searchIndexFileText(tools: readonly ServedTool[]): string {
-  const { data, toolSurfaces } = buildSearchIndexWithToolSurfaces(tools, packagedTables());
-  const header = `{"format":${JSON.stringify(SEARCH_INDEX_FILE_FORMAT)},"index":${JSON.stringify(SEARCH_INDEX_FORMAT)},"key":${JSON.stringify(data.key)},"fields":${JSON.stringify(FIELDS)},"tools":[`;
-  const lines = toolLines(tools, data, toolSurfaces);
+export function searchIndexFileText(
+  tools: readonly ServedTool[],
+  parts: readonly SearchIndexParts[] = tools.map(searchIndexParts),
+): string {
+  const indexTerms = new Set<string>();
+  const vocabulary = new Set<string>();
+  for (const part of parts) {
+    for (const indexed of part.terms) indexTerms.add(indexed);
+    for (const word of part.words) vocabulary.add(word);
+  }
+  // As packagedTables makes them for the whole list: the derivations on, no definition words.
+  const tables: Record<(typeof SEARCH_INDEX_TABLES)[number], Record<string, string[]>> = {
+    synonyms: keptTable(wordNetSynonyms(readWordNet(), [...vocabulary].sort(byCodeUnit), {}), indexTerms),
+    related: {},
+  };
+  const header = `{"format":${JSON.stringify(SEARCH_INDEX_FILE_FORMAT)},"index":${JSON.stringify(SEARCH_INDEX_FORMAT)},"key":${JSON.stringify(searchIndexKey(tools))},"fields":${JSON.stringify(FIELDS)},"tools":[`;
+  const lines = parts.map((part) => part.line);
   // Each table after the tools, one query term a line: a tool's new word adds or changes only the lines naming it.
   const tableTexts = SEARCH_INDEX_TABLES.map((name) => {
-    const table = data[name];
+    const table = tables[name];
     const entries = Object.keys(table)
       .sort(byCodeUnit)
       .map((key) => `${JSON.stringify(key)}:${JSON.stringify(table[key])}`);

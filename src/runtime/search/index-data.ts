@@ -145,14 +145,7 @@ function indexOfTools(tools: readonly ServedTool[], tablesOf: QueryTermTablesOf,
   const order = names.map((_, id) => id).sort((a, b) => byCodeUnit(names[a] as string, names[b] as string));
   const terms: Record<string, SearchTermData> = {};
   for (const id of order) terms[names[id] as string] = { surface: surfaces[id] as string, postings: postings[id] as number[] };
-  const keep = (table: Readonly<Record<string, readonly string[]>>): Record<string, string[]> => {
-    const kept: Record<string, string[]> = {};
-    for (const key of Object.keys(table).sort(byCodeUnit)) {
-      const targets = [...new Set((table[key] ?? []).filter((target) => target !== key && idOfTerm.has(target)))].sort(byCodeUnit);
-      if (targets.length) kept[key] = targets;
-    }
-    return kept;
-  };
+  const keep = (table: Readonly<Record<string, readonly string[]>>): Record<string, string[]> => keptTable(table, idOfTerm);
   const tables = tablesOf(toolWords);
   return {
     format: SEARCH_INDEX_FORMAT,
@@ -163,6 +156,22 @@ function indexOfTools(tools: readonly ServedTool[], tablesOf: QueryTermTablesOf,
     synonyms: keep(tables.synonyms ?? {}),
     related: keep(tables.related ?? {}),
   };
+}
+
+/**
+ * A query-term table as an index stores it: keys in code-unit order, each with its targets that `terms` holds (itself
+ * left out), sorted and once each; keys left with none are dropped.
+ */
+export function keptTable(
+  table: Readonly<Record<string, readonly string[]>>,
+  terms: { has(term: string): boolean },
+): Record<string, string[]> {
+  const kept: Record<string, string[]> = {};
+  for (const key of Object.keys(table).sort(byCodeUnit)) {
+    const targets = [...new Set((table[key] ?? []).filter((target) => target !== key && terms.has(target)))].sort(byCodeUnit);
+    if (targets.length) kept[key] = targets;
+  }
+  return kept;
 }
 
 const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);

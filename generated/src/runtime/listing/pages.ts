@@ -1,8 +1,7 @@
 // Spec pagination for the lists that grow with the catalogue (tools/list, resources/list): pages of a fixed size,
 // with an opaque cursor that names where the next page starts.
 
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { ProtocolError } from '../shared/contracts.js';
+import { JSON_RPC_ERRORS, ProtocolError } from '../shared/contracts.js';
 
 /** Entries per page: the most tools a host takes at once (VS Code and OpenAI cap a tool array at 128). */
 export const LIST_PAGE_SIZE = 128;
@@ -33,7 +32,7 @@ export function pageOf<T>(
   const offset = cursor === undefined ? 0 : offsetOf(cursor);
   if (offset === null || (cursor !== undefined && offset >= items.length)) {
     throw new ProtocolError(
-      ErrorCode.InvalidParams,
+      JSON_RPC_ERRORS.invalidParams,
       `Invalid cursor ${JSON.stringify(cursor)}: it is not one ${method} issued, or the list has ` +
         'changed since; list again without a cursor.',
     );

@@ -10,6 +10,7 @@ export {
   buildSearchIndex,
   buildSearchIndexWith,
   buildSearchIndexWithToolSurfaces,
+  keptTable,
   parseSearchIndex,
   readSearchIndexFile,
   readSearchIndexFileSync,

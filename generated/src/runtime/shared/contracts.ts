@@ -177,6 +177,16 @@ export interface InputValidator {
 export type DiagnosticLog = (line: string) => void;
 
 /**
+ * JSON-RPC 2.0's own error codes (the SDK's ErrorCode holds the same numbers): spelled here so that a module the
+ * generator loads too (the listing, the meta-tool's text) needs no SDK module at generation time.
+ */
+export const JSON_RPC_ERRORS = {
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+} as const;
+
+/**
  * A JSON-RPC error for a request handler to throw. The SDK's McpError puts "MCP error <code>:" in its message, and
  * a client wraps what it receives in another McpError, so agents read the prefix twice; this error carries the
  * code and data with the plain message.
