@@ -5,6 +5,7 @@
 import type { Options } from 'json-schema-to-typescript';
 import type { SharedType } from '../plan/type-names.js';
 import { commentText } from './text.js';
+import { directDeclarations } from './direct-types.js';
 import { prettierDeclarations } from './type-printer.js';
 import { SCHEMA_MAP_KEYWORDS } from '../../runtime/schema/schema-transform.js';
 import { isJsonObject, pointerToken } from '../../runtime/shared/json-values.js';
@@ -354,6 +355,16 @@ let library: Promise<typeof import('json-schema-to-typescript')> | undefined;
 const loadJsonSchemaToTypescript = (): Promise<typeof import('json-schema-to-typescript')> =>
   (library ??= import('json-schema-to-typescript'));
 
+/**
+ * json-schema-to-typescript's unformatted declarations for a cleaned copy. Inputs are closed objects, so that a misspelt
+ * field does not compile; a result may carry fields its schema does not name (unless it says additionalProperties:
+ * false), and its type lets the caller read them.
+ */
+export async function libraryDeclarations(cleaned: unknown, rootName: string, isOutput: boolean): Promise<string> {
+  const { compile } = await loadJsonSchemaToTypescript();
+  return compile(cleaned as never, rootName, { ...J2TS_OPTIONS, additionalProperties: isOutput, cwd: '/' });
+}
+
 /** Marks, for a reader of the module, a type looser than its schema (the build warns of it from SchemaTypes.loose). */
 export const LOOSE_TYPE_MARK = '// loose type for ';
 
@@ -420,12 +431,10 @@ async function typeDeclarations(
   fallback: string,
 ): Promise<SchemaTypes> {
   const { schema: cleaned, keys, placeholderPrefix } = clean;
-  const { compile } = await loadJsonSchemaToTypescript();
   let code: string;
   try {
-    // Inputs are closed objects, so that a misspelt field does not compile; a result may carry fields its schema does
-    // not name (unless it says additionalProperties: false), and its type lets the caller read them.
-    code = await compile(cleaned as never, rootName, { ...J2TS_OPTIONS, additionalProperties: isOutput, cwd: '/' });
+    // Most schemas are simple shapes, printed directly as the library would print them; the rest go to the library.
+    code = directDeclarations(cleaned, rootName, isOutput) ?? (await libraryDeclarations(cleaned, rootName, isOutput));
   } catch (error) {
     // A schema ajv accepts but json-schema-to-typescript cannot read still makes a working tool: the server validates
     // against the schema itself, so only the static type is looser. The build says so (see looseTypeWarning).
