@@ -2,11 +2,13 @@
 // declarations byte for byte (raw, and as laid out in the tool module); for every other shape, no answer at all.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { directDeclarations } from '../../src/pipeline/emit/direct-types.js';
 import { cleanSchema, indentDeclarations, libraryDeclarations } from '../../src/pipeline/emit/schema-types.js';
 import { prettierDeclarations } from '../../src/pipeline/emit/type-printer.js';
+import { readSource } from '../../src/pipeline/source/read-source.js';
 import { pointerToken } from '../../src/runtime/shared/json-values.js';
 import { syntheticCatalogue } from '../bench/catalogue.js';
 import { hostileBundle } from '../fixtures/catalogues.js';
@@ -227,6 +229,18 @@ describe('direct type declarations', () => {
     const direct = await compareAll(schemas);
     // Most catalogue schemas are simple shapes; a cover that quietly shrank to nothing would pass the comparison.
     assert.ok(direct >= schemas.length / 2, `${direct} of ${schemas.length} printed directly`);
+  });
+
+  it('match it over the tools of the committed OpenAPI corpus sample', async () => {
+    const dir = new URL('../fixtures/openapi-corpus/', import.meta.url);
+    const schemas = [];
+    for (const file of readdirSync(dir).filter((name) => /\.(json|ya?ml)$/.test(name))) {
+      const { document } = await readSource(fileURLToPath(new URL(file, dir)), {});
+      // A document with no operation the source can turn into a tool has no tools.
+      schemas.push(...manifestSchemas((document as { tools?: ManifestLike[] }).tools ?? [], file));
+    }
+    const direct = await compareAll(schemas);
+    assert.ok(schemas.length > 100 && direct >= schemas.length / 2, `${direct} of ${schemas.length} printed directly`);
   });
 
   it('match it over the synthetic benchmark catalogue', async () => {
