@@ -151,6 +151,11 @@ function cleanNode(node: unknown, mapKeyword: string | null, oldPointer: string,
       continue;
     }
     if (bothDefinitionKinds && key === 'definitions') continue;
+    // A plain value is kept as it is: most keys of a schema hold one, and its pointers would never be read.
+    if (value === null || typeof value !== 'object') {
+      out[key] = value;
+      continue;
+    }
     const here = `${oldPointer}/${pointerToken(key)}`;
     const there = `${newPointer}/${pointerToken(key)}`;
     out[key] = cleanNode(value, MAP_KEYWORDS.has(key) ? key : null, here, there, rewrites);

@@ -4,8 +4,13 @@
 /** The line width generated code is laid out for: the package's Prettier `printWidth` (templates/prettierrc.json.hbs). */
 export const PRINT_WIDTH = 140;
 
+// eslint-disable-next-line no-control-regex
+const COMMENT_UNSAFE = /[\r\u2028\u2029\u0085\u0000-\u0008\u000b-\u001f\u007f]|\*\//;
+
 /** Text safe inside a `/* … *\/` block comment, one logical line per source line. */
 export function commentText(text: string): string {
+  // Most text holds nothing to escape: one test instead of three replacements that would each copy it.
+  if (!COMMENT_UNSAFE.test(text)) return text;
   return (
     text
       .replace(/\r\n?|[\u2028\u2029\u0085]/g, '\n')
