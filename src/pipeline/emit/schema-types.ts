@@ -5,6 +5,7 @@
 import type { Options } from 'json-schema-to-typescript';
 import type { SharedType } from '../plan/type-names.js';
 import { commentText } from './text.js';
+import { directDeclarations } from './direct-types.js';
 import { prettierDeclarations } from './type-printer.js';
 import { SCHEMA_MAP_KEYWORDS } from '../../runtime/schema/schema-transform.js';
 import { isJsonObject, pointerToken } from '../../runtime/shared/json-values.js';
@@ -150,6 +151,11 @@ function cleanNode(node: unknown, mapKeyword: string | null, oldPointer: string,
       continue;
     }
     if (bothDefinitionKinds && key === 'definitions') continue;
+    // A plain value is kept as it is: most keys of a schema hold one, and its pointers would never be read.
+    if (value === null || typeof value !== 'object') {
+      out[key] = value;
+      continue;
+    }
     const here = `${oldPointer}/${pointerToken(key)}`;
     const there = `${newPointer}/${pointerToken(key)}`;
     out[key] = cleanNode(value, MAP_KEYWORDS.has(key) ? key : null, here, there, rewrites);
@@ -192,19 +198,28 @@ const CONSTRAINT_KEYWORDS = [
   'maxProperties',
 ];
 
+const CONSTRAINT_ORDER: ReadonlyMap<string, number> = new Map(CONSTRAINT_KEYWORDS.map((keyword, index) => [keyword, index]));
+
 /** `@minimum 1`, `@pattern "^[a-z]+$"`, …: each value as JSON, escaped for a comment, so no catalogue text is code. */
 function constraintLines(record: Record<string, unknown>): string[] {
-  return CONSTRAINT_KEYWORDS.filter((keyword) => {
-    const value = record[keyword];
-    return typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean';
-  }).map((keyword) =>
-    commentText(
-      `@${keyword} ${JSON.stringify(record[keyword])}`.replace(
-        /[\u2028\u2029\u0085]/g,
-        (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  // The schema's own keys, fewer than the keywords in most schemas, are looked up rather than every keyword in each.
+  const present: string[] = [];
+  for (const key of Object.keys(record)) {
+    const value = record[key];
+    if (CONSTRAINT_ORDER.has(key) && (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean'))
+      present.push(key);
+  }
+  if (present.length === 0) return present;
+  return present
+    .sort((a, b) => CONSTRAINT_ORDER.get(a)! - CONSTRAINT_ORDER.get(b)!)
+    .map((keyword) =>
+      commentText(
+        `@${keyword} ${JSON.stringify(record[keyword])}`.replace(
+          /[\u2028\u2029\u0085]/g,
+          (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+        ),
       ),
-    ),
-  );
+    );
 }
 
 /** Keywords that give an object schema a shape of its own, beyond "any object". */
@@ -354,6 +369,16 @@ let library: Promise<typeof import('json-schema-to-typescript')> | undefined;
 const loadJsonSchemaToTypescript = (): Promise<typeof import('json-schema-to-typescript')> =>
   (library ??= import('json-schema-to-typescript'));
 
+/**
+ * json-schema-to-typescript's unformatted declarations for a cleaned copy. Inputs are closed objects, so that a misspelt
+ * field does not compile; a result may carry fields its schema does not name (unless it says additionalProperties:
+ * false), and its type lets the caller read them.
+ */
+export async function libraryDeclarations(cleaned: unknown, rootName: string, isOutput: boolean): Promise<string> {
+  const { compile } = await loadJsonSchemaToTypescript();
+  return compile(cleaned as never, rootName, { ...J2TS_OPTIONS, additionalProperties: isOutput, cwd: '/' });
+}
+
 /** Marks, for a reader of the module, a type looser than its schema (the build warns of it from SchemaTypes.loose). */
 export const LOOSE_TYPE_MARK = '// loose type for ';
 
@@ -420,12 +445,10 @@ async function typeDeclarations(
   fallback: string,
 ): Promise<SchemaTypes> {
   const { schema: cleaned, keys, placeholderPrefix } = clean;
-  const { compile } = await loadJsonSchemaToTypescript();
   let code: string;
   try {
-    // Inputs are closed objects, so that a misspelt field does not compile; a result may carry fields its schema does
-    // not name (unless it says additionalProperties: false), and its type lets the caller read them.
-    code = await compile(cleaned as never, rootName, { ...J2TS_OPTIONS, additionalProperties: isOutput, cwd: '/' });
+    // Most schemas are simple shapes, printed directly as the library would print them; the rest go to the library.
+    code = directDeclarations(cleaned, rootName, isOutput) ?? (await libraryDeclarations(cleaned, rootName, isOutput));
   } catch (error) {
     // A schema ajv accepts but json-schema-to-typescript cannot read still makes a working tool: the server validates
     // against the schema itself, so only the static type is looser. The build says so (see looseTypeWarning).
