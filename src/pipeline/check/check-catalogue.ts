@@ -75,7 +75,7 @@ function checkSchema(
   schema: Record<string, unknown>,
   compiler: SchemaCompiler,
   problems: Problem[],
-) {
+): ((value: unknown) => boolean) | undefined {
   // Too deep a schema would overflow the compilers, an unusable pattern fails the compile without saying where.
   const limits = schemaLimitProblems(slug, field, schema);
   if (limits.length > 0) {
@@ -125,6 +125,9 @@ function checkSchema(
       hint: 'wrap the parameters in an object',
     });
   }
+  // A schema proven to compile is compiled only for an example the interpreted validator refuses, so that ajv decides.
+  const interpreted = compiler.interpreted(schema);
+  if (interpreted !== null) return (value: unknown): boolean => interpreted(value) || compiler.compile(schema)(value);
   try {
     return compiler.compile(schema);
   } catch (error) {
@@ -295,6 +298,7 @@ function lazyCompiler(): SchemaCompiler {
   return {
     compile: (schema) => (compiler ??= createSchemaCompiler()).compile(schema),
     compileAllErrors: (schema) => (compiler ??= createSchemaCompiler()).compileAllErrors(schema),
+    interpreted: (schema) => (compiler ??= createSchemaCompiler()).interpreted(schema),
     schemaErrors: (schema) => (compiler ??= createSchemaCompiler()).schemaErrors(schema),
     release: (schema) => compiler?.release(schema),
   };
