@@ -6,7 +6,6 @@
 import equalModule from 'ajv/dist/runtime/equal.js';
 import ucs2lengthModule from 'ajv/dist/runtime/ucs2length.js';
 import { linearRegExp } from '../../runtime/schema/linear-regexp.js';
-import { pointerToken } from '../../runtime/shared/json-values.js';
 import type { Draft } from './schema-compiler.js';
 
 /** ajv's runtime helpers are CommonJS; under NodeNext their default import is the module object, holding `default`. */
@@ -125,46 +124,56 @@ export function interpretedValidator(schema: Record<string, unknown>, dialect: D
 }
 
 class SchemaInterpreter {
-  /** Every subschema built, by its JSON pointer from the root: where a `$ref` may lead. */
-  private readonly built = new Map<string, Accepts>();
-  private readonly refs: Array<{ target: string; bind: (accepts: Accepts) => void }> = [];
+  /** Every subschema built, by identity: where a `$ref` may lead (the same object means the same schema anywhere). */
+  private readonly built = new Map<unknown, Accepts>();
+  private readonly refs: Array<{ ref: string; bind: (accepts: Accepts) => void }> = [];
 
   constructor(private readonly dialect: Dialect) {}
 
   root(schema: Record<string, unknown>): Accepts {
-    const accepts = this.schema(schema, '', true);
-    for (const { target, bind } of this.refs) bind(this.built.get(target) ?? unproven());
+    const accepts = this.schema(schema, true);
+    for (const { ref, bind } of this.refs) bind(this.built.get(this.target(schema, ref)) ?? unproven());
     return accepts;
   }
 
-  private schema(node: unknown, pointer: string, root = false): Accepts {
-    if (typeof node === 'boolean') return this.remember(pointer, () => node);
+  /** What ajv's JSON-pointer resolution finds for a plain `$ref` (own properties only, nothing past a boolean). */
+  private target(root: Record<string, unknown>, ref: string): unknown {
+    let node: unknown = root;
+    for (const token of ref.slice(1).split('/').slice(1)) {
+      const key = token.replace(/~1/g, '/').replace(/~0/g, '~');
+      if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return unproven();
+      node = (node as Record<string, unknown>)[key];
+    }
+    return node;
+  }
+
+  private schema(node: unknown, root = false): Accepts {
+    if (typeof node === 'boolean') return this.remember(node, () => node);
     if (!isObject(node)) return unproven();
     for (const key of Object.keys(node)) {
       if (Object.hasOwn(this.dialect.keywords, key) && !HANDLED.has(key)) unproven();
     }
     if (!root && node.$schema !== undefined) unproven();
-    this.definitions(node, pointer);
-    const checks = [this.typeCheck(node), ...this.anyTypeChecks(node, pointer), ...this.typedChecks(node, pointer)].filter(
+    this.definitions(node);
+    const checks = [this.typeCheck(node), ...this.anyTypeChecks(node), ...this.typedChecks(node)].filter(
       (check): check is Accepts => check !== null,
     );
-    return this.remember(pointer, (value) => checks.every((check) => check(value)));
+    return this.remember(node, (value) => checks.every((check) => check(value)));
   }
 
-  private remember(pointer: string, accepts: Accepts): Accepts {
-    this.built.set(pointer, accepts);
+  private remember(node: unknown, accepts: Accepts): Accepts {
+    this.built.set(node, accepts);
     return accepts;
   }
 
   /** Definitions are compiled by ajv only where referenced; each is built so a `$ref` can find it. */
-  private definitions(node: Record<string, unknown>, pointer: string): void {
+  private definitions(node: Record<string, unknown>): void {
     // draft-07's meta-schema does not hold `$defs` as schemas: a reference into them is left to ajv.
     for (const keyword of this.dialect.draft === '2020-12' ? ['$defs', 'definitions'] : ['definitions']) {
       const map = node[keyword];
       if (map === undefined) continue;
       if (!isObject(map)) unproven();
-      for (const [name, sub] of Object.entries(map as Record<string, unknown>))
-        this.schema(sub, `${pointer}/${keyword}/${pointerToken(name)}`);
+      for (const sub of Object.values(map as Record<string, unknown>)) this.schema(sub);
     }
   }
 
@@ -182,7 +191,7 @@ class SchemaInterpreter {
   }
 
   /** Keywords that apply to a value of any type. */
-  private anyTypeChecks(node: Record<string, unknown>, pointer: string): Array<Accepts | null> {
+  private anyTypeChecks(node: Record<string, unknown>): Array<Accepts | null> {
     const checks: Array<Accepts | null> = [];
     if (node.$ref !== undefined) checks.push(this.ref(node.$ref));
     if (node.enum !== undefined) {
@@ -198,7 +207,7 @@ class SchemaInterpreter {
       const items = node[keyword];
       if (items === undefined) return null;
       if (!Array.isArray(items) || items.length === 0) return unproven();
-      return items.map((sub, index) => this.schema(sub, `${pointer}/${keyword}/${index}`));
+      return items.map((sub) => this.schema(sub));
     };
     const allOf = list('allOf');
     if (allOf) checks.push((value) => allOf.every((accepts) => accepts(value)));
@@ -206,36 +215,36 @@ class SchemaInterpreter {
     if (anyOf) checks.push((value) => anyOf.some((accepts) => accepts(value)));
     const oneOf = list('oneOf');
     if (oneOf) checks.push((value) => oneOf.filter((accepts) => accepts(value)).length === 1);
-    const not = this.sub(node, 'not', pointer);
+    const not = this.sub(node, 'not');
     if (not) checks.push((value) => !not(value));
-    const [condition, then, otherwise] = (['if', 'then', 'else'] as const).map((keyword) => this.sub(node, keyword, pointer));
+    const [condition, then, otherwise] = (['if', 'then', 'else'] as const).map((keyword) => this.sub(node, keyword));
     // ajv ignores `if` without `then` and `else`, and `then` or `else` without `if`.
     if (condition && (then || otherwise))
       checks.push((value) => (condition(value) ? (then?.(value) ?? true) : (otherwise?.(value) ?? true)));
     return checks;
   }
 
-  private sub(node: Record<string, unknown>, keyword: string, pointer: string): Accepts | null {
-    return node[keyword] === undefined ? null : this.schema(node[keyword], `${pointer}/${keyword}`);
+  private sub(node: Record<string, unknown>, keyword: string): Accepts | null {
+    return node[keyword] === undefined ? null : this.schema(node[keyword]);
   }
 
   private ref(ref: unknown): Accepts {
     if (typeof ref !== 'string' || !PLAIN_REF.test(ref)) return unproven();
     let target: Accepts | undefined;
-    this.refs.push({ target: ref.slice(1), bind: (accepts) => (target = accepts) });
+    this.refs.push({ ref, bind: (accepts) => (target = accepts) });
     return (value) => target!(value);
   }
 
   /** Keywords that apply only to a value of their type, as ajv groups them. */
-  private typedChecks(node: Record<string, unknown>, pointer: string): Accepts[] {
+  private typedChecks(node: Record<string, unknown>): Accepts[] {
     const checks: Accepts[] = [];
     const numbers = this.numberChecks(node);
     if (numbers.length > 0) checks.push((value) => typeof value !== 'number' || numbers.every((check) => check(value)));
     const strings = this.stringChecks(node);
     if (strings.length > 0) checks.push((value) => typeof value !== 'string' || strings.every((check) => check(value)));
-    const arrays = this.arrayChecks(node, pointer);
+    const arrays = this.arrayChecks(node);
     if (arrays.length > 0) checks.push((value) => !Array.isArray(value) || arrays.every((check) => check(value)));
-    const objects = this.objectChecks(node, pointer);
+    const objects = this.objectChecks(node);
     if (objects.length > 0) checks.push((value) => !isObject(value) || objects.every((check) => check(value)));
     return checks;
   }
@@ -311,7 +320,7 @@ class SchemaInterpreter {
     return unproven();
   }
 
-  private arrayChecks(node: Record<string, unknown>, pointer: string): Array<(value: unknown[]) => boolean> {
+  private arrayChecks(node: Record<string, unknown>): Array<(value: unknown[]) => boolean> {
     const checks: Array<(value: unknown[]) => boolean> = [];
     const count = (keyword: string, fails: (length: number, bound: number) => boolean): void => {
       const bound = node[keyword];
@@ -326,16 +335,15 @@ class SchemaInterpreter {
       if (node.uniqueItems) checks.push((value) => value.every((item, at) => value.findIndex((other) => equal(item, other)) === at));
     }
     const tuple = this.dialect.draft === '2020-12' ? node.prefixItems : Array.isArray(node.items) ? node.items : undefined;
-    const tupleKeyword = this.dialect.draft === '2020-12' ? 'prefixItems' : 'items';
     let first = 0;
     if (tuple !== undefined) {
       if (!Array.isArray(tuple)) unproven();
-      const positions = (tuple as unknown[]).map((sub, index) => this.schema(sub, `${pointer}/${tupleKeyword}/${index}`));
+      const positions = (tuple as unknown[]).map((sub) => this.schema(sub));
       first = positions.length;
       checks.push((value) => positions.every((accepts, index) => index >= value.length || accepts(value[index])));
     }
     if (node.items !== undefined && !Array.isArray(node.items)) {
-      const each = this.schema(node.items, `${pointer}/items`);
+      const each = this.schema(node.items);
       // draft-07 `items` as one schema applies to every item; 2020-12's to the items after `prefixItems`.
       const from = this.dialect.draft === '2020-12' ? first : 0;
       checks.push((value) => value.every((item, index) => index < from || each(item)));
@@ -343,7 +351,7 @@ class SchemaInterpreter {
     return checks;
   }
 
-  private objectChecks(node: Record<string, unknown>, pointer: string): Array<(value: Record<string, unknown>) => boolean> {
+  private objectChecks(node: Record<string, unknown>): Array<(value: Record<string, unknown>) => boolean> {
     const checks: Array<(value: Record<string, unknown>) => boolean> = [];
     const count = (keyword: string, fails: (size: number, bound: number) => boolean): void => {
       const bound = node[keyword];
@@ -360,9 +368,9 @@ class SchemaInterpreter {
       if (!Array.isArray(required) || !required.every((key) => typeof key === 'string')) unproven();
       checks.push((value) => (required as string[]).every((key) => present(value, key)));
     }
-    const properties = this.schemaMap(node, 'properties', pointer);
+    const properties = this.schemaMap(node, 'properties');
     if (properties.size > 0) checks.push((value) => [...properties].every(([key, accepts]) => !present(value, key) || accepts(value[key])));
-    const patterns = [...this.schemaMap(node, 'patternProperties', pointer)].map(([source, accepts]) => ({
+    const patterns = [...this.schemaMap(node, 'patternProperties')].map(([source, accepts]) => ({
       pattern: this.pattern(source),
       accepts,
     }));
@@ -373,7 +381,7 @@ class SchemaInterpreter {
       });
     }
     if (node.additionalProperties !== undefined) {
-      const additional = this.schema(node.additionalProperties, `${pointer}/additionalProperties`);
+      const additional = this.schema(node.additionalProperties);
       const isAdditional = (key: string): boolean => !properties.has(key) && !patterns.some(({ pattern }) => pattern.test(key));
       checks.push((value) => {
         for (const key in value) if (isAdditional(key) && !additional(value[key])) return false;
@@ -381,7 +389,7 @@ class SchemaInterpreter {
       });
     }
     if (node.propertyNames !== undefined) {
-      const names = this.schema(node.propertyNames, `${pointer}/propertyNames`);
+      const names = this.schema(node.propertyNames);
       checks.push((value) => {
         for (const key in value) if (!names(key)) return false;
         return true;
@@ -390,10 +398,10 @@ class SchemaInterpreter {
     return checks;
   }
 
-  private schemaMap(node: Record<string, unknown>, keyword: string, pointer: string): Map<string, Accepts> {
+  private schemaMap(node: Record<string, unknown>, keyword: string): Map<string, Accepts> {
     const map = node[keyword];
     if (map === undefined) return new Map();
     if (!isObject(map)) return unproven();
-    return new Map(Object.entries(map).map(([key, sub]) => [key, this.schema(sub, `${pointer}/${keyword}/${pointerToken(key)}`)]));
+    return new Map(Object.entries(map).map(([key, sub]) => [key, this.schema(sub)]));
   }
 }
