@@ -35,9 +35,10 @@ const unproven = (): never => {
 
 /**
  * Text that changes how ajv resolves or registers schemas anywhere in the document, even under keywords it ignores
- * (ids, anchors), and own `__proto__` keys, which ajv's maps read in more than one way.
+ * (ids, anchors), `$async` (a subschema's fails the compile, the root's makes validation a promise), and own
+ * `__proto__` keys, which ajv's maps read in more than one way.
  */
-const CONTEXT_KEYS = /"(\$id|\$anchor|\$dynamicAnchor|\$recursiveAnchor|__proto__)":/;
+const CONTEXT_KEYS = /"(\$id|\$anchor|\$dynamicAnchor|\$recursiveAnchor|\$async|__proto__)":/;
 
 /** The ajv keywords each draft's validator acts on here (the rest of `RULES.all` makes it give up). */
 const HANDLED = new Set([
@@ -351,6 +352,7 @@ class SchemaInterpreter {
     return checks;
   }
 
+  /** Keys are iterated as ajv does with ownProperties (`Object.keys`). */
   private objectChecks(node: Record<string, unknown>): Array<(value: Record<string, unknown>) => boolean> {
     const checks: Array<(value: Record<string, unknown>) => boolean> = [];
     const count = (keyword: string, fails: (size: number, bound: number) => boolean): void => {
@@ -376,7 +378,8 @@ class SchemaInterpreter {
     }));
     if (patterns.length > 0) {
       checks.push((value) => {
-        for (const key in value) if (!patterns.every(({ pattern, accepts }) => !pattern.test(key) || accepts(value[key]))) return false;
+        for (const key of Object.keys(value))
+          if (!patterns.every(({ pattern, accepts }) => !pattern.test(key) || accepts(value[key]))) return false;
         return true;
       });
     }
@@ -384,14 +387,14 @@ class SchemaInterpreter {
       const additional = this.schema(node.additionalProperties);
       const isAdditional = (key: string): boolean => !properties.has(key) && !patterns.some(({ pattern }) => pattern.test(key));
       checks.push((value) => {
-        for (const key in value) if (isAdditional(key) && !additional(value[key])) return false;
+        for (const key of Object.keys(value)) if (isAdditional(key) && !additional(value[key])) return false;
         return true;
       });
     }
     if (node.propertyNames !== undefined) {
       const names = this.schema(node.propertyNames);
       checks.push((value) => {
-        for (const key in value) if (!names(key)) return false;
+        for (const key of Object.keys(value)) if (!names(key)) return false;
         return true;
       });
     }
