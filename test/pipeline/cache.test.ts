@@ -133,7 +133,7 @@ describe('parallel build', () => {
       assert.deepEqual(parallel.cache, serial.cache);
       assert.equal(serial.parallelJobs, 0);
       // The worker gets its first batch as it starts, and the main thread takes the first batch before it.
-      assert.ok(parallel.parallelJobs > 0, 'a worker did some of the checks and modules');
+      assert.ok(parallel.parallelJobs > 0, 'a worker did some of the tool modules');
       assert.ok(parallel.parallelJobs < 260, 'the main thread did its share');
       for (const path of ['src/tools/tool-7.ts', 'src/tools/tool-129.ts', 'data/catalogue.json', 'src/tools/index.ts']) {
         assert.equal(await readFile(join(dir, 'parallel', path), 'utf8'), await readFile(join(dir, 'serial', path), 'utf8'), path);

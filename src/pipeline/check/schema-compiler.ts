@@ -13,6 +13,7 @@ import {
 import { compilableSchema } from '../../runtime/schema/validation.js';
 import { pointerToken } from '../../runtime/shared/json-values.js';
 import { contentKey } from '../cache/build-cache.js';
+import { interpretedValidator, type Accepts } from './interpreted-validator.js';
 import { definitionTarget, selfContainedDefinitions } from './self-contained-definitions.js';
 
 export type Draft = 'draft-07' | '2020-12';
@@ -27,6 +28,11 @@ export interface SchemaCompiler {
   compile(schema: Record<string, unknown>): ValidateFunction;
   /** A validator that reports every error, compiled only when there is something to report. */
   compileAllErrors(schema: Record<string, unknown>): ValidateFunction;
+  /**
+   * A validator built without ajv's code generation when the schema meets its draft's meta-schema and is proven to
+   * compile as ajv reads it (see interpreted-validator.ts); null when ajv must compile it to know.
+   */
+  interpreted(schema: Record<string, unknown>): Accepts | null;
   /** Why a schema that does not compile is not valid JSON Schema: one error per place, the most telling one there. */
   schemaErrors(schema: Record<string, unknown>): ErrorObject[];
   /** Forgets a schema's compiled code once its tool is checked, so memory stays flat over large catalogues. */
@@ -179,6 +185,16 @@ export function createSchemaCompiler(): SchemaCompiler {
       }
     },
     compileAllErrors: (schema) => compileIn(current()[1](schema), schema),
+    interpreted(schema) {
+      const meta = metaFor(schema);
+      try {
+        if (!meta.validateSchema(copyOf(schema))) return null;
+      } catch {
+        // A `$schema` ajv does not hold: compileIn fails the same way and says so.
+        return null;
+      }
+      return interpretedValidator(copyOf(schema), { draft: schemaDraft(schema), keywords: meta.RULES.all, formats: meta.formats });
+    },
     schemaErrors(schema) {
       const ajv = metaFor(schema);
       ajv.validateSchema(copyOf(schema));

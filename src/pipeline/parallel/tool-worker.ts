@@ -1,13 +1,12 @@
-// A worker thread that does the expensive per-tool work of a large build: schema checks and tool modules.
+// A worker thread that does the expensive per-tool work of a large build: tool modules and shared types.
 
 import { parentPort } from 'node:worker_threads';
-import { SCHEMA_CHECK_JOB } from '../check/check-catalogue.js';
 import { TOOL_MODULE_JOB } from '../emit/emit-package.js';
 import { SHARED_TYPE_JOB } from '../emit/shared-types-file.js';
 import type { ToolJob, WorkerAnswer, WorkerBatch } from './work.js';
 
 const jobs = new Map<string, ToolJob<never, unknown>>(
-  [SCHEMA_CHECK_JOB, TOOL_MODULE_JOB, SHARED_TYPE_JOB].map((job) => [job.kind, job as ToolJob<never, unknown>]),
+  [TOOL_MODULE_JOB, SHARED_TYPE_JOB].map((job) => [job.kind, job as ToolJob<never, unknown>]),
 );
 const local: Record<string, unknown> = {};
 
