@@ -239,3 +239,42 @@ describe('__proto__ parameters', () => {
     );
   });
 });
+
+describe('dialects the server cannot validate with', () => {
+  it('a $schema outside the contract (draft-04, a typo, not a string) is an error at /…/$schema, never a crash', () => {
+    for (const declared of ['http://json-schema.org/draft-04/schema#', 'https://json-schema.org/draft/2020-12/schemas', 7]) {
+      const input = { $schema: declared, type: 'object', properties: { text: { type: 'string' } } };
+      const output = { $schema: declared, type: 'object' };
+      const problems = checkCatalogue(bundle([tool('dialect', { input_schema: input, output_schema: output, examples: [] })])).problems;
+      assert.deepEqual(
+        problems.map((p) => [p.severity, p.slug, p.pointer]),
+        [
+          ['error', 'dialect', '/input_schema/$schema'],
+          ['error', 'dialect', '/output_schema/$schema'],
+        ],
+        String(declared),
+      );
+      assert.match(problems[0]!.message, /draft-07 and 2020-12/);
+    }
+  });
+
+  it('the dialects of the contract check as before', () => {
+    for (const declared of [
+      'http://json-schema.org/draft-07/schema#',
+      'http://json-schema.org/draft-07/schema',
+      'https://json-schema.org/draft/2020-12/schema',
+    ]) {
+      const input = { $schema: declared, type: 'object', properties: { text: { type: 'string' } } };
+      assert.deepEqual(errorsOf(bundle([tool('dialect', { input_schema: input, examples: [{ params: { text: 'a' } }] })])), [], declared);
+    }
+  });
+
+  it('an $async schema is an error: its validation would be a promise, which reads as valid', () => {
+    const input = { $async: true, type: 'object', properties: { n: { type: 'number' } } };
+    const problems = errorsOf(bundle([tool('promise', { input_schema: input, examples: [{ params: { n: 'not a number' } }] })]));
+    assert.deepEqual(
+      problems.map((p) => [p.slug, p.pointer]),
+      [['promise', '/input_schema/$async']],
+    );
+  });
+});

@@ -82,6 +82,27 @@ function checkSchema(
     problems.push(...limits);
     return undefined;
   }
+  if (!compiler.knowsDialect(schema)) {
+    problems.push({
+      severity: 'error',
+      slug,
+      pointer: `/${field}/$schema`,
+      message: `$schema ${JSON.stringify(schema.$schema)} is not a JSON Schema dialect the server validates with: the catalogue contract allows draft-07 and 2020-12`,
+      hint: 'declare "http://json-schema.org/draft-07/schema#" or "https://json-schema.org/draft/2020-12/schema", or leave $schema out (2020-12)',
+    });
+    return undefined;
+  }
+  if (Object.hasOwn(schema, '$async')) {
+    // ajv makes a `$async: true` schema's validation a promise, which every check (the server's too) would read as valid.
+    problems.push({
+      severity: 'error',
+      slug,
+      pointer: `/${field}/$async`,
+      message: '$async schemas are not supported: a tool schema is validated synchronously, by the server and by this check',
+      hint: 'remove $async',
+    });
+    return undefined;
+  }
   const properties = schema.properties;
   if (field === 'input_schema' && properties !== null && typeof properties === 'object' && Object.hasOwn(properties, '__proto__')) {
     problems.push({
@@ -303,6 +324,7 @@ function lazyCompiler(): SchemaCompiler {
     compile: (schema) => (compiler ??= createSchemaCompiler()).compile(schema),
     compileAllErrors: (schema) => (compiler ??= createSchemaCompiler()).compileAllErrors(schema),
     interpreted: (schema) => (compiler ??= createSchemaCompiler()).interpreted(schema),
+    knowsDialect: (schema) => (compiler ??= createSchemaCompiler()).knowsDialect(schema),
     schemaErrors: (schema) => (compiler ??= createSchemaCompiler()).schemaErrors(schema),
     release: (schema) => compiler?.release(schema),
   };

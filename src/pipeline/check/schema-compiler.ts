@@ -33,6 +33,11 @@ export interface SchemaCompiler {
    * compile as ajv reads it (see interpreted-validator.ts); null when ajv must compile it to know.
    */
   interpreted(schema: Record<string, unknown>): Accepts | null;
+  /**
+   * Whether the schema's `$schema` (when it has one) names a dialect ajv holds for its draft: one it does not (draft-04,
+   * a typo) cannot be compiled, nor held against a meta-schema.
+   */
+  knowsDialect(schema: Record<string, unknown>): boolean;
   /** Why a schema that does not compile is not valid JSON Schema: one error per place, the most telling one there. */
   schemaErrors(schema: Record<string, unknown>): ErrorObject[];
   /** Forgets a schema's compiled code once its tool is checked, so memory stays flat over large catalogues. */
@@ -194,6 +199,16 @@ export function createSchemaCompiler(): SchemaCompiler {
         return null;
       }
       return interpretedValidator(copyOf(schema), { draft: schemaDraft(schema), keywords: meta.RULES.all, formats: meta.formats });
+    },
+    knowsDialect(schema) {
+      const declared = schema.$schema;
+      if (declared === undefined) return true;
+      if (typeof declared !== 'string') return false;
+      try {
+        return metaFor(schema).getSchema(declared) !== undefined;
+      } catch {
+        return false;
+      }
     },
     schemaErrors(schema) {
       const ajv = metaFor(schema);
