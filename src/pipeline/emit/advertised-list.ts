@@ -6,17 +6,17 @@ import { DEFAULT_HOST_PROFILE } from '../../runtime/schema/host-profiles.js';
 import type { ServedTool } from '../../runtime/shared/contracts.js';
 import { contentKey } from '../cache/build-cache.js';
 import type { ToolJob } from '../parallel/work.js';
-import { joinedText } from './text.js';
+import { joinedTextOf } from './text.js';
 
 /**
  * `data/tools-list.json`: the default-profile form of every advertisable tool, prepared by the generator so that a
  * server listing every tool does no schema work at start-up. One tool a line, in the catalogue's order.
  */
 export function advertisedListFileText(tools: readonly ServedTool[], lineOf: (tool: ServedTool) => string = advertisedListLine): string {
-  const lines = tools.filter(isAdvertised).map(lineOf);
-  return joinedText(
+  return joinedTextOf(
     `{"format":${JSON.stringify(ADVERTISED_LIST_FORMAT)},"profile":${JSON.stringify(DEFAULT_HOST_PROFILE)},"tools":[\n`,
-    lines,
+    tools.filter(isAdvertised),
+    lineOf,
     ',\n',
     '\n]}\n',
   );

@@ -29,7 +29,7 @@ import {
   docComment,
   endingInOneNewline,
   firstSentence,
-  joinedText,
+  joinedTextOf,
   PRINT_WIDTH,
   tsString,
 } from './text.js';
@@ -86,8 +86,7 @@ function servedCatalogueText(tools: ServedTool[]): string {
   if (tools.length === 0) return `${head}]\n}\n`;
   // A value nested two levels down is the same text with each line after its first indented by four more spaces
   // (JSON strings hold no raw line feed).
-  const entries = tools.map((tool) => `    ${JSON.stringify(tool, null, 2).replaceAll('\n', '\n    ')}`);
-  return joinedText(`${head}\n`, entries, ',\n', '\n  ]\n}\n');
+  return joinedTextOf(`${head}\n`, tools, (tool) => `    ${JSON.stringify(tool, null, 2).replaceAll('\n', '\n    ')}`, ',\n', '\n  ]\n}\n');
 }
 
 const moduleKeys = new WeakMap<PlannedTool, string>();
