@@ -17,7 +17,11 @@ export const BOUNDED_HEAP_FROM_TOOLS = 1000;
  * extra collections cost a 300-tool rebuild a sixth of its time.
  */
 export function boundHeapGrowth(tools: number): void {
-  if (tools >= BOUNDED_HEAP_FROM_TOOLS) setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  if (tools < BOUNDED_HEAP_FROM_TOOLS) return;
+  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  // V8 sets the next collection's limit at each full collection: the one that ran while the catalogue was parsed set
+  // it with the default growth (some 250 MB for 3,000 tools), so one collection now puts the bound in force.
+  fullCollection();
 }
 
 let gc: (() => void) | undefined;
@@ -32,10 +36,13 @@ export const COLLECT_ABOVE_BYTES = 128 * 1024 * 1024;
  * A full collection now, when the heap is large. The build calls it once, between emitting the package and loading the tokenizer for the
  * budget: the emit stage's garbage is then at its largest and the tokenizer's tables (some 60 MB) are about to come
  * on top, so collecting first takes about 30 MB off a 3,000-tool build's peak for a few tens of milliseconds.
- * `gc` is exposed to a fresh context only, so the process's own global stays as it was.
  */
 export function collectGarbage(): void {
-  if (getHeapStatistics().used_heap_size < COLLECT_ABOVE_BYTES) return;
+  if (getHeapStatistics().used_heap_size >= COLLECT_ABOVE_BYTES) fullCollection();
+}
+
+/** A full collection. `gc` is exposed to a fresh context only, so the process's own global stays as it was. */
+function fullCollection(): void {
   if (gc === undefined) {
     setFlagsFromString('--expose-gc');
     gc = runInNewContext('gc') as () => void;
