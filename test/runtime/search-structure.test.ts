@@ -91,3 +91,39 @@ describe("a name's head noun", () => {
   ];
   for (const [name, want] of cases) it(`of "${name}" is ${String(want)}`, () => assert.equal(headOf(name), want));
 });
+
+describe('abbreviations', () => {
+  const crd = (verb: string, readOnly: boolean): ServedTool =>
+    tool(`${verb}CustomResourceDefinition`, `${verb} CustomResourceDefinition`, `${verb} a CustomResourceDefinition.`, readOnly);
+  const tools = [
+    crd('list', true),
+    crd('create', false),
+    crd('delete', false),
+    tool('listPods', 'list Pods', 'List the pods of a namespace.', true),
+    tool('createCertificateSigningRequest', 'create CertificateSigningRequest', 'Create a certificate signing request.', false),
+  ];
+
+  it('an upper-case abbreviation with a plural s is one word, in a query as in a name', async () => {
+    const { words } = await import('../../src/runtime/search/analysis.js');
+    assert.deepEqual(words('which CRDs are installed'), ['which', 'crds', 'are', 'installed']);
+    assert.deepEqual(words('getURLs listAPIs userIDs CRDsList'), ['get', 'urls', 'list', 'apis', 'user', 'ids', 'crds', 'list']);
+    assert.deepEqual(words('HTTPServer OSS'), ['http', 'server', 'oss']);
+  });
+
+  it('a three-letter word the catalogue lacks finds the names whose words it abbreviates', () => {
+    assert.equal(first(tools, 'list the CRDs', SHIPPED_LEVERS), 'listCustomResourceDefinition');
+    assert.equal(first(tools, 'list the CRDs', { ...SHIPPED_LEVERS, initialismWeight: 0 }), 'listPods');
+  });
+
+  it('three initials met in one name only, or a short form the vocabulary makes, are no abbreviation', () => {
+    const index = decodeSearchIndex(buildSearchIndex(tools), tools);
+    assert.deepEqual(index.initialisms().get('crd'), [
+      term('custom') + '_' + term('resource'),
+      term('resource') + '_' + term('definition'),
+    ]);
+    // "Certificate Signing Request" appears in one tool: "csr" is left alone.
+    assert.equal(index.initialisms().get('csr'), undefined);
+    // "ts" is the vocabulary's form of "typescript", never read as initials.
+    assert.equal(first(tools, 'typescript', SHIPPED_LEVERS), undefined);
+  });
+});

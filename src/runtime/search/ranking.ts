@@ -17,7 +17,15 @@ import {
   type FieldName,
 } from './analysis.js';
 import { NAME_FIELD, type SearchIndex, type TermPostings } from './scoring-index.js';
-import { PERSON_QUESTION_WORDS, PERSON_WORDS, SELF_WORDS, SELF_TOOL_WORDS, STOP_WORDS, type ActionKind } from './vocabulary.js';
+import {
+  CANONICAL_WORDS,
+  PERSON_QUESTION_WORDS,
+  PERSON_WORDS,
+  SELF_WORDS,
+  SELF_TOOL_WORDS,
+  STOP_WORDS,
+  type ActionKind,
+} from './vocabulary.js';
 import { byCodeUnit } from '../shared/order.js';
 import { SHIPPED_LEVERS, type RankingLevers } from './levers.js';
 
@@ -58,6 +66,7 @@ const FIELD_LABELS: Readonly<Record<FieldName, string>> = {
   bigrams: 'name',
 };
 const PERSON_QUESTION_TERMS = new Set(PERSON_QUESTION_WORDS.map(term));
+const CANONICAL_TERMS = new Set(Object.values(CANONICAL_WORDS).map(term));
 const PERSON_TERMS = [...new Set(PERSON_WORDS.map(term))];
 const SELF_TERMS = [...new Set(SELF_TOOL_WORDS.map(term))];
 /** Distinct name terms tracked per tool: names rarely have more that a query could match. */
@@ -115,6 +124,16 @@ function expand(queryTerm: string, index: SearchIndex, asAction: boolean, L: Ran
   for (const synonym of hand)
     for (const form of index.synonyms.get(synonym) ?? []) add(form, L.handSynonymWeight * L.wordnetSynonymWeight * L.twoStep, 'synonym');
   for (const other of index.related.get(queryTerm) ?? []) add(other, L.relatedWeight, 'synonym');
+  // "CRDs" in a catalogue that spells it out: a short word the index lacks stands for the name words it abbreviates.
+  // Three letters: two match too many pairs by chance, and a canonical short form ("ts" for "typescript") is no initialism.
+  if (
+    L.initialismWeight > 0 &&
+    /^[a-z]{3}$/.test(queryTerm) &&
+    !CANONICAL_TERMS.has(queryTerm) &&
+    !index.postings.has(queryTerm) &&
+    !index.synonyms.has(queryTerm)
+  )
+    for (const pair of index.initialisms().get(queryTerm) ?? []) add(pair, L.initialismWeight, 'synonym');
   if (queryTerm.length >= 3) {
     // Terms starting with the query term sit together in the sorted vocabulary, from its lower bound on.
     const { vocabulary } = index;

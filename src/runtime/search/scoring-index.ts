@@ -43,6 +43,47 @@ export interface SearchIndex {
   heads: Int32Array;
   /** Per tool, 1 when its description's first line says it is deprecated ("… deprecated: use … instead"). */
   deprecatedInText: Uint8Array;
+  /**
+   * Initials of two or three adjacent words of tool names → those words' adjacent pairs (bigram terms): "crd" →
+   * custom_resourc, resourc_definit. Built on first use, from this catalogue's own names.
+   */
+  initialisms(): ReadonlyMap<string, readonly string[]>;
+}
+
+/**
+ * Initials of the name word runs of `bigramTerms` (each `first_second`): pairs give two letters, and two pairs that
+ * chain (`a_b`, `b_c`) give three when `together` says enough tools hold both.
+ */
+export function initialismsOf(bigramTerms: readonly string[], together: (first: string, second: string) => boolean): Map<string, string[]> {
+  const pairs = bigramTerms
+    .map((pair) => [pair, ...pair.split('_')] as const)
+    .filter((parts): parts is readonly [string, string, string] => parts.length === 3 && /^[a-z]+$/.test(`${parts[1]}${parts[2]}`));
+  const startingWith = new Map<string, (typeof pairs)[number][]>();
+  for (const pair of pairs) startingWith.set(pair[1], [...(startingWith.get(pair[1]) ?? []), pair]);
+  const found = new Map<string, Set<string>>();
+  const add = (key: string, ...terms: string[]): void => {
+    const set = found.get(key) ?? new Set<string>();
+    for (const one of terms) set.add(one);
+    found.set(key, set);
+  };
+  for (const [pair, first, second] of pairs) {
+    add(`${first[0]}${second[0]}`, pair);
+    for (const [next, , third] of startingWith.get(second) ?? [])
+      if (together(pair, next)) add(`${first[0]}${second[0]}${third[0]}`, pair, next);
+  }
+  return new Map([...found].map(([key, terms]) => [key, [...terms].sort(byCodeUnit)]));
+}
+
+/**
+ * Whether two terms' postings name at least two tools in common: an abbreviation names a thing several operations
+ * share (create, read, list… a CRD), where three initials met in one name are as likely chance.
+ */
+function shareTools(first: TermPostings | undefined, second: TermPostings | undefined): boolean {
+  if (first === undefined || second === undefined) return false;
+  const tools = new Set(first.tools);
+  let shared = 0;
+  for (const tool of second.tools) if (tools.has(tool) && ++shared >= 2) return true;
+  return false;
 }
 
 /** Decodes index data once, so that a query only reads precomputed per-term scores. */
@@ -90,9 +131,14 @@ export function decodeSearchIndex(
   const deprecatedInText = Uint8Array.from(tools, (tool) =>
     /\bdeprecated\b/i.test(String(tool.manifest.description ?? '').split('\n')[0] ?? '') ? 1 : 0,
   );
+  let initialisms: Map<string, string[]> | undefined;
   return {
     toolCount,
     vocabulary: [...postings.keys()].filter((name) => !name.includes('_')).sort(byCodeUnit),
+    initialisms: () =>
+      (initialisms ??= initialismsOf([...postings.keys()].filter((name) => name.includes('_')).sort(byCodeUnit), (first, second) =>
+        shareTools(postings.get(first), postings.get(second)),
+      )),
     postings,
     synonyms,
     related,

@@ -13,10 +13,18 @@ import {
   type ActionKind,
 } from './vocabulary.js';
 
-/** Lower-case words of a text, camelCase and snake/kebab-case split; ".env" gives "env". */
+/** An upper-case abbreviation's plural ("CRDs", "PRs", the "URLs" of "getURLs"): one word, not "CR" and "Ds". */
+const PLURAL_ABBREVIATION = /([A-Z])([A-Z]+)s(?![a-z])/g;
+
+/** Lower-case words of a text, camelCase and snake/kebab-case split; ".env" gives "env", "CRDs" gives "crds". */
 export function words(text: string): string[] {
-  // Both camelCase splits need an upper-case ASCII letter; most catalogue text has few, so skip them when there is none.
-  const spaced = /[A-Z]/.test(text) ? text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2') : text;
+  // The camelCase splits need an upper-case ASCII letter; most catalogue text has few, so skip them when there is none.
+  const spaced = /[A-Z]/.test(text)
+    ? text
+        .replace(PLURAL_ABBREVIATION, (_, first: string, rest: string) => `${first}${rest.toLowerCase()}s`)
+        .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+        .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    : text;
   return spaced
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)

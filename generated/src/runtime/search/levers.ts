@@ -30,6 +30,11 @@ export interface RankingLevers {
    */
   contextHead: number;
   prefixWeight: number;
+  /**
+   * Weight of a name's word pairs for a three-letter query word the index lacks that is their initials ("CRDs" →
+   * "Custom Resource Definition"), as the catalogue's own names spell them. 0: off.
+   */
+  initialismWeight: number;
   /** Weight of an adjacent query-word pair found as a pair in a tool's name or summary. */
   bigramWeight: number;
   deprecatedFactor: number;
@@ -85,6 +90,7 @@ export const SHIPPED_LEVERS: RankingLevers = {
   headMatch: 1.25,
   contextHead: 0.77,
   prefixWeight: 0.175,
+  initialismWeight: 0.5,
   bigramWeight: 0.88,
   deprecatedFactor: 0.72,
   actionAgrees: 1.688,
