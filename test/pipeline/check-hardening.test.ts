@@ -276,5 +276,13 @@ describe('dialects the server cannot validate with', () => {
       problems.map((p) => [p.slug, p.pointer]),
       [['promise', '/input_schema/$async']],
     );
+    // `$async: false` is ajv's default: the schema checks as it would without it, and its bad example is still caught.
+    const sync = { ...input, $async: false };
+    const caught = errorsOf(bundle([tool('sync', { input_schema: sync, examples: [{ params: { n: 'not a number' } }] })]));
+    assert.deepEqual(
+      caught.map((p) => p.slug),
+      ['sync'],
+    );
+    assert.doesNotMatch(caught[0]!.pointer ?? '', /\$async/);
   });
 });

@@ -92,8 +92,9 @@ function checkSchema(
     });
     return undefined;
   }
-  if (Object.hasOwn(schema, '$async')) {
-    // ajv makes a `$async: true` schema's validation a promise, which every check (the server's too) would read as valid.
+  if (schema.$async === true) {
+    // ajv makes a `$async: true` schema's validation a promise, which every check (the server's too) would read as
+    // valid. (`false` is the default; any other value fails ajv's compile, reported below.)
     problems.push({
       severity: 'error',
       slug,
