@@ -6,6 +6,7 @@
 import equalModule from 'ajv/dist/runtime/equal.js';
 import ucs2lengthModule from 'ajv/dist/runtime/ucs2length.js';
 import { linearRegExp } from '../../runtime/schema/linear-regexp.js';
+import { isJsonObject } from '../../runtime/shared/json-values.js';
 import type { Draft } from './schema-compiler.js';
 
 /** ajv's runtime helpers are CommonJS; under NodeNext their default import is the module object, holding `default`. */
@@ -82,15 +83,13 @@ const PLAIN_REF = /^#(\/([A-Za-z0-9_.$-]|~[01])*)*$/;
 
 const JSON_TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'integer', 'string']);
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-
 /** ajv's test of a JSON type (checkDataType), for finite JSON numbers. */
 function hasType(type: string, value: unknown): boolean {
   switch (type) {
     case 'null':
       return value === null;
     case 'object':
-      return isObject(value);
+      return isJsonObject(value);
     case 'array':
       return Array.isArray(value);
     case 'integer':
@@ -124,6 +123,28 @@ export function interpretedValidator(schema: Record<string, unknown>, dialect: D
   }
 }
 
+/** A numeric bound's failure: the measure of a value against the keyword's number. */
+type Exceeds = (measured: number, bound: number) => boolean;
+
+/**
+ * The checks of a schema's numeric-bound keywords (`maximum`, `minLength`, `maxItems`, …), each of `measure(value)`
+ * against its bound; a bound that is not a number is one ajv refuses to compile.
+ */
+function boundChecks<T>(
+  node: Record<string, unknown>,
+  measure: (value: T) => number,
+  bounds: ReadonlyArray<readonly [keyword: string, exceeds: Exceeds]>,
+): Array<(value: T) => boolean> {
+  const checks: Array<(value: T) => boolean> = [];
+  for (const [keyword, exceeds] of bounds) {
+    const bound = node[keyword];
+    if (bound === undefined) continue;
+    if (typeof bound !== 'number') unproven();
+    checks.push((value) => !exceeds(measure(value), bound as number));
+  }
+  return checks;
+}
+
 class SchemaInterpreter {
   /** Every subschema built, by identity: where a `$ref` may lead (the same object means the same schema anywhere). */
   private readonly built = new Map<unknown, Accepts>();
@@ -150,7 +171,7 @@ class SchemaInterpreter {
 
   private schema(node: unknown, root = false): Accepts {
     if (typeof node === 'boolean') return this.remember(node, () => node);
-    if (!isObject(node)) return unproven();
+    if (!isJsonObject(node)) return unproven();
     for (const key of Object.keys(node)) {
       if (Object.hasOwn(this.dialect.keywords, key) && !HANDLED.has(key)) unproven();
     }
@@ -173,7 +194,7 @@ class SchemaInterpreter {
     for (const keyword of this.dialect.draft === '2020-12' ? ['$defs', 'definitions'] : ['definitions']) {
       const map = node[keyword];
       if (map === undefined) continue;
-      if (!isObject(map)) unproven();
+      if (!isJsonObject(map)) unproven();
       for (const sub of Object.values(map as Record<string, unknown>)) this.schema(sub);
     }
   }
@@ -246,39 +267,29 @@ class SchemaInterpreter {
     const arrays = this.arrayChecks(node);
     if (arrays.length > 0) checks.push((value) => !Array.isArray(value) || arrays.every((check) => check(value)));
     const objects = this.objectChecks(node);
-    if (objects.length > 0) checks.push((value) => !isObject(value) || objects.every((check) => check(value)));
+    if (objects.length > 0) checks.push((value) => !isJsonObject(value) || objects.every((check) => check(value)));
     return checks;
   }
 
   private numberChecks(node: Record<string, unknown>): Array<(value: number) => boolean> {
-    const checks: Array<(value: number) => boolean> = [];
-    const limit = (keyword: string, fails: (value: number, bound: number) => boolean): void => {
-      const bound = node[keyword];
-      if (bound === undefined) return;
-      if (typeof bound !== 'number') unproven();
-      checks.push((value) => !fails(value, bound as number));
-    };
-    limit('maximum', (value, bound) => value > bound);
-    limit('minimum', (value, bound) => value < bound);
-    limit('exclusiveMaximum', (value, bound) => value >= bound);
-    limit('exclusiveMinimum', (value, bound) => value <= bound);
-    // ajv's own test (multipleOf.ts), parseInt of the quotient's text included.
-    limit('multipleOf', (value, bound) => bound === 0 || value / bound !== parseInt(String(value / bound)));
+    const checks = boundChecks<number>(node, (value) => value, [
+      ['maximum', (value, bound) => value > bound],
+      ['minimum', (value, bound) => value < bound],
+      ['exclusiveMaximum', (value, bound) => value >= bound],
+      ['exclusiveMinimum', (value, bound) => value <= bound],
+      // ajv's own test (multipleOf.ts), parseInt of the quotient's text included.
+      ['multipleOf', (value, bound) => bound === 0 || value / bound !== parseInt(String(value / bound))],
+    ]);
     const format = this.format(node, 'number');
     if (format) checks.push(format);
     return checks;
   }
 
   private stringChecks(node: Record<string, unknown>): Array<(value: string) => boolean> {
-    const checks: Array<(value: string) => boolean> = [];
-    const length = (keyword: string, fails: (length: number, bound: number) => boolean): void => {
-      const bound = node[keyword];
-      if (bound === undefined) return;
-      if (typeof bound !== 'number') unproven();
-      checks.push((value) => !fails(ucs2length(value), bound as number));
-    };
-    length('maxLength', (chars, bound) => chars > bound);
-    length('minLength', (chars, bound) => chars < bound);
+    const checks = boundChecks<string>(node, ucs2length, [
+      ['maxLength', (chars, bound) => chars > bound],
+      ['minLength', (chars, bound) => chars < bound],
+    ]);
     if (node.pattern !== undefined) {
       const pattern = this.pattern(node.pattern);
       checks.push((value) => pattern.test(value));
@@ -322,15 +333,10 @@ class SchemaInterpreter {
   }
 
   private arrayChecks(node: Record<string, unknown>): Array<(value: unknown[]) => boolean> {
-    const checks: Array<(value: unknown[]) => boolean> = [];
-    const count = (keyword: string, fails: (length: number, bound: number) => boolean): void => {
-      const bound = node[keyword];
-      if (bound === undefined) return;
-      if (typeof bound !== 'number') unproven();
-      checks.push((value) => !fails(value.length, bound as number));
-    };
-    count('maxItems', (length, bound) => length > bound);
-    count('minItems', (length, bound) => length < bound);
+    const checks = boundChecks<unknown[]>(node, (value) => value.length, [
+      ['maxItems', (length, bound) => length > bound],
+      ['minItems', (length, bound) => length < bound],
+    ]);
     if (node.uniqueItems !== undefined) {
       if (typeof node.uniqueItems !== 'boolean') unproven();
       if (node.uniqueItems) checks.push((value) => value.every((item, at) => value.findIndex((other) => equal(item, other)) === at));
@@ -354,15 +360,10 @@ class SchemaInterpreter {
 
   /** Keys are iterated as ajv does with ownProperties (`Object.keys`). */
   private objectChecks(node: Record<string, unknown>): Array<(value: Record<string, unknown>) => boolean> {
-    const checks: Array<(value: Record<string, unknown>) => boolean> = [];
-    const count = (keyword: string, fails: (size: number, bound: number) => boolean): void => {
-      const bound = node[keyword];
-      if (bound === undefined) return;
-      if (typeof bound !== 'number') unproven();
-      checks.push((value) => !fails(Object.keys(value).length, bound as number));
-    };
-    count('maxProperties', (size, bound) => size > bound);
-    count('minProperties', (size, bound) => size < bound);
+    const checks = boundChecks<Record<string, unknown>>(node, (value) => Object.keys(value).length, [
+      ['maxProperties', (size, bound) => size > bound],
+      ['minProperties', (size, bound) => size < bound],
+    ]);
     // ajv's propertyInData with ownProperties: an own property whose value is not undefined.
     const present = (value: Record<string, unknown>, key: string): boolean => value[key] !== undefined && Object.hasOwn(value, key);
     if (node.required !== undefined) {
@@ -404,7 +405,7 @@ class SchemaInterpreter {
   private schemaMap(node: Record<string, unknown>, keyword: string): Map<string, Accepts> {
     const map = node[keyword];
     if (map === undefined) return new Map();
-    if (!isObject(map)) return unproven();
+    if (!isJsonObject(map)) return unproven();
     return new Map(Object.entries(map).map(([key, sub]) => [key, this.schema(sub)]));
   }
 }

@@ -5,6 +5,9 @@
 // beside other keywords or with titled branches, …) gives null, and the caller asks the library. Each rule below mirrors the library's normalizer, parser or generator
 // for the shapes it admits; test/pipeline/direct-types.test.ts holds the two to the same text.
 
+import { isJsonObject } from '../../runtime/shared/json-values.js';
+import { CONSTRAINT_KEYWORDS } from './constraint-keywords.js';
+
 /** A type as the library's generator sees it: named nodes are declared once and referred to by name. */
 type TypeNode =
   | { kind: 'word'; text: string; comment?: string; name?: string }
@@ -27,26 +30,6 @@ const outside = (): never => {
   throw OUTSIDE;
 };
 
-/** Keywords the library reads nothing from (the types cannot say them; schema-types.ts puts them in doc comments). */
-const IGNORED = new Set([
-  'minimum',
-  'exclusiveMinimum',
-  'maximum',
-  'exclusiveMaximum',
-  'multipleOf',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'format',
-  'uniqueItems',
-  'minProperties',
-  'maxProperties',
-  'readOnly',
-  'writeOnly',
-  'contentEncoding',
-  'contentMediaType',
-]);
-
 /** Keywords a covered schema may carry besides the ignored ones; `$defs`, `definitions` and `$schema` only at the root. */
 const KNOWN = new Set([
   'description',
@@ -61,6 +44,18 @@ const KNOWN = new Set([
   'maxItems',
 ]);
 
+/**
+ * Keywords the library reads nothing from: the constraints schema-types.ts puts in doc comments but the item counts
+ * (the library notes those itself, see arrayComment), and annotations.
+ */
+const IGNORED = new Set([
+  ...CONSTRAINT_KEYWORDS.filter((keyword) => !KNOWN.has(keyword)),
+  'readOnly',
+  'writeOnly',
+  'contentEncoding',
+  'contentMediaType',
+]);
+
 const PRIMITIVE_WORDS: Readonly<Record<string, string>> = {
   string: 'string',
   number: 'number',
@@ -71,8 +66,6 @@ const PRIMITIVE_WORDS: Readonly<Record<string, string>> = {
 
 /** Type names the library prints as they are (its `toSafeString` leaves them unchanged). */
 const SAFE_NAME = /^[A-Z](?:[A-Za-z]|\d+(?=[A-Z]|$))*$/;
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 class Reader {
   private readonly defs = new Map<string, TypeNode>();
@@ -99,7 +92,7 @@ class Reader {
     const schema = this.definitions[key];
     // A definition that is itself a `$ref` is merged into a copy by the library's resolver: not covered.
     if (
-      !isRecord(schema) ||
+      !isJsonObject(schema) ||
       '$ref' in schema ||
       typeof schema.title !== 'string' ||
       !SAFE_NAME.test(schema.title) ||
@@ -117,7 +110,7 @@ class Reader {
   }
 
   node(schema: unknown, root: boolean): TypeNode {
-    if (!isRecord(schema)) return outside();
+    if (!isJsonObject(schema)) return outside();
     for (const key of Object.keys(schema)) {
       if (IGNORED.has(key) || KNOWN.has(key)) continue;
       if (key === '$ref' || key === 'tsType' || key === 'oneOf' || key === 'anyOf') continue;
@@ -203,14 +196,15 @@ class Reader {
   private object(schema: Record<string, unknown>): TypeNode {
     if (hasAny(schema, ['items', 'minItems', 'maxItems'])) outside();
     const { properties, required = [], additionalProperties = this.openByDefault } = schema;
-    if (properties !== undefined && !isRecord(properties)) outside();
+    if (properties !== undefined && !isJsonObject(properties)) outside();
     if (!Array.isArray(required) || !required.every((name) => typeof name === 'string')) outside();
     if (typeof additionalProperties !== 'boolean') outside();
     const members: Member[] = [];
     for (const [key, value] of Object.entries(properties ?? {})) {
       // A property's own `required: true` is the draft-3 flag the library also reads; `__proto__` does not survive its
       // copy, and a property named `$ref` is one its resolver might follow.
-      if (key === '__proto__' || key === '$ref' || (isRecord(value) && 'required' in value && !Array.isArray(value.required))) outside();
+      if (key === '__proto__' || key === '$ref' || (isJsonObject(value) && 'required' in value && !Array.isArray(value.required)))
+        outside();
       members.push({ key, required: (required as string[]).includes(key), type: this.node(value, false) });
     }
     return { kind: 'interface', members, index: additionalProperties as boolean };
@@ -344,10 +338,10 @@ function namedInterfaces(node: TypeNode, seen: Set<TypeNode>): string {
  * `additionalProperties` option.
  */
 export function directDeclarations(schema: unknown, rootName: string, openByDefault: boolean): string | null {
-  if (!isRecord(schema) || !SAFE_NAME.test(rootName)) return null;
+  if (!isJsonObject(schema) || !SAFE_NAME.test(rootName)) return null;
   const hasDefs = '$defs' in schema;
   const definitions = hasDefs ? schema.$defs : (schema.definitions ?? {});
-  if (!isRecord(definitions) || (hasDefs && 'definitions' in schema)) return null;
+  if (!isJsonObject(definitions) || (hasDefs && 'definitions' in schema)) return null;
   try {
     const reader = new Reader(definitions, hasDefs || !('definitions' in schema) ? '#/$defs/' : '#/definitions/', openByDefault, rootName);
     const { $defs: _defs, definitions: _definitions, $schema: _schema, ...rest } = schema;

@@ -5,6 +5,7 @@
 import type { Options } from 'json-schema-to-typescript';
 import type { SharedType } from '../plan/type-names.js';
 import { commentText } from './text.js';
+import { CONSTRAINT_KEYWORDS } from './constraint-keywords.js';
 import { directDeclarations } from './direct-types.js';
 import { prettierDeclarations } from './type-printer.js';
 import { SCHEMA_MAP_KEYWORDS } from '../../runtime/schema/schema-transform.js';
@@ -179,24 +180,6 @@ function cleanNode(node: unknown, mapKeyword: string | null, oldPointer: string,
   if (planned !== undefined) out.title = planned;
   return out;
 }
-
-/** Validation keywords the types cannot say, shown in the field's doc comment instead. */
-const CONSTRAINT_KEYWORDS = [
-  'minimum',
-  'exclusiveMinimum',
-  'maximum',
-  'exclusiveMaximum',
-  'multipleOf',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'format',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
-  'minProperties',
-  'maxProperties',
-];
 
 const CONSTRAINT_ORDER: ReadonlyMap<string, number> = new Map(CONSTRAINT_KEYWORDS.map((keyword, index) => [keyword, index]));
 

@@ -11,6 +11,7 @@ import {
   keptTable,
   SEARCH_INDEX_FORMAT,
   searchIndexKey,
+  type QueryTermTables,
   type QueryTermTablesOf,
   type SearchIndexData,
   type SearchTermData,
@@ -40,19 +41,22 @@ export interface PackagingOptions {
 }
 
 /**
- * The query-term tables the generator ships (index-file's SEARCH_INDEX_TABLES), made from the words the index split.
+ * The query-term tables the generator ships (index-file's SEARCH_INDEX_TABLES) for the catalogue's words, sorted.
  * WordNet is read for these tables alone and let go with them: it is no part of what emit keeps.
  */
+function tablesOfVocabulary(vocabulary: readonly string[], options: PackagingOptions = {}): QueryTermTables {
+  const wordNet = readWordNet();
+  return {
+    synonyms: wordNetSynonyms(wordNet, vocabulary, options),
+    related: options.related === true ? wordNetRelated(wordNet, vocabulary) : {},
+  };
+}
+
+/** tablesOfVocabulary of the words the index split. */
 const packagedTables =
   (options: PackagingOptions = {}): QueryTermTablesOf =>
-  (toolWords) => {
-    const vocabulary = catalogueWords(toolWords);
-    const wordNet = readWordNet();
-    return {
-      synonyms: wordNetSynonyms(wordNet, vocabulary, options),
-      related: options.related === true ? wordNetRelated(wordNet, vocabulary) : {},
-    };
-  };
+  (toolWords) =>
+    tablesOfVocabulary(catalogueWords(toolWords), options);
 
 /** Index data as the generator ships it: the runtime's index plus the WordNet synonyms of the catalogue's words (their definition words only when asked, for the search bench). */
 export function packagedSearchIndex(tools: readonly ServedTool[], options: PackagingOptions = {}): SearchIndexData {
@@ -127,11 +131,8 @@ export function searchIndexFileText(
     for (const indexed of part.terms) indexTerms.add(indexed);
     for (const word of part.words) vocabulary.add(word);
   }
-  // As packagedTables makes them for the whole list: the derivations on, no definition words.
-  const tables: Record<(typeof SEARCH_INDEX_TABLES)[number], Record<string, string[]>> = {
-    synonyms: keptTable(wordNetSynonyms(readWordNet(), [...vocabulary].sort(byCodeUnit), {}), indexTerms),
-    related: {},
-  };
+  const made = tablesOfVocabulary([...vocabulary].sort(byCodeUnit));
+  const tables = { synonyms: keptTable(made.synonyms ?? {}, indexTerms), related: keptTable(made.related ?? {}, indexTerms) };
   const header = `{"format":${JSON.stringify(SEARCH_INDEX_FILE_FORMAT)},"index":${JSON.stringify(SEARCH_INDEX_FORMAT)},"key":${JSON.stringify(searchIndexKey(tools))},"fields":${JSON.stringify(FIELDS)},"tools":[`;
   const lines = parts.map((part) => part.line);
   // Each table after the tools, one query term a line: a tool's new word adds or changes only the lines naming it.

@@ -14,21 +14,7 @@ const TEMPLATE_DIR = new URL('../../../templates/', import.meta.url);
 export const PRECOMPILED_DIR = new URL('../../templates-compiled/', import.meta.url);
 const require = createRequire(import.meta.url);
 
-export type TemplateName =
-  | 'tool.ts'
-  | 'tools-index.ts'
-  | 'types.ts'
-  | 'names.ts'
-  | 'client.ts'
-  | 'bin.ts'
-  | 'index.ts'
-  | 'gitignore'
-  | 'gitattributes'
-  | 'prettierrc.json'
-  | 'prettierignore'
-  | 'README.md';
-
-export const TEMPLATE_NAMES: readonly TemplateName[] = [
+export const TEMPLATE_NAMES = [
   'tool.ts',
   'tools-index.ts',
   'types.ts',
@@ -41,13 +27,15 @@ export const TEMPLATE_NAMES: readonly TemplateName[] = [
   'prettierrc.json',
   'prettierignore',
   'README.md',
-];
+] as const;
+
+export type TemplateName = (typeof TEMPLATE_NAMES)[number];
 
 /** The options every template is compiled with, precompiled or not. */
 export const COMPILE_OPTIONS = { strict: true, noEscape: true } as const;
 
 /** A precompiled template's module: the hash of the source it was made from, and Handlebars' template spec. */
-export interface PrecompiledTemplate {
+interface PrecompiledTemplate {
   sourceHash: string;
   spec: TemplateSpecification;
 }
@@ -126,9 +114,4 @@ function loaded(name: TemplateName): LoadedTemplate {
 
 export function renderTemplate(name: TemplateName, view: object): string {
   return loaded(name).template(view);
-}
-
-/** Whether a template is served from its precompiled form (for tests and the build's own check). */
-export function isPrecompiled(name: TemplateName): boolean {
-  return loaded(name).precompiled;
 }

@@ -145,7 +145,6 @@ function indexOfTools(tools: readonly ServedTool[], tablesOf: QueryTermTablesOf,
   const order = names.map((_, id) => id).sort((a, b) => byCodeUnit(names[a] as string, names[b] as string));
   const terms: Record<string, SearchTermData> = {};
   for (const id of order) terms[names[id] as string] = { surface: surfaces[id] as string, postings: postings[id] as number[] };
-  const keep = (table: Readonly<Record<string, readonly string[]>>): Record<string, string[]> => keptTable(table, idOfTerm);
   const tables = tablesOf(toolWords);
   return {
     format: SEARCH_INDEX_FORMAT,
@@ -153,8 +152,8 @@ function indexOfTools(tools: readonly ServedTool[], tablesOf: QueryTermTablesOf,
     fields: [...FIELDS],
     lengths,
     terms,
-    synonyms: keep(tables.synonyms ?? {}),
-    related: keep(tables.related ?? {}),
+    synonyms: keptTable(tables.synonyms ?? {}, idOfTerm),
+    related: keptTable(tables.related ?? {}, idOfTerm),
   };
 }
 

@@ -44,32 +44,34 @@ export interface SearchIndex {
   /** Per tool, 1 when its description's first line says it is deprecated ("… deprecated: use … instead"). */
   deprecatedInText: Uint8Array;
   /**
-   * Initials of two or three adjacent words of tool names → those words' adjacent pairs (bigram terms): "crd" →
+   * Initials of three adjacent words of tool names → those words' two adjacent pairs (bigram terms): "crd" →
    * custom_resourc, resourc_definit. Built on first use, from this catalogue's own names.
    */
   initialisms(): ReadonlyMap<string, readonly string[]>;
 }
 
 /**
- * Initials of the name word runs of `bigramTerms` (each `first_second`): pairs give two letters, and two pairs that
- * chain (`a_b`, `b_c`) give three when `together` says enough tools hold both.
+ * Initials of the three-word runs of `bigramTerms` (each `first_second`): two pairs that chain (`a_b`, `b_c`), when
+ * `together` says enough tools hold both.
  */
 export function initialismsOf(bigramTerms: readonly string[], together: (first: string, second: string) => boolean): Map<string, string[]> {
   const pairs = bigramTerms
     .map((pair) => [pair, ...pair.split('_')] as const)
     .filter((parts): parts is readonly [string, string, string] => parts.length === 3 && /^[a-z]+$/.test(`${parts[1]}${parts[2]}`));
   const startingWith = new Map<string, (typeof pairs)[number][]>();
-  for (const pair of pairs) startingWith.set(pair[1], [...(startingWith.get(pair[1]) ?? []), pair]);
+  for (const pair of pairs) {
+    const list = startingWith.get(pair[1]);
+    if (list === undefined) startingWith.set(pair[1], [pair]);
+    else list.push(pair);
+  }
   const found = new Map<string, Set<string>>();
-  const add = (key: string, ...terms: string[]): void => {
-    const set = found.get(key) ?? new Set<string>();
-    for (const one of terms) set.add(one);
-    found.set(key, set);
-  };
   for (const [pair, first, second] of pairs) {
-    add(`${first[0]}${second[0]}`, pair);
-    for (const [next, , third] of startingWith.get(second) ?? [])
-      if (together(pair, next)) add(`${first[0]}${second[0]}${third[0]}`, pair, next);
+    for (const [next, , third] of startingWith.get(second) ?? []) {
+      if (!together(pair, next)) continue;
+      const key = `${first[0]}${second[0]}${third[0]}`;
+      const terms = found.get(key) ?? new Set<string>();
+      found.set(key, terms.add(pair).add(next));
+    }
   }
   return new Map([...found].map(([key, terms]) => [key, [...terms].sort(byCodeUnit)]));
 }
