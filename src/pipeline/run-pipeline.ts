@@ -10,7 +10,7 @@ import { checkCatalogueWith } from './check/check-catalogue.js';
 import type { GeneratorConfig } from './config.js';
 import { emitPackage, withFiles, type PackageFiles } from './emit/emit-package.js';
 import { createWork } from './parallel/work.js';
-import { boundHeapGrowth } from './memory.js';
+import { boundHeapGrowth, collectGarbage } from './memory.js';
 import { LAYOUT } from './plan/layout.js';
 import { planPackage } from './plan/plan-package.js';
 import { planWarnings } from './plan/plan-warnings.js';
@@ -93,6 +93,8 @@ async function writeStage(
   cache: Awaited<ReturnType<typeof loadCache>>,
   log: (line: string) => void,
 ) {
+  // The budget's garbage (the tokenizer's tables, what counting made) is dead now; writing adds buffers on top.
+  collectGarbage();
   const summary = await writePackage(options.outDir, files, { force: options.force });
   await saveCache(options.outDir, cache).catch((error: unknown) => {
     log(

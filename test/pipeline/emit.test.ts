@@ -58,6 +58,16 @@ describe('emit stage', () => {
     }
   });
 
+  it('adds only ASCII to the generated modules and data: a catalogue in ASCII gives ASCII text outside the README', async () => {
+    // One character past Latin-1 makes V8 hold a whole file's text as two bytes a character.
+    const files = await emit(bundle([tool('env-validator', { deprecated: 'Use data-generator.' }), tool('data-generator')]));
+    for (const [path, text] of files) {
+      if (path.startsWith('src/runtime/') || path === 'README.md') continue;
+      const wide = [...text].find((character) => character.charCodeAt(0) > 0x7f);
+      assert.equal(wide, undefined, path);
+    }
+  });
+
   it('lays out one module per tool plus the package files', async () => {
     const files = await emit(bundle([tool('env-validator'), tool('Env Validator')]));
     const paths = [...files.keys()].filter((p) => !p.startsWith('src/runtime/'));

@@ -38,7 +38,7 @@ export interface Base64CodecOutput {
  * });
  * ```
  *
- * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function base64Codec(input: Base64CodecInput, options?: CallOptions): Promise<Base64CodecOutput> {
   return sdk.invoke<Base64CodecOutput>('base64-codec', input, options);

@@ -52,7 +52,7 @@ export interface CsvToJsonOutput {
  * });
  * ```
  *
- * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function csvToJson(input: CsvToJsonInput, options?: CallOptions): Promise<CsvToJsonOutput> {
   return sdk.invoke<CsvToJsonOutput>('csv-to-json', input, options);

@@ -54,7 +54,7 @@ export interface DataGeneratorOutput {
  * });
  * ```
  *
- * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+ * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
  */
 export async function dataGenerator(input: DataGeneratorInput, options?: CallOptions): Promise<DataGeneratorOutput> {
   return sdk.invoke<DataGeneratorOutput>('data-generator', input, options);

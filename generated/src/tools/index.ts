@@ -97,7 +97,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   textStats(input: TextStatsInput, options?: CallOptions): Promise<TextStatsOutput>;
   /**
@@ -115,7 +115,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   base64Codec(input: Base64CodecInput, options?: CallOptions): Promise<Base64CodecOutput>;
   /**
@@ -136,7 +136,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   caseConverter(input: CaseConverterInput, options?: CallOptions): Promise<CaseConverterOutput>;
   /**
@@ -153,7 +153,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   colorConverter(input: ColorConverterInput, options?: CallOptions): Promise<ColorConverterOutput>;
   /**
@@ -170,7 +170,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   cronExplainer(input: CronExplainerInput, options?: CallOptions): Promise<CronExplainerOutput>;
   /**
@@ -187,7 +187,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   csvToJson(input: CsvToJsonInput, options?: CallOptions): Promise<CsvToJsonOutput>;
   /**
@@ -202,7 +202,7 @@ export interface Client {
    * const result = await client.currentTime();
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   currentTime(input?: CurrentTimeInput, options?: CallOptions): Promise<CurrentTimeOutput>;
   /**
@@ -219,7 +219,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   dataGenerator(input: DataGeneratorInput, options?: CallOptions): Promise<DataGeneratorOutput>;
   /**
@@ -237,7 +237,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   diffText(input: DiffTextInput, options?: CallOptions): Promise<DiffTextOutput>;
   /**
@@ -254,7 +254,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   dockerfileLint(input: DockerfileLintInput, options?: CallOptions): Promise<DockerfileLintOutput>;
   /**
@@ -273,7 +273,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   deaccentuer(input: DeaccentuerInput, options?: CallOptions): Promise<DeaccentuerOutput>;
   /**
@@ -292,7 +292,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   envValidator(input: EnvValidatorInput, options?: CallOptions): Promise<EnvValidatorOutput>;
   /**
@@ -311,7 +311,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   gitCommitLint(input: GitCommitLintInput, options?: CallOptions): Promise<GitCommitLintOutput>;
   /**
@@ -328,7 +328,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   hashCalculator(input: HashCalculatorInput, options?: CallOptions): Promise<HashCalculatorOutput>;
   /**
@@ -345,7 +345,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   httpStatusLookup(input: HttpStatusLookupInput, options?: CallOptions): Promise<HttpStatusLookupOutput>;
   /**
@@ -363,7 +363,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   ipCidrCalc(input: IpCidrCalcInput, options?: CallOptions): Promise<IpCidrCalcOutput>;
   /**
@@ -381,7 +381,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   jsonFormatter(input: JsonFormatterInput, options?: CallOptions): Promise<JsonFormatterOutput>;
   /**
@@ -435,7 +435,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   jsonSchemaValidatorLite(input: JsonSchemaValidatorLiteInput, options?: CallOptions): Promise<JsonSchemaValidatorLiteOutput>;
   /**
@@ -453,7 +453,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   jwtDecoder(input: JwtDecoderInput, options?: CallOptions): Promise<JwtDecoderOutput>;
   /**
@@ -471,7 +471,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   markdownToc(input: MarkdownTocInput, options?: CallOptions): Promise<MarkdownTocOutput>;
   /**
@@ -488,7 +488,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   passwordStrength(input: PasswordStrengthInput, options?: CallOptions): Promise<PasswordStrengthOutput>;
   /**
@@ -515,7 +515,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   queryStringBuilder(input: QueryStringBuilderInput, options?: CallOptions): Promise<QueryStringBuilderOutput>;
   /**
@@ -533,7 +533,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   regexTester(input: RegexTesterInput, options?: CallOptions): Promise<RegexTesterOutput>;
   /**
@@ -551,7 +551,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   semverCompare(input: SemverCompareInput, options?: CallOptions): Promise<SemverCompareOutput>;
   /**
@@ -568,7 +568,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   slugify(input: SlugifyInput, options?: CallOptions): Promise<SlugifyOutput>;
   /**
@@ -586,7 +586,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   timestampConverter(input: TimestampConverterInput, options?: CallOptions): Promise<TimestampConverterOutput>;
   /**
@@ -606,7 +606,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   unitConverter(input: UnitConverterInput, options?: CallOptions): Promise<UnitConverterOutput>;
   /**
@@ -623,7 +623,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   urlParser(input: UrlParserInput, options?: CallOptions): Promise<UrlParserOutput>;
   /**
@@ -640,7 +640,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   uuidGenerator(input: UuidGeneratorInput, options?: CallOptions): Promise<UuidGeneratorOutput>;
   /**
@@ -657,7 +657,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    *
    * @deprecated Use "Text Stats" instead: it counts words, sentences and paragraphs and estimates reading time.
    */
@@ -676,7 +676,7 @@ export interface Client {
    * });
    * ```
    *
-   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR`, …), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
+   * @throws {ToolCallError} `VALIDATION_ERROR` (with `pointer`) when the input does not match the schema, before any request; the API's failures by `code` (`TIMEOUT`, `RATE_LIMITED`, `UPSTREAM_ERROR`, `AUTH_ERROR` and the rest), after the retries the `retries` option allows (by default 2: this tool is safe to repeat).
    */
   yamlValidator(input: YamlValidatorInput, options?: CallOptions): Promise<YamlValidatorOutput>;
 }
