@@ -129,6 +129,15 @@ export const CANONICAL_WORDS: Readonly<Record<string, string>> = {
   notif: 'notification',
   notifs: 'notification',
   qty: 'quantity',
+  admin: 'administrator',
+  admins: 'administrator',
+  desc: 'description',
+  creds: 'credential',
+  photo: 'image',
+  photos: 'image',
+  prefs: 'preference',
+  pref: 'preference',
+  settings: 'config',
 };
 
 /**
@@ -325,13 +334,14 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['download', 'content'],
   ['release', 'version'],
   ['comment', 'reply', 'discussion', 'note'],
-  ['webhook', 'notification', 'callback'],
+  ['webhook', 'hook', 'notification', 'callback'],
   ['copy', 'duplicate', 'clone', 'fork'],
   ['restore', 'undelete', 'recover'],
   ['approve', 'accept', 'allow'],
   ['decline', 'reject', 'deny'],
   ['revert', 'reverse', 'undo'],
   ['locale', 'language'],
+  ['config', 'preference'],
   ...API_SYNONYM_GROUPS,
 ];
 
