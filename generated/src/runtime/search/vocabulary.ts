@@ -7,7 +7,9 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     'a an the my me i to for of in on at by with from into onto and or is are be been it its this that these those any ' +
     'some has have had do does did can could would should will want wants need needs please how what which whose ' +
     'using use via so if then than out up about tool tools something thing things our your we you ' +
-    "just also there their them they one whether way ok am being as someone somebody i'm"
+    "just also there their them they one whether way ok am being as someone somebody i'm " +
+    // What words() leaves of a possessive or a contraction ("a seller's account", "don't", "I've").
+    's t m re ve ll d'
   ).split(' '),
 );
 
