@@ -279,7 +279,7 @@ export const API_SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['archive', 'tarball', 'tar'],
   ['login', 'signin', 'logon', 'session'],
   ['logout', 'signout'],
-  ['permission', 'access', 'privilege'],
+  ['permission', 'access', 'privilege', 'rights'],
   ['quota', 'limit', 'cap'],
   ['collaborator', 'colleague', 'teammate', 'coworker'],
   ['timer', 'stopwatch'],
@@ -295,6 +295,7 @@ export const API_SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['ingress', 'route', 'routing'],
   ['import', 'migrate', 'migration'],
   ['attachment', 'file', 'document'],
+  ['image', 'avatar', 'icon', 'logo'],
 ];
 
 /** Words close enough in intent to count for each other, at reduced weight: developer and API vocabulary. */
@@ -315,7 +316,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['find', 'search', 'lookup', 'locate', 'match', 'query'],
   ['extract', 'pull', 'scrape'],
   ['time', 'date', 'epoch', 'clock'],
-  ['key', 'secret', 'credential'],
+  ['key', 'secret', 'credential', 'token'],
   ['text', 'string'],
   ['test', 'fixture'],
   ['sort', 'order', 'arrange', 'reorder'],
