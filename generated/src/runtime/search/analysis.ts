@@ -65,14 +65,23 @@ export function withPhrases(list: readonly string[]): string[] {
   return found.length ? [...list, ...found] : [...list];
 }
 
+/** Words that may stand inside a verb's phrase, as its object ("kick SOMEONE out", "log ME in", "pay THEM back"). */
+const PHRASE_OBJECTS = new Set(['a', 'an', 'the', 'me', 'my', 'it', 'them', 'him', 'her', 'us', 'someone', 'somebody', 'this', 'that']);
+
 /** Query side: a phrase replaces its two words, so "pretty print" counts once, as one intent. */
 export function mergePhrases(list: readonly string[]): string[] {
   const merged: string[] = [];
   for (let index = 0; index < list.length; index += 1) {
-    const phrase = PHRASE_STARTS.has(list[index] as string) ? PHRASES[`${list[index]} ${list[index + 1] ?? ''}`] : undefined;
+    const starts = PHRASE_STARTS.has(list[index] as string);
+    let phrase = starts ? PHRASES[`${list[index]} ${list[index + 1] ?? ''}`] : undefined;
+    let skip = 1;
+    if (phrase === undefined && starts && PHRASE_OBJECTS.has(list[index + 1] ?? '')) {
+      phrase = PHRASES[`${list[index]} ${list[index + 2] ?? ''}`];
+      skip = 2;
+    }
     if (phrase !== undefined) {
       merged.push(phrase);
-      index += 1;
+      index += skip;
     } else {
       merged.push(list[index] as string);
     }
