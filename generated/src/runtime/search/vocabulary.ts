@@ -243,6 +243,19 @@ export const PHRASES: Readonly<Record<string, string>> = {
   'recurring plan': 'subscription',
   'recurring payment': 'subscription',
   'recurring billing': 'subscription',
+  // Phrasal verbs of API actions.
+  'turn off': 'disable',
+  'switch off': 'disable',
+  'turn on': 'enable',
+  'switch on': 'enable',
+  'shut down': 'stop',
+  'spin up': 'launch',
+  'tear down': 'delete',
+  'take down': 'delete',
+  'roll back': 'revert',
+  'opt out': 'unsubscribe',
+  'opt in': 'subscribe',
+  'hand over': 'transfer',
 };
 
 /** Words by which a query speaks of its caller ("my repos", "what am I allowed to do"). */
@@ -266,6 +279,7 @@ export const API_SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['capture', 'collect'],
   ['suspend', 'pause', 'freeze', 'deactivate', 'disable'],
   ['resume', 'unpause', 'reactivate', 'unfreeze'],
+  ['enable', 'activate'],
   ['product', 'catalog', 'catalogue', 'merchandise', 'goods'],
   ['money', 'funds', 'cash', 'balance'],
   ['topup', 'recharge', 'refill'],
