@@ -6,6 +6,7 @@ import {
   ACTION_WORDS,
   AGENT_NOUNS,
   CANONICAL_WORDS,
+  IRREGULAR_PLURALS,
   NOUN_OR_VERB_WORDS,
   PHRASES,
   STOP_WORDS,
@@ -34,6 +35,7 @@ export function words(text: string): string[] {
 /** Porter stem of a lower-case word; words that are not plain ASCII letters, or have two letters or fewer, stay as they are. */
 export function stem(word: string): string {
   if (word.length <= 2 || !/^[a-z]+$/.test(word)) return word;
+  if (Object.hasOwn(IRREGULAR_PLURALS, word)) return stemmer(IRREGULAR_PLURALS[word] as string);
   return stemmer(Object.hasOwn(AGENT_NOUNS, word) ? (AGENT_NOUNS[word] as string) : word);
 }
 

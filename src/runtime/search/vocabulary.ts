@@ -143,8 +143,9 @@ export const CANONICAL_WORDS: Readonly<Record<string, string>> = {
 };
 
 /**
- * Tool nouns that name what they do ("a parser parses"), which the Porter stemmer leaves apart from their verb, and
- * nouns of action it stems differently from the verb ("minification"); mapped to the verb before stemming.
+ * Tool nouns that name what they do ("a parser parses", "a watcher watches"), which the Porter stemmer leaves apart
+ * from their verb, and nouns of action it stems differently from the verb ("minification"); mapped to the verb before
+ * stemming. A verb whose stem differs from its noun's ("deploy", "deployment") maps to the noun.
  */
 export const AGENT_NOUNS: Readonly<Record<string, string>> = {
   parser: 'parse',
@@ -193,6 +194,33 @@ export const AGENT_NOUNS: Readonly<Record<string, string>> = {
   verification: 'verify',
   modification: 'modify',
   notification: 'notify',
+  watcher: 'watch',
+  watchers: 'watch',
+  assignee: 'assign',
+  assignees: 'assign',
+  deploy: 'deployment',
+  deploys: 'deployment',
+  deployed: 'deployment',
+  deploying: 'deployment',
+};
+
+/**
+ * Plurals the Porter stemmer parts from their singular ("statuses" from "status", "indices" from "index", "people" from
+ * "person"), mapped to the singular before stemming.
+ */
+export const IRREGULAR_PLURALS: Readonly<Record<string, string>> = {
+  statuses: 'status',
+  aliases: 'alias',
+  analyses: 'analysis',
+  buses: 'bus',
+  indices: 'index',
+  matrices: 'matrix',
+  vertices: 'vertex',
+  people: 'person',
+  children: 'child',
+  leaves: 'leaf',
+  criteria: 'criterion',
+  schemata: 'schema',
 };
 
 /** Two-word expressions that mean one thing; the query uses the phrase alone, documents keep both words too. */
