@@ -36,7 +36,10 @@ export function words(text: string): string[] {
 export function stem(word: string): string {
   if (word.length <= 2 || !/^[a-z]+$/.test(word)) return word;
   if (Object.hasOwn(IRREGULAR_PLURALS, word)) return stemmer(IRREGULAR_PLURALS[word] as string);
-  return stemmer(Object.hasOwn(AGENT_NOUNS, word) ? (AGENT_NOUNS[word] as string) : word);
+  if (Object.hasOwn(AGENT_NOUNS, word)) return stemmer(AGENT_NOUNS[word] as string);
+  // The plural of an agent noun stems as its singular does ("runners" as "runner", "importers" as "importer").
+  const singular = word.endsWith('s') ? word.slice(0, -1) : '';
+  return stemmer(Object.hasOwn(AGENT_NOUNS, singular) ? (AGENT_NOUNS[singular] as string) : word);
 }
 
 const termCache = new Map<string, string>();
