@@ -26,7 +26,8 @@ export interface RankingLevers {
   headMatch: number;
   /**
    * Instead, the factor for a tool whose head noun the query names only after a preposition, as the context of what
-   * it asks about ("upload a binary TO A RELEASE" is not "Create a release"). 1: off.
+   * it asks about ("upload a binary TO A RELEASE" is not "Create a release"); also the share of its score such a
+   * context word's match brings. 1: off.
    */
   contextHead: number;
   prefixWeight: number;

@@ -236,7 +236,8 @@ export function rankTools(
       if (!postings) return;
       for (let i = 0; i < postings.tools.length; i += 1) {
         const tool = postings.tools[i] as number;
-        const weighted = (postings.scores[i] as number) * option.weight;
+        // A word naming only where the object is ("report a bug IN A REPO") says less than the object itself.
+        const weighted = (postings.scores[i] as number) * option.weight * (inContext ? L.contextHead : 1);
         // The word is in the tool's name through any of its options, even when another field scored higher.
         if (postings.inName[i] === 1 && option.via !== 'prefix' && nameTermOf[tool] === -1) nameTermOf[tool] = postings.id;
         // 1: the head is what the query asks about; 2: only what it is about sits in ("… to a release").

@@ -7,7 +7,9 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     'a an the my me i to for of in on at by with from into onto and or is are be been it its this that these those any ' +
     'some has have had do does did can could would should will want wants need needs please how what which whose ' +
     'using use via so if then than out up about tool tools something thing things our your we you ' +
-    "just also there their them they one whether way ok am being as someone somebody i'm"
+    "just also there their them they one whether way ok am being as someone somebody i'm " +
+    // What words() leaves of a possessive or a contraction ("a seller's account", "don't", "I've").
+    's t m re ve ll d'
   ).split(' '),
 );
 
@@ -129,11 +131,21 @@ export const CANONICAL_WORDS: Readonly<Record<string, string>> = {
   notif: 'notification',
   notifs: 'notification',
   qty: 'quantity',
+  admin: 'administrator',
+  admins: 'administrator',
+  desc: 'description',
+  creds: 'credential',
+  photo: 'image',
+  photos: 'image',
+  prefs: 'preference',
+  pref: 'preference',
+  settings: 'config',
 };
 
 /**
- * Tool nouns that name what they do ("a parser parses"), which the Porter stemmer leaves apart from their verb, and
- * nouns of action it stems differently from the verb ("minification"); mapped to the verb before stemming.
+ * Tool nouns that name what they do ("a parser parses", "a watcher watches"), which the Porter stemmer leaves apart
+ * from their verb, and nouns of action it stems differently from the verb ("minification"); mapped to the verb before
+ * stemming. A verb whose stem differs from its noun's ("deploy", "deployment") maps to the noun.
  */
 export const AGENT_NOUNS: Readonly<Record<string, string>> = {
   parser: 'parse',
@@ -182,6 +194,33 @@ export const AGENT_NOUNS: Readonly<Record<string, string>> = {
   verification: 'verify',
   modification: 'modify',
   notification: 'notify',
+  watcher: 'watch',
+  watchers: 'watch',
+  assignee: 'assign',
+  assignees: 'assign',
+  deploy: 'deployment',
+  deploys: 'deployment',
+  deployed: 'deployment',
+  deploying: 'deployment',
+};
+
+/**
+ * Plurals the Porter stemmer parts from their singular ("statuses" from "status", "indices" from "index", "people" from
+ * "person"), mapped to the singular before stemming.
+ */
+export const IRREGULAR_PLURALS: Readonly<Record<string, string>> = {
+  statuses: 'status',
+  aliases: 'alias',
+  analyses: 'analysis',
+  buses: 'bus',
+  indices: 'index',
+  matrices: 'matrix',
+  vertices: 'vertex',
+  people: 'person',
+  children: 'child',
+  leaves: 'leaf',
+  criteria: 'criterion',
+  schemata: 'schema',
 };
 
 /** Two-word expressions that mean one thing; the query uses the phrase alone, documents keep both words too. */
@@ -232,6 +271,19 @@ export const PHRASES: Readonly<Record<string, string>> = {
   'recurring plan': 'subscription',
   'recurring payment': 'subscription',
   'recurring billing': 'subscription',
+  // Phrasal verbs of API actions.
+  'turn off': 'disable',
+  'switch off': 'disable',
+  'turn on': 'enable',
+  'switch on': 'enable',
+  'shut down': 'stop',
+  'spin up': 'launch',
+  'tear down': 'delete',
+  'take down': 'delete',
+  'roll back': 'revert',
+  'opt out': 'unsubscribe',
+  'opt in': 'subscribe',
+  'hand over': 'transfer',
 };
 
 /** Words by which a query speaks of its caller ("my repos", "what am I allowed to do"). */
@@ -255,6 +307,7 @@ export const API_SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['capture', 'collect'],
   ['suspend', 'pause', 'freeze', 'deactivate', 'disable'],
   ['resume', 'unpause', 'reactivate', 'unfreeze'],
+  ['enable', 'activate'],
   ['product', 'catalog', 'catalogue', 'merchandise', 'goods'],
   ['money', 'funds', 'cash', 'balance'],
   ['topup', 'recharge', 'refill'],
@@ -268,7 +321,7 @@ export const API_SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['archive', 'tarball', 'tar'],
   ['login', 'signin', 'logon', 'session'],
   ['logout', 'signout'],
-  ['permission', 'access', 'privilege'],
+  ['permission', 'access', 'privilege', 'rights'],
   ['quota', 'limit', 'cap'],
   ['collaborator', 'colleague', 'teammate', 'coworker'],
   ['timer', 'stopwatch'],
@@ -284,6 +337,7 @@ export const API_SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['ingress', 'route', 'routing'],
   ['import', 'migrate', 'migration'],
   ['attachment', 'file', 'document'],
+  ['image', 'avatar', 'icon', 'logo'],
 ];
 
 /** Words close enough in intent to count for each other, at reduced weight: developer and API vocabulary. */
@@ -304,7 +358,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['find', 'search', 'lookup', 'locate', 'match', 'query'],
   ['extract', 'pull', 'scrape'],
   ['time', 'date', 'epoch', 'clock'],
-  ['key', 'secret', 'credential'],
+  ['key', 'secret', 'credential', 'token'],
   ['text', 'string'],
   ['test', 'fixture'],
   ['sort', 'order', 'arrange', 'reorder'],
@@ -325,13 +379,14 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['download', 'content'],
   ['release', 'version'],
   ['comment', 'reply', 'discussion', 'note'],
-  ['webhook', 'notification', 'callback'],
+  ['webhook', 'hook', 'notification', 'callback'],
   ['copy', 'duplicate', 'clone', 'fork'],
   ['restore', 'undelete', 'recover'],
   ['approve', 'accept', 'allow'],
   ['decline', 'reject', 'deny'],
   ['revert', 'reverse', 'undo'],
   ['locale', 'language'],
+  ['config', 'preference'],
   ...API_SYNONYM_GROUPS,
 ];
 

@@ -6,6 +6,7 @@ import {
   ACTION_WORDS,
   AGENT_NOUNS,
   CANONICAL_WORDS,
+  IRREGULAR_PLURALS,
   NOUN_OR_VERB_WORDS,
   PHRASES,
   STOP_WORDS,
@@ -34,7 +35,11 @@ export function words(text: string): string[] {
 /** Porter stem of a lower-case word; words that are not plain ASCII letters, or have two letters or fewer, stay as they are. */
 export function stem(word: string): string {
   if (word.length <= 2 || !/^[a-z]+$/.test(word)) return word;
-  return stemmer(Object.hasOwn(AGENT_NOUNS, word) ? (AGENT_NOUNS[word] as string) : word);
+  if (Object.hasOwn(IRREGULAR_PLURALS, word)) return stemmer(IRREGULAR_PLURALS[word] as string);
+  if (Object.hasOwn(AGENT_NOUNS, word)) return stemmer(AGENT_NOUNS[word] as string);
+  // The plural of an agent noun stems as its singular does ("runners" as "runner", "importers" as "importer").
+  const singular = word.endsWith('s') ? word.slice(0, -1) : '';
+  return stemmer(Object.hasOwn(AGENT_NOUNS, singular) ? (AGENT_NOUNS[singular] as string) : word);
 }
 
 const termCache = new Map<string, string>();
@@ -65,14 +70,23 @@ export function withPhrases(list: readonly string[]): string[] {
   return found.length ? [...list, ...found] : [...list];
 }
 
+/** Words that may stand inside a verb's phrase, as its object ("kick SOMEONE out", "log ME in", "pay THEM back"). */
+const PHRASE_OBJECTS = new Set(['a', 'an', 'the', 'me', 'my', 'it', 'them', 'him', 'her', 'us', 'someone', 'somebody', 'this', 'that']);
+
 /** Query side: a phrase replaces its two words, so "pretty print" counts once, as one intent. */
 export function mergePhrases(list: readonly string[]): string[] {
   const merged: string[] = [];
   for (let index = 0; index < list.length; index += 1) {
-    const phrase = PHRASE_STARTS.has(list[index] as string) ? PHRASES[`${list[index]} ${list[index + 1] ?? ''}`] : undefined;
+    const starts = PHRASE_STARTS.has(list[index] as string);
+    let phrase = starts ? PHRASES[`${list[index]} ${list[index + 1] ?? ''}`] : undefined;
+    let skip = 1;
+    if (phrase === undefined && starts && PHRASE_OBJECTS.has(list[index + 1] ?? '')) {
+      phrase = PHRASES[`${list[index]} ${list[index + 2] ?? ''}`];
+      skip = 2;
+    }
     if (phrase !== undefined) {
       merged.push(phrase);
-      index += 1;
+      index += skip;
     } else {
       merged.push(list[index] as string);
     }
