@@ -329,7 +329,10 @@ export function rankTools(
   const said = queryAction(merged) ?? (terms.slice(0, 2).some((t) => undoneTerm(t, index) !== undefined) ? 'delete' : null);
   // "show me the pods", "cards a customer has on file": a plural object asks for many, not one.
   const object = chosen.find((_, position) => actionAt[position] !== true);
-  const wanted = L.pluralMeansList && (said === 'read' || said === null) && object !== undefined && isPlural(object) ? 'list' : said;
+  const plural = L.pluralMeansList && (said === 'read' || said === null) && object !== undefined && isPlural(object);
+  // "is the branch protected", "does this repo have a wiki": a yes-or-no question asks to look, not to change.
+  const asks = said === null && YES_NO_OPENERS.has(plainWords[0] ?? '');
+  const wanted = plural ? 'list' : asks ? 'read' : said;
   // "scale my deployment", "concede a dispute": a verb the action words lack, before its object, asks to do something.
   const doesSomething = said === null && L.otherVerbReads < 1 && isImperative(plainWords);
   const candidates: Candidate[] = matchedTools.map((tool) => {
@@ -396,6 +399,9 @@ export function rankTools(
     };
   });
 }
+
+/** Words that open a yes-or-no question. */
+const YES_NO_OPENERS = new Set(['is', 'are', 'was', 'were', 'does', 'do', 'did', 'has', 'have', 'can', 'could']);
 
 /** Prepositions after which a query names the context of what it asks about ("issues IN a project"). */
 const CONTEXT_PREPOSITIONS = new Set(['in', 'on', 'to', 'of', 'for', 'from', 'into', 'onto', 'at', 'across', 'within', 'inside', 'under']);
