@@ -326,7 +326,13 @@ export function rankTools(
     }
   }
 
-  const said = queryAction(merged) ?? (terms.slice(0, 2).some((t) => undoneTerm(t, index) !== undefined) ? 'delete' : null);
+  // "what did this commit change", "who is assigned": a question about what is or was so asks to look, whatever verb follows.
+  const about = QUESTION_WORDS.has(plainWords[0] ?? '') && PAST_OR_STATE.has(plainWords[1] ?? '');
+  const said = about
+    ? QUESTION_WORDS_LISTING.has(plainWords[0] ?? '')
+      ? 'list'
+      : 'read'
+    : (queryAction(merged) ?? (terms.slice(0, 2).some((t) => undoneTerm(t, index) !== undefined) ? 'delete' : null));
   // "show me the pods", "cards a customer has on file": a plural object asks for many, not one.
   const object = chosen.find((_, position) => actionAt[position] !== true);
   const plural = L.pluralMeansList && (said === 'read' || said === null) && object !== undefined && isPlural(object);
@@ -399,6 +405,12 @@ export function rankTools(
     };
   });
 }
+
+/** Question words, and those of them that ask for many ("which", "who"). */
+const QUESTION_WORDS = new Set(['what', 'which', 'who', 'whom', 'when', 'where', 'how']);
+const QUESTION_WORDS_LISTING = new Set(['which', 'who', 'whom']);
+/** Verbs after a question word that ask what is or was so, not how to do it ("how DO I" asks for a way). */
+const PAST_OR_STATE = new Set(['is', 'are', 'was', 'were', 'did', 'does', 'has', 'have', 'had']);
 
 /** Words that open a yes-or-no question. */
 const YES_NO_OPENERS = new Set(['is', 'are', 'was', 'were', 'does', 'do', 'did', 'has', 'have', 'can', 'could']);
