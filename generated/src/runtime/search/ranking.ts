@@ -329,7 +329,7 @@ export function rankTools(
   // "what did this commit change", "who is assigned": a question about what is or was so asks to look, whatever verb follows.
   const about = QUESTION_WORDS.has(plainWords[0] ?? '') && PAST_OR_STATE.has(plainWords[1] ?? '');
   const said = about
-    ? QUESTION_WORDS_LISTING.has(plainWords[0] ?? '')
+    ? QUESTION_WORDS_LISTING.has(plainWords[0] ?? '') && plainWords[1] !== 'am'
       ? 'list'
       : 'read'
     : (queryAction(merged) ?? (terms.slice(0, 2).some((t) => undoneTerm(t, index) !== undefined) ? 'delete' : null));
@@ -410,7 +410,7 @@ export function rankTools(
 const QUESTION_WORDS = new Set(['what', 'which', 'who', 'whom', 'when', 'where', 'how']);
 const QUESTION_WORDS_LISTING = new Set(['which', 'who', 'whom']);
 /** Verbs after a question word that ask what is or was so, not how to do it ("how DO I" asks for a way). */
-const PAST_OR_STATE = new Set(['is', 'are', 'was', 'were', 'did', 'does', 'has', 'have', 'had']);
+const PAST_OR_STATE = new Set(['am', 'is', 'are', 'was', 'were', 'did', 'does', 'has', 'have', 'had']);
 
 /** Words that open a yes-or-no question. */
 const YES_NO_OPENERS = new Set(['is', 'are', 'was', 'were', 'does', 'do', 'did', 'has', 'have', 'can', 'could']);
