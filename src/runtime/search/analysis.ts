@@ -234,12 +234,17 @@ export function toolAction(
   return fromText;
 }
 
+/** Question words that, inside a sentence, relate a clause to the noun before them. */
+const RELATIVE_PRONOUNS = new Set(['who', 'whom', 'which']);
+
 /** The action a query asks for: its first action word among its first three words ("remove a ticket" deletes). */
 export function queryAction(queryWords: readonly string[]): ActionKind | null {
   for (const [position, word] of queryWords
     .filter((w) => !STOP_WORDS.has(w) || Object.hasOwn(ACTION_WORDS, w))
     .slice(0, 3)
     .entries()) {
+    // "approve the people WHO registered": past the start, a question word opens a relative clause, asking nothing.
+    if (position > 0 && RELATIVE_PRONOUNS.has(word)) continue;
     const kind = ACTION_OF_TERM.get(term(word));
     if (kind !== undefined && isActionAt(term(word), position)) return kind;
   }
