@@ -323,7 +323,7 @@ export const API_SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['logout', 'signout'],
   ['permission', 'access', 'privilege', 'rights'],
   ['quota', 'limit', 'cap'],
-  ['collaborator', 'colleague', 'teammate', 'coworker'],
+  ['collaborator', 'colleague', 'teammate', 'coworker', 'member'],
   ['timer', 'stopwatch'],
   ['hostname', 'host', 'domain'],
   ['disk', 'volume', 'storage'],
