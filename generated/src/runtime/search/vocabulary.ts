@@ -338,6 +338,7 @@ export const API_SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['import', 'migrate', 'migration'],
   ['attachment', 'file', 'document'],
   ['image', 'avatar', 'icon', 'logo'],
+  ['recording', 'video'],
 ];
 
 /** Words close enough in intent to count for each other, at reduced weight: developer and API vocabulary. */
