@@ -339,6 +339,7 @@ export const API_SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['attachment', 'file', 'document'],
   ['image', 'avatar', 'icon', 'logo'],
   ['recording', 'video'],
+  ['event', 'happen', 'occurrence'],
 ];
 
 /** Words close enough in intent to count for each other, at reduced weight: developer and API vocabulary. */
