@@ -11,6 +11,7 @@ import {
   PHRASES,
   STOP_WORDS,
   SYNONYM_GROUPS,
+  WHO_WHICH_WORDS,
   type ActionKind,
 } from './vocabulary.js';
 
@@ -234,9 +235,6 @@ export function toolAction(
   return fromText;
 }
 
-/** Question words that, inside a sentence, relate a clause to the noun before them. */
-const RELATIVE_PRONOUNS = new Set(['who', 'whom', 'which']);
-
 /** The action a query asks for: its first action word among its first three words ("remove a ticket" deletes). */
 export function queryAction(queryWords: readonly string[]): ActionKind | null {
   for (const [position, word] of queryWords
@@ -244,7 +242,7 @@ export function queryAction(queryWords: readonly string[]): ActionKind | null {
     .slice(0, 3)
     .entries()) {
     // "approve the people WHO registered": past the start, a question word opens a relative clause, asking nothing.
-    if (position > 0 && RELATIVE_PRONOUNS.has(word)) continue;
+    if (position > 0 && WHO_WHICH_WORDS.has(word)) continue;
     const kind = ACTION_OF_TERM.get(term(word));
     if (kind !== undefined && isActionAt(term(word), position)) return kind;
   }

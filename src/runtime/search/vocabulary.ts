@@ -286,6 +286,12 @@ export const PHRASES: Readonly<Record<string, string>> = {
   'hand over': 'transfer',
 };
 
+/**
+ * "who", "whom", "which": at a query's start they ask for many ("which tags are there", "who starred"); past it they
+ * open a relative clause ("approve the people who registered") and ask nothing.
+ */
+export const WHO_WHICH_WORDS: ReadonlySet<string> = new Set(['who', 'whom', 'which']);
+
 /** Words by which a query speaks of its caller ("my repos", "what am I allowed to do"). */
 export const SELF_WORDS: ReadonlySet<string> = new Set(['i', 'me', 'my', 'myself', 'mine']);
 /** The words a tool uses for its caller: a query that speaks of itself favours the tools that have them. */

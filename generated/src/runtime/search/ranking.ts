@@ -24,6 +24,7 @@ import {
   SELF_WORDS,
   SELF_TOOL_WORDS,
   STOP_WORDS,
+  WHO_WHICH_WORDS,
   type ActionKind,
 } from './vocabulary.js';
 import { byCodeUnit } from '../shared/order.js';
@@ -327,12 +328,10 @@ export function rankTools(
   }
 
   // "what did this commit change", "who is assigned": a question about what is or was so asks to look, whatever verb follows.
-  const about = QUESTION_WORDS.has(plainWords[0] ?? '') && PAST_OR_STATE.has(plainWords[1] ?? '');
-  const said = about
-    ? QUESTION_WORDS_LISTING.has(plainWords[0] ?? '') && plainWords[1] !== 'am'
-      ? 'list'
-      : 'read'
-    : (queryAction(merged) ?? (terms.slice(0, 2).some((t) => undoneTerm(t, index) !== undefined) ? 'delete' : null));
+  const said =
+    questionAction(plainWords) ??
+    queryAction(merged) ??
+    (terms.slice(0, 2).some((t) => undoneTerm(t, index) !== undefined) ? 'delete' : null);
   // "show me the pods", "cards a customer has on file": a plural object asks for many, not one.
   const object = chosen.find((_, position) => actionAt[position] !== true);
   const plural = L.pluralMeansList && (said === 'read' || said === null) && object !== undefined && isPlural(object);
@@ -406,11 +405,20 @@ export function rankTools(
   });
 }
 
-/** Question words, and those of them that ask for many ("which", "who"). */
+/** Question words. */
 const QUESTION_WORDS = new Set(['what', 'which', 'who', 'whom', 'when', 'where', 'how']);
-const QUESTION_WORDS_LISTING = new Set(['which', 'who', 'whom']);
 /** Verbs after a question word that ask what is or was so, not how to do it ("how DO I" asks for a way). */
 const PAST_OR_STATE = new Set(['am', 'is', 'are', 'was', 'were', 'did', 'does', 'has', 'have', 'had']);
+
+/**
+ * The action of a question about what is or was so, whatever verb follows ("what did this commit change"): who or
+ * which lists, except "who am I", which reads one person; the other question words read. null: not such a question.
+ */
+function questionAction(plainWords: readonly string[]): 'list' | 'read' | null {
+  const [first = '', second = ''] = plainWords;
+  if (!QUESTION_WORDS.has(first) || !PAST_OR_STATE.has(second)) return null;
+  return WHO_WHICH_WORDS.has(first) && second !== 'am' ? 'list' : 'read';
+}
 
 /** Words that open a yes-or-no question. */
 const YES_NO_OPENERS = new Set(['is', 'are', 'was', 'were', 'does', 'do', 'did', 'has', 'have', 'can', 'could']);
