@@ -101,7 +101,7 @@ function readSettings(argv: string[]): Settings {
     regenRuns: quick ? 1 : 3,
     budgetMs: quick ? 60_000 : 200_000,
     coldStarts: quick ? 3 : 5,
-    calls: quick ? 50 : 200,
+    calls: quick ? 300 : 1000,
     searchQueries: 20,
     peerRuns: quick ? 1 : 3,
     onlyCorpus: values.only === 'corpus',
@@ -345,6 +345,11 @@ function table(settings: Settings, results: SizeResult[], search: SearchStat | {
   perSize('  generated / baseline (calls/s)', (r) => {
     const s = srv(r);
     return s ? ratio(s.ours.callsPerSecond, s.baseline.callsPerSecond) : '';
+  });
+  perSize('  server CPU per call: generated / baseline', (r) => {
+    const s = srv(r);
+    if (!s || s.ours.cpuMsPerCall === null || s.baseline.cpuMsPerCall === null) return '';
+    return `${s.ours.cpuMsPerCall.toFixed(2)} / ${s.baseline.cpuMsPerCall.toFixed(2)} ms (${ratio(s.ours.cpuMsPerCall, s.baseline.cpuMsPerCall)})`;
   });
   const searchCells = results.map(() => '');
   searchCells[searchCells.length - 1] =

@@ -26,6 +26,11 @@ export interface ServerStat {
   calls: number;
   callsPerSecond: number;
   msPerCall: number;
+  /**
+   * CPU time the server process spent per timed call (user + system, from /proc), ms; null off Linux. Unlike calls/s
+   * it leaves out the client, the mock API and the pipe, which both servers share and which dominate a round trip.
+   */
+  cpuMsPerCall: number | null;
 }
 
 export interface ServerPlan {
@@ -90,7 +95,21 @@ async function callTool(session: Session, tool: Manifest): Promise<void> {
 }
 
 /** Call rounds per server: the calls are spread over them, servers taking turns round by round. */
-const CALL_ROUNDS = 5;
+const CALL_ROUNDS = 10;
+
+/** Clock ticks per second of /proc/PID/stat's utime and stime (USER_HZ, 100 on every Linux build that matters here). */
+const USER_HZ = 100;
+
+/** CPU time a live process has used so far (user + system), ms, from /proc (Linux only). */
+async function cpuMs(pid: number | null): Promise<number | null> {
+  if (pid === null) return null;
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  // The command name (field 2) is in parentheses and may hold spaces: count fields from the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  return Number.isFinite(utime) && Number.isFinite(stime) ? ((utime + stime) * 1000) / USER_HZ : null;
+}
 
 /**
  * Measures several servers turn by turn: cold start i of each, then call round j of each. A machine whose speed
@@ -125,6 +144,7 @@ export async function measureServersInTurns(
     servers.map(async ({ server, calls }) => (calls > 0 ? { server, session: await open(server) } : null)),
   );
   const elapsed = servers.map(() => 0);
+  const cpu = servers.map((): number | null => 0);
   const done = servers.map(() => 0);
   try {
     for (const entry of sessions) {
@@ -140,12 +160,17 @@ export async function measureServersInTurns(
         const calls = servers[index]!.calls;
         // This round's share: the calls are spread evenly, the first rounds taking any remainder.
         const share = Math.floor(calls / CALL_ROUNDS) + (round < calls % CALL_ROUNDS ? 1 : 0);
+        const pid = entry.session.transport.pid;
+        const cpuBefore = await cpuMs(pid);
         const started = performance.now();
         await guarded(entry, async () => {
           for (let i = 0; i < share; i += 1, done[index]! += 1)
             await callTool(entry.session, plan.tools[done[index]! % plan.tools.length]!);
         });
         elapsed[index]! += performance.now() - started;
+        const cpuAfter = await cpuMs(pid);
+        const spent = cpu[index];
+        cpu[index] = spent === null || cpuBefore === null || cpuAfter === null ? null : spent + cpuAfter - cpuBefore;
       }
     }
   } finally {
@@ -160,6 +185,7 @@ export async function measureServersInTurns(
     calls,
     callsPerSecond: calls > 0 ? (calls / elapsed[index]!) * 1000 : 0,
     msPerCall: calls > 0 ? elapsed[index]! / calls : 0,
+    cpuMsPerCall: calls > 0 && cpu[index] !== null ? cpu[index]! / calls : null,
   }));
 }
 
