@@ -175,7 +175,9 @@ function randomSchema(next: () => number, depth: number, defs: string[]): Record
       return described({ [maybe(0.5) ? 'oneOf' : 'anyOf']: branches });
     }
     case 'ref':
-      return defs.length > 0 ? { $ref: `#/$defs/${pick(defs)}` } : { type: 'string' };
+      if (defs.length === 0) return { type: 'string' };
+      // A bare reference, or one in an allOf of its own (the shape a root reference is typed in).
+      return maybe(0.7) ? { $ref: `#/$defs/${pick(defs)}` } : described({ allOf: [{ $ref: `#/$defs/${pick(defs)}` }] });
     default:
       // Outside the cover: the direct printer must give no answer, and the comparison skips them.
       return pick([
@@ -197,6 +199,9 @@ function randomToolSchema(seed: number): Record<string, unknown> {
   const next = random(seed);
   const defNames = next() < 0.4 ? ['node', 'item', 'code'].slice(0, 1 + Math.floor(next() * 3)) : [];
   const $defs = Object.fromEntries(defNames.map((name) => [name, randomSchema(next, 2, defNames)]));
+  // A root that is one reference, now and then: an output schema naming a definition, as OpenAPI responses do.
+  if (defNames.length > 0 && next() < 0.2)
+    return { $ref: `#/$defs/${defNames[0]!}`, ...(next() < 0.5 ? { description: DESCRIPTIONS[seed % DESCRIPTIONS.length] } : {}), $defs };
   const root = randomSchema(next, 3, defNames);
   const object = root.type === 'object' ? root : { type: 'object', properties: { value: root } };
   return defNames.length > 0 ? { ...object, $defs } : object;
@@ -288,6 +293,29 @@ describe('direct type declarations', () => {
     // A branch the plan named (its title in the catalogue) is declared on its own by the library.
     const titled = { type: 'object', properties: { a: { oneOf: [{ title: 'Titled', type: 'string' }, { type: 'null' }] } } };
     assert.equal(directDeclarations(cleanSchema(titled, new Map([['/properties/a/oneOf/0', 'Titled']])), 'RootType', false), null);
+  });
+
+  it('types a root that is one reference as an alias of its definition, or of the shared type it names, as the library does', async () => {
+    const definitions = { thing: { type: 'object', description: 'A thing.', properties: { id: { type: 'integer' } }, required: ['id'] } };
+    const toDefinition = { $ref: '#/$defs/thing', $defs: definitions };
+    for (const [schema, label] of [
+      [toDefinition, 'root reference'],
+      [{ ...toDefinition, description: 'What comes back.' }, 'root reference with a description'],
+      [
+        { type: 'object', properties: { a: { allOf: [{ $ref: '#/$defs/thing' }], description: 'One.' } }, $defs: definitions },
+        'allOf of one',
+      ],
+    ] as const)
+      for (const isOutput of [false, true]) assert.ok((await compare(schema, isOutput, label)).direct, `${label} printed directly`);
+    assert.match(
+      directDeclarations(cleanSchema(toDefinition, definitionNames(toDefinition), true), 'RootType', true)!,
+      /^export type RootType = Named1\n/,
+    );
+    // A definition the plan typed in the shared module is named there: the cleaned root aliases that name.
+    const shared = { $defs: {}, allOf: [{ tsType: 'SharedThing' }], description: 'What comes back.' };
+    const direct = directDeclarations(structuredClone(shared), 'RootType', true);
+    assert.equal(direct, await libraryDeclarations(shared, 'RootType', true));
+    assert.equal(direct, '/**\n * What comes back.\n */\nexport type RootType = SharedThing\n');
   });
 
   it('declares a recursive definition once and refers to it by name', async () => {

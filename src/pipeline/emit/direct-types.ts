@@ -1,9 +1,10 @@
 // Declarations for the common simple schema shapes, printed directly: the same unformatted text json-schema-to-typescript
 // gives for them under schema-types.ts's options, at a small fraction of its cost (it clones, dereferences, normalizes
-// and parses every schema). The cover is narrow on purpose: a schema with any keyword or shape outside it (allOf,
-// tuples, patternProperties, schema-valued additionalProperties, a `$ref` beside other keywords, nullable, a oneOf
-// beside other keywords or with titled branches, …) gives null, and the caller asks the library. Each rule below mirrors the library's normalizer, parser or generator
-// for the shapes it admits; test/pipeline/direct-types.test.ts holds the two to the same text.
+// and parses every schema). The cover is narrow on purpose: a schema with any keyword or shape outside it (an allOf
+// other than of one bare reference, tuples, patternProperties, schema-valued additionalProperties, a `$ref` beside
+// other keywords, nullable, a oneOf beside other keywords or with titled branches, …) gives null, and the caller asks
+// the library. Each rule below mirrors the library's normalizer, parser or generator for the shapes it admits;
+// test/pipeline/direct-types.test.ts holds the two to the same text.
 
 import { isJsonObject } from '../../runtime/shared/json-values.js';
 import { CONSTRAINT_KEYWORDS } from './constraint-keywords.js';
@@ -113,7 +114,7 @@ class Reader {
     if (!isJsonObject(schema)) return outside();
     for (const key of Object.keys(schema)) {
       if (IGNORED.has(key) || KNOWN.has(key)) continue;
-      if (key === '$ref' || key === 'tsType' || key === 'oneOf' || key === 'anyOf') continue;
+      if (key === '$ref' || key === 'tsType' || key === 'oneOf' || key === 'anyOf' || key === 'allOf') continue;
       if (root && (key === '$defs' || key === 'definitions' || key === '$schema')) continue;
       outside();
     }
@@ -121,6 +122,7 @@ class Reader {
     if (schema.description !== undefined && typeof schema.description !== 'string') outside();
     const description = schema.description as string | undefined;
     if ('$ref' in schema) return this.reference(schema, root);
+    if ('allOf' in schema) return withComment(this.intersection(schema), description);
     if ('tsType' in schema) {
       if (
         typeof schema.tsType !== 'string' ||
@@ -154,6 +156,20 @@ class Reader {
     const key = ref.slice(this.refPrefix.length);
     if (!/^[A-Za-z_$][\w$]*$/.test(key) || !Object.hasOwn(this.definitions, key)) outside();
     return this.definition(key);
+  }
+
+  /**
+   * `allOf` of one bare reference, a description beside it: what schema-types.ts makes of a `$ref` at the root (a
+   * definition, or a type of the shared module). The library's intersection of one member prints as that member.
+   */
+  private intersection(schema: Record<string, unknown>): TypeNode {
+    const { allOf } = schema;
+    if (!Array.isArray(allOf) || allOf.length !== 1) return outside();
+    // Beside it only what the library reads nothing from (the root's definitions are already taken off, see directDeclarations).
+    if (Object.keys(schema).some((key) => key !== 'allOf' && key !== 'description' && !IGNORED.has(key))) outside();
+    const member: unknown = allOf[0];
+    if (!isJsonObject(member) || Object.keys(member).length !== 1 || !('$ref' in member || 'tsType' in member)) return outside();
+    return { kind: 'union', members: [this.node(member, false)] };
   }
 
   /**
