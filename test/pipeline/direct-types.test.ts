@@ -132,7 +132,7 @@ function randomSchema(next: () => number, depth: number, defs: string[]): Record
   const kind =
     depth <= 0
       ? pick(['primitive', 'enum', 'union'])
-      : pick(['primitive', 'enum', 'union', 'array', 'object', 'object', 'ref', 'alternatives', 'odd']);
+      : pick(['primitive', 'enum', 'union', 'array', 'object', 'object', 'ref', 'alternatives', 'nullable', 'odd']);
   switch (kind) {
     case 'primitive':
       return described({
@@ -142,12 +142,37 @@ function randomSchema(next: () => number, depth: number, defs: string[]): Record
     case 'enum': {
       const count = 1 + Math.floor(next() * (maybe(0.2) ? 30 : 5));
       const values = Array.from({ length: count }, () => pick(LITERALS));
-      return described(maybe(0.2) ? { const: values[0] } : { ...(maybe(0.5) ? { type: 'string' } : {}), enum: values });
+      if (maybe(0.2)) return described({ const: values[0] });
+      // A type beside it, or a type list (OpenAPI's nullable enum, converted, holds null among its values).
+      const type = pick([undefined, 'string', ['string', 'null'], ['null', 'string'], ['string']]);
+      return described({ ...(type === undefined ? {} : { type }), enum: maybe(0.5) ? [...values, null] : values });
     }
     case 'union':
       return described({
         type: Array.from({ length: 1 + Math.floor(next() * 3) }, () => pick(['string', 'number', 'integer', 'boolean', 'null'])),
       });
+    case 'nullable': {
+      // OpenAPI's nullable object or array, as a type list.
+      if (maybe(0.5))
+        return described({
+          type: pick([
+            ['array', 'null'],
+            ['null', 'array'],
+          ]),
+          items: randomSchema(next, depth - 1, defs),
+        });
+      const keys = [...new Set(Array.from({ length: Math.floor(next() * 4) }, () => pick(AWKWARD_KEYS)))];
+      return described({
+        type: pick([
+          ['object', 'null'],
+          ['null', 'object'],
+          ['object', 'string', 'null'],
+        ]),
+        properties: Object.fromEntries(keys.map((key) => [key, randomSchema(next, depth - 1, defs)])),
+        ...(keys.length > 0 && maybe(0.5) ? { required: [keys[0]] } : {}),
+        ...(maybe(0.5) ? { additionalProperties: pick([true, false]) } : {}),
+      });
+    }
     case 'array': {
       const counts = maybe(0.3)
         ? { minItems: Math.floor(next() * 3), maxItems: 3 + Math.floor(next() * 5) }
@@ -280,7 +305,10 @@ describe('direct type declarations', () => {
       { type: 'object', properties: { a: { type: 'array', items: { type: 'string' }, contains: { const: 'x' } } } },
       { type: 'object', patternProperties: { '^x-': { type: 'string' } } },
       { type: 'object', additionalProperties: { type: 'string' } },
-      { type: 'object', properties: { a: { type: ['object', 'null'], properties: { b: { type: 'string' } } } } },
+      { type: 'object', properties: { a: { type: ['object', 'array', 'null'], properties: { b: { type: 'string' } } } } },
+      { type: 'object', properties: { a: { type: ['array', 'null'], items: { type: 'string' }, minItems: 1 } } },
+      { type: 'object', properties: { a: { type: ['string', 'null'], enum: ['x', 'y'] } } },
+      { type: 'object', properties: { a: { type: ['string', 'integer', 'null'], enum: ['x', 1, null] } } },
       { type: 'object', properties: { a: { type: 'string', nullable: true } } },
       { type: 'object', properties: { a: { $ref: '#/$defs/b', description: 'beside a ref' } }, $defs: { b: { type: 'string' } } },
       { type: 'object', properties: { a: { type: 'array', minItems: 3, maxItems: 1 } } },

@@ -2,7 +2,7 @@
 // gives for them under schema-types.ts's options, at a small fraction of its cost (it clones, dereferences, normalizes
 // and parses every schema). The cover is narrow on purpose: a schema with any keyword or shape outside it (an allOf
 // other than of one bare reference, tuples, patternProperties, schema-valued additionalProperties, a `$ref` beside
-// other keywords, nullable, a oneOf beside other keywords or with titled branches, …) gives null, and the caller asks
+// other keywords, OpenAPI's nullable, a oneOf beside other keywords or with titled branches, …) gives null, and the caller asks
 // the library. Each rule below mirrors the library's normalizer, parser or generator for the shapes it admits;
 // test/pipeline/direct-types.test.ts holds the two to the same text.
 
@@ -135,7 +135,7 @@ class Reader {
     if ('enum' in schema || 'const' in schema) return withComment(this.literals(schema), description);
     let type = schema.type;
     if (Array.isArray(type) && type.length === 1) type = type[0];
-    if (Array.isArray(type)) return withComment(primitiveUnion(schema, type), description);
+    if (Array.isArray(type)) return withComment(this.typeUnion(schema, type), description);
     if (typeof type === 'string' && Object.hasOwn(PRIMITIVE_WORDS, type)) {
       if (hasAny(schema, ['properties', 'required', 'additionalProperties', 'items'])) outside();
       return withComment({ kind: 'word', text: PRIMITIVE_WORDS[type]! }, description);
@@ -188,11 +188,39 @@ class Reader {
     return { kind: 'union', members: members.filter((member) => !texts.has(typeText(member)) && texts.add(typeText(member))) };
   }
 
+  /**
+   * `type: ["string", "null"]`, or `["object", "null"]` with properties (OpenAPI's nullable, converted): one member a
+   * type, each the schema read with that type alone and without its description (the union carries it), repeats
+   * (integer and number) dropped as the library's optimizer does. At most one member is an object or an array.
+   */
+  private typeUnion(schema: Record<string, unknown>, types: unknown[]): TypeNode {
+    const object = types.includes('object');
+    const array = types.includes('array');
+    if (object && array) outside();
+    if (!object && hasAny(schema, ['properties', 'required', 'additionalProperties'])) outside();
+    // Item counts would go into a comment of the union the library writes otherwise: not covered.
+    if ((!array && 'items' in schema) || hasAny(schema, ['minItems', 'maxItems'])) outside();
+    const { description: _description, ...member } = schema;
+    const members = types.map((type): TypeNode => {
+      if (type === 'object') return this.object(member);
+      if (type === 'array')
+        return { kind: 'array', element: 'items' in member ? this.node(member.items, false) : { kind: 'word', text: 'unknown' } };
+      return typeof type === 'string' && Object.hasOwn(PRIMITIVE_WORDS, type) ? { kind: 'word', text: PRIMITIVE_WORDS[type]! } : outside();
+    });
+    const texts = new Set<string>();
+    return { kind: 'union', members: members.filter((node) => !texts.has(typeText(node)) && texts.add(typeText(node))) };
+  }
+
   private literals(schema: Record<string, unknown>): TypeNode {
     if ('enum' in schema && 'const' in schema) outside();
     if (hasAny(schema, ['properties', 'required', 'additionalProperties', 'items', 'minItems', 'maxItems'])) outside();
-    // The library reads an enum as literals only beside no type or a primitive one (not `null`).
-    const { type } = schema;
+    // The library reads an enum as literals only beside no type or a primitive one (not `null`). Its normalizer first
+    // drops `null` from a type list when the enum holds null (OpenAPI's nullable enum, converted), and reads a list
+    // of one as that type.
+    let { type } = schema;
+    if (Array.isArray(type) && Array.isArray(schema.enum) && schema.enum.includes(null) && type.includes('null'))
+      type = type.filter((name) => name !== 'null');
+    if (Array.isArray(type) && type.length === 1) type = type[0];
     if (type !== undefined && type !== 'string' && type !== 'number' && type !== 'integer' && type !== 'boolean') outside();
     const values = 'const' in schema ? [schema.const] : schema.enum;
     if (!Array.isArray(values) || values.length === 0) return outside();
@@ -246,15 +274,6 @@ function arrayComment(schema: Record<string, unknown>): string | undefined {
   ].filter(Boolean);
   if (counts.length === 0) return description;
   return description ? `${description}\n\n${counts.join('\n')}` : counts.join('\n');
-}
-
-/** `type: ["string", "null"]`: one member a type, repeats (integer and number) dropped as the library's optimizer does. */
-function primitiveUnion(schema: Record<string, unknown>, types: unknown[]): TypeNode {
-  if (hasAny(schema, ['properties', 'required', 'additionalProperties', 'items'])) outside();
-  const words = types.map((type) =>
-    typeof type === 'string' && Object.hasOwn(PRIMITIVE_WORDS, type) ? PRIMITIVE_WORDS[type]! : outside(),
-  );
-  return { kind: 'union', members: [...new Set(words)].map((text) => ({ kind: 'word', text })) };
 }
 
 function withComment(node: TypeNode, comment: string | undefined): TypeNode {
