@@ -336,6 +336,32 @@ describe('operations become manifests', () => {
     });
   });
 
+  it('a $ref that points nowhere is refused at its own pointer', async () => {
+    const document = structuredClone(petstore30);
+    const get = ((document.paths as JsonObject)['/pets/{id}'] as JsonObject).get as JsonObject;
+    (get.parameters as JsonObject[])[2] = { $ref: '#/components/parameters/Missing' };
+    await assert.rejects(openApiManifests(document, 'pets.json', null), (error: unknown) => {
+      assert.ok(error instanceof PipelineError);
+      assert.deepEqual(
+        error.problems.map((p) => p.pointer),
+        ['/paths/~1pets~1{id}/get/parameters/2/$ref'],
+      );
+      assert.match(error.message, /"#\/components\/parameters\/Missing" points nowhere/);
+      return true;
+    });
+  });
+
+  it('a fault in a shared component is named once, where the component stands, not at every use', async () => {
+    const document = structuredClone(petstore30);
+    ((document.components as JsonObject).schemas as JsonObject).Pet = { type: 'objekt' };
+    await assert.rejects(openApiManifests(document, 'pets.json', null), (error: unknown) => {
+      assert.ok(error instanceof PipelineError);
+      assert.match(error.message, /#\/components\/schemas\/Pet\/type/);
+      assert.doesNotMatch(error.message, /#\/paths\//);
+      return true;
+    });
+  });
+
   it('an invalid document is an error saying so', async () => {
     await assert.rejects(
       openApiManifests({ openapi: '3.0.0', info: { title: 'x' }, paths: {} }, 'bad.json', null),

@@ -1,6 +1,7 @@
-// Reads an OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML) into the catalogue bundle: the parser validates it
-// and resolves its local refs; operations.ts makes one tool per operation.
+// Reads an OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML) into the catalogue bundle: the parser resolves its
+// local refs and validates it; operations.ts makes one tool per operation.
 
+import { createRequire } from 'node:module';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml } from 'yaml';
 import type { JsonObject, Manifest } from '../../../runtime/shared/contracts.js';
@@ -35,16 +36,66 @@ function problem(origin: string, pointer: string, message: string, hint?: string
   return { severity: 'error', slug: null, pointer, message: `${origin}: ${message}`, ...(hint === undefined ? {} : { hint }) };
 }
 
-/** Every `$ref` that leaves the document (another file or a URL): refused, as for catalogue schemas. */
-export function externalRefs(value: unknown, pointer = ''): Array<{ ref: string; pointer: string }> {
-  if (Array.isArray(value)) return value.flatMap((item, index) => externalRefs(item, `${pointer}/${index}`));
-  if (!isJsonObject(value)) return [];
-  const found: Array<{ ref: string; pointer: string }> = [];
-  for (const [key, child] of Object.entries(value)) {
-    if (key === '$ref' && typeof child === 'string' && !child.startsWith('#')) found.push({ ref: child, pointer: `${pointer}/$ref` });
-    else found.push(...externalRefs(child, `${pointer}/${pointerToken(key)}`));
-  }
+/** Every `$ref` of the document, with the JSON pointer of each. */
+function documentRefs(
+  value: unknown,
+  pointer = '',
+  found: Array<{ ref: string; pointer: string }> = [],
+): Array<{ ref: string; pointer: string }> {
+  if (Array.isArray(value)) value.forEach((item, index) => documentRefs(item, `${pointer}/${index}`, found));
+  else if (isJsonObject(value))
+    for (const [key, child] of Object.entries(value)) {
+      if (key === '$ref' && typeof child === 'string') found.push({ ref: child, pointer: `${pointer}/$ref` });
+      else documentRefs(child, `${pointer}/${pointerToken(key)}`, found);
+    }
   return found;
+}
+
+/** Every `$ref` that leaves the document (another file or a URL): refused, as for catalogue schemas. */
+export function externalRefs(value: unknown): Array<{ ref: string; pointer: string }> {
+  return documentRefs(value).filter(({ ref }) => !ref.startsWith('#'));
+}
+
+/** The first local `$ref` that points nowhere in the document, or null. */
+function unresolvedRef(document: JsonObject, refs: { get(ref: string): unknown }): { ref: string; pointer: string } | null {
+  const known = new Set<string>();
+  for (const found of documentRefs(document)) {
+    if (known.has(found.ref)) continue;
+    try {
+      refs.get(found.ref);
+    } catch {
+      return found;
+    }
+    known.add(found.ref);
+  }
+  return null;
+}
+
+/**
+ * The parser's own check of a document against the OpenAPI 3.0 or 3.1 schema (what its validate() runs once it has
+ * dereferenced the document), run on the document as written. Reference objects are valid in place there and every
+ * shared component is checked once where it stands, so a fault is named at its own pointer; and it skips
+ * dereferencing, which on GitHub's API (1,223 operations) takes three quarters of the source stage.
+ */
+const validateOpenApi3Schema = createRequire(import.meta.url)('@apidevtools/swagger-parser/lib/validators/schema.js') as (
+  api: JsonObject,
+) => void;
+
+/**
+ * Checks the document: a Swagger 2.0 one by the parser's validate() (its checks beyond the schema need the document
+ * dereferenced, and dereferencing finds refs that point nowhere), an OpenAPI 3 one against its schema (the parser
+ * checks nothing more of it; see unresolvedRef for its refs). Throws the parser's error.
+ */
+async function validateDocument(document: JsonObject, major: number): Promise<void> {
+  if (major === 2) {
+    // validate() dereferences what it is given in place: it gets a copy, and the tools keep their refs as $defs.
+    await SwaggerParser.validate(
+      structuredClone(document) as ParserDocument,
+      { resolve: { external: false }, validate: { spec: true, schema: true } } as ParserOptions,
+    );
+    return;
+  }
+  validateOpenApi3Schema(document);
 }
 
 /** The tools of an API description, as a bundle's `tools`; throws a PipelineError naming every problem found. */
@@ -68,12 +119,10 @@ export async function openApiManifests(document: JsonObject, origin: string, bas
       problems,
     );
   }
+  let refs: Awaited<ReturnType<typeof SwaggerParser.resolve>>;
   try {
-    // validate() dereferences what it is given in place: it gets a copy, and the tools keep their refs as $defs.
-    await SwaggerParser.validate(
-      structuredClone(document) as ParserDocument,
-      { resolve: { external: false }, validate: { spec: true, schema: true } } as ParserOptions,
-    );
+    refs = await SwaggerParser.resolve(structuredClone(document) as ParserDocument, { resolve: { external: false } } as ParserOptions);
+    await validateDocument(document, version.major);
   } catch (error) {
     const message = (error as Error).message.trim();
     throw new PipelineError(
@@ -88,7 +137,13 @@ export async function openApiManifests(document: JsonObject, origin: string, bas
       ],
     );
   }
-  const refs = await SwaggerParser.resolve(structuredClone(document) as ParserDocument, { resolve: { external: false } } as ParserOptions);
+  const unresolved = version.major === 2 ? null : unresolvedRef(document, refs);
+  if (unresolved !== null) {
+    const message = `$ref ${JSON.stringify(unresolved.ref)} points nowhere in the document`;
+    throw new PipelineError(`${origin}: ${unresolved.pointer}: ${message}`, [
+      problem(origin, unresolved.pointer, message, 'point it at a part of the document that exists (a JSON pointer from #)'),
+    ]);
+  }
   const context: DocumentContext = {
     document,
     major: version.major,
