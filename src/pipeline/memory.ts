@@ -6,7 +6,10 @@ import { runInNewContext } from 'node:vm';
 /** How far V8 may grow the heap past its live size between full collections, in percent. */
 export const HEAP_GROWING_PERCENT = 50;
 
-/** From this many tools on, a build bounds its heap growth (boundHeapGrowth). */
+/**
+ * From this many tools on, a build is one whose peak memory matters: it bounds its heap growth (boundHeapGrowth), and
+ * its first build loads the tokenizer only after emit (budget/build-budget.ts).
+ */
 export const BOUNDED_HEAP_FROM_TOOLS = 1000;
 
 /**

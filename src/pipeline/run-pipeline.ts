@@ -126,10 +126,11 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
   const { timings, stage } = stageClock();
   const mode = options.release ?? 'keep';
   const raw = await stage('source', () => readSource(options.source, options.sourceOptions ?? {}));
-  boundHeapGrowth(toolCountOf(raw.document));
+  const tools = toolCountOf(raw.document);
+  boundHeapGrowth(tools);
   const cache = await stage('check', () => loadCache(options.outDir));
   const work = createWork(cache, { progress: progressOf(log) });
-  const budgetStep = startBudget(cache, options.check !== true);
+  const budgetStep = startBudget(cache, tools, options.check !== true);
   try {
     const check = await stage('check', () => checkCatalogueWith(raw.document, work));
     failOnErrors(check.problems, `catalogue ${raw.origin} has problems`);

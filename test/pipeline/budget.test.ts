@@ -29,6 +29,8 @@ import { createWork } from '../../src/pipeline/parallel/work.js';
 import { memoryCache } from '../../src/pipeline/cache/build-cache.js';
 import { resolveConfig } from '../../src/pipeline/config.js';
 import { buildPackage } from '../../src/pipeline/run-pipeline.js';
+import { loadsTokenizerAhead } from '../../src/pipeline/budget/build-budget.js';
+import { BOUNDED_HEAP_FROM_TOOLS } from '../../src/pipeline/memory.js';
 import { PipelineError } from '../../src/pipeline/problems.js';
 import { runCli } from '../helpers/cli.js';
 import { bundle, hostileBundle, tool } from '../fixtures/catalogues.js';
@@ -304,4 +306,14 @@ test('counts come from the cache by content: no tokenizer when nothing changed, 
   );
   assert.equal(second.total, countTokens(JSON.stringify({ tools: advertisedSurface(changed, names).listed })));
   assert.notEqual(second.total, first.total);
+});
+
+test('the tokenizer loads on another core from the start for a rebuild or a small catalogue, after emit for a large first build', () => {
+  assert.equal(loadsTokenizerAhead(0, 300, {}, 2), true);
+  assert.equal(loadsTokenizerAhead(2900, 3000, {}, 2), true);
+  // A large catalogue's first build keeps the tokenizer's tables away from emit's peak.
+  assert.equal(loadsTokenizerAhead(0, BOUNDED_HEAP_FROM_TOOLS, {}, 2), false);
+  // No other core, or no worker threads allowed: never.
+  assert.equal(loadsTokenizerAhead(0, 300, {}, 1), false);
+  assert.equal(loadsTokenizerAhead(0, 300, { NEXUSBLOOM_GEN_WORKERS: '0' }, 2), false);
 });

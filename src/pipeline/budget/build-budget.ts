@@ -1,6 +1,7 @@
 // The budget step of a build: what the tools/list of the package just emitted costs an agent, as its server lists
 // it with no environment set, and the data/token-costs.json the server reports from when it lists the meta-tool alone.
 
+import { availableParallelism } from 'node:os';
 import { DEFAULT_TOOLS_THRESHOLD, isListable } from '../../runtime/catalogue/advertise.js';
 import { tokenCostsFileText } from '../emit/token-costs-file.js';
 import { createPolicyView, describePolicy, readPolicySettings } from '../../runtime/policy/index.js';
@@ -8,7 +9,7 @@ import { toolList } from '../../runtime/catalogue/slug-index.js';
 import type { BuildCache } from '../cache/build-cache.js';
 import type { GeneratorConfig } from '../config.js';
 import type { EmittedPackage } from '../emit/emit-package.js';
-import { collectGarbage } from '../memory.js';
+import { BOUNDED_HEAP_FROM_TOOLS, collectGarbage } from '../memory.js';
 import { workersAllowed } from '../parallel/work.js';
 import { PipelineError } from '../problems.js';
 import { contextBudget, overBudgetMessage, type ContextBudget } from './context-budget.js';
@@ -44,15 +45,26 @@ export interface BudgetStep {
   close(): Promise<void>;
 }
 
+/** Whether a build loads the tokenizer on another core from its start (see startBudget). */
+export function loadsTokenizerAhead(cachedEntries: number, tools: number, env = process.env, cores = availableParallelism()): boolean {
+  return (cachedEntries > 0 || tools < BOUNDED_HEAP_FROM_TOOLS) && workersAllowed(env, cores);
+}
+
 /**
- * The budget step of a build whose per-entry counts `cache` may hold. A rebuild (a cache with entries) counts the
- * tokens of few entries, if any, but would wait 0.2–0.5 s for the tokenizer to load: it loads on the other core
- * meanwhile, from now on. A cache kept in a folder keeps the tokenizer's table there too, in the form that loads
- * fastest (see token-count.ts), unless `keep` is false (a build that writes nothing).
+ * The budget step of a build of `tools` tools whose per-entry counts `cache` may hold. Loading the tokenizer takes
+ * 0.2–0.5 s, which a rebuild (a cache with entries, counting few entries if any) and a small catalogue's build would
+ * wait for after emit: it loads on the other core meanwhile, from now on. A large catalogue's first build loads it in
+ * this thread once emit is done instead, so that its tables never sit beside emit's peak (see memory.ts). A cache kept
+ * in a folder keeps the tokenizer's table there too, in the form that loads fastest (see token-count.ts), unless
+ * `keep` is false (a build that writes nothing).
  */
-export function startBudget(cache: BuildCache & { entries: ReadonlyMap<string, unknown>; dir?: string }, keep = true): BudgetStep {
+export function startBudget(
+  cache: BuildCache & { entries: ReadonlyMap<string, unknown>; dir?: string },
+  tools: number,
+  keep = true,
+): BudgetStep {
   const ranksFile = keep && cache.dir !== undefined ? ranksFileIn(cache.dir) : undefined;
-  const counting = cache.entries.size > 0 && workersAllowed() ? startCountingThread(undefined, ranksFile) : null;
+  const counting = loadsTokenizerAhead(cache.entries.size, tools) ? startCountingThread(undefined, ranksFile) : null;
   return {
     async measure(emitted, config, maxTokens) {
       // Emit's garbage is at its largest, and the tokenizer's tables are about to come on top (see memory.ts).
