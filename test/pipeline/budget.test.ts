@@ -20,6 +20,7 @@ import {
 import {
   boundedCounter,
   loadTokenCounter,
+  hasLongRun,
   MAX_COUNTED_RUN,
   ranksFileIn,
   type BatchCounter,
@@ -215,6 +216,36 @@ test('long unbroken runs are counted in pieces: ordinary text exactly, a run to 
     const exact = plain(text);
     assert.ok(counted >= exact && counted - exact <= pieces.length, `${counted} against ${exact} in ${pieces.length} pieces`);
   }
+});
+
+test('the one-pass check for a long run agrees with the regular expression it stands for, on every class of character', () => {
+  const longRun = new RegExp(
+    `[\\p{L}\\p{M}]{${MAX_COUNTED_RUN + 1},}|\\s{${MAX_COUNTED_RUN + 1},}|[^\\s\\p{L}\\p{M}\\p{N}]{${MAX_COUNTED_RUN + 1},}`,
+    'u',
+  );
+  // Letters (ASCII, CJK, astral, a combining mark), spaces (ASCII and not), digits of two scripts, punctuation, symbols.
+  const alphabet = ['a', 'Z', '日', '𠀀', '\u0301', ' ', '\n', '\u3000', '7', '٣', '-', '"', '€', '😀'];
+  let state = 7;
+  const next = (): number => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state / 2 ** 32;
+  };
+  const answers = [0, 0];
+  for (let sample = 0; sample < 600; sample += 1) {
+    // Runs of one character around the limit, joined by others, so that both answers come up often.
+    const parts: string[] = [];
+    for (let part = 0; part < 4; part += 1)
+      parts.push(alphabet[Math.floor(next() * alphabet.length)]!.repeat(MAX_COUNTED_RUN - 8 + Math.floor(next() * 16)));
+    const text = parts.join(next() < 0.5 ? '' : alphabet[Math.floor(next() * alphabet.length)]!);
+    const expected = longRun.test(text);
+    assert.equal(hasLongRun(text), expected, JSON.stringify(text.slice(0, 40)));
+    answers[Number(expected)] += 1;
+  }
+  assert.ok(
+    answers.every((count) => count > 50),
+    `both answers come up: ${answers.join(' / ')}`,
+  );
+  assert.equal(hasLongRun('short'), false);
 });
 
 test('a catalogue with a very long unbroken description builds its budget', { timeout: 120_000 }, async () => {
