@@ -150,7 +150,20 @@ function leadingAction(list: readonly string[]): ActionKind | null {
   if (first === undefined) return null;
   const kind = ACTION_OF_TERM.get(term(first));
   if (kind === 'read' && list.slice(1, 4).some((word) => LIST_MARKERS.has(term(word)))) return 'list';
+  // "Get fields", "Get a project's commits for a ref": reading a plural lists.
+  if (kind === 'read' && isPlural(lastBeforePreposition(list) ?? '')) return 'list';
   return kind ?? null;
+}
+
+/** The last word of a text before its first preposition past the start ("Get commits FOR a ref" gives "commits"). */
+function lastBeforePreposition(list: readonly string[]): string | undefined {
+  const cut = list.findIndex((word, position) => position > 0 && NAME_PREPOSITIONS.has(word));
+  return (cut === -1 ? list : list.slice(0, cut)).at(-1);
+}
+
+/** A plain plural noun ("pods", "branches", "recordings"), not a word that merely ends in s ("status", "access", "analysis"). */
+export function isPlural(word: string): boolean {
+  return word.length > 3 && /^[a-z]+s$/.test(word) && !/(ss|us|is|ics|news)$/.test(word) && term(word) !== word;
 }
 
 /** Whether a term is a verb of action ("remove", "show"): the action factor speaks for it, not its synonyms. */

@@ -9,6 +9,7 @@ import {
   FIELDS,
   HAND_SYNONYMS,
   isActionAt,
+  isPlural,
   mergePhrases,
   sameActionTerms,
   queryAction,
@@ -481,11 +482,6 @@ const NOT_VERBS = new Set([
 function isImperative(list: readonly string[]): boolean {
   const [first, second] = list;
   return first !== undefined && second !== undefined && !NOT_VERBS.has(first) && !STOP_WORDS.has(first) && DETERMINERS.has(second);
-}
-
-/** A plain plural noun ("pods", "branches", "recordings"), not a word that merely ends in s ("status", "access", "analysis"). */
-function isPlural(word: string): boolean {
-  return word.length > 3 && /^[a-z]+s$/.test(word) && !/(ss|us|is|ics|news)$/.test(word) && term(word) !== word;
 }
 
 function actionFactor(wanted: ActionKind, action: ActionKind, L: RankingLevers): number {
