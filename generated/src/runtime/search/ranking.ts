@@ -226,6 +226,10 @@ export function rankTools(
   // The query's first word, unless it names a plain action: what it asks to do ("cancel", "capture") or see.
   const leadWord = actionAt[0] === false ? chosen[0] : undefined;
   const leadInName = new Uint8Array(toolCount);
+  // "comment on an issue", "star the repo": a leading word that is no action verb yet acts on what follows it, naming
+  // a thing, asks to add that thing (for a tool whose head noun it is).
+  const verbNoun = leadWord !== undefined && plainWords[0] === leadWord && actsOn(plainWords) ? leadWord : undefined;
+  const leadIsHead = new Uint8Array(toolCount);
   const contextTerms = L.contextHead < 1 ? contextTermsOf(merged) : new Set<string>();
   for (const [position, word] of chosen.entries()) {
     const actionWord = actionAt[position] === true;
@@ -243,8 +247,10 @@ export function rankTools(
         // The word is in the tool's name through any of its options, even when another field scored higher.
         if (postings.inName[i] === 1 && option.via !== 'prefix' && nameTermOf[tool] === -1) nameTermOf[tool] = postings.id;
         // 1: the head is what the query asks about; 2: only what it is about sits in ("… to a release").
-        if (postings.id === index.heads[tool] && !actionWord && option.via !== 'prefix')
+        if (postings.id === index.heads[tool] && !actionWord && option.via !== 'prefix') {
           headMatched[tool] = inContext && headMatched[tool] !== 1 ? 2 : 1;
+          if (word === verbNoun) leadIsHead[tool] = 1;
+        }
         if (postings.inSummary[i] === 1 && option.via !== 'prefix')
           inSummary[tool] = Math.max(inSummary[tool] as number, option.via === 'exact' ? 1 : L.synonymCoverage);
         if (weighted > (bestScores[tool] as number)) {
@@ -338,13 +344,14 @@ export function rankTools(
   const plural = L.pluralMeansList && (said === 'read' || said === null) && object !== undefined && isPlural(object);
   // "is the branch protected", "does this repo have a wiki": a yes-or-no question asks to look, not to change.
   const asks = said === null && YES_NO_OPENERS.has(plainWords[0] ?? '');
-  const wanted = plural ? 'list' : asks ? 'read' : said;
+  const queryWanted = plural ? 'list' : asks ? 'read' : said;
   // "scale my deployment", "concede a dispute": a verb the action words lack, before its object, asks to do something.
   const doesSomething = said === null && L.otherVerbReads < 1 && isImperative(plainWords);
   const candidates: Candidate[] = matchedTools.map((tool) => {
     const coverage = Math.min(1, (matchedWords[tool] as number) / (coverageTotal || 1));
     let score = (totals[tool] as number) * (1 - L.coverageShare + L.coverageShare * coverage * coverage);
     const action = index.actions[tool];
+    const wanted = queryWanted === null && leadIsHead[tool] === 1 && action === 'create' ? 'create' : queryWanted;
     const agrees = wanted !== null && action !== null && action !== undefined && actionFactor(wanted, action, L) >= 1;
     if (wanted !== null && action !== null && action !== undefined) score *= actionFactor(wanted, action, L);
     else if (doesSomething && (action === 'read' || action === 'list')) score *= L.otherVerbReads;
@@ -482,6 +489,14 @@ const NOT_VERBS = new Set([
 function isImperative(list: readonly string[]): boolean {
   const [first, second] = list;
   return first !== undefined && second !== undefined && !NOT_VERBS.has(first) && !STOP_WORDS.has(first) && DETERMINERS.has(second);
+}
+
+/** Whether a query's first word acts on what follows it: a determiner or "on"/"to" comes next ("reply TO the thread"). */
+function actsOn(list: readonly string[]): boolean {
+  const [first, second] = list;
+  return (
+    first !== undefined && second !== undefined && !NOT_VERBS.has(first) && (DETERMINERS.has(second) || second === 'on' || second === 'to')
+  );
 }
 
 function actionFactor(wanted: ActionKind, action: ActionKind, L: RankingLevers): number {
