@@ -163,6 +163,7 @@ function lastBeforePreposition(list: readonly string[]): string | undefined {
 
 /** A plain plural noun ("pods", "branches", "recordings"), not a word that merely ends in s ("status", "access", "analysis"). */
 export function isPlural(word: string): boolean {
+  if (Object.hasOwn(IRREGULAR_PLURALS, word)) return true;
   return word.length > 3 && /^[a-z]+s$/.test(word) && !/(ss|us|is|ics|news)$/.test(word) && term(word) !== word;
 }
 
