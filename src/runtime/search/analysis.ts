@@ -251,12 +251,14 @@ export function toolAction(
 
 /** The action a query asks for: its first action word among its first three words ("remove a ticket" deletes). */
 export function queryAction(queryWords: readonly string[]): ActionKind | null {
-  for (const [position, word] of queryWords
-    .filter((w) => !STOP_WORDS.has(w) || Object.hasOwn(ACTION_WORDS, w))
+  // "follow an issue TO GET updates": past the start, a verb after "to" says what for, not what to do.
+  const purpose = new Set(queryWords.flatMap((word, at) => (at > 0 && queryWords[at - 1] === 'to' ? [at] : [])));
+  for (const [position, [at, word]] of [...queryWords.entries()]
+    .filter(([, w]) => !STOP_WORDS.has(w) || Object.hasOwn(ACTION_WORDS, w))
     .slice(0, 3)
     .entries()) {
     // "approve the people WHO registered": past the start, a question word opens a relative clause, asking nothing.
-    if (position > 0 && WHO_WHICH_WORDS.has(word)) continue;
+    if (position > 0 && (WHO_WHICH_WORDS.has(word) || purpose.has(at))) continue;
     const kind = ACTION_OF_TERM.get(term(word));
     if (kind !== undefined && isActionAt(term(word), position)) return kind;
   }
