@@ -503,6 +503,8 @@ function actionFactor(wanted: ActionKind, action: ActionKind, L: RankingLevers):
   if (wanted === action) return L.actionAgrees;
   // Reading one and listing many are close: "show the customers" may mean either.
   if ((wanted === 'read' && action === 'list') || (wanted === 'list' && action === 'read')) return 1;
+  // So are adding and changing: "set a price", "put users into a group", "post to a channel" may mean either.
+  if ((wanted === 'create' && action === 'update') || (wanted === 'update' && action === 'create')) return 1;
   return L.actionDiffers;
 }
 
