@@ -193,7 +193,7 @@ export function rankTools(
   L: RankingLevers = SHIPPED_LEVERS,
 ): SearchHit[] {
   // The query split once: as written (the caller and imperative reads), and with its phrases merged (the rest).
-  const plainWords = words(query);
+  const plainWords = words(namingFiles(query));
   const merged = mergePhrases(plainWords);
   const all = meaningfulWords(merged);
   const seenTerms = new Set<string>();
@@ -411,6 +411,18 @@ export function rankTools(
       nearTie: neighbours.some((other) => Math.abs(other.score - score) <= NEAR_TIE_SHARE * Math.max(other.score, score)),
     };
   });
+}
+
+/** A file's name with a common extension ("README.md", "package.json", "ci.yml"), unless "file" already follows it. */
+const FILE_NAME =
+  /\b[\w-]+\.(?:md|markdown|rst|txt|json|ya?ml|toml|ini|cfg|conf|xml|csv|lock|js|mjs|cjs|ts|tsx|jsx|py|rb|go|rs|java|kt|php|cs|cpp|c|h|sh|html|css|sql|patch|diff|zip|tar|gz|tgz|png|jpe?g|gif|svg|pdf)\b(?!\s+files?\b)/gi;
+
+/** Names of platforms spelled like a script's file name ("node.js"). */
+const PLATFORM_NAMES = /^(?:node|vue|next|nuxt|deno|express|react|three|chart|d3)\.js$/i;
+
+/** The query with "file" after each file name in it: "read README.md from the repo" asks for a file's content. */
+function namingFiles(query: string): string {
+  return query.includes('.') ? query.replace(FILE_NAME, (name) => (PLATFORM_NAMES.test(name) ? name : `${name} file`)) : query;
 }
 
 /** Question words. */
