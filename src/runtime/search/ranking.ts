@@ -71,6 +71,8 @@ const PERSON_QUESTION_TERMS = new Set(PERSON_QUESTION_WORDS.map(term));
 const CANONICAL_TERMS = new Set(Object.values(CANONICAL_WORDS).map(term));
 const PERSON_TERMS = [...new Set(PERSON_WORDS.map(term))];
 const SELF_TERMS = [...new Set(SELF_TOOL_WORDS.map(term))];
+/** The caller's words that say whose a thing is ("MY repo"), not who is meant. */
+const POSSESSIVE_SELF_WORDS = new Set(['my', 'mine']);
 /** Distinct name terms tracked per tool: names rarely have more that a query could match. */
 const NAME_SLOTS = 8;
 /** Two hits whose scores differ by less than this share of the higher one are a near tie. */
@@ -322,7 +324,9 @@ export function rankTools(
   }
 
   // "my", "me", "I": the tools about the caller ("Get current user", "… for the authenticated user"), as a boost only.
-  if (plainWords.some((word) => SELF_WORDS.has(word))) {
+  // "who starred MY repo" asks about other people: "my" only says whose the repo is, not that the caller is asked about.
+  const asksAboutOthers = PERSON_QUESTION_TERMS.has(term(plainWords[0] ?? ''));
+  if (plainWords.some((word) => SELF_WORDS.has(word) && !(asksAboutOthers && POSSESSIVE_SELF_WORDS.has(word)))) {
     for (const self of SELF_TERMS) {
       const postings = index.postings.get(self);
       if (!postings) continue;
