@@ -34,6 +34,7 @@ export const LEVERS_OFF: Variant[] = [
   { label: 'head noun named only as context off', levers: { contextHead: 1 } },
   { label: 'unknown leading verb weighing reads down off', levers: { otherVerbReads: 1 } },
   { label: 'synonym coverage 0.75 → 1', levers: { synonymCoverage: 1 } },
+  { label: 'input-field coverage 0.75 → 1', levers: { inputFieldCoverage: 1 } },
   { label: 'unasked delete off', levers: { unaskedDelete: 1 } },
   { label: 'first word in name off', levers: { leadInName: 1 } },
   { label: "'my/me/I' off", levers: { selfWeight: 0 } },

@@ -24,6 +24,18 @@ const tool = (slug: string, name: string, description: string, readOnly: boolean
   return { slug, manifest, identifier: slug, withheldReason: null };
 };
 
+/** A tool that takes the given input fields (name → description), destructive or not. */
+const toolTaking = (slug: string, name: string, description: string, inputs: Record<string, string>, destructive: boolean): ServedTool => {
+  const base = tool(slug, name, description, false);
+  const properties = Object.fromEntries(Object.entries(inputs).map(([field, text]) => [field, { type: 'string', description: text }]));
+  const manifest = {
+    ...base.manifest,
+    input_schema: { type: 'object', properties },
+    annotations: { readOnlyHint: false, destructiveHint: destructive },
+  } as unknown as Manifest;
+  return { ...base, manifest };
+};
+
 const first = (tools: ServedTool[], query: string, levers: RankingLevers): string | undefined =>
   createToolSearch(
     () => tools,
@@ -64,6 +76,38 @@ const CASES: Case[] = [
     want: 'patchDeploymentScale',
     off: { otherVerbReads: 1 },
     wantOff: 'getDeploymentScale',
+  },
+  {
+    rule: 'a word found only among input fields covers the query less than one in what the tool is',
+    tools: [
+      toolTaking(
+        'repoCreateBranchProtection',
+        'Create a branch protection for a repository',
+        'Create a branch protection for a repository',
+        { rule_name: 'Name of the protection rule', required_approvals: 'Approvals needed before merging' },
+        false,
+      ),
+      toolTaking(
+        'repoDeleteBranchProtection',
+        'Delete a specific branch protection',
+        'Delete a specific branch protection for the repository',
+        { name: 'Name' },
+        true,
+      ),
+      // Other tools of the catalogue, which make "rule" the query's rarest word.
+      tool('repoGetBranchProtection', 'Get a branch protection', 'Get a specific branch protection', true),
+      tool('repoListBranches', 'List branches', 'List the branches of a repository', true),
+      tool('repoGetBranch', 'Get a branch', 'Get a branch of a repository, with its protection', true),
+      toolTaking('repoDeleteBranch', 'Delete a branch', 'Delete a branch of a repository', {}, true),
+      tool('repoListTags', 'List tags', 'List the tags of a repository', true),
+      tool('repoListReleases', 'List releases', 'List the releases of a repository', true),
+      tool('repoGetRepository', 'Get a repository', 'Get a repository', true),
+      tool('repoCreateRelease', 'Create a release', 'Create a release of a repository', false),
+    ],
+    query: 'delete a branch protection rule',
+    want: 'repoDeleteBranchProtection',
+    off: { inputFieldCoverage: 1 },
+    wantOff: 'repoCreateBranchProtection',
   },
 ];
 

@@ -66,6 +66,11 @@ export interface RankingLevers {
   readOnlyMeansRead: boolean;
   /** Share of coverage (and of the name/summary second look) a word matched only through a synonym or prefix brings. */
   synonymCoverage: number;
+  /**
+   * Share of coverage a word found only among a tool's input fields brings: what a tool takes says less about what it
+   * is ("delete a branch protection rule" is not the create tool whose parameters hold "rule"). 1: off.
+   */
+  inputFieldCoverage: number;
   /** How much coverage drives the score: score × (1 − s + s × coverage²). */
   coverageShare: number;
   /** A query whose object is plural ("show me the pods") asks for a list, unless its verb says another action. */
@@ -105,6 +110,7 @@ export const SHIPPED_LEVERS: RankingLevers = {
   annotationsCorrectAction: true,
   readOnlyMeansRead: false,
   synonymCoverage: 0.75,
+  inputFieldCoverage: 0.75,
   coverageShare: 0.81,
   pluralMeansList: true,
   deprecatedInText: true,

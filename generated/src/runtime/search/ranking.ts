@@ -73,6 +73,8 @@ const PERSON_TERMS = [...new Set(PERSON_WORDS.map(term))];
 const SELF_TERMS = [...new Set(SELF_TOOL_WORDS.map(term))];
 /** The caller's words that say whose a thing is ("MY repo"), not who is meant. */
 const POSSESSIVE_SELF_WORDS = new Set(['my', 'mine']);
+/** The fields that say what a tool takes, not what it is. */
+const INPUT_FIELDS = new Set([FIELDS.indexOf('fieldNames'), FIELDS.indexOf('fieldDescriptions')]);
 /** Distinct name terms tracked per tool: names rarely have more that a query could match. */
 const NAME_SLOTS = 8;
 /** Two hits whose scores differ by less than this share of the higher one are a near tie. */
@@ -281,10 +283,15 @@ export function rankTools(
     for (const tool of touched) {
       if (totals[tool] === 0) matchedTools.push(tool);
       totals[tool] = (totals[tool] as number) + (bestScores[tool] as number);
-      // A word matched only through a synonym or a prefix covers the query less than one matched as written; the
-      // action verb counts through the action factor instead, unless the query has no other word.
+      // A word matched only through a synonym or a prefix covers the query less than one matched as written, and one
+      // found only among the tool's input fields ("rule" in a create tool's parameters) less than one in what the
+      // tool is; the action verb counts through the action factor instead, unless the query has no other word.
       if (!actionWord || intentWords === 0)
-        matchedWords[tool] = (matchedWords[tool] as number) + wordWeight * (bestOptions[tool] === 0 ? 1 : L.synonymCoverage);
+        matchedWords[tool] =
+          (matchedWords[tool] as number) +
+          wordWeight *
+            (bestOptions[tool] === 0 ? 1 : L.synonymCoverage) *
+            (INPUT_FIELDS.has(bestFieldIndexes[tool] as number) ? L.inputFieldCoverage : 1);
       const nameTerm =
         bestInName[tool] === 1
           ? (index.postings.get((options[bestOptions[tool] as number] as Expansion).term) as TermPostings).id
