@@ -127,8 +127,15 @@ function expand(queryTerm: string, index: SearchIndex, asAction: boolean, L: Ran
   }
   for (const synonym of index.synonyms.get(queryTerm) ?? []) add(synonym, L.wordnetSynonymWeight, 'synonym');
   // A hand synonym's own WordNet forms ("follow" → "watch" → "watcher"), one step further, at both weights.
+  // That step further is worth no more for being rarer than the word and its hand synonyms: "bug" is an issue, not a
+  // tag by way of "ticket" in an issue tracker, where "issue" is everywhere and "tag" rare.
+  const nearest = Math.max(0, ...[queryTerm, ...hand].map((other) => index.postings.get(other)?.idf ?? 0));
   for (const synonym of hand)
-    for (const form of index.synonyms.get(synonym) ?? []) add(form, L.handSynonymWeight * L.wordnetSynonymWeight * L.twoStep, 'synonym');
+    for (const form of index.synonyms.get(synonym) ?? []) {
+      const rarity = index.postings.get(form)?.idf ?? 0;
+      const cap = nearest > 0 && rarity > nearest ? nearest / rarity : 1;
+      add(form, L.handSynonymWeight * L.wordnetSynonymWeight * L.twoStep * cap, 'synonym');
+    }
   for (const other of index.related.get(queryTerm) ?? []) add(other, L.relatedWeight, 'synonym');
   // "CRDs" in a catalogue that spells it out: a short word the index lacks stands for the name words it abbreviates.
   // Three letters: two match too many pairs by chance, and a canonical short form ("ts" for "typescript") is no initialism.
