@@ -1,7 +1,7 @@
 // The ranking's reading of a query's structure, each on a small catalogue where it decides the first hit: the context
-// after a preposition ("… to a release"), a leading verb the action words lack ("scale my deployment"), and the head
-// noun of a name that only counts ("Get a list of group issues"). Each case also runs with its lever off, so the
-// test shows that lever is what decides.
+// after a preposition ("… to a release"), a leading verb the action words lack ("scale my deployment"), a word found
+// only among input fields, a query about many, and the head noun of a name that only counts ("Get a list of group
+// issues"). Each case also runs with its lever off, so the test shows that lever is what decides.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Manifest, ServedTool } from '../../src/runtime/shared/contracts.js';
@@ -108,6 +108,18 @@ const CASES: Case[] = [
     want: 'repoDeleteBranchProtection',
     off: { inputFieldCoverage: 1 },
     wantOff: 'repoCreateBranchProtection',
+  },
+  {
+    rule: 'a query about many favours the tool that acts on many',
+    tools: [
+      // Without the rule the two score the same, and the slug decides.
+      tool('notifyMarkThreadRead', 'Mark a notification as read', 'Mark a notification as read', false),
+      tool('notifyMarkThreadsRead', 'Mark the notifications as read', 'Mark the notifications as read', false),
+    ],
+    query: 'mark all my notifications as read',
+    want: 'notifyMarkThreadsRead',
+    off: { manyAgrees: 1 },
+    wantOff: 'notifyMarkThreadRead',
   },
 ];
 

@@ -161,6 +161,17 @@ function lastBeforePreposition(list: readonly string[]): string | undefined {
   return (cut === -1 ? list : list.slice(0, cut)).at(-1);
 }
 
+/** Words that say a text acts on many at once ("BULK delete", "delete COLLECTION of jobs", "ALL labels"). */
+export const MANY_WORDS: ReadonlySet<string> = new Set(['all', 'every', 'bulk', 'batch', 'collection', 'multiple', 'many']);
+
+/** Whether a tool's name acts on many at once: a word of MANY_WORDS before its first preposition, or a plural there last. */
+export function namesMany(name: string, slug: string): boolean {
+  const list = words(name || slug);
+  const cut = list.findIndex((word, position) => position > 0 && NAME_PREPOSITIONS.has(word));
+  const head = cut === -1 ? list : list.slice(0, cut);
+  return head.some((word) => MANY_WORDS.has(word)) || isPlural(head.at(-1) ?? '');
+}
+
 /** A plain plural noun ("pods", "branches", "recordings"), not a word that merely ends in s ("status", "access", "analysis"). */
 export function isPlural(word: string): boolean {
   if (Object.hasOwn(IRREGULAR_PLURALS, word)) return true;

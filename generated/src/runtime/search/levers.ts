@@ -73,6 +73,11 @@ export interface RankingLevers {
   inputFieldCoverage: number;
   /** How much coverage drives the score: score × (1 − s + s × coverage²). */
   coverageShare: number;
+  /**
+   * The factor for a tool that acts on many at once ("Mark notifications as read", "Delete collection of jobs"), other
+   * than by reading or listing, when the query is about many (a plural object, "all", "bulk"). 1: off.
+   */
+  manyAgrees: number;
   /** A query whose object is plural ("show me the pods") asks for a list, unless its verb says another action. */
   pluralMeansList: boolean;
   /** A tool whose description's first line says it is deprecated counts as deprecated. */
@@ -112,6 +117,7 @@ export const SHIPPED_LEVERS: RankingLevers = {
   synonymCoverage: 0.75,
   inputFieldCoverage: 0.75,
   coverageShare: 0.81,
+  manyAgrees: 1.4,
   pluralMeansList: true,
   deprecatedInText: true,
 };

@@ -9,6 +9,7 @@ import {
   FIELDS,
   HAND_SYNONYMS,
   isActionAt,
+  MANY_WORDS,
   isPlural,
   mergePhrases,
   sameActionTerms,
@@ -363,6 +364,8 @@ export function rankTools(
   // "is the branch protected", "does this repo have a wiki": a yes-or-no question asks to look, not to change.
   const asks = said === null && YES_NO_OPENERS.has(plainWords[0] ?? '');
   const queryWanted = plural ? 'list' : asks ? 'read' : said;
+  // The query is about many: its object is plural, or a word says so ("all", "bulk").
+  const queryMany = (object !== undefined && isPlural(object)) || plainWords.some((word) => MANY_WORDS.has(word));
   // "scale my deployment", "concede a dispute": a verb the action words lack, before its object, asks to do something.
   const doesSomething = said === null && L.otherVerbReads < 1 && isImperative(plainWords);
   const candidates: Candidate[] = matchedTools.map((tool) => {
@@ -380,6 +383,9 @@ export function rankTools(
     const nameCoverage = Math.min(1, ((nameTermCounts[tool] as number) + (agrees ? 1 : 0)) / Math.max(1, index.nameTerms[tool] as number));
     score *= L.nameCoverageFloor + (1 - L.nameCoverageFloor) * nameCoverage;
     if (leadInName[tool] === 1) score *= L.leadInName;
+    // "mark ALL my notifications as read", "remove the labels": a query about many favours the tool that acts on many
+    // (reading and listing tell one from many already).
+    if (queryMany && index.many[tool] === 1 && action !== 'read' && action !== 'list') score *= L.manyAgrees;
     // What the tool's name is about, its head noun, is something the query asks for.
     if (headMatched[tool] === 1) score *= L.headMatch;
     // "upload a binary to a release": the release is where the thing goes, so "Create a release" is not it.
