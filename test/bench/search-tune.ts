@@ -14,6 +14,7 @@ const FROM_ZERO = [0.1, 0.25, 0.5] as const;
 /** Levers whose value is a share or a floor: kept within 0 to 1. */
 const SHARES = new Set<string>([
   'synonymCoverage',
+  'inputFieldCoverage',
   'summaryCoverageFloor',
   'nameCoverageFloor',
   'coverageShare',

@@ -1,7 +1,7 @@
 // The ranking's reading of a query's structure, each on a small catalogue where it decides the first hit: the context
-// after a preposition ("… to a release"), a leading verb the action words lack ("scale my deployment"), and the head
-// noun of a name that only counts ("Get a list of group issues"). Each case also runs with its lever off, so the
-// test shows that lever is what decides.
+// after a preposition ("… to a release"), a leading verb the action words lack ("scale my deployment"), a word found
+// only among input fields, a query about many, and the head noun of a name that only counts ("Get a list of group
+// issues"). Each case also runs with its lever off, so the test shows that lever is what decides.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Manifest, ServedTool } from '../../src/runtime/shared/contracts.js';
@@ -22,6 +22,18 @@ const tool = (slug: string, name: string, description: string, readOnly: boolean
     annotations: { readOnlyHint: readOnly, destructiveHint: false },
   } as unknown as Manifest;
   return { slug, manifest, identifier: slug, withheldReason: null };
+};
+
+/** A tool that takes the given input fields (name → description), destructive or not. */
+const toolTaking = (slug: string, name: string, description: string, inputs: Record<string, string>, destructive: boolean): ServedTool => {
+  const base = tool(slug, name, description, false);
+  const properties = Object.fromEntries(Object.entries(inputs).map(([field, text]) => [field, { type: 'string', description: text }]));
+  const manifest = {
+    ...base.manifest,
+    input_schema: { type: 'object', properties },
+    annotations: { readOnlyHint: false, destructiveHint: destructive },
+  } as unknown as Manifest;
+  return { ...base, manifest };
 };
 
 const first = (tools: ServedTool[], query: string, levers: RankingLevers): string | undefined =>
@@ -64,6 +76,50 @@ const CASES: Case[] = [
     want: 'patchDeploymentScale',
     off: { otherVerbReads: 1 },
     wantOff: 'getDeploymentScale',
+  },
+  {
+    rule: 'a word found only among input fields covers the query less than one in what the tool is',
+    tools: [
+      toolTaking(
+        'repoCreateBranchProtection',
+        'Create a branch protection for a repository',
+        'Create a branch protection for a repository',
+        { rule_name: 'Name of the protection rule', required_approvals: 'Approvals needed before merging' },
+        false,
+      ),
+      toolTaking(
+        'repoDeleteBranchProtection',
+        'Delete a specific branch protection',
+        'Delete a specific branch protection for the repository',
+        { name: 'Name' },
+        true,
+      ),
+      // Other tools of the catalogue, which make "rule" the query's rarest word.
+      tool('repoGetBranchProtection', 'Get a branch protection', 'Get a specific branch protection', true),
+      tool('repoListBranches', 'List branches', 'List the branches of a repository', true),
+      tool('repoGetBranch', 'Get a branch', 'Get a branch of a repository, with its protection', true),
+      toolTaking('repoDeleteBranch', 'Delete a branch', 'Delete a branch of a repository', {}, true),
+      tool('repoListTags', 'List tags', 'List the tags of a repository', true),
+      tool('repoListReleases', 'List releases', 'List the releases of a repository', true),
+      tool('repoGetRepository', 'Get a repository', 'Get a repository', true),
+      tool('repoCreateRelease', 'Create a release', 'Create a release of a repository', false),
+    ],
+    query: 'delete a branch protection rule',
+    want: 'repoDeleteBranchProtection',
+    off: { inputFieldCoverage: 1 },
+    wantOff: 'repoCreateBranchProtection',
+  },
+  {
+    rule: 'a query about many favours the tool that acts on many',
+    tools: [
+      // Without the rule the two score the same, and the slug decides.
+      tool('notifyMarkThreadRead', 'Mark a notification as read', 'Mark a notification as read', false),
+      tool('notifyMarkThreadsRead', 'Mark the notifications as read', 'Mark the notifications as read', false),
+    ],
+    query: 'mark all my notifications as read',
+    want: 'notifyMarkThreadsRead',
+    off: { manyAgrees: 1 },
+    wantOff: 'notifyMarkThreadRead',
   },
 ];
 

@@ -150,7 +150,32 @@ function leadingAction(list: readonly string[]): ActionKind | null {
   if (first === undefined) return null;
   const kind = ACTION_OF_TERM.get(term(first));
   if (kind === 'read' && list.slice(1, 4).some((word) => LIST_MARKERS.has(term(word)))) return 'list';
+  // "Get fields", "Get a project's commits for a ref": reading a plural lists.
+  if (kind === 'read' && isPlural(lastBeforePreposition(list) ?? '')) return 'list';
   return kind ?? null;
+}
+
+/** The last word of a text before its first preposition past the start ("Get commits FOR a ref" gives "commits"). */
+function lastBeforePreposition(list: readonly string[]): string | undefined {
+  const cut = list.findIndex((word, position) => position > 0 && NAME_PREPOSITIONS.has(word));
+  return (cut === -1 ? list : list.slice(0, cut)).at(-1);
+}
+
+/** Words that say a text acts on many at once ("BULK delete", "delete COLLECTION of jobs", "ALL labels"). */
+export const MANY_WORDS: ReadonlySet<string> = new Set(['all', 'every', 'bulk', 'batch', 'collection', 'multiple', 'many']);
+
+/** Whether a tool's name acts on many at once: a word of MANY_WORDS before its first preposition, or a plural there last. */
+export function namesMany(name: string, slug: string): boolean {
+  const list = words(name || slug);
+  const cut = list.findIndex((word, position) => position > 0 && NAME_PREPOSITIONS.has(word));
+  const head = cut === -1 ? list : list.slice(0, cut);
+  return head.some((word) => MANY_WORDS.has(word)) || isPlural(head.at(-1) ?? '');
+}
+
+/** A plain plural noun ("pods", "branches", "recordings"), not a word that merely ends in s ("status", "access", "analysis"). */
+export function isPlural(word: string): boolean {
+  if (Object.hasOwn(IRREGULAR_PLURALS, word)) return true;
+  return word.length > 3 && /^[a-z]+s$/.test(word) && !/(ss|us|is|ics|news)$/.test(word) && term(word) !== word;
 }
 
 /** Whether a term is a verb of action ("remove", "show"): the action factor speaks for it, not its synonyms. */
@@ -237,12 +262,14 @@ export function toolAction(
 
 /** The action a query asks for: its first action word among its first three words ("remove a ticket" deletes). */
 export function queryAction(queryWords: readonly string[]): ActionKind | null {
-  for (const [position, word] of queryWords
-    .filter((w) => !STOP_WORDS.has(w) || Object.hasOwn(ACTION_WORDS, w))
+  // "follow an issue TO GET updates": past the start, a verb after "to" says what for, not what to do.
+  const purpose = new Set(queryWords.flatMap((word, at) => (at > 0 && queryWords[at - 1] === 'to' ? [at] : [])));
+  for (const [position, [at, word]] of [...queryWords.entries()]
+    .filter(([, w]) => !STOP_WORDS.has(w) || Object.hasOwn(ACTION_WORDS, w))
     .slice(0, 3)
     .entries()) {
     // "approve the people WHO registered": past the start, a question word opens a relative clause, asking nothing.
-    if (position > 0 && WHO_WHICH_WORDS.has(word)) continue;
+    if (position > 0 && (WHO_WHICH_WORDS.has(word) || purpose.has(at))) continue;
     const kind = ACTION_OF_TERM.get(term(word));
     if (kind !== undefined && isActionAt(term(word), position)) return kind;
   }

@@ -9,6 +9,8 @@ import {
   FIELDS,
   HAND_SYNONYMS,
   isActionAt,
+  MANY_WORDS,
+  isPlural,
   mergePhrases,
   sameActionTerms,
   queryAction,
@@ -70,6 +72,10 @@ const PERSON_QUESTION_TERMS = new Set(PERSON_QUESTION_WORDS.map(term));
 const CANONICAL_TERMS = new Set(Object.values(CANONICAL_WORDS).map(term));
 const PERSON_TERMS = [...new Set(PERSON_WORDS.map(term))];
 const SELF_TERMS = [...new Set(SELF_TOOL_WORDS.map(term))];
+/** The caller's words that say whose a thing is ("MY repo"), not who is meant. */
+const POSSESSIVE_SELF_WORDS = new Set(['my', 'mine']);
+/** The fields that say what a tool takes, not what it is. */
+const INPUT_FIELDS = new Set([FIELDS.indexOf('fieldNames'), FIELDS.indexOf('fieldDescriptions')]);
 /** Distinct name terms tracked per tool: names rarely have more that a query could match. */
 const NAME_SLOTS = 8;
 /** Two hits whose scores differ by less than this share of the higher one are a near tie. */
@@ -122,8 +128,15 @@ function expand(queryTerm: string, index: SearchIndex, asAction: boolean, L: Ran
   }
   for (const synonym of index.synonyms.get(queryTerm) ?? []) add(synonym, L.wordnetSynonymWeight, 'synonym');
   // A hand synonym's own WordNet forms ("follow" → "watch" → "watcher"), one step further, at both weights.
+  // That step further is worth no more for being rarer than the word and its hand synonyms: "bug" is an issue, not a
+  // tag by way of "ticket" in an issue tracker, where "issue" is everywhere and "tag" rare.
+  const nearest = Math.max(0, ...[queryTerm, ...hand].map((other) => index.postings.get(other)?.idf ?? 0));
   for (const synonym of hand)
-    for (const form of index.synonyms.get(synonym) ?? []) add(form, L.handSynonymWeight * L.wordnetSynonymWeight * L.twoStep, 'synonym');
+    for (const form of index.synonyms.get(synonym) ?? []) {
+      const rarity = index.postings.get(form)?.idf ?? 0;
+      const cap = nearest > 0 && rarity > nearest ? nearest / rarity : 1;
+      add(form, L.handSynonymWeight * L.wordnetSynonymWeight * L.twoStep * cap, 'synonym');
+    }
   for (const other of index.related.get(queryTerm) ?? []) add(other, L.relatedWeight, 'synonym');
   // "CRDs" in a catalogue that spells it out: a short word the index lacks stands for the name words it abbreviates.
   // Three letters: two match too many pairs by chance, and a canonical short form ("ts" for "typescript") is no initialism.
@@ -192,7 +205,7 @@ export function rankTools(
   L: RankingLevers = SHIPPED_LEVERS,
 ): SearchHit[] {
   // The query split once: as written (the caller and imperative reads), and with its phrases merged (the rest).
-  const plainWords = words(query);
+  const plainWords = words(namingFiles(query));
   const merged = mergePhrases(plainWords);
   const all = meaningfulWords(merged);
   const seenTerms = new Set<string>();
@@ -225,6 +238,10 @@ export function rankTools(
   // The query's first word, unless it names a plain action: what it asks to do ("cancel", "capture") or see.
   const leadWord = actionAt[0] === false ? chosen[0] : undefined;
   const leadInName = new Uint8Array(toolCount);
+  // "comment on an issue", "star the repo": a leading word that is no action verb yet acts on what follows it, naming
+  // a thing, asks to add that thing (for a tool whose head noun it is).
+  const verbNoun = leadWord !== undefined && plainWords[0] === leadWord && actsOn(plainWords) ? leadWord : undefined;
+  const leadIsHead = new Uint8Array(toolCount);
   const contextTerms = L.contextHead < 1 ? contextTermsOf(merged) : new Set<string>();
   for (const [position, word] of chosen.entries()) {
     const actionWord = actionAt[position] === true;
@@ -242,8 +259,10 @@ export function rankTools(
         // The word is in the tool's name through any of its options, even when another field scored higher.
         if (postings.inName[i] === 1 && option.via !== 'prefix' && nameTermOf[tool] === -1) nameTermOf[tool] = postings.id;
         // 1: the head is what the query asks about; 2: only what it is about sits in ("… to a release").
-        if (postings.id === index.heads[tool] && !actionWord && option.via !== 'prefix')
+        if (postings.id === index.heads[tool] && !actionWord && option.via !== 'prefix') {
           headMatched[tool] = inContext && headMatched[tool] !== 1 ? 2 : 1;
+          if (word === verbNoun) leadIsHead[tool] = 1;
+        }
         if (postings.inSummary[i] === 1 && option.via !== 'prefix')
           inSummary[tool] = Math.max(inSummary[tool] as number, option.via === 'exact' ? 1 : L.synonymCoverage);
         if (weighted > (bestScores[tool] as number)) {
@@ -272,10 +291,15 @@ export function rankTools(
     for (const tool of touched) {
       if (totals[tool] === 0) matchedTools.push(tool);
       totals[tool] = (totals[tool] as number) + (bestScores[tool] as number);
-      // A word matched only through a synonym or a prefix covers the query less than one matched as written; the
-      // action verb counts through the action factor instead, unless the query has no other word.
+      // A word matched only through a synonym or a prefix covers the query less than one matched as written, and one
+      // found only among the tool's input fields ("rule" in a create tool's parameters) less than one in what the
+      // tool is; the action verb counts through the action factor instead, unless the query has no other word.
       if (!actionWord || intentWords === 0)
-        matchedWords[tool] = (matchedWords[tool] as number) + wordWeight * (bestOptions[tool] === 0 ? 1 : L.synonymCoverage);
+        matchedWords[tool] =
+          (matchedWords[tool] as number) +
+          wordWeight *
+            (bestOptions[tool] === 0 ? 1 : L.synonymCoverage) *
+            (INPUT_FIELDS.has(bestFieldIndexes[tool] as number) ? L.inputFieldCoverage : 1);
       const nameTerm =
         bestInName[tool] === 1
           ? (index.postings.get((options[bestOptions[tool] as number] as Expansion).term) as TermPostings).id
@@ -315,7 +339,9 @@ export function rankTools(
   }
 
   // "my", "me", "I": the tools about the caller ("Get current user", "… for the authenticated user"), as a boost only.
-  if (plainWords.some((word) => SELF_WORDS.has(word))) {
+  // "who starred MY repo" asks about other people: "my" only says whose the repo is, not that the caller is asked about.
+  const asksAboutOthers = PERSON_QUESTION_TERMS.has(term(plainWords[0] ?? ''));
+  if (plainWords.some((word) => SELF_WORDS.has(word) && !(asksAboutOthers && POSSESSIVE_SELF_WORDS.has(word)))) {
     for (const self of SELF_TERMS) {
       const postings = index.postings.get(self);
       if (!postings) continue;
@@ -337,13 +363,16 @@ export function rankTools(
   const plural = L.pluralMeansList && (said === 'read' || said === null) && object !== undefined && isPlural(object);
   // "is the branch protected", "does this repo have a wiki": a yes-or-no question asks to look, not to change.
   const asks = said === null && YES_NO_OPENERS.has(plainWords[0] ?? '');
-  const wanted = plural ? 'list' : asks ? 'read' : said;
+  const queryWanted = plural ? 'list' : asks ? 'read' : said;
+  // The query is about many: its object is plural, or a word says so ("all", "bulk").
+  const queryMany = (object !== undefined && isPlural(object)) || plainWords.some((word) => MANY_WORDS.has(word));
   // "scale my deployment", "concede a dispute": a verb the action words lack, before its object, asks to do something.
   const doesSomething = said === null && L.otherVerbReads < 1 && isImperative(plainWords);
   const candidates: Candidate[] = matchedTools.map((tool) => {
     const coverage = Math.min(1, (matchedWords[tool] as number) / (coverageTotal || 1));
     let score = (totals[tool] as number) * (1 - L.coverageShare + L.coverageShare * coverage * coverage);
     const action = index.actions[tool];
+    const wanted = queryWanted === null && leadIsHead[tool] === 1 && action === 'create' ? 'create' : queryWanted;
     const agrees = wanted !== null && action !== null && action !== undefined && actionFactor(wanted, action, L) >= 1;
     if (wanted !== null && action !== null && action !== undefined) score *= actionFactor(wanted, action, L);
     else if (doesSomething && (action === 'read' || action === 'list')) score *= L.otherVerbReads;
@@ -354,6 +383,9 @@ export function rankTools(
     const nameCoverage = Math.min(1, ((nameTermCounts[tool] as number) + (agrees ? 1 : 0)) / Math.max(1, index.nameTerms[tool] as number));
     score *= L.nameCoverageFloor + (1 - L.nameCoverageFloor) * nameCoverage;
     if (leadInName[tool] === 1) score *= L.leadInName;
+    // "mark ALL my notifications as read", "remove the labels": a query about many favours the tool that acts on many
+    // (reading and listing tell one from many already).
+    if (queryMany && index.many[tool] === 1 && action !== 'read' && action !== 'list') score *= L.manyAgrees;
     // What the tool's name is about, its head noun, is something the query asks for.
     if (headMatched[tool] === 1) score *= L.headMatch;
     // "upload a binary to a release": the release is where the thing goes, so "Create a release" is not it.
@@ -403,6 +435,18 @@ export function rankTools(
       nearTie: neighbours.some((other) => Math.abs(other.score - score) <= NEAR_TIE_SHARE * Math.max(other.score, score)),
     };
   });
+}
+
+/** A file's name with a common extension ("README.md", "package.json", "ci.yml"), unless "file" already follows it. */
+const FILE_NAME =
+  /\b[\w-]+\.(?:md|markdown|rst|txt|json|ya?ml|toml|ini|cfg|conf|xml|csv|lock|js|mjs|cjs|ts|tsx|jsx|py|rb|go|rs|java|kt|php|cs|cpp|c|h|sh|html|css|sql|patch|diff|zip|tar|gz|tgz|png|jpe?g|gif|svg|pdf)\b(?!\s+files?\b)/gi;
+
+/** Names of platforms spelled like a script's file name ("node.js"). */
+const PLATFORM_NAMES = /^(?:node|vue|next|nuxt|deno|express|react|three|chart|d3)\.js$/i;
+
+/** The query with "file" after each file name in it: "read README.md from the repo" asks for a file's content. */
+function namingFiles(query: string): string {
+  return query.includes('.') ? query.replace(FILE_NAME, (name) => (PLATFORM_NAMES.test(name) ? name : `${name} file`)) : query;
 }
 
 /** Question words. */
@@ -483,15 +527,20 @@ function isImperative(list: readonly string[]): boolean {
   return first !== undefined && second !== undefined && !NOT_VERBS.has(first) && !STOP_WORDS.has(first) && DETERMINERS.has(second);
 }
 
-/** A plain plural noun ("pods", "branches", "recordings"), not a word that merely ends in s ("status", "access", "analysis"). */
-function isPlural(word: string): boolean {
-  return word.length > 3 && /^[a-z]+s$/.test(word) && !/(ss|us|is|ics|news)$/.test(word) && term(word) !== word;
+/** Whether a query's first word acts on what follows it: a determiner or "on"/"to" comes next ("reply TO the thread"). */
+function actsOn(list: readonly string[]): boolean {
+  const [first, second] = list;
+  return (
+    first !== undefined && second !== undefined && !NOT_VERBS.has(first) && (DETERMINERS.has(second) || second === 'on' || second === 'to')
+  );
 }
 
 function actionFactor(wanted: ActionKind, action: ActionKind, L: RankingLevers): number {
   if (wanted === action) return L.actionAgrees;
   // Reading one and listing many are close: "show the customers" may mean either.
   if ((wanted === 'read' && action === 'list') || (wanted === 'list' && action === 'read')) return 1;
+  // So are adding and changing: "set a price", "put users into a group", "post to a channel" may mean either.
+  if ((wanted === 'create' && action === 'update') || (wanted === 'update' && action === 'create')) return 1;
   return L.actionDiffers;
 }
 

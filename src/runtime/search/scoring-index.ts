@@ -1,7 +1,7 @@
 // The index as a query reads it: each term's BM25F score per tool precomputed from the index data, with the
 // tools' actions and name sizes that ranking weighs.
 import type { ServedTool } from '../shared/contracts.js';
-import { fieldTerms, FIELDS, headTerm, toolAction, words } from './analysis.js';
+import { fieldTerms, FIELDS, headTerm, namesMany, toolAction, words } from './analysis.js';
 import type { SearchIndexData, SearchTermData } from './index-data.js';
 import type { ActionKind } from './vocabulary.js';
 import { byCodeUnit } from '../shared/order.js';
@@ -41,6 +41,8 @@ export interface SearchIndex {
   nameTerms: Uint16Array;
   /** Per tool, the term number of its name's head noun (see headTerm), -1 when none. */
   heads: Int32Array;
+  /** Per tool, 1 when its name acts on many at once ("Mark notifications as read", "Delete collection of jobs"). */
+  many: Uint8Array;
   /** Per tool, 1 when its description's first line says it is deprecated ("… deprecated: use … instead"). */
   deprecatedInText: Uint8Array;
   /**
@@ -130,6 +132,7 @@ export function decodeSearchIndex(
     const head = headOfName(String(tool.manifest.name ?? ''), tool.slug);
     return head === null ? -1 : (postings.get(head)?.id ?? -1);
   });
+  const many = Uint8Array.from(tools, (tool) => (namesMany(String(tool.manifest.name ?? ''), tool.slug) ? 1 : 0));
   const deprecatedInText = Uint8Array.from(tools, (tool) =>
     /\bdeprecated\b/i.test(String(tool.manifest.description ?? '').split('\n')[0] ?? '') ? 1 : 0,
   );
@@ -147,6 +150,7 @@ export function decodeSearchIndex(
     actions,
     nameTerms,
     heads,
+    many,
     deprecatedInText,
   };
 }

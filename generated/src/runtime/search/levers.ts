@@ -66,8 +66,18 @@ export interface RankingLevers {
   readOnlyMeansRead: boolean;
   /** Share of coverage (and of the name/summary second look) a word matched only through a synonym or prefix brings. */
   synonymCoverage: number;
+  /**
+   * Share of coverage a word found only among a tool's input fields brings: what a tool takes says less about what it
+   * is ("delete a branch protection rule" is not the create tool whose parameters hold "rule"). 1: off.
+   */
+  inputFieldCoverage: number;
   /** How much coverage drives the score: score × (1 − s + s × coverage²). */
   coverageShare: number;
+  /**
+   * The factor for a tool that acts on many at once ("Mark notifications as read", "Delete collection of jobs"), other
+   * than by reading or listing, when the query is about many (a plural object, "all", "bulk"). 1: off.
+   */
+  manyAgrees: number;
   /** A query whose object is plural ("show me the pods") asks for a list, unless its verb says another action. */
   pluralMeansList: boolean;
   /** A tool whose description's first line says it is deprecated counts as deprecated. */
@@ -105,7 +115,9 @@ export const SHIPPED_LEVERS: RankingLevers = {
   annotationsCorrectAction: true,
   readOnlyMeansRead: false,
   synonymCoverage: 0.75,
+  inputFieldCoverage: 0.75,
   coverageShare: 0.81,
+  manyAgrees: 1.4,
   pluralMeansList: true,
   deprecatedInText: true,
 };
