@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { buildSearchIndexWith, searchTools, stem, term, words, type ToolFieldWords } from '../../src/runtime/search/index.js';
 import { leadSentence, mergePhrases, queryAction } from '../../src/runtime/search/analysis.js';
@@ -111,6 +112,19 @@ describe('searchTools ranking', () => {
     assert.ok(a.length < tools.length);
     assert.equal(searchTools(tools, 'json', 2).length, 2);
     assert.deepEqual(searchTools(tools, 'zzqx qqqv wwkj'), []);
+  });
+
+  it('answers a very long query of name characters without reading it again from each of its word boundaries', () => {
+    // "a-a-a-…" with no file name in it: read from each word boundary, the file-name pattern took some 2 s at 40,000
+    // characters and a minute at 200,000. Run in a child process, so that a hang fails the test instead of stalling it.
+    const script = [
+      `import { searchTools } from ${JSON.stringify(new URL('../../src/runtime/search/index.ts', import.meta.url).href)};`,
+      `import { servedTools } from ${JSON.stringify(new URL('./surface-fixtures.ts', import.meta.url).href)};`,
+      "for (const query of ['a-'.repeat(100000) + '.x', 'README.md '.repeat(20000)]) searchTools(servedTools(), query, 5);",
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], { timeout: 20_000 });
+    assert.equal(run.error, undefined, `the search did not finish: ${String(run.error)}`);
+    assert.equal(run.status, 0, run.stderr.toString());
   });
 
   it('breaks score ties by slug code unit order', () => {

@@ -437,9 +437,13 @@ export function rankTools(
   });
 }
 
-/** A file's name with a common extension ("README.md", "package.json", "ci.yml"), unless "file" already follows it. */
+/**
+ * A file's name with a common extension ("README.md", "package.json", "ci.yml"), unless "file" already follows it. It
+ * starts only where a run of name characters starts, so that a long run ("a-a-a-…") is scanned once, not from each
+ * of its word boundaries: a query is the caller's text, of any length.
+ */
 const FILE_NAME =
-  /\b[\w-]+\.(?:md|markdown|rst|txt|json|ya?ml|toml|ini|cfg|conf|xml|csv|lock|js|mjs|cjs|ts|tsx|jsx|py|rb|go|rs|java|kt|php|cs|cpp|c|h|sh|html|css|sql|patch|diff|zip|tar|gz|tgz|png|jpe?g|gif|svg|pdf)\b(?!\s+files?\b)/gi;
+  /(?<![\w-])[\w-]+\.(?:md|markdown|rst|txt|json|ya?ml|toml|ini|cfg|conf|xml|csv|lock|js|mjs|cjs|ts|tsx|jsx|py|rb|go|rs|java|kt|php|cs|cpp|c|h|sh|html|css|sql|patch|diff|zip|tar|gz|tgz|png|jpe?g|gif|svg|pdf)\b(?!\s+files?\b)/gi;
 
 /** Names of platforms spelled like a script's file name ("node.js"). */
 const PLATFORM_NAMES = /^(?:node|vue|next|nuxt|deno|express|react|three|chart|d3)\.js$/i;
