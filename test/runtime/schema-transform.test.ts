@@ -10,7 +10,7 @@ import {
   mapSubschemas,
   DEFAULT_RECURSION_DEPTH,
 } from '../../src/runtime/schema/schema-transform.js';
-import { isJsonObject } from '../../src/runtime/shared/json-values.js';
+import { isJsonObject, pointerToken } from '../../src/runtime/shared/json-values.js';
 import { DEEP_TREE, NASTY_MANIFESTS } from '../fixtures/nasty-schemas.js';
 import { compileSchema } from '../fixtures/schema-mutations.js';
 
@@ -183,4 +183,13 @@ test('boolean subschemas a name maps to become {} and {"not":{}}; others, data k
     });
     if (!hasNamedBoolean) assert.equal(namedBooleanSubschemasAsObjects(input), input, manifest.slug);
   }
+});
+
+test('a key becomes a JSON pointer token as RFC 6901 says: ~ as ~0, then / as ~1, every other key as it is', () => {
+  assert.equal(pointerToken('plain-key'), 'plain-key');
+  assert.equal(pointerToken('a/b'), 'a~1b');
+  assert.equal(pointerToken('a~b'), 'a~0b');
+  // ~ first: "~1" as a key is "~01", never "/" on the way back.
+  assert.equal(pointerToken('~1/'), '~01~1');
+  assert.equal(pointerToken(''), '');
 });

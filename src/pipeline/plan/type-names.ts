@@ -70,7 +70,8 @@ function collect(node: unknown, slug: string, pointer: string, owner: string, ou
   }
   if (!isJsonObject(node)) return;
   for (const [key, value] of Object.entries(node)) {
-    if (NOT_SUBSCHEMAS.has(key)) continue;
+    // A keyword's plain value ("type": "string") holds no schema: no pointer is made for it.
+    if (NOT_SUBSCHEMAS.has(key) || value === null || typeof value !== 'object') continue;
     const here = `${pointer}/${pointerToken(key)}`;
     if (SCHEMA_MAPS.has(key) && isJsonObject(value)) {
       for (const [name, child] of Object.entries(value)) {

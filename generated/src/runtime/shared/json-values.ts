@@ -9,5 +9,6 @@ export function isJsonObject(value: unknown): value is JsonObject {
 
 /** One key as a JSON pointer reference token (RFC 6901: `~` as `~0`, `/` as `~1`). */
 export function pointerToken(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+  // Most keys hold neither: no copy for them (a large catalogue's walks make millions of pointers).
+  return key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key;
 }
