@@ -2,9 +2,9 @@
 // gives for them under schema-types.ts's options, at a small fraction of its cost (it clones, dereferences, normalizes
 // and parses every schema). The cover is narrow on purpose: a schema with any keyword or shape outside it (an allOf
 // other than of one bare reference, tuples, patternProperties, schema-valued additionalProperties, a `$ref` beside
-// other keywords, OpenAPI's nullable, a oneOf beside other keywords or with titled branches, …) gives null, and the caller asks
-// the library. Each rule below mirrors the library's normalizer, parser or generator for the shapes it admits;
-// test/pipeline/direct-types.test.ts holds the two to the same text.
+// other keywords, a `nullable` keyword, a oneOf beside other keywords or with titled branches, …) gives null, and the
+// caller asks the library. Each rule below mirrors the library's normalizer, parser or generator for the shapes it
+// admits; test/pipeline/direct-types.test.ts holds the two to the same text.
 
 import { isJsonObject } from '../../runtime/shared/json-values.js';
 import { CONSTRAINT_KEYWORDS } from './constraint-keywords.js';
