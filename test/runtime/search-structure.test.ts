@@ -132,6 +132,24 @@ describe('search reads the structure of a query', () => {
   }
 });
 
+describe('words reaching one term of a tool', () => {
+  const tools = [tool('listIssues', 'List issues', 'List issues', true), tool('listComments', 'List comments', 'List comments', true)];
+  const scoreOf = (query: string, levers: RankingLevers): number | undefined =>
+    createToolSearch(
+      () => tools,
+      () => buildSearchIndex(tools),
+      levers,
+    )
+      .search(query, 5)
+      .find((hit) => hit.slug === 'listIssues')?.score;
+
+  it('are one match, the rest credited at a share: "bug ticket problem" is not three issues', () => {
+    const shipped = scoreOf('bug ticket problem', SHIPPED_LEVERS) as number;
+    const off = scoreOf('bug ticket problem', { ...SHIPPED_LEVERS, sharedTermShare: 1 }) as number;
+    assert.ok(shipped < off * 0.6, `${shipped} against ${off}`);
+  });
+});
+
 describe("a name's head noun", () => {
   const headOf = (name: string): string | undefined => {
     const tools = [tool('t', name, name, true)];

@@ -232,6 +232,8 @@ export function rankTools(
   const inSummary = new Float64Array(toolCount);
   const summaryMatched = new Float64Array(toolCount);
   const matchedTools: number[] = [];
+  // Per tool: the terms its query words matched so far, with the score and coverage each was credited.
+  const credited = new Map<number, { ids: number[]; scores: number[]; covers: number[] }>();
   const perWord: WordMatches[] = [];
   const actionAt = chosen.map((word, position) => isActionAt(term(word), position));
   const intentWords = actionAt.filter((action) => !action).length;
@@ -290,16 +292,40 @@ export function rankTools(
     const field = new Uint8Array(toolCount);
     for (const tool of touched) {
       if (totals[tool] === 0) matchedTools.push(tool);
-      totals[tool] = (totals[tool] as number) + (bestScores[tool] as number);
       // A word matched only through a synonym or a prefix covers the query less than one matched as written, and one
       // found only among the tool's input fields ("rule" in a create tool's parameters) less than one in what the
       // tool is; the action verb counts through the action factor instead, unless the query has no other word.
-      if (!actionWord || intentWords === 0)
-        matchedWords[tool] =
-          (matchedWords[tool] as number) +
-          wordWeight *
+      let score = bestScores[tool] as number;
+      let cover =
+        !actionWord || intentWords === 0
+          ? wordWeight *
             (bestOptions[tool] === 0 ? 1 : L.synonymCoverage) *
-            (INPUT_FIELDS.has(bestFieldIndexes[tool] as number) ? L.inputFieldCoverage : 1);
+            (INPUT_FIELDS.has(bestFieldIndexes[tool] as number) ? L.inputFieldCoverage : 1)
+          : 0;
+      // "tag an issue as a bug": words reaching one and the same term of the tool ("issue", "bug" as "tag") are one
+      // match, credited once in full and the rest at a share.
+      if (L.sharedTermShare < 1 && !actionWord) {
+        const id = (index.postings.get((options[bestOptions[tool] as number] as Expansion).term) as TermPostings).id;
+        let seen = credited.get(tool);
+        if (seen === undefined) {
+          seen = { ids: [], scores: [], covers: [] };
+          credited.set(tool, seen);
+        }
+        const slot = seen.ids.indexOf(id);
+        if (slot === -1) {
+          seen.ids.push(id);
+          seen.scores.push(score);
+          seen.covers.push(cover);
+        } else {
+          const [lastScore, lastCover] = [seen.scores[slot] as number, seen.covers[slot] as number];
+          seen.scores[slot] = Math.max(score, lastScore) + L.sharedTermShare * Math.min(score, lastScore);
+          seen.covers[slot] = Math.max(cover, lastCover) + L.sharedTermShare * Math.min(cover, lastCover);
+          score = (seen.scores[slot] as number) - lastScore;
+          cover = (seen.covers[slot] as number) - lastCover;
+        }
+      }
+      totals[tool] = (totals[tool] as number) + score;
+      matchedWords[tool] = (matchedWords[tool] as number) + cover;
       const nameTerm =
         bestInName[tool] === 1
           ? (index.postings.get((options[bestOptions[tool] as number] as Expansion).term) as TermPostings).id
