@@ -150,6 +150,20 @@ describe('words reaching one term of a tool', () => {
   });
 });
 
+describe('a verb putting its object into a state', () => {
+  const tools = [
+    tool('createRepo', 'Create a repository', 'Create a repository', false),
+    tool('editRepo', 'Edit a repository', 'Edit a repository', false),
+  ];
+
+  it('changes the object: "make a repository private" edits, "make a repository" creates', () => {
+    assert.equal(first(tools, 'make a repository private', SHIPPED_LEVERS), 'editRepo');
+    assert.equal(first(tools, 'make an old repository read-only', SHIPPED_LEVERS), 'editRepo');
+    assert.equal(first(tools, 'make a repository', SHIPPED_LEVERS), 'createRepo');
+    assert.equal(first(tools, 'make a repository that only admins see', SHIPPED_LEVERS), 'createRepo');
+  });
+});
+
 describe("a name's head noun", () => {
   const headOf = (name: string): string | undefined => {
     const tools = [tool('t', name, name, true)];

@@ -14,6 +14,7 @@ import {
   mergePhrases,
   sameActionTerms,
   queryAction,
+  statesChanged,
   term,
   words,
   type FieldName,
@@ -205,7 +206,7 @@ export function rankTools(
   L: RankingLevers = SHIPPED_LEVERS,
 ): SearchHit[] {
   // The query split once: as written (the caller and imperative reads), and with its phrases merged (the rest).
-  const plainWords = words(namingFiles(query));
+  const plainWords = statesChanged(words(namingFiles(query)));
   const merged = mergePhrases(plainWords);
   const all = meaningfulWords(merged);
   const seenTerms = new Set<string>();

@@ -292,6 +292,40 @@ export const PHRASES: Readonly<Record<string, string>> = {
  */
 export const WHO_WHICH_WORDS: ReadonlySet<string> = new Set(['who', 'whom', 'which']);
 
+/** Verbs that, with a state word after their object, change the object's state ("MAKE a repo private"). */
+export const STATE_VERBS: ReadonlySet<string> = new Set(['make', 'turn', 'render']);
+
+/** Words that say what state a thing is in ("make a repo PRIVATE", "make an old project READ-ONLY"). */
+export const STATE_WORDS: ReadonlySet<string> = new Set([
+  'private',
+  'public',
+  'internal',
+  'readonly',
+  'visible',
+  'invisible',
+  'hidden',
+  'default',
+  'primary',
+  'active',
+  'inactive',
+  'available',
+  'unavailable',
+  'editable',
+  'writable',
+  'protected',
+  'unprotected',
+  'optional',
+  'required',
+  'mandatory',
+  'enabled',
+  'disabled',
+  'searchable',
+  'discoverable',
+  'official',
+  'permanent',
+  'temporary',
+]);
+
 /** Words by which a query speaks of its caller ("my repos", "what am I allowed to do"). */
 export const SELF_WORDS: ReadonlySet<string> = new Set(['i', 'me', 'my', 'myself', 'mine']);
 /** The words a tool uses for its caller: a query that speaks of itself favours the tools that have them. */
