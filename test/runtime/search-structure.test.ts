@@ -164,6 +164,23 @@ describe('a verb putting its object into a state', () => {
   });
 });
 
+describe('an action word standing as a noun', () => {
+  const tools = [
+    tool('createIssue', 'Create an issue', 'Create an issue', false),
+    tool('listChangedFiles', 'List changed files of a merge', 'List changed files of a merge', true),
+  ];
+
+  it('keeps its synonyms of the noun, not of the verb: "file" past the start is no "create"', () => {
+    const hit = createToolSearch(
+      () => tools,
+      () => buildSearchIndex(tools),
+    )
+      .search('merge changes, file by file', 5)
+      .map((found) => found.slug);
+    assert.deepEqual(hit, ['listChangedFiles']);
+  });
+});
+
 describe("a name's head noun", () => {
   const headOf = (name: string): string | undefined => {
     const tools = [tool('t', name, name, true)];

@@ -9,6 +9,7 @@ import {
   FIELDS,
   HAND_SYNONYMS,
   isActionAt,
+  isActionTerm,
   MANY_WORDS,
   isPlural,
   mergePhrases,
@@ -119,7 +120,10 @@ function expand(queryTerm: string, index: SearchIndex, asAction: boolean, L: Ran
     seen.add(candidate);
     expansions.push({ term: candidate, weight, via });
   };
-  const hand = HAND_SYNONYMS.get(queryTerm) ?? [];
+  // "a merge request, file by file", "list open issues": an action word standing as a noun or adjective keeps its
+  // synonyms of that sense ("attachment"), not those of the verb ("new", "create").
+  const asNoun = isActionTerm(queryTerm);
+  const hand = (HAND_SYNONYMS.get(queryTerm) ?? []).filter((synonym) => !asNoun || !isActionTerm(synonym));
   for (const synonym of hand) add(synonym, L.handSynonymWeight, 'synonym');
   // "unwatch", "unstar": a verb the catalogue lacks, undoing one it has, stands for that verb (the action says undo).
   const undone = undoneTerm(queryTerm, index);
