@@ -380,6 +380,7 @@ export const API_SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['image', 'avatar', 'icon', 'logo'],
   ['recording', 'video'],
   ['event', 'happen', 'occurrence'],
+  ['review', 'approve'],
 ];
 
 /** Words close enough in intent to count for each other, at reduced weight: developer and API vocabulary. */
