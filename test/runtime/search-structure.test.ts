@@ -181,6 +181,18 @@ describe('an action word standing as a noun', () => {
   });
 });
 
+describe('a name saying which one of a kind', () => {
+  const tools = [
+    tool('protectBranch', 'Protect a branch', 'Protect a branch', false),
+    tool('addTagProtection', 'Protect a tag', 'Protect a tag', false),
+  ];
+
+  it('stands for the kind: "protect main" protects a branch', () => {
+    assert.equal(first(tools, 'protect main', SHIPPED_LEVERS), 'protectBranch');
+    assert.equal(first(tools, 'protect master', SHIPPED_LEVERS), 'protectBranch');
+  });
+});
+
 describe("a name's head noun", () => {
   const headOf = (name: string): string | undefined => {
     const tools = [tool('t', name, name, true)];

@@ -23,6 +23,7 @@ import {
 import { NAME_FIELD, type SearchIndex, type TermPostings } from './scoring-index.js';
 import {
   CANONICAL_WORDS,
+  INSTANCE_NAMES,
   PERSON_QUESTION_WORDS,
   PERSON_WORDS,
   SELF_WORDS,
@@ -90,7 +91,7 @@ interface Expansion {
 }
 
 /** The index terms one query term may match: itself, its synonyms, and longer terms it is a prefix of. */
-function expand(queryTerm: string, index: SearchIndex, asAction: boolean, L: RankingLevers): Expansion[] {
+function expand(queryTerm: string, index: SearchIndex, asAction: boolean, L: RankingLevers, kind?: string): Expansion[] {
   if (PERSON_QUESTION_TERMS.has(queryTerm)) {
     // "who starred my repo": the people a tool lists, besides the list action the word asks for.
     return [
@@ -123,7 +124,10 @@ function expand(queryTerm: string, index: SearchIndex, asAction: boolean, L: Ran
   // "a merge request, file by file", "list open issues": an action word standing as a noun or adjective keeps its
   // synonyms of that sense ("attachment"), not those of the verb ("new", "create").
   const asNoun = isActionTerm(queryTerm);
-  const hand = (HAND_SYNONYMS.get(queryTerm) ?? []).filter((synonym) => !asNoun || !isActionTerm(synonym));
+  const hand = [
+    ...(kind === undefined ? [] : [kind]),
+    ...(HAND_SYNONYMS.get(queryTerm) ?? []).filter((synonym) => !asNoun || !isActionTerm(synonym)),
+  ];
   for (const synonym of hand) add(synonym, L.handSynonymWeight, 'synonym');
   // "unwatch", "unstar": a verb the catalogue lacks, undoing one it has, stands for that verb (the action says undo).
   const undone = undoneTerm(queryTerm, index);
@@ -253,7 +257,8 @@ export function rankTools(
   for (const [position, word] of chosen.entries()) {
     const actionWord = actionAt[position] === true;
     const inContext = contextTerms.has(term(word));
-    const options = expand(term(word), index, actionWord, L);
+    const kindTerm = Object.hasOwn(INSTANCE_NAMES, word) ? term(INSTANCE_NAMES[word] as string) : undefined;
+    const options = expand(term(word), index, actionWord, L, kindTerm !== undefined && !seenTerms.has(kindTerm) ? kindTerm : undefined);
     const touched: number[] = [];
     // Per tool, the best-scoring option wins; on a tie the earlier option (exact, then synonym, then prefix) stays.
     options.forEach((option, optionIndex) => {

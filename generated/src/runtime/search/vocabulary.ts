@@ -292,6 +292,16 @@ export const PHRASES: Readonly<Record<string, string>> = {
  */
 export const WHO_WHICH_WORDS: ReadonlySet<string> = new Set(['who', 'whom', 'which']);
 
+/**
+ * Names that say which one of a kind a query means ("merge into MAIN"): in a query that does not name the kind, they
+ * stand for it; in one that does ("from my feature branch into main"), they add nothing.
+ */
+export const INSTANCE_NAMES: Readonly<Record<string, string>> = {
+  main: 'branch',
+  master: 'branch',
+  trunk: 'branch',
+};
+
 /** Verbs that, with a state word after their object, change the object's state ("MAKE a repo private"). */
 export const STATE_VERBS: ReadonlySet<string> = new Set(['make', 'turn', 'render']);
 
