@@ -193,6 +193,18 @@ describe('a name saying which one of a kind', () => {
   });
 });
 
+describe('a past form of a verb', () => {
+  const tools = [
+    tool('assignIssue', 'Assign an issue', 'Assign an issue to someone', false),
+    tool('getIssue', 'Get an issue', 'Get an issue by the given id', true),
+  ];
+
+  it('in a query is the verb, in a tool\'s text stays as it is: "be given to" asks to give', () => {
+    assert.equal(first(tools, 'can this issue be given to someone', SHIPPED_LEVERS), 'assignIssue');
+    assert.notEqual(term('given'), term('give'));
+  });
+});
+
 describe("a name's head noun", () => {
   const headOf = (name: string): string | undefined => {
     const tools = [tool('t', name, name, true)];

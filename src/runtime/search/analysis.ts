@@ -7,6 +7,7 @@ import {
   AGENT_NOUNS,
   CANONICAL_WORDS,
   IRREGULAR_PLURALS,
+  IRREGULAR_VERB_FORMS,
   NOUN_OR_VERB_WORDS,
   PHRASES,
   STATE_VERBS,
@@ -290,6 +291,16 @@ export function statesChanged(list: readonly string[]): readonly string[] {
     (word, at) => STATE_WORDS.has(word) || (word === 'only' && (rest[at - 1] === 'read' || rest[at - 1] === 'write')),
   );
   return stated ? ['update', ...list.slice(1)] : list;
+}
+
+/**
+ * A query's past forms of verbs as the verbs ("be GIVEN to" as "give"). The query's only: in a tool's text, "the
+ * given user" says which user, not that one is given.
+ */
+export function verbsOfPastForms(list: readonly string[]): readonly string[] {
+  return list.some((word) => Object.hasOwn(IRREGULAR_VERB_FORMS, word))
+    ? list.map((word) => (Object.hasOwn(IRREGULAR_VERB_FORMS, word) ? (IRREGULAR_VERB_FORMS[word] as string) : word))
+    : list;
 }
 
 /** Words that end the head of a tool's name: what follows them is context ("Add user to group"). */

@@ -16,6 +16,7 @@ import {
   sameActionTerms,
   queryAction,
   statesChanged,
+  verbsOfPastForms,
   term,
   words,
   type FieldName,
@@ -214,7 +215,7 @@ export function rankTools(
   L: RankingLevers = SHIPPED_LEVERS,
 ): SearchHit[] {
   // The query split once: as written (the caller and imperative reads), and with its phrases merged (the rest).
-  const plainWords = statesChanged(words(namingFiles(query)));
+  const plainWords = statesChanged(verbsOfPastForms(words(namingFiles(query))));
   const merged = mergePhrases(plainWords);
   const all = meaningfulWords(merged);
   const seenTerms = new Set<string>();

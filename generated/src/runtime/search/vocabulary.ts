@@ -223,6 +223,54 @@ export const IRREGULAR_PLURALS: Readonly<Record<string, string>> = {
   schemata: 'schema',
 };
 
+/**
+ * Past forms of verbs the Porter stemmer parts from the verb ("given" from "give", "written" from "write"), which a
+ * query means as the verb: "who can this ticket be GIVEN to" asks whom it can be given. Forms of the action verbs
+ * ("made", "got", "found", "shown") are left out: past the start, they tell what was done, not what to do.
+ */
+export const IRREGULAR_VERB_FORMS: Readonly<Record<string, string>> = {
+  given: 'give',
+  gave: 'give',
+  sent: 'send',
+  written: 'write',
+  wrote: 'write',
+  rewritten: 'rewrite',
+  taken: 'take',
+  took: 'take',
+  chosen: 'choose',
+  chose: 'choose',
+  frozen: 'freeze',
+  froze: 'freeze',
+  broken: 'break',
+  broke: 'break',
+  hidden: 'hide',
+  began: 'begin',
+  begun: 'begin',
+  ran: 'run',
+  kept: 'keep',
+  held: 'hold',
+  sold: 'sell',
+  bought: 'buy',
+  brought: 'bring',
+  built: 'build',
+  paid: 'pay',
+  spent: 'spend',
+  lost: 'lose',
+  told: 'tell',
+  known: 'know',
+  knew: 'know',
+  drawn: 'draw',
+  thrown: 'throw',
+  forgotten: 'forget',
+  forgot: 'forget',
+  withdrawn: 'withdraw',
+  withdrew: 'withdraw',
+  undone: 'undo',
+  overridden: 'override',
+  driven: 'drive',
+  won: 'win',
+};
+
 /** Two-word expressions that mean one thing; the query uses the phrase alone, documents keep both words too. */
 export const PHRASES: Readonly<Record<string, string>> = {
   'pretty print': 'prettify',
