@@ -460,6 +460,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['extract', 'pull', 'scrape'],
   ['time', 'date', 'epoch', 'clock'],
   ['key', 'secret', 'credential', 'token'],
+  ['secret', 'password'],
   ['text', 'string'],
   ['test', 'fixture'],
   ['sort', 'order', 'arrange', 'reorder'],
