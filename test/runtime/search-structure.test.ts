@@ -121,6 +121,17 @@ const CASES: Case[] = [
     off: { manyAgrees: 1 },
     wantOff: 'notifyMarkThreadRead',
   },
+  {
+    rule: 'a number counts the object, and "in one go" says many',
+    tools: [
+      tool('addRegistrant', 'Add a registrant', 'Add a registrant to a webinar', false),
+      tool('addRegistrants', 'Add multiple registrants', 'Add multiple registrants to a webinar', false),
+    ],
+    query: 'register 50 people for a webinar in one go',
+    want: 'addRegistrants',
+    off: { manyAgrees: 1 },
+    wantOff: 'addRegistrant',
+  },
 ];
 
 describe('search reads the structure of a query', () => {

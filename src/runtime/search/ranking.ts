@@ -396,13 +396,14 @@ export function rankTools(
     queryAction(merged) ??
     (terms.slice(0, 2).some((t) => undoneTerm(t, index) !== undefined) ? 'delete' : null);
   // "show me the pods", "cards a customer has on file": a plural object asks for many, not one.
-  const object = chosen.find((_, position) => actionAt[position] !== true);
+  // "register 50 people": a number counts the object, it is not the object.
+  const object = chosen.find((word, position) => actionAt[position] !== true && !/^\d+$/.test(word));
   const plural = L.pluralMeansList && (said === 'read' || said === null) && object !== undefined && isPlural(object);
   // "is the branch protected", "does this repo have a wiki": a yes-or-no question asks to look, not to change.
   const asks = said === null && YES_NO_OPENERS.has(plainWords[0] ?? '');
   const queryWanted = plural ? 'list' : asks ? 'read' : said;
   // The query is about many: its object is plural, or a word says so ("all", "bulk").
-  const queryMany = (object !== undefined && isPlural(object)) || plainWords.some((word) => MANY_WORDS.has(word));
+  const queryMany = (object !== undefined && isPlural(object)) || merged.some((word) => MANY_WORDS.has(word));
   // "scale my deployment", "concede a dispute": a verb the action words lack, before its object, asks to do something.
   const doesSomething = said === null && L.otherVerbReads < 1 && isImperative(plainWords);
   const candidates: Candidate[] = matchedTools.map((tool) => {

@@ -294,6 +294,8 @@ export const PHRASES: Readonly<Record<string, string>> = {
   'log in': 'login',
   'log out': 'logout',
   'web hook': 'webhook',
+  'one go': 'batch',
+  'at once': 'batch',
   'pull request': 'pull',
   'pull requests': 'pull',
   'merge request': 'pull',
