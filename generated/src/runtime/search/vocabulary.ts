@@ -310,6 +310,7 @@ export const PHRASES: Readonly<Record<string, string>> = {
   'pay back': 'refund',
   'throw away': 'delete',
   'kick out': 'remove',
+  'let in': 'approve',
   'kick off': 'start',
   'sign in': 'login',
   'signed in': 'login',
