@@ -216,6 +216,30 @@ describe('a past form of a verb', () => {
   });
 });
 
+describe('tools of one head noun', () => {
+  const settings = ['', 'shared ', 'default ', 'global '].map((kind, at) =>
+    tool(`getTrackingSettings${at}`, `Get ${kind}time tracking settings`, `Get ${kind}time tracking settings`, true),
+  );
+  const tools = [...settings, tool('getWorklogs', 'Get worklogs', 'Get worklogs: the time tracked on an issue', true)];
+  const hits = (levers: RankingLevers): [string, number][] =>
+    createToolSearch(
+      () => tools,
+      () => buildSearchIndex(tools),
+      levers,
+    )
+      .search('time tracking', 5)
+      .map((hit) => [hit.slug, hit.score]);
+
+  it('past the third, yield a share of their score: a fourth tracking setting counts less', () => {
+    const shipped = hits(SHIPPED_LEVERS);
+    const off = hits({ ...SHIPPED_LEVERS, repeatedHead: 1 });
+    assert.deepEqual(shipped.slice(0, 3), off.slice(0, 3));
+    const fourth = off[3] as [string, number];
+    const yielded = shipped.find(([slug]) => slug === fourth[0]) as [string, number];
+    assert.ok(Math.abs(yielded[1] - fourth[1] * SHIPPED_LEVERS.repeatedHead) < 0.002, `${yielded[1]} against ${fourth[1]}`);
+  });
+});
+
 describe("a name's head noun", () => {
   const headOf = (name: string): string | undefined => {
     const tools = [tool('t', name, name, true)];

@@ -438,7 +438,7 @@ export function rankTools(
   const ranksBefore = (a: Candidate, b: Candidate): number =>
     b.score - a.score || byCodeUnit((tools[a.tool] as ServedTool).slug, (tools[b.tool] as ServedTool).slug) || a.tool - b.tool;
   // One past the limit, so the last hit shown knows whether the next one ties with it.
-  const top = topRanked(candidates, limit + 1, ranksBefore);
+  const top = topRanked(diversified(candidates, index.heads, ranksBefore, L.repeatedHead), limit + 1, ranksBefore);
   return top.slice(0, limit).map(({ tool: toolIndex, score, coverage }, position) => {
     const tool = tools[toolIndex] as ServedTool;
     const reasons: string[] = [];
@@ -592,6 +592,37 @@ function firstLine(description: string): string {
   const sentence = /^(.{1,160}?[.!?])(\s|$)/.exec(line);
   return sentence ? (sentence[1] as string) : line.length > 160 ? `${line.slice(0, 159)}…` : line;
 }
+
+/**
+ * A tool whose name's head noun three better tools already have (a fourth "time tracking configuration") yields to
+ * others at a share of its score, so the first hits cover more than one reading of the query.
+ */
+function diversified(
+  candidates: readonly Candidate[],
+  heads: ArrayLike<number>,
+  ranksBefore: (a: Candidate, b: Candidate) => number,
+  share: number,
+): readonly Candidate[] {
+  if (share >= 1) return candidates;
+  // The three best of each head noun, best first.
+  const best = new Map<number, Candidate[]>();
+  for (const candidate of candidates) {
+    const head = heads[candidate.tool] as number;
+    if (head === -1) continue;
+    const kept = best.get(head) ?? (best.set(head, []).get(head) as Candidate[]);
+    if (kept.length === REPEATED_HEADS && ranksBefore(candidate, kept[REPEATED_HEADS - 1] as Candidate) >= 0) continue;
+    let at = kept.length;
+    while (at > 0 && ranksBefore(candidate, kept[at - 1] as Candidate) < 0) at -= 1;
+    kept.splice(at, 0, candidate);
+    if (kept.length > REPEATED_HEADS) kept.pop();
+  }
+  return candidates.map((candidate) => {
+    const head = heads[candidate.tool] as number;
+    if (head === -1 || (best.get(head) as Candidate[]).includes(candidate)) return candidate;
+    return { ...candidate, score: Math.round(candidate.score * share * 1000) / 1000 };
+  });
+}
+const REPEATED_HEADS = 3;
 
 /** The first `limit` items in `compare` order, without sorting the rest: a bounded insertion into a sorted window. */
 function topRanked<T>(items: readonly T[], limit: number, compare: (a: T, b: T) => number): T[] {
