@@ -240,6 +240,26 @@ describe('tools of one head noun', () => {
   });
 });
 
+describe('a preposition right after the leading verb', () => {
+  const tools = [
+    tool('watchRepo', 'Watch a repository', 'Subscribe to a repository', false),
+    tool('createRepo', 'Create a repository', 'Create a repository', false),
+  ];
+  const scoreOf = (query: string): number | undefined =>
+    createToolSearch(
+      () => tools,
+      () => buildSearchIndex(tools),
+    )
+      .search(query, 5)
+      .find((hit) => hit.slug === 'watchRepo')?.score;
+
+  it('opens its object, not a context: "subscribe to a repository" is about the repository', () => {
+    assert.equal(scoreOf('subscribe to a repository'), scoreOf('subscribe a repository'));
+    // Led by a plural noun, "to" still names what for or where.
+    assert.ok((scoreOf('repositories to subscribe') as number) < (scoreOf('subscribe a repository') as number));
+  });
+});
+
 describe("a name's head noun", () => {
   const headOf = (name: string): string | undefined => {
     const tools = [tool('t', name, name, true)];

@@ -514,7 +514,9 @@ const CONTEXT_PREPOSITIONS = new Set(['in', 'on', 'to', 'of', 'for', 'from', 'in
 
 /** The terms a query (its phrases merged) names only after its first preposition: the parent or place of its object. */
 function contextTermsOf(merged: readonly string[]): Set<string> {
-  const cut = merged.findIndex((word, position) => position > 0 && CONTEXT_PREPOSITIONS.has(word));
+  // "subscribe TO jira events", "comment ON the issue": a preposition right after the leading verb opens its object.
+  const opens = !isPlural(merged[0] ?? '') && (merged[1] === 'to' || merged[1] === 'on');
+  const cut = merged.findIndex((word, position) => position > (opens ? 1 : 0) && CONTEXT_PREPOSITIONS.has(word));
   if (cut === -1) return new Set();
   const before = new Set(merged.slice(0, cut).map(term));
   return new Set(
