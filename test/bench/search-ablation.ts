@@ -45,6 +45,8 @@ export const LEVERS_OFF: Variant[] = [
   { label: 'prefixes off', levers: { prefixWeight: 0 } },
   { label: 'plural means list off', levers: { pluralMeansList: false } },
   { label: 'many agrees with many off', levers: { manyAgrees: 1 } },
+  { label: 'shared term once off', levers: { sharedTermShare: 1 } },
+  { label: 'repeated head yields off', levers: { repeatedHead: 1 } },
   { label: 'deprecated in text off', levers: { deprecatedInText: false } },
   { label: 'plural + deprecated in text off', levers: { pluralMeansList: false, deprecatedInText: false } },
   { label: 'slug weight 4 → 2', levers: fields({ slug: 2 }) },

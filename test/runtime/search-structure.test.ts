@@ -121,6 +121,17 @@ const CASES: Case[] = [
     off: { manyAgrees: 1 },
     wantOff: 'notifyMarkThreadRead',
   },
+  {
+    rule: 'a number counts the object, and "in one go" says many',
+    tools: [
+      tool('addRegistrant', 'Add a registrant', 'Add a registrant to a webinar', false),
+      tool('addRegistrants', 'Add multiple registrants', 'Add multiple registrants to a webinar', false),
+    ],
+    query: 'register 50 people for a webinar in one go',
+    want: 'addRegistrants',
+    off: { manyAgrees: 1 },
+    wantOff: 'addRegistrant',
+  },
 ];
 
 describe('search reads the structure of a query', () => {
@@ -130,6 +141,123 @@ describe('search reads the structure of a query', () => {
       assert.equal(first(tools, query, { ...SHIPPED_LEVERS, ...off }), wantOff);
     });
   }
+});
+
+describe('words reaching one term of a tool', () => {
+  const tools = [tool('listIssues', 'List issues', 'List issues', true), tool('listComments', 'List comments', 'List comments', true)];
+  const scoreOf = (query: string, levers: RankingLevers): number | undefined =>
+    createToolSearch(
+      () => tools,
+      () => buildSearchIndex(tools),
+      levers,
+    )
+      .search(query, 5)
+      .find((hit) => hit.slug === 'listIssues')?.score;
+
+  it('are one match, the rest credited at a share: "bug ticket problem" is not three issues', () => {
+    const shipped = scoreOf('bug ticket problem', SHIPPED_LEVERS) as number;
+    const off = scoreOf('bug ticket problem', { ...SHIPPED_LEVERS, sharedTermShare: 1 }) as number;
+    assert.ok(shipped < off * 0.6, `${shipped} against ${off}`);
+  });
+});
+
+describe('a verb putting its object into a state', () => {
+  const tools = [
+    tool('createRepo', 'Create a repository', 'Create a repository', false),
+    tool('editRepo', 'Edit a repository', 'Edit a repository', false),
+  ];
+
+  it('changes the object: "make a repository private" edits, "make a repository" creates', () => {
+    assert.equal(first(tools, 'make a repository private', SHIPPED_LEVERS), 'editRepo');
+    assert.equal(first(tools, 'make an old repository read-only', SHIPPED_LEVERS), 'editRepo');
+    assert.equal(first(tools, 'make a repository', SHIPPED_LEVERS), 'createRepo');
+    assert.equal(first(tools, 'make a repository that only admins see', SHIPPED_LEVERS), 'createRepo');
+  });
+});
+
+describe('an action word standing as a noun', () => {
+  const tools = [
+    tool('createIssue', 'Create an issue', 'Create an issue', false),
+    tool('listChangedFiles', 'List changed files of a merge', 'List changed files of a merge', true),
+  ];
+
+  it('keeps its synonyms of the noun, not of the verb: "file" past the start is no "create"', () => {
+    const hit = createToolSearch(
+      () => tools,
+      () => buildSearchIndex(tools),
+    )
+      .search('merge changes, file by file', 5)
+      .map((found) => found.slug);
+    assert.deepEqual(hit, ['listChangedFiles']);
+  });
+});
+
+describe('a name saying which one of a kind', () => {
+  const tools = [
+    tool('protectBranch', 'Protect a branch', 'Protect a branch', false),
+    tool('addTagProtection', 'Protect a tag', 'Protect a tag', false),
+  ];
+
+  it('stands for the kind: "protect main" protects a branch', () => {
+    assert.equal(first(tools, 'protect main', SHIPPED_LEVERS), 'protectBranch');
+    assert.equal(first(tools, 'protect master', SHIPPED_LEVERS), 'protectBranch');
+  });
+});
+
+describe('a past form of a verb', () => {
+  const tools = [
+    tool('assignIssue', 'Assign an issue', 'Assign an issue to someone', false),
+    tool('getIssue', 'Get an issue', 'Get an issue by the given id', true),
+  ];
+
+  it('in a query is the verb, in a tool\'s text stays as it is: "be given to" asks to give', () => {
+    assert.equal(first(tools, 'can this issue be given to someone', SHIPPED_LEVERS), 'assignIssue');
+    assert.notEqual(term('given'), term('give'));
+  });
+});
+
+describe('tools of one head noun', () => {
+  const settings = ['', 'shared ', 'default ', 'global '].map((kind, at) =>
+    tool(`getTrackingSettings${at}`, `Get ${kind}time tracking settings`, `Get ${kind}time tracking settings`, true),
+  );
+  const tools = [...settings, tool('getWorklogs', 'Get worklogs', 'Get worklogs: the time tracked on an issue', true)];
+  const hits = (levers: RankingLevers): [string, number][] =>
+    createToolSearch(
+      () => tools,
+      () => buildSearchIndex(tools),
+      levers,
+    )
+      .search('time tracking', 5)
+      .map((hit) => [hit.slug, hit.score]);
+
+  it('past the third, yield a share of their score: a fourth tracking setting counts less', () => {
+    const shipped = hits(SHIPPED_LEVERS);
+    const off = hits({ ...SHIPPED_LEVERS, repeatedHead: 1 });
+    assert.deepEqual(shipped.slice(0, 3), off.slice(0, 3));
+    const fourth = off[3] as [string, number];
+    const yielded = shipped.find(([slug]) => slug === fourth[0]) as [string, number];
+    assert.ok(Math.abs(yielded[1] - fourth[1] * SHIPPED_LEVERS.repeatedHead) < 0.002, `${yielded[1]} against ${fourth[1]}`);
+  });
+});
+
+describe('a preposition right after the leading verb', () => {
+  const tools = [
+    tool('watchRepo', 'Watch a repository', 'Subscribe to a repository', false),
+    tool('createRepo', 'Create a repository', 'Create a repository', false),
+  ];
+  const scoreOf = (query: string): number | undefined =>
+    createToolSearch(
+      () => tools,
+      () => buildSearchIndex(tools),
+    )
+      .search(query, 5)
+      .find((hit) => hit.slug === 'watchRepo')?.score;
+
+  it('opens its object, not a context: "subscribe to a repository" is about the repository', () => {
+    assert.equal(scoreOf('subscribe to a repository'), scoreOf('subscribe a repository'));
+    // Led by a plural noun, "to" still names what for or where.
+    assert.ok((scoreOf('repositories to subscribe') as number) < (scoreOf('subscribe a repository') as number));
+  });
 });
 
 describe("a name's head noun", () => {

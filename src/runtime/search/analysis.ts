@@ -7,8 +7,11 @@ import {
   AGENT_NOUNS,
   CANONICAL_WORDS,
   IRREGULAR_PLURALS,
+  IRREGULAR_VERB_FORMS,
   NOUN_OR_VERB_WORDS,
   PHRASES,
+  STATE_VERBS,
+  STATE_WORDS,
   STOP_WORDS,
   SYNONYM_GROUPS,
   WHO_WHICH_WORDS,
@@ -274,6 +277,30 @@ export function queryAction(queryWords: readonly string[]): ActionKind | null {
     if (kind !== undefined && isActionAt(term(word), position)) return kind;
   }
   return null;
+}
+
+/**
+ * "make a repo private", "make an old project read-only": a leading verb that puts its object into a state changes
+ * the object, so it reads as "update", not as the "create" that "make" otherwise says.
+ */
+export function statesChanged(list: readonly string[]): readonly string[] {
+  if (!STATE_VERBS.has(list[0] ?? '')) return list;
+  const rest = list.slice(2);
+  // "read-only" and "write-only" are words apart by now.
+  const stated = rest.some(
+    (word, at) => STATE_WORDS.has(word) || (word === 'only' && (rest[at - 1] === 'read' || rest[at - 1] === 'write')),
+  );
+  return stated ? ['update', ...list.slice(1)] : list;
+}
+
+/**
+ * A query's past forms of verbs as the verbs ("be GIVEN to" as "give"). The query's only: in a tool's text, "the
+ * given user" says which user, not that one is given.
+ */
+export function verbsOfPastForms(list: readonly string[]): readonly string[] {
+  return list.some((word) => Object.hasOwn(IRREGULAR_VERB_FORMS, word))
+    ? list.map((word) => (Object.hasOwn(IRREGULAR_VERB_FORMS, word) ? (IRREGULAR_VERB_FORMS[word] as string) : word))
+    : list;
 }
 
 /** Words that end the head of a tool's name: what follows them is context ("Add user to group"). */

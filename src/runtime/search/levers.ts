@@ -78,6 +78,16 @@ export interface RankingLevers {
    * than by reading or listing, when the query is about many (a plural object, "all", "bulk"). 1: off.
    */
   manyAgrees: number;
+  /**
+   * Share of its match a query word brings when another query word already matched the same term of the tool ("tag
+   * an issue as a bug": "bug" reaching "tag", or "issue", again); the larger of the two counts in full. 1: off.
+   */
+  sharedTermShare: number;
+  /**
+   * Share of its score left to a tool whose name's head noun three better hits already have, so that the first hits
+   * are not all one kind of tool ("time tracked on an issue": a fourth time-tracking setting yields). 1: off.
+   */
+  repeatedHead: number;
   /** A query whose object is plural ("show me the pods") asks for a list, unless its verb says another action. */
   pluralMeansList: boolean;
   /** A tool whose description's first line says it is deprecated counts as deprecated. */
@@ -118,6 +128,8 @@ export const SHIPPED_LEVERS: RankingLevers = {
   inputFieldCoverage: 0.75,
   coverageShare: 0.81,
   manyAgrees: 1.4,
+  sharedTermShare: 0.5,
+  repeatedHead: 0.7,
   pluralMeansList: true,
   deprecatedInText: true,
 };

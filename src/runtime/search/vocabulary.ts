@@ -223,6 +223,54 @@ export const IRREGULAR_PLURALS: Readonly<Record<string, string>> = {
   schemata: 'schema',
 };
 
+/**
+ * Past forms of verbs the Porter stemmer parts from the verb ("given" from "give", "written" from "write"), which a
+ * query means as the verb: "who can this ticket be GIVEN to" asks whom it can be given. Forms of the action verbs
+ * ("made", "got", "found", "shown") are left out: past the start, they tell what was done, not what to do.
+ */
+export const IRREGULAR_VERB_FORMS: Readonly<Record<string, string>> = {
+  given: 'give',
+  gave: 'give',
+  sent: 'send',
+  written: 'write',
+  wrote: 'write',
+  rewritten: 'rewrite',
+  taken: 'take',
+  took: 'take',
+  chosen: 'choose',
+  chose: 'choose',
+  frozen: 'freeze',
+  froze: 'freeze',
+  broken: 'break',
+  broke: 'break',
+  hidden: 'hide',
+  began: 'begin',
+  begun: 'begin',
+  ran: 'run',
+  kept: 'keep',
+  held: 'hold',
+  sold: 'sell',
+  bought: 'buy',
+  brought: 'bring',
+  built: 'build',
+  paid: 'pay',
+  spent: 'spend',
+  lost: 'lose',
+  told: 'tell',
+  known: 'know',
+  knew: 'know',
+  drawn: 'draw',
+  thrown: 'throw',
+  forgotten: 'forget',
+  forgot: 'forget',
+  withdrawn: 'withdraw',
+  withdrew: 'withdraw',
+  undone: 'undo',
+  overridden: 'override',
+  driven: 'drive',
+  won: 'win',
+};
+
 /** Two-word expressions that mean one thing; the query uses the phrase alone, documents keep both words too. */
 export const PHRASES: Readonly<Record<string, string>> = {
   'pretty print': 'prettify',
@@ -246,6 +294,8 @@ export const PHRASES: Readonly<Record<string, string>> = {
   'log in': 'login',
   'log out': 'logout',
   'web hook': 'webhook',
+  'one go': 'batch',
+  'at once': 'batch',
   'pull request': 'pull',
   'pull requests': 'pull',
   'merge request': 'pull',
@@ -260,6 +310,7 @@ export const PHRASES: Readonly<Record<string, string>> = {
   'pay back': 'refund',
   'throw away': 'delete',
   'kick out': 'remove',
+  'let in': 'approve',
   'kick off': 'start',
   'sign in': 'login',
   'signed in': 'login',
@@ -291,6 +342,50 @@ export const PHRASES: Readonly<Record<string, string>> = {
  * open a relative clause ("approve the people who registered") and ask nothing.
  */
 export const WHO_WHICH_WORDS: ReadonlySet<string> = new Set(['who', 'whom', 'which']);
+
+/**
+ * Names that say which one of a kind a query means ("merge into MAIN"): in a query that does not name the kind, they
+ * stand for it; in one that does ("from my feature branch into main"), they add nothing.
+ */
+export const INSTANCE_NAMES: Readonly<Record<string, string>> = {
+  main: 'branch',
+  master: 'branch',
+  trunk: 'branch',
+};
+
+/** Verbs that, with a state word after their object, change the object's state ("MAKE a repo private"). */
+export const STATE_VERBS: ReadonlySet<string> = new Set(['make', 'turn', 'render']);
+
+/** Words that say what state a thing is in ("make a repo PRIVATE", "make an old project READ-ONLY"). */
+export const STATE_WORDS: ReadonlySet<string> = new Set([
+  'private',
+  'public',
+  'internal',
+  'readonly',
+  'visible',
+  'invisible',
+  'hidden',
+  'default',
+  'primary',
+  'active',
+  'inactive',
+  'available',
+  'unavailable',
+  'editable',
+  'writable',
+  'protected',
+  'unprotected',
+  'optional',
+  'required',
+  'mandatory',
+  'enabled',
+  'disabled',
+  'searchable',
+  'discoverable',
+  'official',
+  'permanent',
+  'temporary',
+]);
 
 /** Words by which a query speaks of its caller ("my repos", "what am I allowed to do"). */
 export const SELF_WORDS: ReadonlySet<string> = new Set(['i', 'me', 'my', 'myself', 'mine']);
@@ -346,6 +441,7 @@ export const API_SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['image', 'avatar', 'icon', 'logo'],
   ['recording', 'video'],
   ['event', 'happen', 'occurrence'],
+  ['review', 'approve'],
 ];
 
 /** Words close enough in intent to count for each other, at reduced weight: developer and API vocabulary. */
@@ -367,6 +463,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['extract', 'pull', 'scrape'],
   ['time', 'date', 'epoch', 'clock'],
   ['key', 'secret', 'credential', 'token'],
+  ['secret', 'password'],
   ['text', 'string'],
   ['test', 'fixture'],
   ['sort', 'order', 'arrange', 'reorder'],

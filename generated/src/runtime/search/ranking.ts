@@ -9,11 +9,14 @@ import {
   FIELDS,
   HAND_SYNONYMS,
   isActionAt,
+  isActionTerm,
   MANY_WORDS,
   isPlural,
   mergePhrases,
   sameActionTerms,
   queryAction,
+  statesChanged,
+  verbsOfPastForms,
   term,
   words,
   type FieldName,
@@ -21,6 +24,7 @@ import {
 import { NAME_FIELD, type SearchIndex, type TermPostings } from './scoring-index.js';
 import {
   CANONICAL_WORDS,
+  INSTANCE_NAMES,
   PERSON_QUESTION_WORDS,
   PERSON_WORDS,
   SELF_WORDS,
@@ -88,7 +92,7 @@ interface Expansion {
 }
 
 /** The index terms one query term may match: itself, its synonyms, and longer terms it is a prefix of. */
-function expand(queryTerm: string, index: SearchIndex, asAction: boolean, L: RankingLevers): Expansion[] {
+function expand(queryTerm: string, index: SearchIndex, asAction: boolean, L: RankingLevers, kind?: string): Expansion[] {
   if (PERSON_QUESTION_TERMS.has(queryTerm)) {
     // "who starred my repo": the people a tool lists, besides the list action the word asks for.
     return [
@@ -118,7 +122,13 @@ function expand(queryTerm: string, index: SearchIndex, asAction: boolean, L: Ran
     seen.add(candidate);
     expansions.push({ term: candidate, weight, via });
   };
-  const hand = HAND_SYNONYMS.get(queryTerm) ?? [];
+  // "a merge request, file by file", "list open issues": an action word standing as a noun or adjective keeps its
+  // synonyms of that sense ("attachment"), not those of the verb ("new", "create").
+  const asNoun = isActionTerm(queryTerm);
+  const hand = [
+    ...(kind === undefined ? [] : [kind]),
+    ...(HAND_SYNONYMS.get(queryTerm) ?? []).filter((synonym) => !asNoun || !isActionTerm(synonym)),
+  ];
   for (const synonym of hand) add(synonym, L.handSynonymWeight, 'synonym');
   // "unwatch", "unstar": a verb the catalogue lacks, undoing one it has, stands for that verb (the action says undo).
   const undone = undoneTerm(queryTerm, index);
@@ -205,7 +215,7 @@ export function rankTools(
   L: RankingLevers = SHIPPED_LEVERS,
 ): SearchHit[] {
   // The query split once: as written (the caller and imperative reads), and with its phrases merged (the rest).
-  const plainWords = words(namingFiles(query));
+  const plainWords = statesChanged(verbsOfPastForms(words(namingFiles(query))));
   const merged = mergePhrases(plainWords);
   const all = meaningfulWords(merged);
   const seenTerms = new Set<string>();
@@ -232,6 +242,8 @@ export function rankTools(
   const inSummary = new Float64Array(toolCount);
   const summaryMatched = new Float64Array(toolCount);
   const matchedTools: number[] = [];
+  // Per tool: the terms its query words matched so far, with the score and coverage each was credited.
+  const credited = new Map<number, { ids: number[]; scores: number[]; covers: number[] }>();
   const perWord: WordMatches[] = [];
   const actionAt = chosen.map((word, position) => isActionAt(term(word), position));
   const intentWords = actionAt.filter((action) => !action).length;
@@ -246,7 +258,8 @@ export function rankTools(
   for (const [position, word] of chosen.entries()) {
     const actionWord = actionAt[position] === true;
     const inContext = contextTerms.has(term(word));
-    const options = expand(term(word), index, actionWord, L);
+    const kindTerm = Object.hasOwn(INSTANCE_NAMES, word) ? term(INSTANCE_NAMES[word] as string) : undefined;
+    const options = expand(term(word), index, actionWord, L, kindTerm !== undefined && !seenTerms.has(kindTerm) ? kindTerm : undefined);
     const touched: number[] = [];
     // Per tool, the best-scoring option wins; on a tie the earlier option (exact, then synonym, then prefix) stays.
     options.forEach((option, optionIndex) => {
@@ -290,16 +303,40 @@ export function rankTools(
     const field = new Uint8Array(toolCount);
     for (const tool of touched) {
       if (totals[tool] === 0) matchedTools.push(tool);
-      totals[tool] = (totals[tool] as number) + (bestScores[tool] as number);
       // A word matched only through a synonym or a prefix covers the query less than one matched as written, and one
       // found only among the tool's input fields ("rule" in a create tool's parameters) less than one in what the
       // tool is; the action verb counts through the action factor instead, unless the query has no other word.
-      if (!actionWord || intentWords === 0)
-        matchedWords[tool] =
-          (matchedWords[tool] as number) +
-          wordWeight *
+      let score = bestScores[tool] as number;
+      let cover =
+        !actionWord || intentWords === 0
+          ? wordWeight *
             (bestOptions[tool] === 0 ? 1 : L.synonymCoverage) *
-            (INPUT_FIELDS.has(bestFieldIndexes[tool] as number) ? L.inputFieldCoverage : 1);
+            (INPUT_FIELDS.has(bestFieldIndexes[tool] as number) ? L.inputFieldCoverage : 1)
+          : 0;
+      // "tag an issue as a bug": words reaching one and the same term of the tool ("issue", "bug" as "tag") are one
+      // match, credited once in full and the rest at a share.
+      if (L.sharedTermShare < 1 && !actionWord) {
+        const id = (index.postings.get((options[bestOptions[tool] as number] as Expansion).term) as TermPostings).id;
+        let seen = credited.get(tool);
+        if (seen === undefined) {
+          seen = { ids: [], scores: [], covers: [] };
+          credited.set(tool, seen);
+        }
+        const slot = seen.ids.indexOf(id);
+        if (slot === -1) {
+          seen.ids.push(id);
+          seen.scores.push(score);
+          seen.covers.push(cover);
+        } else {
+          const [lastScore, lastCover] = [seen.scores[slot] as number, seen.covers[slot] as number];
+          seen.scores[slot] = Math.max(score, lastScore) + L.sharedTermShare * Math.min(score, lastScore);
+          seen.covers[slot] = Math.max(cover, lastCover) + L.sharedTermShare * Math.min(cover, lastCover);
+          score = (seen.scores[slot] as number) - lastScore;
+          cover = (seen.covers[slot] as number) - lastCover;
+        }
+      }
+      totals[tool] = (totals[tool] as number) + score;
+      matchedWords[tool] = (matchedWords[tool] as number) + cover;
       const nameTerm =
         bestInName[tool] === 1
           ? (index.postings.get((options[bestOptions[tool] as number] as Expansion).term) as TermPostings).id
@@ -359,13 +396,14 @@ export function rankTools(
     queryAction(merged) ??
     (terms.slice(0, 2).some((t) => undoneTerm(t, index) !== undefined) ? 'delete' : null);
   // "show me the pods", "cards a customer has on file": a plural object asks for many, not one.
-  const object = chosen.find((_, position) => actionAt[position] !== true);
+  // "register 50 people": a number counts the object, it is not the object.
+  const object = chosen.find((word, position) => actionAt[position] !== true && !/^\d+$/.test(word));
   const plural = L.pluralMeansList && (said === 'read' || said === null) && object !== undefined && isPlural(object);
   // "is the branch protected", "does this repo have a wiki": a yes-or-no question asks to look, not to change.
   const asks = said === null && YES_NO_OPENERS.has(plainWords[0] ?? '');
   const queryWanted = plural ? 'list' : asks ? 'read' : said;
   // The query is about many: its object is plural, or a word says so ("all", "bulk").
-  const queryMany = (object !== undefined && isPlural(object)) || plainWords.some((word) => MANY_WORDS.has(word));
+  const queryMany = (object !== undefined && isPlural(object)) || merged.some((word) => MANY_WORDS.has(word));
   // "scale my deployment", "concede a dispute": a verb the action words lack, before its object, asks to do something.
   const doesSomething = said === null && L.otherVerbReads < 1 && isImperative(plainWords);
   const candidates: Candidate[] = matchedTools.map((tool) => {
@@ -400,7 +438,7 @@ export function rankTools(
   const ranksBefore = (a: Candidate, b: Candidate): number =>
     b.score - a.score || byCodeUnit((tools[a.tool] as ServedTool).slug, (tools[b.tool] as ServedTool).slug) || a.tool - b.tool;
   // One past the limit, so the last hit shown knows whether the next one ties with it.
-  const top = topRanked(candidates, limit + 1, ranksBefore);
+  const top = topRanked(diversified(candidates, index.heads, ranksBefore, L.repeatedHead), limit + 1, ranksBefore);
   return top.slice(0, limit).map(({ tool: toolIndex, score, coverage }, position) => {
     const tool = tools[toolIndex] as ServedTool;
     const reasons: string[] = [];
@@ -476,7 +514,9 @@ const CONTEXT_PREPOSITIONS = new Set(['in', 'on', 'to', 'of', 'for', 'from', 'in
 
 /** The terms a query (its phrases merged) names only after its first preposition: the parent or place of its object. */
 function contextTermsOf(merged: readonly string[]): Set<string> {
-  const cut = merged.findIndex((word, position) => position > 0 && CONTEXT_PREPOSITIONS.has(word));
+  // "subscribe TO jira events", "comment ON the issue": a preposition right after the leading verb opens its object.
+  const opens = !isPlural(merged[0] ?? '') && (merged[1] === 'to' || merged[1] === 'on');
+  const cut = merged.findIndex((word, position) => position > (opens ? 1 : 0) && CONTEXT_PREPOSITIONS.has(word));
   if (cut === -1) return new Set();
   const before = new Set(merged.slice(0, cut).map(term));
   return new Set(
@@ -554,6 +594,37 @@ function firstLine(description: string): string {
   const sentence = /^(.{1,160}?[.!?])(\s|$)/.exec(line);
   return sentence ? (sentence[1] as string) : line.length > 160 ? `${line.slice(0, 159)}…` : line;
 }
+
+/**
+ * A tool whose name's head noun three better tools already have (a fourth "time tracking configuration") yields to
+ * others at a share of its score, so the first hits cover more than one reading of the query.
+ */
+function diversified(
+  candidates: readonly Candidate[],
+  heads: ArrayLike<number>,
+  ranksBefore: (a: Candidate, b: Candidate) => number,
+  share: number,
+): readonly Candidate[] {
+  if (share >= 1) return candidates;
+  // The three best of each head noun, best first.
+  const best = new Map<number, Candidate[]>();
+  for (const candidate of candidates) {
+    const head = heads[candidate.tool] as number;
+    if (head === -1) continue;
+    const kept = best.get(head) ?? (best.set(head, []).get(head) as Candidate[]);
+    if (kept.length === REPEATED_HEADS && ranksBefore(candidate, kept[REPEATED_HEADS - 1] as Candidate) >= 0) continue;
+    let at = kept.length;
+    while (at > 0 && ranksBefore(candidate, kept[at - 1] as Candidate) < 0) at -= 1;
+    kept.splice(at, 0, candidate);
+    if (kept.length > REPEATED_HEADS) kept.pop();
+  }
+  return candidates.map((candidate) => {
+    const head = heads[candidate.tool] as number;
+    if (head === -1 || (best.get(head) as Candidate[]).includes(candidate)) return candidate;
+    return { ...candidate, score: Math.round(candidate.score * share * 1000) / 1000 };
+  });
+}
+const REPEATED_HEADS = 3;
 
 /** The first `limit` items in `compare` order, without sorting the rest: a bounded insertion into a sorted window. */
 function topRanked<T>(items: readonly T[], limit: number, compare: (a: T, b: T) => number): T[] {
