@@ -171,6 +171,8 @@ describe('a verb putting its object into a state', () => {
     assert.equal(first(tools, 'make a repository private', SHIPPED_LEVERS), 'editRepo');
     assert.equal(first(tools, 'make an old repository read-only', SHIPPED_LEVERS), 'editRepo');
     assert.equal(first(tools, 'make a repository', SHIPPED_LEVERS), 'createRepo');
+    // "hidden" is a state here before it is the past form of "hide".
+    assert.equal(first(tools, 'make the repository hidden', SHIPPED_LEVERS), 'editRepo');
     assert.equal(first(tools, 'make a repository that only admins see', SHIPPED_LEVERS), 'createRepo');
   });
 });

@@ -215,7 +215,8 @@ export function rankTools(
   L: RankingLevers = SHIPPED_LEVERS,
 ): SearchHit[] {
   // The query split once: as written (the caller and imperative reads), and with its phrases merged (the rest).
-  const plainWords = statesChanged(verbsOfPastForms(words(namingFiles(query))));
+  // The state first: "make the page HIDDEN" says a state before "hidden" reads as the verb "hide".
+  const plainWords = verbsOfPastForms(statesChanged(words(namingFiles(query))));
   const merged = mergePhrases(plainWords);
   const all = meaningfulWords(merged);
   const seenTerms = new Set<string>();
