@@ -21,7 +21,7 @@ import {
   words,
   type FieldName,
 } from './analysis.js';
-import { NAME_FIELD, type SearchIndex, type TermPostings } from './scoring-index.js';
+import { NAME_FIELD, type SearchIndex } from './scoring-index.js';
 import {
   CANONICAL_WORDS,
   INSTANCE_NAMES,
@@ -244,7 +244,7 @@ export function rankTools(
   const summaryMatched = new Float64Array(toolCount);
   const matchedTools: number[] = [];
   // Per tool: the terms its query words matched so far, with the score and coverage each was credited.
-  const credited = new Map<number, { ids: number[]; scores: number[]; covers: number[] }>();
+  const credited: Array<{ ids: number[]; scores: number[]; covers: number[] } | undefined> = new Array(toolCount);
   const perWord: WordMatches[] = [];
   const actionAt = chosen.map((word, position) => isActionAt(term(word), position));
   const intentWords = actionAt.filter((action) => !action).length;
@@ -262,6 +262,8 @@ export function rankTools(
     const kindTerm = Object.hasOwn(INSTANCE_NAMES, word) ? term(INSTANCE_NAMES[word] as string) : undefined;
     const options = expand(term(word), index, actionWord, L, kindTerm !== undefined && !seenTerms.has(kindTerm) ? kindTerm : undefined);
     const touched: number[] = [];
+    // Each option's term number, looked up once for every tool it reaches.
+    const optionIds = options.map((option) => index.postings.get(option.term)?.id ?? -1);
     // Per tool, the best-scoring option wins; on a tie the earlier option (exact, then synonym, then prefix) stays.
     options.forEach((option, optionIndex) => {
       const postings = index.postings.get(option.term);
@@ -317,11 +319,11 @@ export function rankTools(
       // "tag an issue as a bug": words reaching one and the same term of the tool ("issue", "bug" as "tag") are one
       // match, credited once in full and the rest at a share.
       if (L.sharedTermShare < 1 && !actionWord) {
-        const id = (index.postings.get((options[bestOptions[tool] as number] as Expansion).term) as TermPostings).id;
-        let seen = credited.get(tool);
+        const id = optionIds[bestOptions[tool] as number] as number;
+        let seen = credited[tool];
         if (seen === undefined) {
           seen = { ids: [], scores: [], covers: [] };
-          credited.set(tool, seen);
+          credited[tool] = seen;
         }
         const slot = seen.ids.indexOf(id);
         if (slot === -1) {
@@ -338,10 +340,7 @@ export function rankTools(
       }
       totals[tool] = (totals[tool] as number) + score;
       matchedWords[tool] = (matchedWords[tool] as number) + cover;
-      const nameTerm =
-        bestInName[tool] === 1
-          ? (index.postings.get((options[bestOptions[tool] as number] as Expansion).term) as TermPostings).id
-          : (nameTermOf[tool] as number);
+      const nameTerm = bestInName[tool] === 1 ? (optionIds[bestOptions[tool] as number] as number) : (nameTermOf[tool] as number);
       if (nameTerm !== -1 && !actionWord) {
         // Each term of the name counts once, however many query words it answers ("bug ticket" → "issue").
         const count = nameTermCounts[tool] as number;
@@ -619,11 +618,13 @@ function diversified(
     kept.splice(at, 0, candidate);
     if (kept.length > REPEATED_HEADS) kept.pop();
   }
-  return candidates.map((candidate) => {
+  // The candidates are this query's own: their scores change in place.
+  for (const candidate of candidates) {
     const head = heads[candidate.tool] as number;
-    if (head === -1 || (best.get(head) as Candidate[]).includes(candidate)) return candidate;
-    return { ...candidate, score: Math.round(candidate.score * share * 1000) / 1000 };
-  });
+    if (head !== -1 && !(best.get(head) as Candidate[]).includes(candidate))
+      candidate.score = Math.round(candidate.score * share * 1000) / 1000;
+  }
+  return candidates;
 }
 const REPEATED_HEADS = 3;
 
