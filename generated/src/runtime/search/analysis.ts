@@ -154,14 +154,14 @@ function leadingAction(list: readonly string[]): ActionKind | null {
   const kind = ACTION_OF_TERM.get(term(first));
   if (kind === 'read' && list.slice(1, 4).some((word) => LIST_MARKERS.has(term(word)))) return 'list';
   // "Get fields", "Get a project's commits for a ref": reading a plural lists.
-  if (kind === 'read' && isPlural(lastBeforePreposition(list) ?? '')) return 'list';
+  if (kind === 'read' && isPlural(beforePreposition(list).at(-1) ?? '')) return 'list';
   return kind ?? null;
 }
 
-/** The last word of a text before its first preposition past the start ("Get commits FOR a ref" gives "commits"). */
-function lastBeforePreposition(list: readonly string[]): string | undefined {
+/** A text's words before its first preposition past the start ("Get commits FOR a ref" gives "Get commits"). */
+function beforePreposition(list: readonly string[]): readonly string[] {
   const cut = list.findIndex((word, position) => position > 0 && NAME_PREPOSITIONS.has(word));
-  return (cut === -1 ? list : list.slice(0, cut)).at(-1);
+  return cut === -1 ? list : list.slice(0, cut);
 }
 
 /** Words that say a text acts on many at once ("BULK delete", "delete COLLECTION of jobs", "ALL labels"). */
@@ -169,9 +169,7 @@ export const MANY_WORDS: ReadonlySet<string> = new Set(['all', 'every', 'bulk', 
 
 /** Whether a tool's name acts on many at once: a word of MANY_WORDS before its first preposition, or a plural there last. */
 export function namesMany(name: string, slug: string): boolean {
-  const list = words(name || slug);
-  const cut = list.findIndex((word, position) => position > 0 && NAME_PREPOSITIONS.has(word));
-  const head = cut === -1 ? list : list.slice(0, cut);
+  const head = beforePreposition(words(name || slug));
   return head.some((word) => MANY_WORDS.has(word)) || isPlural(head.at(-1) ?? '');
 }
 

@@ -331,7 +331,8 @@ export function rankTools(
           seen.scores.push(score);
           seen.covers.push(cover);
         } else {
-          const [lastScore, lastCover] = [seen.scores[slot] as number, seen.covers[slot] as number];
+          const lastScore = seen.scores[slot] as number;
+          const lastCover = seen.covers[slot] as number;
           seen.scores[slot] = Math.max(score, lastScore) + L.sharedTermShare * Math.min(score, lastScore);
           seen.covers[slot] = Math.max(cover, lastCover) + L.sharedTermShare * Math.min(cover, lastCover);
           score = (seen.scores[slot] as number) - lastScore;
@@ -606,23 +607,16 @@ function diversified(
   share: number,
 ): readonly Candidate[] {
   if (share >= 1) return candidates;
-  // The three best of each head noun, best first.
-  const best = new Map<number, Candidate[]>();
+  const byHead = new Map<number, Candidate[]>();
   for (const candidate of candidates) {
     const head = heads[candidate.tool] as number;
-    if (head === -1) continue;
-    const kept = best.get(head) ?? (best.set(head, []).get(head) as Candidate[]);
-    if (kept.length === REPEATED_HEADS && ranksBefore(candidate, kept[REPEATED_HEADS - 1] as Candidate) >= 0) continue;
-    let at = kept.length;
-    while (at > 0 && ranksBefore(candidate, kept[at - 1] as Candidate) < 0) at -= 1;
-    kept.splice(at, 0, candidate);
-    if (kept.length > REPEATED_HEADS) kept.pop();
+    if (head !== -1) (byHead.get(head) ?? (byHead.set(head, []).get(head) as Candidate[])).push(candidate);
   }
-  // The candidates are this query's own: their scores change in place.
-  for (const candidate of candidates) {
-    const head = heads[candidate.tool] as number;
-    if (head !== -1 && !(best.get(head) as Candidate[]).includes(candidate))
-      candidate.score = Math.round(candidate.score * share * 1000) / 1000;
+  // Past the three best of each head noun, scores change in place: the candidates are this query's own.
+  for (const group of byHead.values()) {
+    if (group.length <= REPEATED_HEADS) continue;
+    const best = new Set(topRanked(group, REPEATED_HEADS, ranksBefore));
+    for (const candidate of group) if (!best.has(candidate)) candidate.score = Math.round(candidate.score * share * 1000) / 1000;
   }
   return candidates;
 }

@@ -51,15 +51,13 @@ function documentRefs(
   return found;
 }
 
-/** Every `$ref` that leaves the document (another file or a URL): refused, as for catalogue schemas. */
-export function externalRefs(value: unknown): Array<{ ref: string; pointer: string }> {
-  return documentRefs(value).filter(({ ref }) => !ref.startsWith('#'));
-}
-
-/** The first local `$ref` that points nowhere in the document, or null. */
-function unresolvedRef(document: JsonObject, refs: { get(ref: string): unknown }): { ref: string; pointer: string } | null {
+/** The first of a document's local `$ref`s (see documentRefs) that points nowhere in it, or null. */
+function unresolvedRef(
+  documentRefList: ReadonlyArray<{ ref: string; pointer: string }>,
+  refs: { get(ref: string): unknown },
+): { ref: string; pointer: string } | null {
   const known = new Set<string>();
-  for (const found of documentRefs(document)) {
+  for (const found of documentRefList) {
     if (known.has(found.ref)) continue;
     try {
       refs.get(found.ref);
@@ -102,7 +100,9 @@ async function validateDocument(document: JsonObject, major: number): Promise<vo
 export async function openApiManifests(document: JsonObject, origin: string, baseUrl: string | null): Promise<Manifest[]> {
   const version = openApiVersionOf(document);
   if (version === null) throw new PipelineError(`${origin} is not an OpenAPI 3.x or Swagger 2.0 document`);
-  const external = externalRefs(document);
+  const found = documentRefs(document);
+  // A `$ref` that leaves the document (another file or a URL) is refused, as for catalogue schemas.
+  const external = found.filter(({ ref }) => !ref.startsWith('#'));
   if (external.length > 0) {
     const problems = external
       .slice(0, 20)
@@ -137,7 +137,7 @@ export async function openApiManifests(document: JsonObject, origin: string, bas
       ],
     );
   }
-  const unresolved = version.major === 2 ? null : unresolvedRef(document, refs);
+  const unresolved = version.major === 2 ? null : unresolvedRef(found, refs);
   if (unresolved !== null) {
     const message = `$ref ${JSON.stringify(unresolved.ref)} points nowhere in the document`;
     throw new PipelineError(`${origin}: ${unresolved.pointer}: ${message}`, [
