@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { resolveConfig } from '../../src/pipeline/config.js';
 import { workerCount } from '../../src/pipeline/parallel/work.js';
-import { cacheDir, loadCache, memoryCache, saveCache } from '../../src/pipeline/cache/build-cache.js';
+import { cacheDir, entriesOfFrames, loadCache, memoryCache, saveCache } from '../../src/pipeline/cache/build-cache.js';
 import { writePackage } from '../../src/pipeline/write/write-package.js';
 import { buildPackage } from '../../src/pipeline/run-pipeline.js';
 import { bundle, tool } from '../fixtures/catalogues.js';
@@ -65,7 +65,7 @@ describe('build cache', () => {
 });
 
 describe('cache and package files, written in pieces', () => {
-  it('writes the cache as the JSON of its used entries, beyond one write batch and across surrogate pairs', async () => {
+  it('writes the cache as frames of its used entries, beyond one frame and one write piece, and reads them back', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'nb-cache-file-'));
     try {
       const cache = memoryCache();
@@ -73,18 +73,27 @@ describe('cache and package files, written in pieces', () => {
       cache.set('module', 'b', big);
       cache.set('check', 'a', [{ slug: '"quoted"\u2028', pointer: '/x' }]);
       cache.set('budget', 'c', { tokens: 3, share: 2 });
+      // More entries than one frame holds.
+      for (let i = 0; i < 600; i++) cache.set('line', String(i).padStart(3, '0'), { i, text: `line ${i}` });
       cache.entries.set('module:unused', 'left out');
       await saveCache(dir, cache);
-      const text = await readFile(join(cacheDir(dir), 'entries.json'), 'utf8');
-      const parsed = JSON.parse(text) as { format: string; fingerprint: string; entries: Record<string, unknown> };
-      assert.equal(text, JSON.stringify(parsed));
-      assert.deepEqual(Object.keys(parsed.entries), ['budget:c', 'check:a', 'module:b']);
-      assert.equal(parsed.entries['module:b'], big);
+      const file = join(cacheDir(dir), 'entries.v8');
+      const read = entriesOfFrames(await readFile(file));
+      const expected = [...cache.entries].filter(([id]) => id !== 'module:unused').sort(([a], [b]) => (a < b ? -1 : 1));
+      assert.deepEqual([...read!], expected);
+      assert.equal(read!.get('module:b'), big);
       const loaded = await loadCache(dir);
-      assert.deepEqual(
-        [...loaded.entries],
-        [...cache.entries].filter(([id]) => id !== 'module:unused').sort(([a], [b]) => (a < b ? -1 : 1)),
-      );
+      assert.deepEqual([...loaded.entries], expected);
+
+      // A build that computed nothing and used every entry leaves the file as it is; a cut file loads as empty.
+      for (const id of loaded.entries.keys()) loaded.get(id.slice(0, id.indexOf(':')), id.slice(id.indexOf(':') + 1));
+      const before = (await stat(file)).mtimeMs;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await saveCache(dir, loaded);
+      assert.equal((await stat(file)).mtimeMs, before);
+      const bytes = await readFile(file);
+      await writeFile(file, bytes.subarray(0, bytes.length - 7));
+      assert.equal((await loadCache(dir)).entries.size, 0);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

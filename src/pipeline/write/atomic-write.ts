@@ -4,8 +4,11 @@
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-/** Text, or a function that puts it out a part at a time (a large file need never be one string). */
-export type FileText = string | ((put: (part: string) => void) => void);
+/**
+ * Text, or a function that puts it out a part at a time (a large file need never be one string); a part may be bytes
+ * already encoded (the build cache's frames), written as they are.
+ */
+export type FileText = string | ((put: (part: string | Uint8Array) => void) => void);
 
 /** Characters encoded per write: large enough for few system calls, small beside a large catalogue's files. */
 const PIECE = 1 << 20;
@@ -24,7 +27,12 @@ export function writeTextSync(path: string, text: FileText): void {
         pending = pending.slice(end);
       }
     };
-    const put = (part: string): void => {
+    const put = (part: string | Uint8Array): void => {
+      if (typeof part !== 'string') {
+        flush(true);
+        writeSync(fd, part);
+        return;
+      }
       pending += part;
       flush(false);
     };
