@@ -111,7 +111,8 @@ async function writeStage(
 async function compileStage(outDir: string, log: (line: string) => void): Promise<true> {
   log('compiling the package (type-check and emit dist/)…');
   const { compilePackage } = await import('./compile/compile-package.js');
-  await compilePackage(outDir);
+  const { kept } = await compilePackage(outDir);
+  if (kept) log('dist/ kept: the sources and dist/ are as the last compile left them');
   return true;
 }
 

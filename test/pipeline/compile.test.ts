@@ -96,6 +96,43 @@ describe('compile stage', () => {
     }
   });
 
+  it('keeps dist/ when the sources and dist/ are as the last compile left them, and compiles again on any change', async () => {
+    await mkdir(join(REPO_ROOT, '.tmp'), { recursive: true });
+    const dir = await mkdtemp(join(REPO_ROOT, '.tmp', 'compile-kept-'));
+    try {
+      const out = await writtenPackage(dir);
+      assert.equal((await compilePackage(out)).kept, false);
+      const compiled = await filesUnder(join(out, 'dist'));
+      assert.equal((await compilePackage(out)).kept, true);
+
+      // A dist/ file gone: compiled again, and back.
+      await rm(join(out, 'dist', 'tools', 'alpha.js'));
+      assert.equal((await compilePackage(out)).kept, false);
+      assert.deepEqual(await filesUnder(join(out, 'dist')), compiled);
+      assert.equal((await compilePackage(out)).kept, true);
+
+      // A source changed: compiled again; a compile that fails leaves no stamp, so the next one compiles too.
+      const file = join(out, 'src', 'tools', 'alpha.ts');
+      const text = await readFile(file, 'utf8');
+      await writeFile(file, `${text}\nexport const two: number = 2;\n`);
+      assert.equal((await compilePackage(out)).kept, false);
+      assert.match(await readFile(join(out, 'dist', 'tools', 'alpha.d.ts'), 'utf8'), /two: number/);
+      await writeFile(file, `${text}\nexport const broken: number = 'text';\n`);
+      await assert.rejects(compilePackage(out), PipelineError);
+      await writeFile(file, `${text}\nexport const two: number = 2;\n`);
+      assert.equal((await compilePackage(out)).kept, false);
+
+      // The build says so.
+      const lines: string[] = [];
+      const source = join(dir, 'catalogue.json');
+      await buildPackage({ source, outDir: out, config: resolveConfig(), log: (line) => lines.push(line) });
+      await buildPackage({ source, outDir: out, config: resolveConfig(), log: (line) => lines.push(line) });
+      assert.equal(lines.filter((line) => line.startsWith('dist/ kept')).length, 1, lines.join('\n'));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reports a type error in a tool module by file and line, and writes no dist/', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'nb-compile-error-'));
     try {

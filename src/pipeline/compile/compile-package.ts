@@ -15,6 +15,7 @@ import { binBundle, writeBinBundle } from '../../runtime/dev/bundle-bin.js';
 import { cacheDir } from '../cache/build-cache.js';
 import { TSCONFIG } from '../emit/package-json.js';
 import { PipelineError, type Problem } from '../problems.js';
+import { compiledAsStamped, removeStamp, sourcesDigest, writeStamp } from './compiled-stamp.js';
 import { generatorModules, packageNameOf, type GeneratorModules } from './generator-modules.js';
 import { prebuiltRuntimeFor, type PrebuiltRuntime } from './runtime-prebuilt.js';
 import { splicedDeclarations } from './spliced-declarations.js';
@@ -25,6 +26,8 @@ export interface CompileSummary {
   files: number;
   /** `prebuilt`: the runtime's declarations checked against and its JavaScript copied; `compiled`: checked and emitted here. */
   runtime: 'prebuilt' | 'compiled';
+  /** Whether nothing was compiled: the sources and `dist/` were as the last compile left them (compiled-stamp.ts). */
+  kept: boolean;
 }
 
 function compilerOptions(root: string, incremental: boolean, modules: GeneratorModules): ts.CompilerOptions {
@@ -228,6 +231,12 @@ export async function typeCheckAndEmit(root: string, { prebuilt, incremental, bu
 export async function compilePackage(outDir: string): Promise<CompileSummary> {
   const root = resolve(outDir);
   const prebuilt = prebuiltRuntimeFor(root);
-  const files = await typeCheckAndEmit(root, { prebuilt, incremental: await cacheFolderUsable(root), bundle: true });
-  return { files, runtime: prebuilt ? 'prebuilt' : 'compiled' };
+  const runtime = prebuilt ? 'prebuilt' : 'compiled';
+  const usable = await cacheFolderUsable(root);
+  const sources = usable ? sourcesDigest(root, prebuilt) : null;
+  if (sources !== null && compiledAsStamped(root, sources)) return { files: 0, runtime, kept: true };
+  if (usable) removeStamp(root);
+  const files = await typeCheckAndEmit(root, { prebuilt, incremental: usable, bundle: true });
+  if (sources !== null) writeStamp(root, sources);
+  return { files, runtime, kept: false };
 }
