@@ -111,6 +111,12 @@ describe('compile stage', () => {
       assert.deepEqual(await filesUnder(join(out, 'dist')), compiled);
       assert.equal((await compilePackage(out)).kept, true);
 
+      // Dependencies installed into the package (npm's record of them changed): compiled again.
+      await mkdir(join(out, 'node_modules'), { recursive: true });
+      await writeFile(join(out, 'node_modules', '.package-lock.json'), '{"lockfileVersion":3,"packages":{}}\n');
+      assert.equal((await compilePackage(out)).kept, false);
+      assert.equal((await compilePackage(out)).kept, true);
+
       // A source changed: compiled again; a compile that fails leaves no stamp, so the next one compiles too.
       const file = join(out, 'src', 'tools', 'alpha.ts');
       const text = await readFile(file, 'utf8');

@@ -1,5 +1,6 @@
 // What the last successful compile of a package saw and left: a digest of its sources (every file under `src/`, with
-// `package.json` and `tsconfig.json`, by content), of the compiler, generator and prebuilt runtime that compiled them,
+// `package.json`, `tsconfig.json` and the installed dependencies' versions as npm records them in
+// `node_modules/.package-lock.json`, by content), of the compiler, generator and prebuilt runtime that compiled them,
 // and of the `dist/` it wrote (each file's path, size and modification time). Equal stamps, nothing to compile: the
 // compile stage keeps `dist/` as it is. The stamp is removed before a compile starts, so a compile that fails or is
 // cut short never leaves one behind.
@@ -49,7 +50,12 @@ function compilerDigest(): string {
 /** The digest of what a compile of `root` reads: its sources and configuration, and what compiles them. */
 export function sourcesDigest(root: string, prebuilt: PrebuiltRuntime | null): string {
   const hash = createHash('sha256').update(`${STAMP_FORMAT}\0${compilerDigest()}\0${prebuilt?.fingerprint ?? 'no prebuilt runtime'}\0`);
-  const files = [...filesUnder(join(root, 'src')).map((path) => `src/${path}`), 'package.json', 'tsconfig.json'];
+  const files = [
+    ...filesUnder(join(root, 'src')).map((path) => `src/${path}`),
+    'package.json',
+    'tsconfig.json',
+    'node_modules/.package-lock.json',
+  ];
   for (const path of files) {
     let bytes: Buffer;
     try {
