@@ -1,7 +1,8 @@
 // Generation benchmarks: the real `nexusbloom-gen build` process, without and with compile, and a regeneration
-// with one tool changed into an existing output folder.
+// with one tool changed into an existing output folder (without compile, and with it into a copy of a compiled
+// package, followed by the same catalogue built again).
 
-import { writeFile, rm } from 'node:fs/promises';
+import { cp, writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bundleText, withOneToolChanged, type SyntheticBundle } from './catalogue.js';
 import { median, repeat, runNode, tail, type ProcessRun } from './measure.js';
@@ -43,6 +44,10 @@ export interface GenerationResult {
   noCompile: GenerationStat;
   regenerate: GenerationStat;
   compile: GenerationStat;
+  /** One tool changed, built with compile into a compiled package (its build cache kept). */
+  regenerateCompiled: GenerationStat;
+  /** Then the same catalogue built with compile once more. */
+  rebuildUnchanged: GenerationStat;
   /** The compiled package of the last compile run, for the server benchmarks. */
   packageDir: string;
 }
@@ -105,5 +110,26 @@ export async function measureGeneration(plan: GenerationPlan, progress: (line: s
     return build(plan.generatorRoot, plan.bundlePath, packageDir, true);
   });
 
-  return { noCompile: summarize(fresh), regenerate: summarize(regenerated), compile: summarize(compiled), packageDir };
+  progress(`one-tool-changed regeneration with compile, ${size} tools`);
+  const rebuiltDir = join(plan.workDir, `pkg-${size}-rebuilt`);
+  await rm(rebuiltDir, { recursive: true, force: true });
+  await cp(packageDir, rebuiltDir, { recursive: true });
+  let lastChanged = plan.bundlePath;
+  const regeneratedCompiled = await repeat(plan.regenRuns, plan.budgetMs, async (run) => {
+    lastChanged = join(plan.workDir, `catalogue-${size}-changed-compiled-${run}.json`);
+    await writeFile(lastChanged, bundleText(withOneToolChanged(plan.bundle, run + 1)));
+    return build(plan.generatorRoot, lastChanged, rebuiltDir, true);
+  });
+  progress(`same catalogue again with compile, ${size} tools`);
+  const unchanged = await repeat(plan.regenRuns, plan.budgetMs, () => build(plan.generatorRoot, lastChanged, rebuiltDir, true));
+  await rm(rebuiltDir, { recursive: true, force: true });
+
+  return {
+    noCompile: summarize(fresh),
+    regenerate: summarize(regenerated),
+    compile: summarize(compiled),
+    regenerateCompiled: summarize(regeneratedCompiled),
+    rebuildUnchanged: summarize(unchanged),
+    packageDir,
+  };
 }

@@ -252,12 +252,28 @@ function table(settings: Settings, results: SizeResult[], search: SearchStat | {
     const g = gen(r);
     return g ? `${seconds(g.regenerate.medianMs)} (${g.regenerate.runs})` : '';
   });
-  perSize('  rebuild / full build (goal: under ×0.1)', (r) => {
+  perSize('  rebuild / build --no-compile (goal: under ×0.1)', (r) => {
     const g = gen(r);
     return g ? ratio(g.regenerate.medianMs, g.noCompile.medianMs) : '';
   });
   perSize('  peak RSS', (r) => megabytes(gen(r)?.regenerate.peakRssKb ?? null));
   perSize('  files rewritten', (r) => String(gen(r)?.regenerate.written ?? ''));
+  perSize('one tool changed: rebuild with compile (runs)', (r) => {
+    const g = gen(r);
+    return g ? `${seconds(g.regenerateCompiled.medianMs)} (${g.regenerateCompiled.runs})` : '';
+  });
+  perSize('  / build with compile', (r) => {
+    const g = gen(r);
+    return g ? ratio(g.regenerateCompiled.medianMs, g.compile.medianMs) : '';
+  });
+  perSize('same catalogue again: build with compile', (r) => {
+    const g = gen(r);
+    return g ? `${seconds(g.rebuildUnchanged.medianMs)} (${g.rebuildUnchanged.runs})` : '';
+  });
+  perSize('  / build with compile', (r) => {
+    const g = gen(r);
+    return g ? ratio(g.rebuildUnchanged.medianMs, g.compile.medianMs) : '';
+  });
   if (settings.peers) {
     for (const peer of PEERS) {
       perSize(`${peer.label}, median (runs)`, (r) => {

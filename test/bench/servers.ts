@@ -169,7 +169,7 @@ export async function measureServersInTurns(
         });
         elapsed[index]! += performance.now() - started;
         const cpuAfter = await cpuMs(pid);
-        const spent = cpu[index];
+        const spent = cpu[index] ?? null;
         cpu[index] = spent === null || cpuBefore === null || cpuAfter === null ? null : spent + cpuAfter - cpuBefore;
       }
     }
