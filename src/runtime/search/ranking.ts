@@ -369,8 +369,13 @@ export function rankTools(
   for (let i = 0; i + 1 < terms.length; i += 1) {
     const postings = index.postings.get(bigram(terms[i] as string, terms[i + 1] as string));
     if (!postings) continue;
+    // "list branches": the query's verb and its object. "List branch protections" has the pair too, but there the
+    // branch only qualifies what is listed; the pair speaks for a tool whose head noun the object is, or whose action
+    // is none the action factor weighs ("START RECORDING" in an in-meeting recording control).
+    const objectHead = actionAt[i] === true ? (index.postings.get(terms[i + 1] as string)?.id ?? -2) : undefined;
     for (let j = 0; j < postings.tools.length; j += 1) {
       const tool = postings.tools[j] as number;
+      if (objectHead !== undefined && index.heads[tool] !== objectHead && index.actions[tool] !== null) continue;
       if (totals[tool] === 0) matchedTools.push(tool);
       totals[tool] = (totals[tool] as number) + (postings.scores[j] as number) * L.bigramWeight;
     }
