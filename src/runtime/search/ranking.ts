@@ -404,7 +404,12 @@ export function rankTools(
   // "show me the pods", "cards a customer has on file": a plural object asks for many, not one.
   // "register 50 people": a number counts the object, it is not the object.
   const object = chosen.find((word, position) => actionAt[position] !== true && !/^\d+$/.test(word));
-  const plural = L.pluralMeansList && (said === 'read' || said === null) && object !== undefined && isPlural(object);
+  // "commit log of a repo", "history of changes to a ticket": a record over time lists its entries.
+  const plural =
+    L.pluralMeansList &&
+    (said === 'read' || said === null) &&
+    object !== undefined &&
+    (isPlural(object) || merged.some((word, at) => at > 0 && RECORD_WORDS.has(word)));
   // "is the branch protected", "does this repo have a wiki": a yes-or-no question asks to look, not to change.
   const asks = said === null && YES_NO_OPENERS.has(plainWords[0] ?? '');
   const queryWanted = plural ? 'list' : asks ? 'read' : said;
@@ -496,6 +501,9 @@ const PLATFORM_NAMES = /^(?:node|vue|next|nuxt|deno|express|react|three|chart|d3
 function namingFiles(query: string): string {
   return query.includes('.') ? query.replace(FILE_NAME, (name) => (PLATFORM_NAMES.test(name) ? name : `${name} file`)) : query;
 }
+
+/** Nouns of a record kept over time, whose entries a query about it asks for ("audit log", "chat history"). */
+const RECORD_WORDS = new Set(['history', 'log', 'logs', 'timeline', 'feed']);
 
 /** Question words. */
 const QUESTION_WORDS = new Set(['what', 'which', 'who', 'whom', 'when', 'where', 'how']);
