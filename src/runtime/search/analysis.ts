@@ -351,6 +351,19 @@ export function leadSentence(description: string): string {
   return (cut ? cut[0] : description.slice(0, 200)).trim();
 }
 
+/**
+ * What a tool is called: its name's first sentence. "Create a group. Available only for users who can create groups."
+ * is called "Create a group"; the rest says when it may be used, as a description does.
+ */
+export function nameAndRest(name: string): { name: string; rest: string } {
+  // A sentence ends where the next begins with a capital: "(e.g. a user)" goes on.
+  const match = /^(.+?[.!?])\s+(\p{Lu}.*)$/su.exec(name);
+  return match ? { name: (match[1] as string).trim(), rest: (match[2] as string).trim() } : { name, rest: '' };
+}
+
+/** A tool's name as search reads it: its first sentence (nameAndRest). */
+export const calledName = (tool: ServedTool): string => nameAndRest(String(tool.manifest.name ?? '')).name;
+
 /** The text of each searchable field of a tool, in FIELDS order: everything an index is built from. */
 export function searchableTexts(tool: ServedTool): string[] {
   const manifest = tool.manifest;
@@ -360,15 +373,15 @@ export function searchableTexts(tool: ServedTool): string[] {
   const description = String(manifest.description ?? '');
   const lead = leadSentence(description);
   // A name that only spells the slug out ("Post Customers Customer" for PostCustomersCustomer) says nothing twice.
-  const spelled = String(manifest.name ?? '');
-  const name = words(spelled).join(' ') === words(tool.slug).join(' ') ? '' : spelled;
+  const { name: called, rest } = nameAndRest(String(manifest.name ?? ''));
+  const name = words(called).join(' ') === words(tool.slug).join(' ') ? '' : called;
   const texts: Record<FieldName, string> = {
     slug: tool.slug,
     name,
     lead,
     tags: [String(manifest.category ?? ''), ...(Array.isArray(manifest.tags) ? manifest.tags : [])].join(' '),
     fieldNames: fieldNames.join(' '),
-    description: description.slice(lead.length),
+    description: rest === '' ? description.slice(lead.length) : `${rest} ${description.slice(lead.length)}`,
     fieldDescriptions: fieldDescriptions.join(' '),
     // Stored as the text it is made from; the index turns it into adjacent-term pairs.
     bigrams: `${name} | ${lead}`,
