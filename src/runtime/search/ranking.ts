@@ -258,6 +258,8 @@ export function rankTools(
   const contextTerms = L.contextHead < 1 ? contextTermsOf(merged) : new Set<string>();
   for (const [position, word] of chosen.entries()) {
     const actionWord = actionAt[position] === true;
+    // "who can this ticket be given to": the people asked for are what a tool about users or members is about.
+    const asksForPeople = PERSON_QUESTION_TERMS.has(term(word));
     const inContext = contextTerms.has(term(word));
     const kindTerm = Object.hasOwn(INSTANCE_NAMES, word) ? term(INSTANCE_NAMES[word] as string) : undefined;
     const options = expand(term(word), index, actionWord, L, kindTerm !== undefined && !seenTerms.has(kindTerm) ? kindTerm : undefined);
@@ -275,7 +277,7 @@ export function rankTools(
         // The word is in the tool's name through any of its options, even when another field scored higher.
         if (postings.inName[i] === 1 && option.via !== 'prefix' && nameTermOf[tool] === -1) nameTermOf[tool] = postings.id;
         // 1: the head is what the query asks about; 2: only what it is about sits in ("… to a release").
-        if (postings.id === index.heads[tool] && !actionWord && option.via !== 'prefix') {
+        if (postings.id === index.heads[tool] && (!actionWord || asksForPeople) && option.via !== 'prefix') {
           headMatched[tool] = inContext && headMatched[tool] !== 1 ? 2 : 1;
           if (word === verbNoun) leadIsHead[tool] = 1;
         }
