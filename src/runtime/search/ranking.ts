@@ -217,7 +217,7 @@ export function rankTools(
   // The query split once: as written (the caller and imperative reads), and with its phrases merged (the rest).
   // The state first: "make the page HIDDEN" says a state before "hidden" reads as the verb "hide".
   const plainWords = verbsOfPastForms(statesChanged(words(namingFiles(query))));
-  const merged = mergePhrases(plainWords);
+  const merged = callerAsked(mergePhrases(plainWords));
   const all = meaningfulWords(merged);
   const seenTerms = new Set<string>();
   const chosen = all.filter((word) => {
@@ -506,6 +506,15 @@ function namingFiles(query: string): string {
 
 /** Nouns of a record kept over time, whose entries a query about it asks for ("audit log", "chat history"). */
 const RECORD_WORDS = new Set(['history', 'log', 'logs', 'timeline', 'feed']);
+
+/**
+ * "who am I", "who am I logged in as": the caller is what the question asks about, as the current user, and the words
+ * that must match say so ("I" is a stop word).
+ */
+function callerAsked(merged: readonly string[]): readonly string[] {
+  const [first, second, third] = merged;
+  return first === 'who' && second === 'am' && (third === 'i' || third === 'me') ? [first, second, 'current', ...merged.slice(3)] : merged;
+}
 
 /** Question words. */
 const QUESTION_WORDS = new Set(['what', 'which', 'who', 'whom', 'when', 'where', 'how']);
