@@ -8,6 +8,8 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     'some has have had do does did can could would should will want wants need needs please how what which whose ' +
     'using use via so if then than out up about tool tools something thing things our your we you ' +
     "just also there their them they one whether way ok am being as someone somebody i'm " +
+    // Words that say which one without saying what ("to a DIFFERENT project", "a GIVEN user").
+    'different another other specific particular certain given existing various ' +
     // What words() leaves of a possessive or a contraction ("a seller's account", "don't", "I've").
     's t m re ve ll d'
   ).split(' '),
