@@ -312,10 +312,20 @@ export function headTerm(name: string, slug: string): string | null {
   const list = words(name || slug);
   const cut = list.findIndex((word, position) => position > 0 && NAME_PREPOSITIONS.has(word));
   const head = (cut === -1 ? list : list.slice(0, cut)).filter(
-    (word) => !STOP_WORDS.has(word) && !LIST_MARKERS.has(term(word)) && !ACTION_OF_TERM.has(term(word)),
+    (word, position) => !STOP_WORDS.has(word) && !LIST_MARKERS.has(term(word)) && !namesAction(term(word), position),
   );
   const last = head[head.length - 1];
   return last === undefined ? null : term(last);
+}
+
+/**
+ * Whether a name's word at this position names its action rather than its thing. Past the verb, an action word that is
+ * as often a noun names the thing ("Create a FILE in a repository"), unless it only says that the tool reads ("Get
+ * meeting DETAILS" is about the meeting).
+ */
+function namesAction(indexed: string, position: number): boolean {
+  if (!ACTION_OF_TERM.has(indexed)) return false;
+  return position === 0 || !NOUN_VERBS.has(indexed) || ACTION_OF_TERM.get(indexed) === 'read';
 }
 
 /** The searchable fields of a tool, in the order of FIELDS. */
