@@ -246,7 +246,8 @@ export function rankTools(
   // Per tool: the terms its query words matched so far, with the score and coverage each was credited.
   const credited: Array<{ ids: number[]; scores: number[]; covers: number[] } | undefined> = new Array(toolCount);
   const perWord: WordMatches[] = [];
-  const actionAt = chosen.map((word, position) => isActionAt(term(word), position));
+  const clause = clauseTermsOf(merged);
+  const actionAt = chosen.map((word, position) => isActionAt(term(word), position) && !clause.has(term(word)));
   const intentWords = actionAt.filter((action) => !action).length;
   // The query's first word, unless it names a plain action: what it asks to do ("cancel", "capture") or see.
   const leadWord = actionAt[0] === false ? chosen[0] : undefined;
@@ -548,6 +549,25 @@ function contextTermsOf(merged: readonly string[]): Set<string> {
     merged
       .slice(cut + 1)
       .filter((word) => !STOP_WORDS.has(word))
+      .map(term)
+      .filter((indexed) => !before.has(indexed)),
+  );
+}
+
+/** Words that open a clause saying why or which, past a query's start ("cordon a node SO nothing new lands on it"). */
+const CLAUSE_OPENERS = new Set(['so', 'because', 'that', 'which', 'who', 'whom', 'where', 'when', 'until']);
+
+/**
+ * The terms a query names only in such a clause: what it says there ("nothing NEW lands", "that can only READ pods")
+ * describes the outcome, not the action asked for.
+ */
+function clauseTermsOf(merged: readonly string[]): Set<string> {
+  const cut = merged.findIndex((word, position) => position > 1 && CLAUSE_OPENERS.has(word));
+  if (cut === -1) return new Set();
+  const before = new Set(merged.slice(0, cut).map(term));
+  return new Set(
+    merged
+      .slice(cut + 1)
       .map(term)
       .filter((indexed) => !before.has(indexed)),
   );
