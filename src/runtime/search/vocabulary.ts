@@ -563,6 +563,7 @@ export const ACTION_WORDS: Readonly<Record<string, ActionKind>> = {
   provision: 'create',
   enumerate: 'list',
   display: 'read',
+  see: 'read',
   fix: 'update',
   tweak: 'update',
   adjust: 'update',
