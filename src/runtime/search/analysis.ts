@@ -238,6 +238,8 @@ export function sameActionTerms(indexed: string): readonly string[] {
 /** What a tool does, from the verb of its name (or, for POST/PUT-style names, of its description's first words). */
 function actionOfText(name: string, slug: string, description: string): ActionKind | null {
   const nameWords = words(name || slug);
+  // "Check if a user is a member", "Check whether a repo is starred": a yes-or-no question about a thing reads it.
+  if (nameWords[0] === 'check' && (nameWords[1] === 'if' || nameWords[1] === 'whether')) return 'read';
   const fromName = leadingAction(nameWords);
   if (nameWords[0] !== undefined && !AMBIGUOUS_VERBS.has(term(nameWords[0])) && fromName !== null) return fromName;
   return leadingAction(words(description.slice(0, 80))) ?? fromName;
