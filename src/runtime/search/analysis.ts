@@ -179,6 +179,9 @@ export function isPlural(word: string): boolean {
   return word.length > 3 && /^[a-z]+s$/.test(word) && !/(ss|us|is|ics|news)$/.test(word) && term(word) !== word;
 }
 
+/** The action a term names ("remove" deletes), if any. */
+export const termAction = (indexed: string): ActionKind | undefined => ACTION_OF_TERM.get(indexed);
+
 /** Whether a term is a verb of action ("remove", "show"): the action factor speaks for it, not its synonyms. */
 export const isActionTerm = (indexed: string): boolean => ACTION_OF_TERM.has(indexed);
 

@@ -18,6 +18,7 @@ import {
   statesChanged,
   verbsOfPastForms,
   term,
+  termAction,
   words,
   type FieldName,
 } from './analysis.js';
@@ -247,7 +248,15 @@ export function rankTools(
   const credited: Array<{ ids: number[]; scores: number[]; covers: number[] } | undefined> = new Array(toolCount);
   const perWord: WordMatches[] = [];
   const clause = clauseTermsOf(merged);
-  const actionAt = chosen.map((word, position) => isActionAt(term(word), position) && !clause.has(term(word)));
+  // "what did this commit CHANGE": in a question about what is or was so, a later verb of change names what is asked
+  // about (its changes), not an action to take.
+  const asksWhatIs = questionAction(plainWords) !== null;
+  const actionAt = chosen.map(
+    (word, position) =>
+      isActionAt(term(word), position) &&
+      !clause.has(term(word)) &&
+      !(asksWhatIs && position > 0 && termAction(term(word)) !== 'read' && termAction(term(word)) !== 'list'),
+  );
   const intentWords = actionAt.filter((action) => !action).length;
   // The query's first word, unless it names a plain action: what it asks to do ("cancel", "capture") or see.
   const leadWord = actionAt[0] === false ? chosen[0] : undefined;

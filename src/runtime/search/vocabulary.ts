@@ -455,7 +455,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['format', 'prettify', 'beautify', 'indent', 'tidy'],
   ['minify', 'shrink', 'uglify', 'compact'],
   ['compress', 'zip', 'gzip', 'deflate'],
-  ['compare', 'diff', 'difference'],
+  ['compare', 'diff', 'difference', 'change'],
   ['decode', 'parse', 'inspect', 'unpack'],
   ['encode', 'serialize', 'escape'],
   ['hash', 'digest', 'checksum', 'fingerprint'],
