@@ -248,8 +248,8 @@ export function rankTools(
   const credited: Array<{ ids: number[]; scores: number[]; covers: number[] } | undefined> = new Array(toolCount);
   const perWord: WordMatches[] = [];
   const clause = clauseTermsOf(merged);
-  // "what did this commit CHANGE": in a question about what is or was so, a later verb of change names what is asked
-  // about (its changes), not an action to take.
+  // "what did this commit CHANGE": in a question about what is or was so, a later verb other than one of reading names
+  // what is asked about (its changes), not an action to take.
   const asksWhatIs = questionAction(plainWords) !== null;
   const actionAt = chosen.map(
     (word, position) =>
