@@ -179,6 +179,9 @@ export function isPlural(word: string): boolean {
   return word.length > 3 && /^[a-z]+s$/.test(word) && !/(ss|us|is|ics|news)$/.test(word) && term(word) !== word;
 }
 
+/** The action a term names ("remove" deletes), if any. */
+export const termAction = (indexed: string): ActionKind | undefined => ACTION_OF_TERM.get(indexed);
+
 /** Whether a term is a verb of action ("remove", "show"): the action factor speaks for it, not its synonyms. */
 export const isActionTerm = (indexed: string): boolean => ACTION_OF_TERM.has(indexed);
 
@@ -238,6 +241,8 @@ export function sameActionTerms(indexed: string): readonly string[] {
 /** What a tool does, from the verb of its name (or, for POST/PUT-style names, of its description's first words). */
 function actionOfText(name: string, slug: string, description: string): ActionKind | null {
   const nameWords = words(name || slug);
+  // "Check if a user is a member", "Check whether a repo is starred": a yes-or-no question about a thing reads it.
+  if (nameWords[0] === 'check' && (nameWords[1] === 'if' || nameWords[1] === 'whether')) return 'read';
   const fromName = leadingAction(nameWords);
   if (nameWords[0] !== undefined && !AMBIGUOUS_VERBS.has(term(nameWords[0])) && fromName !== null) return fromName;
   return leadingAction(words(description.slice(0, 80))) ?? fromName;
@@ -312,10 +317,20 @@ export function headTerm(name: string, slug: string): string | null {
   const list = words(name || slug);
   const cut = list.findIndex((word, position) => position > 0 && NAME_PREPOSITIONS.has(word));
   const head = (cut === -1 ? list : list.slice(0, cut)).filter(
-    (word) => !STOP_WORDS.has(word) && !LIST_MARKERS.has(term(word)) && !ACTION_OF_TERM.has(term(word)),
+    (word, position) => !STOP_WORDS.has(word) && !LIST_MARKERS.has(term(word)) && !namesAction(term(word), position),
   );
   const last = head[head.length - 1];
   return last === undefined ? null : term(last);
+}
+
+/**
+ * Whether a name's word at this position names its action rather than its thing. Past the verb, an action word that is
+ * as often a noun names the thing ("Create a FILE in a repository"), unless it only says that the tool reads ("Get
+ * meeting DETAILS" is about the meeting).
+ */
+function namesAction(indexed: string, position: number): boolean {
+  if (!ACTION_OF_TERM.has(indexed)) return false;
+  return position === 0 || !NOUN_VERBS.has(indexed) || ACTION_OF_TERM.get(indexed) === 'read';
 }
 
 /** The searchable fields of a tool, in the order of FIELDS. */
@@ -351,6 +366,19 @@ export function leadSentence(description: string): string {
   return (cut ? cut[0] : description.slice(0, 200)).trim();
 }
 
+/**
+ * What a tool is called: its name's first sentence. "Create a group. Available only for users who can create groups."
+ * is called "Create a group"; the rest says when it may be used, as a description does.
+ */
+export function nameAndRest(name: string): { name: string; rest: string } {
+  // A sentence ends where the next begins with a capital: "(e.g. a user)" goes on.
+  const match = /^(.+?[.!?])\s+(\p{Lu}.*)$/su.exec(name);
+  return match ? { name: (match[1] as string).trim(), rest: (match[2] as string).trim() } : { name, rest: '' };
+}
+
+/** A tool's name as search reads it: its first sentence (nameAndRest). */
+export const calledName = (tool: ServedTool): string => nameAndRest(String(tool.manifest.name ?? '')).name;
+
 /** The text of each searchable field of a tool, in FIELDS order: everything an index is built from. */
 export function searchableTexts(tool: ServedTool): string[] {
   const manifest = tool.manifest;
@@ -360,15 +388,15 @@ export function searchableTexts(tool: ServedTool): string[] {
   const description = String(manifest.description ?? '');
   const lead = leadSentence(description);
   // A name that only spells the slug out ("Post Customers Customer" for PostCustomersCustomer) says nothing twice.
-  const spelled = String(manifest.name ?? '');
-  const name = words(spelled).join(' ') === words(tool.slug).join(' ') ? '' : spelled;
+  const { name: called, rest } = nameAndRest(String(manifest.name ?? ''));
+  const name = words(called).join(' ') === words(tool.slug).join(' ') ? '' : called;
   const texts: Record<FieldName, string> = {
     slug: tool.slug,
     name,
     lead,
     tags: [String(manifest.category ?? ''), ...(Array.isArray(manifest.tags) ? manifest.tags : [])].join(' '),
     fieldNames: fieldNames.join(' '),
-    description: description.slice(lead.length),
+    description: rest === '' ? description.slice(lead.length) : `${rest} ${description.slice(lead.length)}`,
     fieldDescriptions: fieldDescriptions.join(' '),
     // Stored as the text it is made from; the index turns it into adjacent-term pairs.
     bigrams: `${name} | ${lead}`,

@@ -18,6 +18,7 @@ import {
   statesChanged,
   verbsOfPastForms,
   term,
+  termAction,
   words,
   type FieldName,
 } from './analysis.js';
@@ -217,7 +218,7 @@ export function rankTools(
   // The query split once: as written (the caller and imperative reads), and with its phrases merged (the rest).
   // The state first: "make the page HIDDEN" says a state before "hidden" reads as the verb "hide".
   const plainWords = verbsOfPastForms(statesChanged(words(namingFiles(query))));
-  const merged = mergePhrases(plainWords);
+  const merged = callerAsked(mergePhrases(plainWords));
   const all = meaningfulWords(merged);
   const seenTerms = new Set<string>();
   const chosen = all.filter((word) => {
@@ -246,7 +247,16 @@ export function rankTools(
   // Per tool: the terms its query words matched so far, with the score and coverage each was credited.
   const credited: Array<{ ids: number[]; scores: number[]; covers: number[] } | undefined> = new Array(toolCount);
   const perWord: WordMatches[] = [];
-  const actionAt = chosen.map((word, position) => isActionAt(term(word), position));
+  const clause = clauseTermsOf(merged);
+  // "what did this commit CHANGE": in a question about what is or was so, a later verb other than one of reading names
+  // what is asked about (its changes), not an action to take.
+  const asksWhatIs = questionAction(plainWords) !== null;
+  const actionAt = chosen.map(
+    (word, position) =>
+      isActionAt(term(word), position) &&
+      !clause.has(term(word)) &&
+      !(asksWhatIs && position > 0 && termAction(term(word)) !== 'read' && termAction(term(word)) !== 'list'),
+  );
   const intentWords = actionAt.filter((action) => !action).length;
   // The query's first word, unless it names a plain action: what it asks to do ("cancel", "capture") or see.
   const leadWord = actionAt[0] === false ? chosen[0] : undefined;
@@ -258,6 +268,8 @@ export function rankTools(
   const contextTerms = L.contextHead < 1 ? contextTermsOf(merged) : new Set<string>();
   for (const [position, word] of chosen.entries()) {
     const actionWord = actionAt[position] === true;
+    // "who can this ticket be given to": the people asked for are what a tool about users or members is about.
+    const asksForPeople = PERSON_QUESTION_TERMS.has(term(word));
     const inContext = contextTerms.has(term(word));
     const kindTerm = Object.hasOwn(INSTANCE_NAMES, word) ? term(INSTANCE_NAMES[word] as string) : undefined;
     const options = expand(term(word), index, actionWord, L, kindTerm !== undefined && !seenTerms.has(kindTerm) ? kindTerm : undefined);
@@ -275,7 +287,7 @@ export function rankTools(
         // The word is in the tool's name through any of its options, even when another field scored higher.
         if (postings.inName[i] === 1 && option.via !== 'prefix' && nameTermOf[tool] === -1) nameTermOf[tool] = postings.id;
         // 1: the head is what the query asks about; 2: only what it is about sits in ("… to a release").
-        if (postings.id === index.heads[tool] && !actionWord && option.via !== 'prefix') {
+        if (postings.id === index.heads[tool] && (!actionWord || asksForPeople) && option.via !== 'prefix') {
           headMatched[tool] = inContext && headMatched[tool] !== 1 ? 2 : 1;
           if (word === verbNoun) leadIsHead[tool] = 1;
         }
@@ -369,8 +381,13 @@ export function rankTools(
   for (let i = 0; i + 1 < terms.length; i += 1) {
     const postings = index.postings.get(bigram(terms[i] as string, terms[i + 1] as string));
     if (!postings) continue;
+    // "list branches": the query's verb and its object. "List branch protections" has the pair too, but there the
+    // branch only qualifies what is listed; the pair speaks for a tool whose head noun the object is, or whose action
+    // is none the action factor weighs ("START RECORDING" in an in-meeting recording control).
+    const objectHead = actionAt[i] === true ? (index.postings.get(terms[i + 1] as string)?.id ?? -2) : undefined;
     for (let j = 0; j < postings.tools.length; j += 1) {
       const tool = postings.tools[j] as number;
+      if (objectHead !== undefined && index.heads[tool] !== objectHead && index.actions[tool] !== null) continue;
       if (totals[tool] === 0) matchedTools.push(tool);
       totals[tool] = (totals[tool] as number) + (postings.scores[j] as number) * L.bigramWeight;
     }
@@ -399,7 +416,12 @@ export function rankTools(
   // "show me the pods", "cards a customer has on file": a plural object asks for many, not one.
   // "register 50 people": a number counts the object, it is not the object.
   const object = chosen.find((word, position) => actionAt[position] !== true && !/^\d+$/.test(word));
-  const plural = L.pluralMeansList && (said === 'read' || said === null) && object !== undefined && isPlural(object);
+  // "commit log of a repo", "history of changes to a ticket": a record over time lists its entries.
+  const plural =
+    L.pluralMeansList &&
+    (said === 'read' || said === null) &&
+    object !== undefined &&
+    (isPlural(object) || merged.some((word, at) => at > 0 && RECORD_WORDS.has(word)));
   // "is the branch protected", "does this repo have a wiki": a yes-or-no question asks to look, not to change.
   const asks = said === null && YES_NO_OPENERS.has(plainWords[0] ?? '');
   const queryWanted = plural ? 'list' : asks ? 'read' : said;
@@ -492,6 +514,18 @@ function namingFiles(query: string): string {
   return query.includes('.') ? query.replace(FILE_NAME, (name) => (PLATFORM_NAMES.test(name) ? name : `${name} file`)) : query;
 }
 
+/** Nouns of a record kept over time, whose entries a query about it asks for ("audit log", "chat history"). */
+const RECORD_WORDS = new Set(['history', 'log', 'logs', 'timeline', 'feed']);
+
+/**
+ * "who am I", "who am I logged in as": the caller is what the question asks about, as the current user, and the words
+ * that must match say so ("I" is a stop word).
+ */
+function callerAsked(merged: readonly string[]): readonly string[] {
+  const [first, second, third] = merged;
+  return first === 'who' && second === 'am' && (third === 'i' || third === 'me') ? [first, second, 'current', ...merged.slice(3)] : merged;
+}
+
 /** Question words. */
 const QUESTION_WORDS = new Set(['what', 'which', 'who', 'whom', 'when', 'where', 'how']);
 /** Verbs after a question word that ask what is or was so, not how to do it ("how DO I" asks for a way). */
@@ -524,6 +558,25 @@ function contextTermsOf(merged: readonly string[]): Set<string> {
     merged
       .slice(cut + 1)
       .filter((word) => !STOP_WORDS.has(word))
+      .map(term)
+      .filter((indexed) => !before.has(indexed)),
+  );
+}
+
+/** Words that open a clause saying why or which, past a query's start ("cordon a node SO nothing new lands on it"). */
+const CLAUSE_OPENERS = new Set(['so', 'because', 'that', 'which', 'who', 'whom', 'where', 'when', 'until']);
+
+/**
+ * The terms a query names only in such a clause: what it says there ("nothing NEW lands", "that can only READ pods")
+ * describes the outcome, not the action asked for.
+ */
+function clauseTermsOf(merged: readonly string[]): Set<string> {
+  const cut = merged.findIndex((word, position) => position > 1 && CLAUSE_OPENERS.has(word));
+  if (cut === -1) return new Set();
+  const before = new Set(merged.slice(0, cut).map(term));
+  return new Set(
+    merged
+      .slice(cut + 1)
       .map(term)
       .filter((indexed) => !before.has(indexed)),
   );

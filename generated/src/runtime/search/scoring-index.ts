@@ -1,7 +1,7 @@
 // The index as a query reads it: each term's BM25F score per tool precomputed from the index data, with the
 // tools' actions and name sizes that ranking weighs.
 import type { ServedTool } from '../shared/contracts.js';
-import { fieldTerms, FIELDS, headTerm, namesMany, toolAction, words } from './analysis.js';
+import { calledName, fieldTerms, FIELDS, headTerm, namesMany, toolAction, words } from './analysis.js';
 import type { SearchIndexData, SearchTermData } from './index-data.js';
 import type { ActionKind } from './vocabulary.js';
 import { byCodeUnit } from '../shared/order.js';
@@ -120,19 +120,19 @@ export function decodeSearchIndex(
   const related = new Map(Object.keys(data.related).map((key) => [key, data.related[key] as string[]]));
   const actions = tools.map((tool) =>
     toolAction(
-      String(tool.manifest.name ?? ''),
+      calledName(tool),
       tool.slug,
       String(tool.manifest.description ?? ''),
       levers.annotationsCorrectAction ? tool.manifest.annotations : undefined,
       levers.readOnlyMeansRead,
     ),
   );
-  const nameTerms = Uint16Array.from(tools, (tool) => new Set(fieldTerms('name', String(tool.manifest.name ?? '') || tool.slug)).size);
+  const nameTerms = Uint16Array.from(tools, (tool) => new Set(fieldTerms('name', calledName(tool) || tool.slug)).size);
   const heads = Int32Array.from(tools, (tool) => {
-    const head = headOfName(String(tool.manifest.name ?? ''), tool.slug);
+    const head = headOfName(calledName(tool), tool.slug);
     return head === null ? -1 : (postings.get(head)?.id ?? -1);
   });
-  const many = Uint8Array.from(tools, (tool) => (namesMany(String(tool.manifest.name ?? ''), tool.slug) ? 1 : 0));
+  const many = Uint8Array.from(tools, (tool) => (namesMany(calledName(tool), tool.slug) ? 1 : 0));
   const deprecatedInText = Uint8Array.from(tools, (tool) =>
     /\bdeprecated\b/i.test(String(tool.manifest.description ?? '').split('\n')[0] ?? '') ? 1 : 0,
   );

@@ -8,6 +8,8 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     'some has have had do does did can could would should will want wants need needs please how what which whose ' +
     'using use via so if then than out up about tool tools something thing things our your we you ' +
     "just also there their them they one whether way ok am being as someone somebody i'm " +
+    // Words that say which one without saying what ("to a DIFFERENT project", "a GIVEN user").
+    'different another other specific particular certain given existing various ' +
     // What words() leaves of a possessive or a contraction ("a seller's account", "don't", "I've").
     's t m re ve ll d'
   ).split(' '),
@@ -453,7 +455,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['format', 'prettify', 'beautify', 'indent', 'tidy'],
   ['minify', 'shrink', 'uglify', 'compact'],
   ['compress', 'zip', 'gzip', 'deflate'],
-  ['compare', 'diff', 'difference'],
+  ['compare', 'diff', 'difference', 'change'],
   ['decode', 'parse', 'inspect', 'unpack'],
   ['encode', 'serialize', 'escape'],
   ['hash', 'digest', 'checksum', 'fingerprint'],
@@ -561,6 +563,7 @@ export const ACTION_WORDS: Readonly<Record<string, ActionKind>> = {
   provision: 'create',
   enumerate: 'list',
   display: 'read',
+  see: 'read',
   fix: 'update',
   tweak: 'update',
   adjust: 'update',
