@@ -239,41 +239,33 @@ function table(settings: Settings, results: SizeResult[], search: SearchStat | {
     return s ? `${seconds(s.check)} / ${seconds(s.emit)} / ${seconds(s.write)}` : '';
   });
   perSize('  files in the package', (r) => String(gen(r)?.noCompile.files ?? ''));
-  perSize('build with compile, median (runs)', (r) => {
-    const g = gen(r);
-    return g ? `${seconds(g.compile.medianMs)} (${g.compile.runs})` : '';
-  });
+  type Measure = 'noCompile' | 'compile' | 'regenerate' | 'regenerateCompiled' | 'rebuildUnchanged';
+  /** A measure's median and its number of runs. */
+  const timed = (label: string, measure: Measure): void =>
+    perSize(label, (r) => {
+      const g = gen(r);
+      return g ? `${seconds(g[measure].medianMs)} (${g[measure].runs})` : '';
+    });
+  /** One measure's median over another's. */
+  const relative = (label: string, measure: Measure, over: Measure): void =>
+    perSize(label, (r) => {
+      const g = gen(r);
+      return g ? ratio(g[measure].medianMs, g[over].medianMs) : '';
+    });
+  timed('build with compile, median (runs)', 'compile');
   perSize('  peak RSS', (r) => megabytes(gen(r)?.compile.peakRssKb ?? null));
   perSize('  compile stage', (r) => {
     const g = gen(r);
     return g ? seconds(g.compile.stagesMs.compile) : '';
   });
-  perSize('one tool changed: rebuild --no-compile (runs)', (r) => {
-    const g = gen(r);
-    return g ? `${seconds(g.regenerate.medianMs)} (${g.regenerate.runs})` : '';
-  });
-  perSize('  rebuild / build --no-compile (goal: under ×0.1)', (r) => {
-    const g = gen(r);
-    return g ? ratio(g.regenerate.medianMs, g.noCompile.medianMs) : '';
-  });
+  timed('one tool changed: rebuild --no-compile (runs)', 'regenerate');
+  relative('  rebuild / build --no-compile (goal: under ×0.1)', 'regenerate', 'noCompile');
   perSize('  peak RSS', (r) => megabytes(gen(r)?.regenerate.peakRssKb ?? null));
   perSize('  files rewritten', (r) => String(gen(r)?.regenerate.written ?? ''));
-  perSize('one tool changed: rebuild with compile (runs)', (r) => {
-    const g = gen(r);
-    return g ? `${seconds(g.regenerateCompiled.medianMs)} (${g.regenerateCompiled.runs})` : '';
-  });
-  perSize('  / build with compile', (r) => {
-    const g = gen(r);
-    return g ? ratio(g.regenerateCompiled.medianMs, g.compile.medianMs) : '';
-  });
-  perSize('same catalogue again: build with compile', (r) => {
-    const g = gen(r);
-    return g ? `${seconds(g.rebuildUnchanged.medianMs)} (${g.rebuildUnchanged.runs})` : '';
-  });
-  perSize('  / build with compile', (r) => {
-    const g = gen(r);
-    return g ? ratio(g.rebuildUnchanged.medianMs, g.compile.medianMs) : '';
-  });
+  timed('one tool changed: rebuild with compile (runs)', 'regenerateCompiled');
+  relative('  / build with compile', 'regenerateCompiled', 'compile');
+  timed('same catalogue again: build with compile', 'rebuildUnchanged');
+  relative('  / build with compile', 'rebuildUnchanged', 'compile');
   if (settings.peers) {
     for (const peer of PEERS) {
       perSize(`${peer.label}, median (runs)`, (r) => {
