@@ -228,15 +228,25 @@ export async function typeCheckAndEmit(root: string, { prebuilt, incremental, bu
   return rootNames.length + constant.size;
 }
 
+/**
+ * true when the stamp says the package is compiled as it stands; else the stamp is removed and the digest of the
+ * sources returned, to stamp once the compile succeeds (false when the stamp cannot be removed).
+ */
+function removeStampUnlessCurrent(root: string, prebuilt: PrebuiltRuntime | null): true | string | false {
+  const sources = sourcesDigest(root, prebuilt);
+  if (compiledAsStamped(root, sources)) return true;
+  return removeStamp(root) ? sources : false;
+}
+
 export async function compilePackage(outDir: string): Promise<CompileSummary> {
   const root = resolve(outDir);
   const prebuilt = prebuiltRuntimeFor(root);
   const runtime = prebuilt ? 'prebuilt' : 'compiled';
   const usable = await cacheFolderUsable(root);
-  const sources = usable ? sourcesDigest(root, prebuilt) : null;
-  if (sources !== null && compiledAsStamped(root, sources)) return { files: 0, runtime, kept: true };
-  if (usable) removeStamp(root);
+  // A stamp that cannot be removed before the compile could outlive a failed one: then none is read or written.
+  const stamp = usable && removeStampUnlessCurrent(root, prebuilt);
+  if (stamp === true) return { files: 0, runtime, kept: true };
   const files = await typeCheckAndEmit(root, { prebuilt, incremental: usable, bundle: true });
-  if (sources !== null) writeStamp(root, sources);
+  if (typeof stamp === 'string') writeStamp(root, stamp);
   return { files, runtime, kept: false };
 }

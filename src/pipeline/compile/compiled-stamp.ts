@@ -94,11 +94,21 @@ export function compiledAsStamped(root: string, sources: string): boolean {
   }
 }
 
-export function removeStamp(root: string): void {
-  rmSync(stampPath(root), { force: true });
+/** Removes the stamp; where it cannot be removed, reports false, and the compile goes ahead without one. */
+export function removeStamp(root: string): boolean {
+  try {
+    rmSync(stampPath(root), { force: true });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
-/** Records a successful compile of `sources`, with the `dist/` it left. */
+/** Records a successful compile of `sources`, with the `dist/` it left. The stamp only saves time: a failure to write it is no failure of the compile. */
 export function writeStamp(root: string, sources: string): void {
-  writeFileAtomic(stampPath(root), `${JSON.stringify({ format: STAMP_FORMAT, sources, dist: distDigest(root) })}\n`);
+  try {
+    writeFileAtomic(stampPath(root), `${JSON.stringify({ format: STAMP_FORMAT, sources, dist: distDigest(root) })}\n`);
+  } catch {
+    // The next compile compiles.
+  }
 }
