@@ -9,6 +9,7 @@ import * as prettier from 'prettier';
 import { checkCatalogue } from '../../src/pipeline/check/check-catalogue.js';
 import { resolveConfig } from '../../src/pipeline/config.js';
 import { emitPackage } from '../../src/pipeline/emit/emit-package.js';
+import { wholeText } from '../../src/pipeline/emit/package-text.js';
 import { endingInOneNewline } from '../../src/pipeline/emit/text.js';
 import { planPackage } from '../../src/pipeline/plan/plan-package.js';
 import { bundle, hostileBundle } from '../fixtures/catalogues.js';
@@ -49,7 +50,9 @@ async function unformatted(files: Iterable<[string, string]>, dir: string): Prom
 async function emittedCode(catalogue: unknown, formatted = /\.(ts|json)$/): Promise<[string, string][]> {
   const check = checkCatalogue(catalogue);
   const { files } = await emitPackage(planPackage(check.tools), resolveConfig());
-  return [...files].filter(([path]) => formatted.test(path) && !path.startsWith('src/runtime/') && !MAY_BE_IGNORED.test(path));
+  return [...files]
+    .filter(([path]) => formatted.test(path) && !path.startsWith('src/runtime/') && !MAY_BE_IGNORED.test(path))
+    .map(([path, text]) => [path, wholeText(text)]);
 }
 
 describe('formatting of the generated package', () => {

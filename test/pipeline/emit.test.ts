@@ -3,18 +3,22 @@ import { describe, it } from 'node:test';
 import { checkCatalogue } from '../../src/pipeline/check/check-catalogue.js';
 import { resolveConfig } from '../../src/pipeline/config.js';
 import { emitPackage, type PackageFiles } from '../../src/pipeline/emit/emit-package.js';
+import { wholeText } from '../../src/pipeline/emit/package-text.js';
 import { cleanSchema } from '../../src/pipeline/emit/schema-types.js';
 import { commentText, docComment, endingInOneNewline, markdownCell } from '../../src/pipeline/emit/text.js';
 import { planPackage } from '../../src/pipeline/plan/plan-package.js';
 import { bundle, hostileBundle, HOSTILE_TEXT, INJECTION, tool } from '../fixtures/catalogues.js';
 
-async function emit(document: unknown): Promise<PackageFiles> {
+/** The files' texts, each whole (the large data files are emitted to be put out a part at a time). */
+const wholeTexts = (files: PackageFiles): Map<string, string> => new Map([...files].map(([path, text]) => [path, wholeText(text)]));
+
+async function emit(document: unknown): Promise<Map<string, string>> {
   const check = checkCatalogue(document);
   assert.deepEqual(
     check.problems.filter((p) => p.severity === 'error'),
     [],
   );
-  return (await emitPackage(planPackage(check.tools), resolveConfig())).files;
+  return wholeTexts((await emitPackage(planPackage(check.tools), resolveConfig())).files);
 }
 
 /** A copy of a manifest with its own keys in reverse order. */
@@ -112,9 +116,13 @@ describe('emit stage', () => {
 
   it('takes names from the config', async () => {
     const check = checkCatalogue(bundle([tool('a-tool')]));
-    const { files } = await emitPackage(
-      planPackage(check.tools),
-      resolveConfig({ packageName: '@acme/tools-mcp', metaToolName: 'acme', uriScheme: 'acme', envPrefix: 'ACME_' }),
+    const files = wholeTexts(
+      (
+        await emitPackage(
+          planPackage(check.tools),
+          resolveConfig({ packageName: '@acme/tools-mcp', metaToolName: 'acme', uriScheme: 'acme', envPrefix: 'ACME_' }),
+        )
+      ).files,
     );
     assert.equal(JSON.parse(files.get('package.json')!).name, '@acme/tools-mcp');
     assert.match(files.get('src/names.ts')!, /^ {2}metaToolName: 'acme',$/m);
@@ -212,7 +220,7 @@ describe('emit stage: registry metadata', () => {
   ]) {
     it(`server.json follows the registry rules and matches package.json mcpName (${JSON.stringify(overrides).slice(0, 40)})`, async () => {
       const check = checkCatalogue(bundle([tool('a-tool')]));
-      const { files } = await emitPackage(planPackage(check.tools), resolveConfig(overrides));
+      const files = wholeTexts((await emitPackage(planPackage(check.tools), resolveConfig(overrides))).files);
       const server = JSON.parse(files.get('server.json')!);
       const pkg = JSON.parse(files.get('package.json')!);
       assert.equal(server.$schema, 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json');

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { LAYOUT } from '../../src/pipeline/plan/layout.js';
-import { writePackage } from '../../src/pipeline/write/write-package.js';
+import { lazyJoinedText } from '../../src/pipeline/emit/package-text.js';
+import { findDrift, writePackage } from '../../src/pipeline/write/write-package.js';
 
 /** Every path under `dir`, folders included, sorted. */
 async function tree(dir: string): Promise<string[]> {
@@ -77,6 +78,33 @@ describe('write stage', () => {
         ['a', 'a/out', ...[LAYOUT.namesLock, 'src', 'src/tools', 'src/tools/ok.ts'].map((p) => `a/out/${p}`)].sort(),
       );
       assert.equal(await readFile(join(dir, 'a', 'out', 'src', 'tools', 'ok.ts'), 'utf8'), '\n');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('writes a text put out in parts byte for byte, into a new folder and over a changed file, and compares it for drift', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'nb-write-lazy-'));
+    try {
+      const out = join(dir, 'out');
+      const lines = Array.from({ length: 3000 }, (_, index) => `{"slug":"tool-${index}","note":"🙂 ${'x'.repeat(index % 500)}"}`);
+      const textOf = (items: string[]) => lazyJoinedText('{"tools":[\n', items, (line) => line, ',\n', '\n]}\n');
+      const expected = (items: string[]) => `{"tools":[\n${items.join(',\n')}\n]}\n`;
+      const files = new Map([
+        [LAYOUT.namesLock, '{"format":"nexusbloom-names/1","tools":{}}\n'],
+        ['data/catalogue.json', textOf(lines)],
+      ]);
+      await writePackage(out, files);
+      assert.equal(await readFile(join(out, 'data', 'catalogue.json'), 'utf8'), expected(lines));
+      assert.deepEqual(await findDrift(out, files), { changed: [], missing: [], extra: [] });
+
+      const changedLines = lines.map((line, index) => (index === 2999 ? line.replace('tool-', 'changed-') : line));
+      const changed = new Map([...files, ['data/catalogue.json', textOf(changedLines)]]);
+      assert.deepEqual(await findDrift(out, changed), { changed: ['data/catalogue.json'], missing: [], extra: [] });
+      const summary = await writePackage(out, changed);
+      assert.deepEqual(summary, { written: ['data/catalogue.json'], unchanged: 1, removed: [] });
+      assert.equal(await readFile(join(out, 'data', 'catalogue.json'), 'utf8'), expected(changedLines));
+      assert.deepEqual((await writePackage(out, changed)).written, []);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -6,20 +6,26 @@ import { DEFAULT_HOST_PROFILE } from '../../runtime/schema/host-profiles.js';
 import type { ServedTool } from '../../runtime/shared/contracts.js';
 import { contentKey } from '../cache/build-cache.js';
 import type { ToolJob } from '../parallel/work.js';
-import { joinedTextOf } from './text.js';
+import { lazyJoinedText, wholeText, type PackageText } from './package-text.js';
 
 /**
  * `data/tools-list.json`: the default-profile form of every advertisable tool, prepared by the generator so that a
- * server listing every tool does no schema work at start-up. One tool a line, in the catalogue's order.
+ * server listing every tool does no schema work at start-up. One tool a line, in the catalogue's order; each line made
+ * as the file is written (package-text.ts).
  */
-export function advertisedListFileText(tools: readonly ServedTool[], lineOf: (tool: ServedTool) => string = advertisedListLine): string {
-  return joinedTextOf(
+export function advertisedListFile(tools: readonly ServedTool[], lineOf: (tool: ServedTool) => string = advertisedListLine): PackageText {
+  return lazyJoinedText(
     `{"format":${JSON.stringify(ADVERTISED_LIST_FORMAT)},"profile":${JSON.stringify(DEFAULT_HOST_PROFILE)},"tools":[\n`,
     tools.filter(isAdvertised),
     lineOf,
     ',\n',
     '\n]}\n',
   );
+}
+
+/** The text of advertisedListFile, whole. */
+export function advertisedListFileText(tools: readonly ServedTool[], lineOf: (tool: ServedTool) => string = advertisedListLine): string {
+  return wholeText(advertisedListFile(tools, lineOf));
 }
 
 /**

@@ -3,7 +3,7 @@
 
 import { CATALOGUE_INDEX_FORMAT, traitsOf } from '../../runtime/catalogue/catalogue-index.js';
 import type { ServedTool } from '../../runtime/shared/contracts.js';
-import { joinedText } from './text.js';
+import { joinedText } from './package-text.js';
 
 /** The index of `tools`, one tool a line, in their order (the served catalogue's). */
 export function catalogueIndexFileText(tools: readonly ServedTool[]): string {

@@ -17,25 +17,18 @@ import type { Problem } from '../problems.js';
 import { renderTemplate } from './templates.js';
 import { acceptsEmptyInput, sampleInput } from './sample-input.js';
 import { isAdvertised } from '../../runtime/catalogue/advertise.js';
-import { advertisedListFileText, advertisedListLineOf, LIST_PARTS_JOB } from './advertised-list.js';
+import { advertisedListFile, advertisedListLineOf, LIST_PARTS_JOB } from './advertised-list.js';
 import { createWork, type ToolJob, type Work } from '../parallel/work.js';
 import { catalogueIndexFileText } from './catalogue-index-file.js';
-import { SEARCH_PARTS_JOB, searchIndexFileText } from './search-index-file.js';
+import { SEARCH_PARTS_JOB, searchIndexFile } from './search-index-file.js';
+import { lazyJoinedText, type PackageText } from './package-text.js';
 import { policyFileText } from './policy-file.js';
 import { byCodeUnit } from '../../runtime/shared/order.js';
-import {
-  alignedMarkdownTables,
-  displayWidth,
-  docComment,
-  endingInOneNewline,
-  firstSentence,
-  joinedTextOf,
-  PRINT_WIDTH,
-  tsString,
-} from './text.js';
+import { alignedMarkdownTables, displayWidth, docComment, endingInOneNewline, firstSentence, PRINT_WIDTH, tsString } from './text.js';
 import { toolDoc } from './tool-doc.js';
 
-export type PackageFiles = ReadonlyMap<string, string>;
+/** Every file of a package, by path: its text, or for the large data files the text as it is put out (package-text.ts). */
+export type PackageFiles = ReadonlyMap<string, PackageText>;
 
 const MANIFEST_FIELD_ORDER = [
   'slug',
@@ -77,16 +70,22 @@ function servedTools(plan: PackagePlan): ServedTool[] {
 }
 
 /**
- * `JSON.stringify(file, null, 2)` and a final LF, made a tool at a time and joined once: the stringify of the whole
- * file is a tree of parts that reading or writing it copies whole (some 28 MB for 3,000 tools), leaving the parts behind.
+ * `JSON.stringify(file, null, 2)` and a final LF, made a tool at a time as the file is written (package-text.ts): the
+ * stringify of the whole file is a tree of parts that reading or writing it copies whole (some 28 MB for 3,000 tools).
  */
-function servedCatalogueText(tools: ServedTool[]): string {
+function servedCatalogueText(tools: ServedTool[]): PackageText {
   const format: ServedCatalogueFile['format'] = 'nexusbloom-served-catalogue/1';
   const head = `{\n  "format": ${JSON.stringify(format)},\n  "tools": [`;
   if (tools.length === 0) return `${head}]\n}\n`;
   // A value nested two levels down is the same text with each line after its first indented by four more spaces
   // (JSON strings hold no raw line feed).
-  return joinedTextOf(`${head}\n`, tools, (tool) => `    ${JSON.stringify(tool, null, 2).replaceAll('\n', '\n    ')}`, ',\n', '\n  ]\n}\n');
+  return lazyJoinedText(
+    `${head}\n`,
+    tools,
+    (tool) => `    ${JSON.stringify(tool, null, 2).replaceAll('\n', '\n    ')}`,
+    ',\n',
+    '\n  ]\n}\n',
+  );
 }
 
 const moduleKeys = new WeakMap<PlannedTool, string>();
@@ -306,7 +305,7 @@ export interface EmittedPackage {
 }
 
 /** `files` with `added` among them, in path order. */
-export function withFiles(files: PackageFiles, added: ReadonlyArray<readonly [string, string]>): PackageFiles {
+export function withFiles(files: PackageFiles, added: ReadonlyArray<readonly [string, PackageText]>): PackageFiles {
   return new Map([...files, ...added].sort(([a], [b]) => byCodeUnit(a, b)));
 }
 
@@ -324,7 +323,7 @@ export async function emitPackage(
   const modules = await work.map(TOOL_MODULE_JOB, plan.tools);
   await work.close();
   const runtime = runtimeFiles();
-  const files = new Map<string, string>();
+  const files = new Map<string, PackageText>();
   files.set(LAYOUT.packageJson, packageJson(config, new Set(runtime.keys())));
   files.set(LAYOUT.tsconfig, tsconfigJson());
   files.set(LAYOUT.serverJson, serverJson(config));
@@ -341,12 +340,12 @@ export async function emitPackage(
   // What start-up reads instead of the catalogue, whose manifests wait for their first use.
   files.set(LAYOUT.catalogueIndex, catalogueIndexFileText(served));
   // Built here so the server's first search loads an index instead of building one.
-  files.set(LAYOUT.searchIndex, searchIndexFileText(served, await work.map(SEARCH_PARTS_JOB, served)));
+  files.set(LAYOUT.searchIndex, searchIndexFile(served, await work.map(SEARCH_PARTS_JOB, served)));
   const advertised = served.filter(isAdvertised);
   const listParts = new Map((await work.map(LIST_PARTS_JOB, advertised)).map((parts, index) => [advertised[index]!.slug, parts]));
   files.set(
     LAYOUT.toolsList,
-    advertisedListFileText(served, (tool) => advertisedListLineOf(listParts.get(tool.slug)!)),
+    advertisedListFile(served, (tool) => advertisedListLineOf(listParts.get(tool.slug)!)),
   );
   // The tool policy the server applies unless its environment overrides it (src/runtime/policy/).
   files.set(LAYOUT.policy, policyFileText(config.policy));
@@ -367,7 +366,8 @@ export async function emitPackage(
   return {
     files: withFiles(
       new Map(),
-      [...files].map(([path, text]) => [path, endingInOneNewline(text)] as const),
+      // A text put out in parts ends in one LF by construction (lazyJoinedText).
+      [...files].map(([path, text]) => [path, typeof text === 'string' ? endingInOneNewline(text) : text] as const),
     ),
     served,
     listEntries: new Map([...listParts].map(([slug, parts]) => [slug, parts.tool])),

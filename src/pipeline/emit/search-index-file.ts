@@ -19,7 +19,7 @@ import {
 } from '../../runtime/search/index.js';
 import { readWordNet, wordNetRelated, wordNetSynonyms } from './wordnet-synonyms.js';
 import { byCodeUnit } from '../../runtime/shared/order.js';
-import { joinedText } from './text.js';
+import { lazyJoinedText, wholeText, type PackageText } from './package-text.js';
 import { contentKey } from '../cache/build-cache.js';
 import type { ToolJob } from '../parallel/work.js';
 import { searchableTexts } from '../../runtime/search/analysis.js';
@@ -121,10 +121,10 @@ export const SEARCH_PARTS_JOB: ToolJob<ServedTool, SearchIndexParts> = {
  * given): a header line, then one line a tool in list order; deterministic, no dates, LF, final newline. Read back by
  * parseSearchIndex into packagedSearchIndex's data.
  */
-export function searchIndexFileText(
+export function searchIndexFile(
   tools: readonly ServedTool[],
   parts: readonly SearchIndexParts[] = tools.map(searchIndexParts),
-): string {
+): PackageText {
   const indexTerms = new Set<string>();
   const vocabulary = new Set<string>();
   for (const part of parts) {
@@ -144,5 +144,10 @@ export function searchIndexFileText(
     return `,${JSON.stringify(name)}:{${entries.length ? `\n${entries.join(',\n')}\n` : ''}}`;
   });
   const tail = `]${tableTexts.join('')}}\n`;
-  return lines.length ? joinedText(`${header}\n`, lines, ',\n', `\n${tail}`) : `${header}${tail}`;
+  return lines.length ? lazyJoinedText(`${header}\n`, lines, (line) => line, ',\n', `\n${tail}`) : `${header}${tail}`;
+}
+
+/** The text of searchIndexFile, whole. */
+export function searchIndexFileText(tools: readonly ServedTool[], parts?: readonly SearchIndexParts[]): string {
+  return wholeText(searchIndexFile(tools, parts));
 }

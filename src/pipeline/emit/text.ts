@@ -157,38 +157,3 @@ export function prettierJson(value: unknown): string {
     },
   );
 }
-
-/**
- * `head`, the items with `separator` between them, then `tail`, as one flat string made by one join. Concatenating
- * the joined items with a head and a tail instead gives a string V8 must copy whole to read its last character or to
- * write it, leaving the parts behind as garbage: some tens of MB for a large catalogue's data files.
- */
-export function joinedText(head: string, items: readonly string[], separator: string, tail: string): string {
-  const parts: string[] = [head];
-  items.forEach((item, index) => {
-    if (index > 0) parts.push(separator);
-    parts.push(item);
-  });
-  parts.push(tail);
-  return parts.join('');
-}
-
-/** Items joined into one flat string per this many, before the one join of them all (see joinedTextOf). */
-const JOIN_CHUNK = 64;
-
-/**
- * joinedText of what `itemOf` makes of each value, joined a few dozen at a time as they are made: each item then dies
- * young, where holding every item until one join promotes them all: a 3,000-tool catalogue's 28 MB `data/catalogue.json`
- * then takes some 85 MB of heap to make instead of 170.
- */
-export function joinedTextOf<T>(head: string, values: readonly T[], itemOf: (value: T) => string, separator: string, tail: string): string {
-  const chunks: string[] = [];
-  for (let at = 0; at < values.length; at += JOIN_CHUNK)
-    chunks.push(
-      values
-        .slice(at, at + JOIN_CHUNK)
-        .map(itemOf)
-        .join(separator),
-    );
-  return joinedText(head, chunks, separator, tail);
-}

@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { readdir, readlink, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { PackageFiles } from '../emit/emit-package.js';
+import { isSameText, wholeText } from '../emit/package-text.js';
 import { LAYOUT, OWNED_DIRS } from '../plan/layout.js';
 import { PipelineError } from '../problems.js';
 import { temporaryBeside, writeTextSync } from './atomic-write.js';
@@ -77,7 +78,7 @@ async function refuseForeignFiles(outDir: string, files: PackageFiles): Promise<
   const stale = await staleFiles(outDir, files);
   const overwritten = [...files].flatMap(([path, text]) => {
     const current = readIfExistsSync(join(outDir, path));
-    return current !== null && current !== text ? [path] : [];
+    return current !== null && !isSameText(current, text) ? [path] : [];
   });
   if (overwritten.length + stale.length === 0) return;
   const affected = [...overwritten.map((path) => `overwrite ${path}`), ...stale.map((path) => `delete ${path}`)];
@@ -94,8 +95,10 @@ export async function writePackage(outDir: string, files: PackageFiles, options:
   if (!options.force) await refuseForeignFiles(outDir, files);
   const changes: Change[] = [];
   let unchanged = 0;
-  for (const [path, text] of files) {
+  for (const [path, lazy] of files) {
     const previous = readIfExistsSync(join(outDir, path));
+    // Made whole once, to compare and then to write: a changed data file is not made twice.
+    const text = wholeText(lazy);
     if (previous === text) unchanged++;
     else changes.push({ path, text, previous, temporary: '' });
   }
@@ -216,7 +219,7 @@ export async function findDrift(outDir: string, files: PackageFiles): Promise<Dr
   for (const [path, text] of files) {
     const current = readIfExistsSync(join(outDir, path));
     if (current === null) missing.push(path);
-    else if (current !== text) changed.push(path);
+    else if (!isSameText(current, text)) changed.push(path);
   }
   return { changed: changed.sort(), missing: missing.sort(), extra: await staleFiles(outDir, files) };
 }

@@ -1,0 +1,86 @@
+// A package file's text: a string, or, for the large data files, the text put out a part at a time as it is written.
+// A 3,000-tool catalogue's data/catalogue.json is 28 MB and its tools/list and search index 14 MB more: made whole at
+// emit, they would sit in memory beside the token budget's tables, the build's peak; put out a part at a time, the
+// parts are made while the file is written and die young, and the whole text is never one string.
+
+/** A file's text, or a function that puts it out a part at a time, in order (it may be called more than once). */
+export type PackageText = string | ((put: (part: string) => void) => void);
+
+/**
+ * `head`, the items with `separator` between them, then `tail`, as one flat string made by one join. Concatenating
+ * the joined items with a head and a tail instead gives a string V8 must copy whole to read its last character or to
+ * write it, leaving the parts behind as garbage: some tens of MB for a large catalogue's data files.
+ */
+export function joinedText(head: string, items: readonly string[], separator: string, tail: string): string {
+  const parts: string[] = [head];
+  items.forEach((item, index) => {
+    if (index > 0) parts.push(separator);
+    parts.push(item);
+  });
+  parts.push(tail);
+  return parts.join('');
+}
+
+/**
+ * The text of `head`, what `itemOf` makes of each value with `separator` between them, and `tail`, made as it is put
+ * out: each item when its turn comes. `tail` ends the file, so it ends in exactly one LF, as every package file does.
+ */
+export function lazyJoinedText<T>(
+  head: string,
+  values: readonly T[],
+  itemOf: (value: T) => string,
+  separator: string,
+  tail: string,
+): PackageText {
+  if (!tail.endsWith('\n') || tail.endsWith('\n\n')) throw new Error('a package file ends in exactly one LF: so must its tail');
+  return (put) => {
+    put(head);
+    values.forEach((value, index) => {
+      if (index > 0) put(separator);
+      put(itemOf(value));
+    });
+    put(tail);
+  };
+}
+
+/** Parts joined into one flat string per this many, before the one join of them all (see wholeText). */
+const JOIN_CHUNK = 64;
+
+/**
+ * The text as one string, joined a few dozen parts at a time as they are put out: each part then dies young, where
+ * holding every part until one join promotes them all (a 3,000-tool data/catalogue.json then takes some 85 MB of heap
+ * to make instead of 170).
+ */
+export function wholeText(text: PackageText): string {
+  if (typeof text === 'string') return text;
+  const chunks: string[] = [];
+  let pending: string[] = [];
+  text((part) => {
+    pending.push(part);
+    if (pending.length === JOIN_CHUNK) {
+      chunks.push(pending.join(''));
+      pending = [];
+    }
+  });
+  chunks.push(pending.join(''));
+  return chunks.join('');
+}
+
+/** Thrown to stop putting out a text whose part already differs. */
+const DIFFERS = Symbol('differs');
+
+/** Whether `text` is exactly `current`, part by part, without making it one string. */
+export function isSameText(current: string, text: PackageText): boolean {
+  if (typeof text === 'string') return current === text;
+  let at = 0;
+  try {
+    text((part) => {
+      if (!current.startsWith(part, at)) throw DIFFERS;
+      at += part.length;
+    });
+  } catch (error) {
+    if (error === DIFFERS) return false;
+    throw error;
+  }
+  return at === current.length;
+}
