@@ -10,7 +10,7 @@ import { checkCatalogueWith } from './check/check-catalogue.js';
 import type { GeneratorConfig } from './config.js';
 import { emitPackage, withFiles, type PackageFiles } from './emit/emit-package.js';
 import { createWork } from './parallel/work.js';
-import { boundHeapGrowth, collectGarbage } from './memory.js';
+import { boundHeapGrowth, collectGarbage, defaultHeapGrowth } from './memory.js';
 import { LAYOUT } from './plan/layout.js';
 import { planPackage } from './plan/plan-package.js';
 import { planWarnings } from './plan/plan-warnings.js';
@@ -109,6 +109,7 @@ async function writeStage(
 
 /** The compile stage: type-check and emit dist/. Loaded only when needed: ts-morph brings the whole TypeScript compiler. */
 async function compileStage(outDir: string, log: (line: string) => void): Promise<true> {
+  defaultHeapGrowth();
   log('compiling the package (type-check and emit dist/)…');
   const { compilePackage } = await import('./compile/compile-package.js');
   const { kept } = await compilePackage(outDir);
@@ -124,7 +125,21 @@ function toolCountOf(document: unknown): number {
 
 export async function buildPackage(options: BuildOptions): Promise<BuildResult> {
   const log = options.log ?? (() => {});
-  const { timings, stage } = stageClock();
+  const clock = stageClock();
+  const built = await emitAndWrite(options, clock.stage, log);
+  // What emit held (the catalogue, the plan, the file texts, the cache) is garbage from here: the compiler's heap,
+  // several times the size, need not mark it at every collection, nor keep within the bound set for emit's peak.
+  const compiled =
+    built.drift === null && options.compile !== false && (await clock.stage('compile', () => compileStage(options.outDir, log)));
+  return { ...built, compiled, timingsMs: clock.timings };
+}
+
+/** source → check → plan → emit → budget → write (or, with `check`, the comparison that stands for the write). */
+async function emitAndWrite(
+  options: BuildOptions,
+  stage: ReturnType<typeof stageClock>['stage'],
+  log: (line: string) => void,
+): Promise<Omit<BuildResult, 'compiled' | 'timingsMs'>> {
   const mode = options.release ?? 'keep';
   const raw = await stage('source', () => readSource(options.source, options.sourceOptions ?? {}));
   const tools = toolCountOf(raw.document);
@@ -161,18 +176,9 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
       listing,
       release: { version: release.version, bump: release.bump, entry: release.entry },
     };
-    if (options.check)
-      return {
-        ...built,
-        written: [],
-        removed: [],
-        drift: await stage('write', () => findDrift(options.outDir, files)),
-        compiled: false,
-        timingsMs: timings,
-      };
+    if (options.check) return { ...built, written: [], removed: [], drift: await stage('write', () => findDrift(options.outDir, files)) };
     const { written, removed } = await stage('write', () => writeStage(options, files, cache, log));
-    const compiled = options.compile !== false && (await stage('compile', () => compileStage(options.outDir, log)));
-    return { ...built, written, removed, drift: null, compiled, timingsMs: timings };
+    return { ...built, written, removed, drift: null };
   } finally {
     await work.close();
     await budgetStep.close();
