@@ -1,7 +1,7 @@
 // The index as a query reads it: each term's BM25F score per tool precomputed from the index data, with the
 // tools' actions and name sizes that ranking weighs.
 import type { ServedTool } from '../shared/contracts.js';
-import { calledName, fieldTerms, FIELDS, headTerm, namesMany, toolAction, words } from './analysis.js';
+import { calledName, fieldTerms, FIELDS, groupWordsOf, headTerm, namesMany, toolAction, words } from './analysis.js';
 import type { SearchIndexData, SearchTermData } from './index-data.js';
 import type { ActionKind } from './vocabulary.js';
 import { byCodeUnit } from '../shared/order.js';
@@ -132,7 +132,7 @@ export function decodeSearchIndex(
     const head = headOfName(calledName(tool), tool.slug);
     return head === null ? -1 : (postings.get(head)?.id ?? -1);
   });
-  const many = Uint8Array.from(tools, (tool) => (namesMany(calledName(tool), tool.slug) ? 1 : 0));
+  const many = Uint8Array.from(tools, (tool) => (namesMany(calledName(tool), tool.slug, groupWordsOf(tool)) ? 1 : 0));
   const deprecatedInText = Uint8Array.from(tools, (tool) =>
     /\bdeprecated\b/i.test(String(tool.manifest.description ?? '').split('\n')[0] ?? '') ? 1 : 0,
   );
