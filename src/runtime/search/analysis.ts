@@ -344,6 +344,27 @@ function namesAction(indexed: string, position: number): boolean {
   return position === 0 || !NOUN_VERBS.has(indexed) || ACTION_OF_TERM.get(indexed) === 'read';
 }
 
+/** Last words of an input field's name that say it identifies one thing ("screenId", "milestone_id", "tab_key"). */
+const IDENTIFIER_WORDS = new Set(['id', 'ids', 'key', 'uuid', 'slug']);
+
+/**
+ * The things a tool needs one of picked out before it runs: per required input field named as an identifier
+ * ("screenId", "merge_request_id"), the terms of what it identifies ("screen"; "merge", "request", "pull").
+ */
+export function requiredScopes(tool: ServedTool): string[][] {
+  const required = tool.manifest.input_schema?.required;
+  if (!Array.isArray(required)) return [];
+  const scopes: string[][] = [];
+  for (const field of required) {
+    if (typeof field !== 'string') continue;
+    const list = words(field);
+    if (list.length < 2 || !IDENTIFIER_WORDS.has(list.at(-1) as string)) continue;
+    const things = list.filter((word) => !STOP_WORDS.has(word) && !IDENTIFIER_WORDS.has(word));
+    if (things.length) scopes.push(withPhrases(things).map(term));
+  }
+  return scopes;
+}
+
 /** The searchable fields of a tool, in the order of FIELDS. */
 export const FIELDS = ['slug', 'name', 'lead', 'tags', 'fieldNames', 'description', 'fieldDescriptions', 'bigrams'] as const;
 export type FieldName = (typeof FIELDS)[number];
