@@ -167,11 +167,22 @@ function beforePreposition(list: readonly string[]): readonly string[] {
 /** Words that say a text acts on many at once ("BULK delete", "delete COLLECTION of jobs", "ALL labels"). */
 export const MANY_WORDS: ReadonlySet<string> = new Set(['all', 'every', 'bulk', 'batch', 'collection', 'multiple', 'many']);
 
-/** Whether a tool's name acts on many at once: a word of MANY_WORDS before its first preposition, or a plural there last. */
-export function namesMany(name: string, slug: string): boolean {
+/**
+ * Whether a tool's name acts on many at once: a word of MANY_WORDS before its first preposition, or a plural there last.
+ * A word the tool's tags hold names its group, not how many it acts on ("Delete Batch V1 Namespaced Job", tagged
+ * "batch_v1", deletes one job).
+ */
+export function namesMany(name: string, slug: string, groupWords: ReadonlySet<string> = new Set()): boolean {
   const head = beforePreposition(words(name || slug));
-  return head.some((word) => MANY_WORDS.has(word)) || isPlural(head.at(-1) ?? '');
+  return head.some((word) => MANY_WORDS.has(word) && !groupWords.has(word)) || isPlural(head.at(-1) ?? '');
 }
+
+/** A tool's category and tags, as one text: the group of the catalogue it sits in. */
+const groupText = (tool: ServedTool): string =>
+  [String(tool.manifest.category ?? ''), ...(Array.isArray(tool.manifest.tags) ? tool.manifest.tags : [])].join(' ');
+
+/** The words of a tool's category and tags. */
+export const groupWordsOf = (tool: ServedTool): ReadonlySet<string> => new Set(words(groupText(tool)));
 
 /** A plain plural noun ("pods", "branches", "recordings"), not a word that merely ends in s ("status", "access", "analysis"). */
 export function isPlural(word: string): boolean {
@@ -333,6 +344,27 @@ function namesAction(indexed: string, position: number): boolean {
   return position === 0 || !NOUN_VERBS.has(indexed) || ACTION_OF_TERM.get(indexed) === 'read';
 }
 
+/** Last words of an input field's name that say it identifies one thing ("screenId", "milestone_id", "tab_key"). */
+const IDENTIFIER_WORDS = new Set(['id', 'ids', 'key', 'uuid', 'slug']);
+
+/**
+ * The things a tool needs one of picked out before it runs: per required input field named as an identifier
+ * ("screenId", "merge_request_id"), the terms of what it identifies ("screen"; "merge", "request", "pull").
+ */
+export function requiredScopes(tool: ServedTool): string[][] {
+  const required = tool.manifest.input_schema?.required;
+  if (!Array.isArray(required)) return [];
+  const scopes: string[][] = [];
+  for (const field of required) {
+    if (typeof field !== 'string') continue;
+    const list = words(field);
+    if (list.length < 2 || !IDENTIFIER_WORDS.has(list.at(-1) as string)) continue;
+    const things = list.filter((word) => !STOP_WORDS.has(word) && !IDENTIFIER_WORDS.has(word));
+    if (things.length) scopes.push(withPhrases(things).map(term));
+  }
+  return scopes;
+}
+
 /** The searchable fields of a tool, in the order of FIELDS. */
 export const FIELDS = ['slug', 'name', 'lead', 'tags', 'fieldNames', 'description', 'fieldDescriptions', 'bigrams'] as const;
 export type FieldName = (typeof FIELDS)[number];
@@ -394,7 +426,7 @@ export function searchableTexts(tool: ServedTool): string[] {
     slug: tool.slug,
     name,
     lead,
-    tags: [String(manifest.category ?? ''), ...(Array.isArray(manifest.tags) ? manifest.tags : [])].join(' '),
+    tags: groupText(tool),
     fieldNames: fieldNames.join(' '),
     description: rest === '' ? description.slice(lead.length) : `${rest} ${description.slice(lead.length)}`,
     fieldDescriptions: fieldDescriptions.join(' '),

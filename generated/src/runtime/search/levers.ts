@@ -92,6 +92,11 @@ export interface RankingLevers {
   pluralMeansList: boolean;
   /** A tool whose description's first line says it is deprecated counts as deprecated. */
   deprecatedInText: boolean;
+  /**
+   * The factor, per thing a tool needs picked out by a required identifier that the query does not name ("list all
+   * fields" is not "Get all screen tab fields", which needs a screen and a tab). 1: off.
+   */
+  unnamedScope: number;
 }
 
 /**
@@ -132,4 +137,5 @@ export const SHIPPED_LEVERS: RankingLevers = {
   repeatedHead: 0.7,
   pluralMeansList: true,
   deprecatedInText: true,
+  unnamedScope: 0.85,
 };

@@ -266,6 +266,8 @@ export function rankTools(
   const verbNoun = leadWord !== undefined && plainWords[0] === leadWord && actsOn(plainWords) ? leadWord : undefined;
   const leadIsHead = new Uint8Array(toolCount);
   const contextTerms = L.contextHead < 1 ? contextTermsOf(merged) : new Set<string>();
+  // The term numbers the query's words name, as written or through a synonym.
+  const namedTerms = new Set<number>();
   for (const [position, word] of chosen.entries()) {
     const actionWord = actionAt[position] === true;
     // "who can this ticket be given to": the people asked for are what a tool about users or members is about.
@@ -276,6 +278,9 @@ export function rankTools(
     const touched: number[] = [];
     // Each option's term number, looked up once for every tool it reaches.
     const optionIds = options.map((option) => index.postings.get(option.term)?.id ?? -1);
+    options.forEach((option, optionIndex) => {
+      if (option.via !== 'prefix') namedTerms.add(optionIds[optionIndex] as number);
+    });
     // Per tool, the best-scoring option wins; on a tie the earlier option (exact, then synonym, then prefix) stays.
     options.forEach((option, optionIndex) => {
       const postings = index.postings.get(option.term);
@@ -458,6 +463,7 @@ export function rankTools(
       score *= L.deprecatedFactor;
     return { tool, score: Math.round(score * 1000) / 1000, coverage: Math.round(coverage * 100) / 100 };
   });
+  if (L.unnamedScope < 1) narrowerYield(candidates, index, namedTerms, L.unnamedScope);
   const ranksBefore = (a: Candidate, b: Candidate): number =>
     b.score - a.score || byCodeUnit((tools[a.tool] as ServedTool).slug, (tools[b.tool] as ServedTool).slug) || a.tool - b.tool;
   // One past the limit, so the last hit shown knows whether the next one ties with it.
@@ -496,6 +502,40 @@ export function rankTools(
       nearTie: neighbours.some((other) => Math.abs(other.score - score) <= NEAR_TIE_SHARE * Math.max(other.score, score)),
     };
   });
+}
+
+/**
+ * "list all fields": of tools about the same thing doing the same, one that needs more things picked out first which
+ * the query does not name ("Get all screen tab fields" needs a screen and a tab) yields to the one needing fewest,
+ * by the factor per thing more. A thing every tool of a kind needs (the user whose meetings they are) weighs alike.
+ */
+function narrowerYield(candidates: Candidate[], index: SearchIndex, named: ReadonlySet<number>, factor: number): void {
+  const unnamed = candidates.map(({ tool }) => {
+    const scopes = index.scopes[tool] as readonly Int32Array[];
+    return scopes.length ? unnamedScopes(scopes, named) : 0;
+  });
+  if (!unnamed.some((count) => count > 0)) return;
+  // A kind: the head noun's term number and the action, as one number.
+  const kindOf = ({ tool }: Candidate): number =>
+    (index.heads[tool] as number) * ACTION_KINDS.length + ACTION_KINDS.indexOf(index.actions[tool] ?? null);
+  const fewest = new Map<number, number>();
+  candidates.forEach((candidate, at) => {
+    const kind = kindOf(candidate);
+    fewest.set(kind, Math.min(fewest.get(kind) ?? Infinity, unnamed[at] as number));
+  });
+  candidates.forEach((candidate, at) => {
+    const more = (unnamed[at] as number) - (fewest.get(kindOf(candidate)) as number);
+    if (index.heads[candidate.tool] !== -1 && more > 0) candidate.score = Math.round(candidate.score * factor ** more * 1000) / 1000;
+  });
+}
+
+const ACTION_KINDS: readonly (ActionKind | null)[] = [null, 'create', 'read', 'list', 'update', 'delete'];
+
+/** How many of the things a tool needs picked out (SearchIndex.scopes) the query names by none of their terms. */
+function unnamedScopes(scopes: readonly Int32Array[], named: ReadonlySet<number>): number {
+  let unnamed = 0;
+  for (const scope of scopes) if (!scope.some((id) => named.has(id))) unnamed += 1;
+  return unnamed;
 }
 
 /**

@@ -1,7 +1,7 @@
 // The index as a query reads it: each term's BM25F score per tool precomputed from the index data, with the
 // tools' actions and name sizes that ranking weighs.
 import type { ServedTool } from '../shared/contracts.js';
-import { calledName, fieldTerms, FIELDS, headTerm, namesMany, toolAction, words } from './analysis.js';
+import { calledName, fieldTerms, FIELDS, groupWordsOf, headTerm, namesMany, requiredScopes, toolAction, words } from './analysis.js';
 import type { SearchIndexData, SearchTermData } from './index-data.js';
 import type { ActionKind } from './vocabulary.js';
 import { byCodeUnit } from '../shared/order.js';
@@ -45,6 +45,8 @@ export interface SearchIndex {
   many: Uint8Array;
   /** Per tool, 1 when its description's first line says it is deprecated ("… deprecated: use … instead"). */
   deprecatedInText: Uint8Array;
+  /** Per tool, per thing it needs picked out by an identifier (requiredScopes), the term numbers naming it (-1: none). */
+  scopes: readonly (readonly Int32Array[])[];
   /**
    * Initials of three adjacent words of tool names → those words' two adjacent pairs (bigram terms): "crd" →
    * custom_resourc, resourc_definit. Built on first use, from this catalogue's own names.
@@ -132,9 +134,12 @@ export function decodeSearchIndex(
     const head = headOfName(calledName(tool), tool.slug);
     return head === null ? -1 : (postings.get(head)?.id ?? -1);
   });
-  const many = Uint8Array.from(tools, (tool) => (namesMany(calledName(tool), tool.slug) ? 1 : 0));
+  const many = Uint8Array.from(tools, (tool) => (namesMany(calledName(tool), tool.slug, groupWordsOf(tool)) ? 1 : 0));
   const deprecatedInText = Uint8Array.from(tools, (tool) =>
     /\bdeprecated\b/i.test(String(tool.manifest.description ?? '').split('\n')[0] ?? '') ? 1 : 0,
+  );
+  const scopes = narrowingScopes(tools).map((list) =>
+    list.map((scope) => Int32Array.from(scope, (scopeTerm) => postings.get(scopeTerm)?.id ?? -1)),
   );
   let initialisms: Map<string, string[]> | undefined;
   return {
@@ -152,7 +157,24 @@ export function decodeSearchIndex(
     heads,
     many,
     deprecatedInText,
+    scopes,
   };
+}
+
+/** The share of a catalogue's tools past which a thing they need picked out is where all of them sit, not a narrowing. */
+const AMBIENT_SHARE = 0.1;
+
+/**
+ * Per tool, the things it needs picked out (requiredScopes), less those that a tenth of the catalogue or more needs:
+ * the user or account a whole API hangs from narrows nothing ("set up a webinar" needs the host's user id).
+ */
+function narrowingScopes(tools: readonly ServedTool[]): string[][][] {
+  const perTool = tools.map(requiredScopes);
+  const needing = new Map<string, number>();
+  for (const list of perTool)
+    for (const scope of new Set(list.map((terms) => terms.join(' ')))) needing.set(scope, (needing.get(scope) ?? 0) + 1);
+  const ambient = (scope: string[]): boolean => (needing.get(scope.join(' ')) ?? 0) >= AMBIENT_SHARE * tools.length;
+  return perTool.map((list) => list.filter((scope) => !ambient(scope)));
 }
 
 /** Quantity words that lead a name before what it counts ("Get a LIST of group issues", "Get ALL of a repo's labels"). */
