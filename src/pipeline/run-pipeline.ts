@@ -130,7 +130,7 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
   // What emit held (the catalogue, the plan, the file texts, the cache) is garbage from here: the compiler's heap,
   // several times the size, need not mark it at every collection, nor keep within the bound set for emit's peak.
   const compiled =
-    built.drift === null && options.compile !== false && (await clock.stage('compile', () => compileStage(options.outDir, log)));
+    options.check !== true && options.compile !== false && (await clock.stage('compile', () => compileStage(options.outDir, log)));
   return { ...built, compiled, timingsMs: clock.timings };
 }
 

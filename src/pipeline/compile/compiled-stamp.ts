@@ -104,7 +104,10 @@ export function removeStamp(root: string): boolean {
   }
 }
 
-/** Records a successful compile of `sources`, with the `dist/` it left. The stamp only saves time: a failure to write it is no failure of the compile. */
+/**
+ * Records a successful compile of `sources`, with the `dist/` it left. The stamp only saves time: failing to write it
+ * fails nothing.
+ */
 export function writeStamp(root: string, sources: string): void {
   try {
     writeFileAtomic(stampPath(root), `${JSON.stringify({ format: STAMP_FORMAT, sources, dist: distDigest(root) })}\n`);
