@@ -73,7 +73,7 @@ function servedTools(plan: PackagePlan): ServedTool[] {
  * `JSON.stringify(file, null, 2)` and a final LF, made a tool at a time as the file is written (package-text.ts): the
  * stringify of the whole file is a tree of parts that reading or writing it copies whole (some 28 MB for 3,000 tools).
  */
-function servedCatalogueText(tools: ServedTool[]): PackageText {
+function servedCatalogueFile(tools: ServedTool[]): PackageText {
   const format: ServedCatalogueFile['format'] = 'nexusbloom-served-catalogue/1';
   const head = `{\n  "format": ${JSON.stringify(format)},\n  "tools": [`;
   if (tools.length === 0) return `${head}]\n}\n`;
@@ -336,7 +336,7 @@ export async function emitPackage(
   files.set(LAYOUT.readme, readme!);
   if (extras.changelog != null) files.set(LAYOUT.changelog, extras.changelog);
   const served = servedTools(plan);
-  files.set(LAYOUT.servedCatalogue, servedCatalogueText(served));
+  files.set(LAYOUT.servedCatalogue, servedCatalogueFile(served));
   // What start-up reads instead of the catalogue, whose manifests wait for their first use.
   files.set(LAYOUT.catalogueIndex, catalogueIndexFileText(served));
   // Built here so the server's first search loads an index instead of building one.
