@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
@@ -22,12 +22,14 @@ import {
   loadTokenCounter,
   hasLongRun,
   MAX_COUNTED_RUN,
+  pendingRanksFile,
   ranksFileIn,
+  settleKeptRanks,
   type BatchCounter,
 } from '../../src/pipeline/budget/token-count.js';
 import { LIST_PARTS_JOB } from '../../src/pipeline/emit/advertised-list.js';
 import { createWork } from '../../src/pipeline/parallel/work.js';
-import { memoryCache } from '../../src/pipeline/cache/build-cache.js';
+import { cacheDir, memoryCache } from '../../src/pipeline/cache/build-cache.js';
 import { resolveConfig } from '../../src/pipeline/config.js';
 import { buildPackage } from '../../src/pipeline/run-pipeline.js';
 import { loadsTokenizerAhead } from '../../src/pipeline/budget/build-budget.js';
@@ -261,17 +263,44 @@ test("the tokenizer's table is kept as JSON in a folder an earlier build made, a
     const texts = ['', 'hello world', '<|endoftext|> is text', `${'日本'.repeat(300)} ${'x'.repeat(700)}`, '{"tools":[{"name":"a"}]}'];
     // The library's own table, through the same long-run bound.
     const expected = texts.map(boundedCounter((text) => countTokens(text, { disallowedSpecial: new Set() })));
-    // No folder: nothing is written (a first build makes no folder before it writes its package).
+    // No folder yet (a first build makes none before it writes its package): the table waits in the OS temp folder,
+    // and moves into the folder once it is there; with no folder still, it is removed.
     const missing = ranksFileIn(join(dir, 'absent'));
     assert.deepEqual(texts.map(await loadTokenCounter(missing)), expected);
     assert.deepEqual(await readdir(dir), []);
+    assert.ok(existsSync(pendingRanksFile(missing)));
+    await mkdir(join(dir, 'absent'));
+    settleKeptRanks(missing);
+    assert.equal(existsSync(pendingRanksFile(missing)), false);
+    assert.deepEqual(await readdir(join(dir, 'absent')), [basename(missing)]);
+    assert.deepEqual(texts.map(await loadTokenCounter(missing)), expected);
+    const never = ranksFileIn(join(dir, 'never'));
+    await loadTokenCounter(never);
+    settleKeptRanks(never);
+    assert.equal(existsSync(pendingRanksFile(never)), false);
+    assert.equal(existsSync(join(dir, 'never')), false);
     const file = ranksFileIn(dir);
     assert.deepEqual(texts.map(await loadTokenCounter(file)), expected);
-    assert.deepEqual(await readdir(dir), [file.slice(dir.length + 1)]);
+    assert.deepEqual((await readdir(dir)).sort(), ['absent', basename(file)].sort());
     assert.deepEqual(texts.map(await loadTokenCounter(file)), expected);
     // A broken table is not used.
     await writeFile(file, '[1,2');
     assert.deepEqual(texts.map(await loadTokenCounter(file)), expected);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("a first build into a new folder keeps the tokenizer's table in its cache, for the first rebuild to read", async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'nexusbloom-first-build-'));
+  try {
+    const source = join(dir, 'catalogue.json');
+    await writeFile(source, JSON.stringify(bundle(['alpha', 'beta-tool'].map((slug) => tool(slug)))));
+    const out = join(dir, 'package');
+    await buildPackage({ source, outDir: out, config: resolveConfig(), compile: false });
+    const kept = ranksFileIn(cacheDir(out));
+    assert.ok(existsSync(kept), `no ${kept}`);
+    assert.equal(existsSync(pendingRanksFile(kept)), false);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -14,7 +14,7 @@ import { workersAllowed } from '../parallel/work.js';
 import { PipelineError } from '../problems.js';
 import { contextBudget, overBudgetMessage, type ContextBudget } from './context-budget.js';
 import { startCountingThread } from './counting-thread.js';
-import { loadBatchCounter, ranksFileIn } from './token-count.js';
+import { loadBatchCounter, ranksFileIn, settleKeptRanks } from './token-count.js';
 
 /** What a server lists with no environment set: every tool inside the policy up to the hosts' limit, else the meta-tool. */
 export interface DefaultListing {
@@ -95,6 +95,10 @@ export function startBudget(
       const costsText = tokenCostsFileText({ encoding: budget.encoding, total: budget.total, metaOnly: budget.metaOnly, perTool });
       return { budget, listing, advertised, costsText };
     },
-    close: async () => counting?.close(),
+    async close() {
+      await counting?.close();
+      // The build has written its folder by now, or failed: a table kept meanwhile moves there, or is removed.
+      if (ranksFile !== undefined) settleKeptRanks(ranksFile);
+    },
   };
 }

@@ -1,8 +1,9 @@
 // Token counts for the context budget: the tokenizer, kept linear over long runs, and counting many texts at once.
 
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { temporaryBeside, writeTextSync } from '../write/atomic-write.js';
 
 /**
@@ -62,20 +63,56 @@ const isRanks = (value: unknown): value is Ranks =>
   value.every((rank) => typeof rank === 'string' || (Array.isArray(rank) && rank.every(Number.isInteger)));
 
 /**
- * Writes the table whole or not at all (an interrupted write leaves a temporary file, which the build cache removes),
- * into a folder an earlier build made: a first build makes no folder before it writes the package (see writeNewFolder).
+ * Where this process keeps the table meanwhile when `ranksFile`'s folder does not exist yet: a first build makes no
+ * folder before it writes the package (see writeNewFolder), so the table waits in the OS temp folder until then.
+ */
+export function pendingRanksFile(ranksFile: string): string {
+  return join(tmpdir(), `nexusbloom-gen-${process.pid}-${basename(ranksFile)}`);
+}
+
+/**
+ * Writes the table whole or not at all (an interrupted write leaves a temporary file, which the build cache removes):
+ * into the folder an earlier build made, else to pendingRanksFile, for settleKeptRanks to move once the build is written.
  */
 function keepRanks(ranksFile: string, ranks: Ranks): void {
-  if (!existsSync(dirname(ranksFile))) return;
-  const temporary = temporaryBeside(ranksFile, 1);
+  const target = existsSync(dirname(ranksFile)) ? ranksFile : pendingRanksFile(ranksFile);
+  const temporary = temporaryBeside(target, 1);
   try {
     writeTextSync(temporary, JSON.stringify(ranks));
-    renameSync(temporary, ranksFile);
+    renameSync(temporary, target);
   } catch {
     // Keeping it only saves time.
   } finally {
     rmSync(temporary, { force: true });
   }
+}
+
+/**
+ * Once the build has written its folder: the table this process kept meanwhile (pendingRanksFile) moves to
+ * `ranksFile`, so that the first rebuild reads it too; what is left of it is removed either way.
+ */
+export function settleKeptRanks(ranksFile: string): void {
+  const pending = pendingRanksFile(ranksFile);
+  if (!existsSync(pending)) return dropPendingRanks(ranksFile);
+  const temporary = temporaryBeside(ranksFile, 1);
+  try {
+    if (!existsSync(ranksFile) && existsSync(dirname(ranksFile))) {
+      copyFileSync(pending, temporary);
+      renameSync(temporary, ranksFile);
+    }
+  } catch {
+    // Keeping it only saves time.
+  } finally {
+    rmSync(temporary, { force: true });
+    dropPendingRanks(ranksFile);
+  }
+}
+
+/** Removes what this process kept meanwhile for `ranksFile` (a build that writes no folder, or failed before it). */
+export function dropPendingRanks(ranksFile: string): void {
+  const pending = pendingRanksFile(ranksFile);
+  rmSync(pending, { force: true });
+  rmSync(temporaryBeside(pending, 1), { force: true });
 }
 
 /** The longest run of one character class counted whole; see boundedCounter. */
