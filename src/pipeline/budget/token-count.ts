@@ -89,30 +89,40 @@ function keepRanks(ranksFile: string, ranks: Ranks): void {
 
 /**
  * Once the build has written its folder: the table this process kept meanwhile (pendingRanksFile) moves to
- * `ranksFile`, so that the first rebuild reads it too; what is left of it is removed either way.
+ * `ranksFile`, so that the first rebuild reads it too; what is left of it is removed either way. Never throws: it runs
+ * as a build ends, whether or not it wrote its folder, and must not stand in for the build's own error.
  */
 export function settleKeptRanks(ranksFile: string): void {
   const pending = pendingRanksFile(ranksFile);
-  if (!existsSync(pending)) return dropPendingRanks(ranksFile);
-  const temporary = temporaryBeside(ranksFile, 1);
   try {
-    if (!existsSync(ranksFile) && existsSync(dirname(ranksFile))) {
-      copyFileSync(pending, temporary);
-      renameSync(temporary, ranksFile);
-    }
+    if (existsSync(pending) && !existsSync(ranksFile) && existsSync(dirname(ranksFile))) moveInto(pending, ranksFile);
   } catch {
     // Keeping it only saves time.
   } finally {
-    rmSync(temporary, { force: true });
     dropPendingRanks(ranksFile);
+  }
+}
+
+/** Copies `from` to `to` whole or not at all, through a temporary file beside `to`. */
+function moveInto(from: string, to: string): void {
+  const temporary = temporaryBeside(to, 1);
+  try {
+    copyFileSync(from, temporary);
+    renameSync(temporary, to);
+  } finally {
+    rmSync(temporary, { force: true });
   }
 }
 
 /** Removes what this process kept meanwhile for `ranksFile` (a build that writes no folder, or failed before it). */
 export function dropPendingRanks(ranksFile: string): void {
   const pending = pendingRanksFile(ranksFile);
-  rmSync(pending, { force: true });
-  rmSync(temporaryBeside(pending, 1), { force: true });
+  try {
+    rmSync(pending, { force: true });
+    rmSync(temporaryBeside(pending, 1), { force: true });
+  } catch {
+    // In the OS temp folder: nothing of the build's depends on it.
+  }
 }
 
 /** The longest run of one character class counted whole; see boundedCounter. */
