@@ -137,7 +137,8 @@ describe('SDK retries against the mock API', () => {
     assert.ok(Date.now() - started < 5000);
     assert.equal(runs('lookup'), 1);
 
-    faulted({ run: { lookup: { kind: 'status', status: 503 } } });
+    // A retry-after the SDK waits out whole: a drawn backoff (full jitter, up to 60 s) could end before the signal.
+    faulted({ run: { lookup: { kind: 'status', status: 503, retryAfter: 30 } } });
     const waiting = new AbortController();
     setTimeout(() => waiting.abort(), 200);
     const again = Date.now();
