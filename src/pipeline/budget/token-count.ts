@@ -1,10 +1,10 @@
 // Token counts for the context budget: the tokenizer, kept linear over long runs, and counting many texts at once.
 
-import { copyFileSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { temporaryBeside, writeTextSync } from '../write/atomic-write.js';
+import { temporaryBeside, writeFileAtomic, writeTextSync } from '../write/atomic-write.js';
 
 /**
  * Counts are OpenAI's o200k_base encoding (GPT-4o and later) over the JSON of tools/list; other vendors' tokenizers
@@ -95,7 +95,9 @@ function keepRanks(ranksFile: string, ranks: Ranks): void {
 export function settleKeptRanks(ranksFile: string): void {
   const pending = pendingRanksFile(ranksFile);
   try {
-    if (existsSync(pending) && !existsSync(ranksFile) && existsSync(dirname(ranksFile))) moveInto(pending, ranksFile);
+    // Only into a folder the build made: writeFileAtomic would make one for a build that wrote none.
+    if (existsSync(pending) && !existsSync(ranksFile) && existsSync(dirname(ranksFile)))
+      writeFileAtomic(ranksFile, (put) => put(readFileSync(pending)));
   } catch {
     // Keeping it only saves time.
   } finally {
@@ -103,19 +105,8 @@ export function settleKeptRanks(ranksFile: string): void {
   }
 }
 
-/** Copies `from` to `to` whole or not at all, through a temporary file beside `to`. */
-function moveInto(from: string, to: string): void {
-  const temporary = temporaryBeside(to, 1);
-  try {
-    copyFileSync(from, temporary);
-    renameSync(temporary, to);
-  } finally {
-    rmSync(temporary, { force: true });
-  }
-}
-
 /** Removes what this process kept meanwhile for `ranksFile` (a build that writes no folder, or failed before it). */
-export function dropPendingRanks(ranksFile: string): void {
+function dropPendingRanks(ranksFile: string): void {
   const pending = pendingRanksFile(ranksFile);
   try {
     rmSync(pending, { force: true });

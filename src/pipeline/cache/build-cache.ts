@@ -4,7 +4,7 @@
 // package and out of its files. The entries are kept in V8's serialization (node:v8), a frame of entries at a time:
 // read back in a third of the time JSON takes, and never one string or buffer of the whole.
 
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,19 +47,25 @@ function digestOf(part: object): string {
 
 let fingerprint: string | undefined;
 
-/** A hash of the generator code, runtime and templates that shape per-tool output. */
-export function generatorFingerprint(): string {
-  if (fingerprint) return fingerprint;
-  const hash = createHash('sha256');
-  // The budget's counts also depend on the runtime's advertiser (advertise, host profiles, schema transforms).
-  const dirs = ['../check/', '../emit/', '../budget/', '../../runtime/', '../../../templates/'].map((dir) => new URL(dir, import.meta.url));
-  // Recursively: the runtime's code lives in rooms (runtime/catalogue/, runtime/schema/, …).
+/**
+ * Adds to `hash` every code file under each of `dirs`, recursively (the runtime's code lives in rooms), by its path and
+ * content: `.ts`, `.js` and `.hbs`, not the declarations beside dist/'s `.js`, which say nothing the code does not.
+ */
+export function hashCodeIn(hash: Hash, dirs: readonly URL[]): Hash {
   for (const dir of dirs) {
     for (const name of readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
-      // Declarations (`.d.ts` beside the `.js` of dist/) say nothing the code does not.
       if (/\.(ts|js|hbs)$/.test(name) && !name.endsWith('.d.ts')) hash.update(name).update(readFileSync(new URL(name, dir)));
     }
   }
+  return hash;
+}
+
+/** A hash of the generator code, runtime and templates that shape per-tool output. */
+export function generatorFingerprint(): string {
+  if (fingerprint) return fingerprint;
+  // The budget's counts also depend on the runtime's advertiser (advertise, host profiles, schema transforms).
+  const dirs = ['../check/', '../emit/', '../budget/', '../../runtime/', '../../../templates/'].map((dir) => new URL(dir, import.meta.url));
+  const hash = hashCodeIn(createHash('sha256'), dirs);
   const manifest = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
     version: string;
     dependencies: Record<string, string>;

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ts } from 'ts-morph';
-import { cacheDir } from '../cache/build-cache.js';
+import { cacheDir, generatorFingerprint, hashCodeIn } from '../cache/build-cache.js';
 import { writeFileAtomic } from '../write/atomic-write.js';
 import type { PrebuiltRuntime } from './runtime-prebuilt.js';
 
@@ -35,15 +35,11 @@ function filesUnder(dir: string): string[] {
 
 let compilerCode: string | undefined;
 
-/** A hash of this folder's own code (the compile stage), the compiler's version and the generator's package version. */
+/** A hash of the compiler's version, the generator's fingerprint (its version, dependencies and emit's code) and this stage's code. */
 function compilerDigest(): string {
-  if (compilerCode !== undefined) return compilerCode;
-  const hash = createHash('sha256').update(ts.version);
-  const dir = new URL('./', import.meta.url);
-  for (const name of readdirSync(dir).sort())
-    if (/\.(js|ts)$/.test(name) && !name.endsWith('.d.ts')) hash.update(name).update(readFileSync(new URL(name, dir)));
-  hash.update(readFileSync(new URL('../../../package.json', import.meta.url)));
-  compilerCode = hash.digest('base64url');
+  compilerCode ??= hashCodeIn(createHash('sha256').update(`${ts.version}\0${generatorFingerprint()}\0`), [
+    new URL('./', import.meta.url),
+  ]).digest('base64url');
   return compilerCode;
 }
 
