@@ -120,21 +120,23 @@ export function decodeSearchIndex(
   }
   const synonyms = new Map(Object.keys(data.synonyms).map((key) => [key, data.synonyms[key] as string[]]));
   const related = new Map(Object.keys(data.related).map((key) => [key, data.related[key] as string[]]));
-  const actions = tools.map((tool) =>
+  // What each tool is called (its name's first sentence), found once for all that reads it.
+  const names = tools.map(calledName);
+  const actions = tools.map((tool, i) =>
     toolAction(
-      calledName(tool),
+      names[i] as string,
       tool.slug,
       String(tool.manifest.description ?? ''),
       levers.annotationsCorrectAction ? tool.manifest.annotations : undefined,
       levers.readOnlyMeansRead,
     ),
   );
-  const nameTerms = Uint16Array.from(tools, (tool) => new Set(fieldTerms('name', calledName(tool) || tool.slug)).size);
-  const heads = Int32Array.from(tools, (tool) => {
-    const head = headOfName(calledName(tool), tool.slug);
+  const nameTerms = Uint16Array.from(tools, (tool, i) => new Set(fieldTerms('name', (names[i] as string) || tool.slug)).size);
+  const heads = Int32Array.from(tools, (tool, i) => {
+    const head = headOfName(names[i] as string, tool.slug);
     return head === null ? -1 : (postings.get(head)?.id ?? -1);
   });
-  const many = Uint8Array.from(tools, (tool) => (namesMany(calledName(tool), tool.slug, groupWordsOf(tool)) ? 1 : 0));
+  const many = Uint8Array.from(tools, (tool, i) => (namesMany(names[i] as string, tool.slug, groupWordsOf(tool)) ? 1 : 0));
   const deprecatedInText = Uint8Array.from(tools, (tool) =>
     /\bdeprecated\b/i.test(String(tool.manifest.description ?? '').split('\n')[0] ?? '') ? 1 : 0,
   );
