@@ -66,6 +66,38 @@ export function wholeText(text: PackageText): string {
   return chunks.join('');
 }
 
+/**
+ * The text, as wholeText makes it, unless it is exactly `current` (what a file holds, or null for none): then null.
+ * One pass compares and makes it: the parts that match the start of `current` are not kept (that start is `current`'s
+ * own), so a file that did not change is never made one string, and one that did is put out only once.
+ */
+export function changedText(current: string | null, text: PackageText): string | null {
+  if (typeof text === 'string') return text === current ? null : text;
+  if (current === null) return wholeText(text);
+  let at = 0;
+  let differs = false;
+  const chunks: string[] = [];
+  let pending: string[] = [];
+  text((part) => {
+    if (!differs) {
+      if (current.startsWith(part, at)) {
+        at += part.length;
+        return;
+      }
+      differs = true;
+      pending.push(current.slice(0, at));
+    }
+    pending.push(part);
+    if (pending.length === JOIN_CHUNK) {
+      chunks.push(pending.join(''));
+      pending = [];
+    }
+  });
+  if (!differs) return at === current.length ? null : current.slice(0, at);
+  chunks.push(pending.join(''));
+  return chunks.join('');
+}
+
 /** Thrown to stop putting out a text whose part already differs. */
 const DIFFERS = Symbol('differs');
 

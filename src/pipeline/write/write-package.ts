@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { readdir, readlink, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { PackageFiles } from '../emit/emit-package.js';
-import { isSameText, wholeText } from '../emit/package-text.js';
+import { changedText, isSameText } from '../emit/package-text.js';
 import { LAYOUT, OWNED_DIRS } from '../plan/layout.js';
 import { PipelineError } from '../problems.js';
 import { temporaryBeside, writeTextSync } from './atomic-write.js';
@@ -97,9 +97,8 @@ export async function writePackage(outDir: string, files: PackageFiles, options:
   let unchanged = 0;
   for (const [path, lazy] of files) {
     const previous = readIfExistsSync(join(outDir, path));
-    // Made whole once, to compare and then to write: a changed data file is not made twice.
-    const text = wholeText(lazy);
-    if (previous === text) unchanged++;
+    const text = changedText(previous, lazy);
+    if (text === null) unchanged++;
     else changes.push({ path, text, previous, temporary: '' });
   }
   // The names lock first: it marks the folder as a build's, so a build cut short can be rerun without --force.
