@@ -112,8 +112,12 @@ async function compileStage(outDir: string, log: (line: string) => void): Promis
   defaultHeapGrowth();
   log('compiling the package (type-check and emit dist/)…');
   const { compilePackage } = await import('./compile/compile-package.js');
-  const { kept } = await compilePackage(outDir);
+  const { kept, reemitted } = await compilePackage(outDir);
   if (kept) log('dist/ kept: the sources and dist/ are as the last compile left them');
+  if (reemitted > 0)
+    log(
+      `dist/ updated without a type-check: ${reemitted} ${reemitted === 1 ? 'module' : 'modules'} changed in comments and spacing only, the code the last compile checked`,
+    );
   return true;
 }
 

@@ -139,6 +139,59 @@ describe('compile stage', () => {
     }
   });
 
+  it('writes again, without a type-check, modules whose docs alone changed: the dist/ a full compile gives', async () => {
+    await mkdir(join(REPO_ROOT, '.tmp'), { recursive: true });
+    const dir = await mkdtemp(join(REPO_ROOT, '.tmp', 'compile-reemit-'));
+    try {
+      const source = join(dir, 'catalogue.json');
+      const catalogue = (description: string) => JSON.stringify(bundle([tool('alpha', { description }), tool('beta-tool')]));
+      await writeFile(source, catalogue('Does alpha things.'));
+      const out = join(dir, 'package');
+      const build = () => buildPackage({ source, outDir: out, config: resolveConfig(), compile: false });
+      await build();
+      assert.equal((await compilePackage(out)).reemitted, 0);
+
+      // A new description: the tool's module and the tools index change in their docs alone.
+      await writeFile(source, catalogue('Does alpha things, and says so in other words.'));
+      await build();
+      const summary = await compilePackage(out);
+      assert.equal(summary.kept, false);
+      assert.ok(summary.reemitted >= 1, JSON.stringify(summary));
+      assert.match(await readFile(join(out, 'dist', 'tools', 'alpha.d.ts'), 'utf8'), /says so in other words/);
+      assert.equal((await compilePackage(out)).kept, true);
+      // What a compile from nothing writes for the same sources, byte for byte.
+      const full = join(dir, 'full');
+      await cp(join(out, 'src'), join(full, 'src'), { recursive: true });
+      for (const file of ['package.json', 'tsconfig.json']) await cp(join(out, file), join(full, file));
+      assert.equal((await compilePackage(full)).reemitted, 0);
+      const files = await filesUnder(join(out, 'dist'));
+      assert.deepEqual(files, await filesUnder(join(full, 'dist')));
+      for (const file of files) {
+        assert.equal(await readFile(join(out, 'dist', file), 'utf8'), await readFile(join(full, 'dist', file), 'utf8'), `dist/${file}`);
+      }
+
+      // Code changed: type-checked, and a type error fails as ever.
+      const module = join(out, 'src', 'tools', 'alpha.ts');
+      const text = await readFile(module, 'utf8');
+      await writeFile(module, `${text}\nexport const broken: number = 'text';\n`);
+      await assert.rejects(compilePackage(out), PipelineError);
+      await writeFile(module, text);
+      assert.equal((await compilePackage(out)).reemitted, 0);
+      // A module the bin bundles, its comments changed: compiled, since the bundle has to be made again.
+      const stampFile = join(out, 'node_modules', '.cache', 'nexusbloom-gen', 'compiled.json');
+      const stamp = JSON.parse(await readFile(stampFile, 'utf8')) as { bundled: string[] };
+      assert.ok(stamp.bundled.includes('src/bin.ts') && !stamp.bundled.includes('src/tools/alpha.ts'), stamp.bundled.join());
+      await writeFile(stampFile, JSON.stringify({ ...stamp, bundled: [...stamp.bundled, 'src/tools/alpha.ts'] }));
+      await writeFile(module, `// A comment.\n${text}`);
+      assert.deepEqual(await compilePackage(out).then(({ kept, reemitted }) => [kept, reemitted]), [false, 0]);
+      // A comment that can change what the compiler reports: type-checked.
+      await writeFile(module, text.replace('export async function', '// @ts-expect-error\nexport async function'));
+      await assert.rejects(compilePackage(out), /Unused '@ts-expect-error' directive/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reports a type error in a tool module by file and line, and writes no dist/', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'nb-compile-error-'));
     try {

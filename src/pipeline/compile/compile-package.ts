@@ -4,7 +4,8 @@
 // the generator is built (runtime-prebuilt.ts): the package's own modules are checked against its declarations,
 // served as if they stood beside its sources, and its JavaScript is copied. Imports and Node's types that do not
 // resolve from the package (its own `npm install` may not have run yet) resolve from wherever the generator's
-// dependencies are installed (generator-modules.ts).
+// dependencies are installed (generator-modules.ts). A rebuild whose own modules changed in comments and spacing alone
+// (a tool's docs: compiled-stamp.ts) writes their JavaScript and declarations again without a type-check.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir } from 'node:fs/promises';
@@ -15,7 +16,7 @@ import { binBundle, writeBinBundle } from '../../runtime/dev/bundle-bin.js';
 import { cacheDir } from '../cache/build-cache.js';
 import { TSCONFIG } from '../emit/package-json.js';
 import { PipelineError, type Problem } from '../problems.js';
-import { compiledAsStamped, removeStamp, sourcesDigest, writeStamp } from './compiled-stamp.js';
+import { compileNeed, compileSources, isOwnModule, readStamp, removeStamp, writeStamp } from './compiled-stamp.js';
 import { generatorModules, packageNameOf, type GeneratorModules } from './generator-modules.js';
 import { prebuiltRuntimeFor, type PrebuiltRuntime } from './runtime-prebuilt.js';
 import { splicedDeclarations } from './spliced-declarations.js';
@@ -28,6 +29,11 @@ export interface CompileSummary {
   runtime: 'prebuilt' | 'compiled';
   /** Whether nothing was compiled: the sources and `dist/` were as the last compile left them (compiled-stamp.ts). */
   kept: boolean;
+  /**
+   * Modules whose JavaScript and declarations were written again without a type-check, since only their docs changed
+   * since the last compile (compiled-stamp.ts); 0 when the package was type-checked or kept.
+   */
+  reemitted: number;
 }
 
 function compilerOptions(root: string, incremental: boolean, modules: GeneratorModules): ts.CompilerOptions {
@@ -160,7 +166,10 @@ export interface TypeCheckOptions {
  * JavaScript by the compiler (or copied from the prebuilt runtime), the package's own modules' JavaScript by esbuild,
  * which works meanwhile, as does the bin's bundling. Throws the type errors, with nothing written. Returns how many files.
  */
-export async function typeCheckAndEmit(root: string, { prebuilt, incremental, bundle }: TypeCheckOptions): Promise<number> {
+export async function typeCheckAndEmit(
+  root: string,
+  { prebuilt, incremental, bundle }: TypeCheckOptions,
+): Promise<{ files: number; bundled: string[] }> {
   const modules = generatorModules();
   const options = compilerOptions(root, incremental, modules);
   const runtimeSrc = `${join(root, 'src', 'runtime').split('\\').join('/')}/`;
@@ -220,33 +229,59 @@ export async function typeCheckAndEmit(root: string, { prebuilt, incremental, bu
     }
     const bin = await bundling;
     if (bin) await writeBinBundle(bin);
+    return { files: rootNames.length + constant.size, bundled: bin?.sources ?? [] };
   } catch (error) {
     // Settled before the failure is reported: no esbuild result arrives after it.
     await Promise.allSettled([transpiling, bundling]);
     throw error;
   }
-  return rootNames.length + constant.size;
 }
 
 /**
- * true when the stamp says the package is compiled as it stands; else the stamp is removed and the digest of the
- * sources returned, to stamp once the compile succeeds (false when the stamp cannot be removed).
+ * The JavaScript and declarations of `files` (paths under `src/`) written again without a type-check: what a type-check
+ * reads of them is as the last compile checked it (compiled-stamp.ts). The same text a compile writes: JavaScript from
+ * esbuild, declarations spliced from the module's text. false, with nothing written, when one of them is not an own
+ * module (isOwnModule) or its declarations need the compiler.
  */
-function removeStampUnlessCurrent(root: string, prebuilt: PrebuiltRuntime | null): true | string | false {
-  const sources = sourcesDigest(root, prebuilt);
-  if (compiledAsStamped(root, sources)) return true;
-  return removeStamp(root) ? sources : false;
+async function reemitModules(root: string, files: readonly string[]): Promise<boolean> {
+  if (!files.every(isOwnModule)) return false;
+  const declarations: TranspiledFile[] = [];
+  for (const path of files) {
+    const file = join(root, path);
+    const sourceFile = ts.createSourceFile(
+      file,
+      readFileSync(file, 'utf8'),
+      { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors },
+      true,
+    );
+    const text = splicedDeclarations(sourceFile);
+    if (text === null) return false;
+    declarations.push({ path: join(root, 'dist', `${path.slice('src/'.length, -'.ts'.length)}.d.ts`), text });
+  }
+  const javascript = await transpileModules(
+    root,
+    files.map((path) => join(root, path)),
+  );
+  await writeTranspiled(declarations);
+  await writeTranspiled(javascript);
+  return true;
 }
 
 export async function compilePackage(outDir: string): Promise<CompileSummary> {
   const root = resolve(outDir);
   const prebuilt = prebuiltRuntimeFor(root);
   const runtime = prebuilt ? 'prebuilt' : 'compiled';
-  const usable = await cacheFolderUsable(root);
-  // A stamp that cannot be removed before the compile could outlive a failed one: then none is read or written.
-  const stamp = usable && removeStampUnlessCurrent(root, prebuilt);
-  if (stamp === true) return { files: 0, runtime, kept: true };
-  const files = await typeCheckAndEmit(root, { prebuilt, incremental: usable, bundle: true });
-  if (typeof stamp === 'string') writeStamp(root, stamp);
-  return { files, runtime, kept: false };
+  const sources = (await cacheFolderUsable(root)) ? compileSources(root, prebuilt) : null;
+  const stamp = sources === null ? null : readStamp(root);
+  const need = sources === null ? { kind: 'compile' as const } : compileNeed(root, sources, stamp);
+  if (need.kind === 'kept') return { files: 0, runtime, kept: true, reemitted: 0 };
+  // A stamp that cannot be removed before anything is written could outlive a failed compile: then none is written.
+  const stamping = sources !== null && removeStamp(root);
+  if (need.kind === 'reemit' && stamping && (await reemitModules(root, need.files))) {
+    writeStamp(root, sources, stamp?.bundled ?? [], stamp);
+    return { files: need.files.length, runtime, kept: false, reemitted: need.files.length };
+  }
+  const { files, bundled } = await typeCheckAndEmit(root, { prebuilt, incremental: sources !== null, bundle: true });
+  if (stamping) writeStamp(root, sources, bundled, stamp);
+  return { files, runtime, kept: false, reemitted: 0 };
 }

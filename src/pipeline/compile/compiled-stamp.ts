@@ -1,9 +1,10 @@
-// What the last successful compile of a package saw and left: a digest of its sources (every file under `src/`, with
-// `package.json`, `tsconfig.json` and the installed dependencies' versions as npm records them in
-// `node_modules/.package-lock.json`, by content), of the compiler, generator and prebuilt runtime that compiled them,
-// and of the `dist/` it wrote (each file's path, size and modification time). Equal stamps, nothing to compile: the
-// compile stage keeps `dist/` as it is. The stamp is removed before a compile starts, so a compile that fails or is
-// cut short never leaves one behind.
+// What the last successful compile of a package saw and left: each file under `src/` by its content and by the part
+// of it a type-check reads (type-relevant-text.ts); what else the compile reads (`package.json`, `tsconfig.json`, the
+// installed dependencies' versions as npm records them in `node_modules/.package-lock.json`, the compiler, generator
+// and prebuilt runtime); the sources the bin's bundle holds; and the `dist/` it wrote (each file's path, size and
+// modification time). Against it, a compile knows whether there is nothing to do, only some modules' JavaScript and
+// declarations to write again (their docs changed, not their types), or a compile to run. The stamp is removed before
+// anything is written, so a compile that fails or is cut short never leaves one behind.
 
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -12,9 +13,10 @@ import { ts } from 'ts-morph';
 import { cacheDir, generatorFingerprint, hashCodeIn } from '../cache/build-cache.js';
 import { writeFileAtomic } from '../write/atomic-write.js';
 import type { PrebuiltRuntime } from './runtime-prebuilt.js';
+import { typeRelevantHash } from './type-relevant-text.js';
 
 const STAMP_FILE = 'compiled.json';
-const STAMP_FORMAT = 'nexusbloom-gen-compiled/1';
+const STAMP_FORMAT = 'nexusbloom-gen-compiled/2';
 
 /** The files under `dir` (relative POSIX paths), sorted; none when it does not exist. */
 function filesUnder(dir: string): string[] {
@@ -43,26 +45,28 @@ function compilerDigest(): string {
   return compilerCode;
 }
 
-/** The digest of what a compile of `root` reads: its sources and configuration, and what compiles them. */
-export function sourcesDigest(root: string, prebuilt: PrebuiltRuntime | null): string {
-  const hash = createHash('sha256').update(`${STAMP_FORMAT}\0${compilerDigest()}\0${prebuilt?.fingerprint ?? 'no prebuilt runtime'}\0`);
-  const files = [
-    ...filesUnder(join(root, 'src')).map((path) => `src/${path}`),
-    'package.json',
-    'tsconfig.json',
-    'node_modules/.package-lock.json',
-  ];
-  for (const path of files) {
-    let bytes: Buffer;
+const hashOf = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('base64url');
+
+/** What a compile of a package reads, as it stands. */
+export interface CompileSources {
+  /** A digest of everything but `src/`: the configuration, the installed dependencies, and what compiles them. */
+  context: string;
+  /** Each file under `src/` (`src/tools/a.ts`) → the hash of its content. */
+  files: Map<string, string>;
+}
+
+export function compileSources(root: string, prebuilt: PrebuiltRuntime | null): CompileSources {
+  const context = createHash('sha256').update(`${STAMP_FORMAT}\0${compilerDigest()}\0${prebuilt?.fingerprint ?? 'no prebuilt runtime'}\0`);
+  for (const path of ['package.json', 'tsconfig.json', 'node_modules/.package-lock.json']) {
     try {
-      bytes = readFileSync(join(root, path));
+      context.update(`${path}\0`).update(hashOf(readFileSync(join(root, path))));
     } catch {
-      hash.update(`${path}\0missing\0`);
-      continue;
+      context.update(`${path}\0missing\0`);
     }
-    hash.update(`${path}\0${bytes.length}\0`).update(bytes);
   }
-  return hash.digest('base64url');
+  const files = new Map<string, string>();
+  for (const path of filesUnder(join(root, 'src'))) files.set(`src/${path}`, hashOf(readFileSync(join(root, 'src', path))));
+  return { context: context.digest('base64url'), files };
 }
 
 /** The digest of `dist/` as it stands: each file's path, size and modification time. */
@@ -76,18 +80,65 @@ function distDigest(root: string): string {
   return hash.digest('base64url');
 }
 
+export interface Stamp {
+  format: typeof STAMP_FORMAT;
+  context: string;
+  /** Path → [content hash, type-relevant hash]. */
+  files: Record<string, [string, string]>;
+  /** The files under `src/` that `dist/bin.js` bundles. */
+  bundled: string[];
+  dist: string;
+}
+
 function stampPath(root: string): string {
   return join(cacheDir(root), STAMP_FILE);
 }
 
-/** Whether the last successful compile saw these sources and left `dist/` as it is now. */
-export function compiledAsStamped(root: string, sources: string): boolean {
+/** The stamp of the last successful compile, or null (none, unreadable, or of another format). */
+export function readStamp(root: string): Stamp | null {
   try {
-    const stamp = JSON.parse(readFileSync(stampPath(root), 'utf8')) as { sources?: string; dist?: string };
-    return stamp.sources === sources && stamp.dist === distDigest(root);
+    const stamp = JSON.parse(readFileSync(stampPath(root), 'utf8')) as Partial<Stamp>;
+    if (stamp.format !== STAMP_FORMAT || typeof stamp.files !== 'object' || stamp.files === null || !Array.isArray(stamp.bundled))
+      return null;
+    return stamp as Stamp;
   } catch {
-    return false;
+    return null;
   }
+}
+
+/**
+ * Whether the file under `src/` is one of the package's own modules, which a compile writes the JavaScript and
+ * declarations of from its text alone (see compile-package.ts): not the runtime, whose output is the prebuilt one's.
+ */
+export function isOwnModule(path: string): boolean {
+  return path.startsWith('src/') && path.endsWith('.ts') && !path.endsWith('.d.ts') && !path.startsWith('src/runtime/');
+}
+
+/** The type-relevant hash of an own module (type-relevant-text.ts); the content's hash of any other file. */
+function typesHashOf(root: string, path: string, contentHash: string): string {
+  return isOwnModule(path) ? typeRelevantHash(readFileSync(join(root, path), 'utf8')) : contentHash;
+}
+
+/**
+ * What a compile of `sources` has to do, by the stamp: `kept`, nothing (the sources and `dist/` are as the last compile
+ * left them); `reemit`, write the JavaScript and declarations of these own modules again, whose changes a type-check
+ * does not read (no file added or removed, none that the bin bundles, nothing else changed); else `compile`.
+ */
+export type CompileNeed = { kind: 'kept' } | { kind: 'reemit'; files: string[] } | { kind: 'compile' };
+
+export function compileNeed(root: string, sources: CompileSources, stamp: Stamp | null): CompileNeed {
+  if (stamp === null || stamp.context !== sources.context) return { kind: 'compile' };
+  const stamped = Object.keys(stamp.files);
+  if (stamped.length !== sources.files.size || stamped.some((path) => !sources.files.has(path))) return { kind: 'compile' };
+  const changed = stamped.filter((path) => stamp.files[path]![0] !== sources.files.get(path));
+  // dist/ last: a stat of every file, the dearest of these checks.
+  if (stamp.dist !== distDigest(root)) return { kind: 'compile' };
+  if (changed.length === 0) return { kind: 'kept' };
+  const bundled = new Set(stamp.bundled);
+  const reemittable = changed.every(
+    (path) => isOwnModule(path) && !bundled.has(path) && typesHashOf(root, path, sources.files.get(path)!) === stamp.files[path]![1],
+  );
+  return reemittable ? { kind: 'reemit', files: changed } : { kind: 'compile' };
 }
 
 /** Removes the stamp; where it cannot be removed, reports false, and the compile goes ahead without one. */
@@ -101,12 +152,19 @@ export function removeStamp(root: string): boolean {
 }
 
 /**
- * Records a successful compile of `sources`, with the `dist/` it left. The stamp only saves time: failing to write it
- * fails nothing.
+ * Records a successful compile of `sources`, with the sources its bin bundle holds and the `dist/` it left. A file's
+ * type-relevant hash is taken from `previous` (the stamp this one replaces) where its content is the same. The stamp
+ * only saves time: failing to write it fails nothing.
  */
-export function writeStamp(root: string, sources: string): void {
+export function writeStamp(root: string, sources: CompileSources, bundled: readonly string[], previous: Stamp | null): void {
   try {
-    writeFileAtomic(stampPath(root), `${JSON.stringify({ format: STAMP_FORMAT, sources, dist: distDigest(root) })}\n`);
+    const files: Record<string, [string, string]> = {};
+    for (const [path, content] of sources.files) {
+      const known = previous?.files[path];
+      files[path] = [content, known !== undefined && known[0] === content ? known[1] : typesHashOf(root, path, content)];
+    }
+    const stamp: Stamp = { format: STAMP_FORMAT, context: sources.context, files, bundled: [...bundled].sort(), dist: distDigest(root) };
+    writeFileAtomic(stampPath(root), `${JSON.stringify(stamp)}\n`);
   } catch {
     // The next compile compiles.
   }

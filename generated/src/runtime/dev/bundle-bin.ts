@@ -50,6 +50,8 @@ export async function bundleBin(root: string, nodePaths: readonly string[] = [])
 export interface BinBundle {
   outfile: string;
   text: string;
+  /** The package's own files it holds, relative to the package (`src/bin.ts`, `src/runtime/…`), sorted. */
+  sources: string[];
 }
 
 /** The text of `dist/bin.js` for the package at `root`, not yet written (see bundleBin). */
@@ -73,7 +75,8 @@ export async function binBundle(root: string, nodePaths: readonly string[] = [])
   )) {
     text = text.split(`"${prefix}`).join('"node_modules/');
   }
-  return { outfile: options.outfile!, text };
+  const sources = inputs.filter((input) => input.startsWith('src/')).sort(byCodeUnit);
+  return { outfile: options.outfile!, text, sources };
 }
 
 export async function writeBinBundle({ outfile, text }: BinBundle): Promise<void> {
