@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../helpers/cli.js';
-import { bundleText, syntheticCatalogue, withOneToolChanged } from './catalogue.js';
+import { bundleText, syntheticCatalogue, withOneToolChanged, withOneToolsSchemaChanged } from './catalogue.js';
 import { catalogueToOpenApi } from './openapi.js';
 
 /** Every `$ref` string anywhere in a JSON value. */
@@ -63,6 +63,13 @@ describe('synthetic benchmark catalogue', () => {
     assert.equal(bundleText(original), before);
     const differing = changed.tools.filter((tool, i) => JSON.stringify(tool) !== JSON.stringify(original.tools[i]));
     assert.equal(differing.length, 1);
+    const reshaped = withOneToolsSchemaChanged(original, 1);
+    assert.equal(bundleText(original), before);
+    const other = reshaped.tools.filter((tool, i) => JSON.stringify(tool) !== JSON.stringify(original.tools[i]));
+    assert.deepEqual(
+      other.map((tool) => Object.keys((tool.input_schema as { properties: object }).properties).includes('revision_1')),
+      [true],
+    );
   });
 
   it('passes `nexusbloom-gen check` without warnings (schemas compile, examples and their results validate)', async () => {

@@ -423,9 +423,24 @@ export function bundleText(bundle: SyntheticBundle): string {
   return `${JSON.stringify(bundle, null, 2)}\n`;
 }
 
-/** The same bundle with one tool's description changed: input for the one-tool-changed regeneration. */
+/** The same bundle with one tool's description changed (its docs alone): input for the one-tool-changed regeneration. */
 export function withOneToolChanged(bundle: SyntheticBundle, round: number): SyntheticBundle {
   const index = Math.floor(bundle.tools.length / 2);
   const tools = bundle.tools.map((tool, i) => (i === index ? { ...tool, description: `${tool.description} Revision ${round}.` } : tool));
+  return { format: bundle.format, tools };
+}
+
+/**
+ * The same bundle with one tool's input schema changed (a new optional property, so its types change and the package
+ * is type-checked again): input for the one-tool schema change with compile.
+ */
+export function withOneToolsSchemaChanged(bundle: SyntheticBundle, round: number): SyntheticBundle {
+  const index = Math.floor(bundle.tools.length / 2);
+  const tools = bundle.tools.map((tool, i) => {
+    if (i !== index) return tool;
+    const schema = tool.input_schema as { properties?: Record<string, unknown> };
+    const properties = { ...schema.properties, [`revision_${round}`]: { type: 'string', description: `Revision ${round}.` } };
+    return { ...tool, input_schema: { ...tool.input_schema, properties } };
+  });
   return { format: bundle.format, tools };
 }

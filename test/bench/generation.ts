@@ -4,7 +4,7 @@
 
 import { cp, writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { bundleText, withOneToolChanged, type SyntheticBundle } from './catalogue.js';
+import { bundleText, withOneToolChanged, withOneToolsSchemaChanged, type SyntheticBundle } from './catalogue.js';
 import { median, repeat, runNode, tail, type ProcessRun } from './measure.js';
 
 export interface StageTimings {
@@ -46,6 +46,8 @@ export interface GenerationResult {
   compile: GenerationStat;
   /** One tool changed, built with compile into a compiled package (its build cache kept). */
   regenerateCompiled: GenerationStat;
+  /** One tool's input schema changed, rebuilt with compile: its types change, so the package is type-checked. */
+  reshapeCompiled: GenerationStat;
   /** Then the same catalogue built with compile once more. */
   rebuildUnchanged: GenerationStat;
   /** The compiled package of the last compile run, for the server benchmarks. */
@@ -120,6 +122,12 @@ export async function measureGeneration(plan: GenerationPlan, progress: (line: s
     await writeFile(lastChanged, bundleText(withOneToolChanged(plan.bundle, run + 1)));
     return build(plan.generatorRoot, lastChanged, rebuiltDir, true);
   });
+  progress(`one-tool schema change with compile, ${size} tools`);
+  const reshapedCompiled = await repeat(plan.regenRuns, plan.budgetMs, async (run) => {
+    lastChanged = join(plan.workDir, `catalogue-${size}-reshaped-compiled-${run}.json`);
+    await writeFile(lastChanged, bundleText(withOneToolsSchemaChanged(plan.bundle, run + 1)));
+    return build(plan.generatorRoot, lastChanged, rebuiltDir, true);
+  });
   progress(`same catalogue again with compile, ${size} tools`);
   const unchanged = await repeat(plan.regenRuns, plan.budgetMs, () => build(plan.generatorRoot, lastChanged, rebuiltDir, true));
   await rm(rebuiltDir, { recursive: true, force: true });
@@ -129,6 +137,7 @@ export async function measureGeneration(plan: GenerationPlan, progress: (line: s
     regenerate: summarize(regenerated),
     compile: summarize(compiled),
     regenerateCompiled: summarize(regeneratedCompiled),
+    reshapeCompiled: summarize(reshapedCompiled),
     rebuildUnchanged: summarize(unchanged),
     packageDir,
   };
