@@ -1,8 +1,11 @@
 // What a type-check reads of a module (type-relevant-text.ts): the same for two texts that differ in comments and
 // spacing alone, different wherever the code differs (a line break where a semicolon would be inserted included), and
-// the text whole wherever the scanner alone cannot be sure of the tokens or a comment can change what is reported.
+// the text whole wherever the scanner alone cannot be sure of the tokens or a comment can change what is reported; and
+// the same as TypeScript's own scanner gives, token by token.
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { ts } from 'ts-morph';
 import { typeRelevantText } from '../../src/pipeline/compile/type-relevant-text.js';
 
 const module = (doc: string, indent = '  '): string =>
@@ -77,4 +80,53 @@ test('a module whose tokens the scanner alone cannot be sure of is taken whole',
   ]) {
     assert.equal(typeRelevantText(text), text, text);
   }
+});
+
+/** The same reduction by TypeScript's own scanner, token by token: what typeRelevantText must agree with. */
+function byTheScanner(text: string): string {
+  let malformed = false;
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, text, () => (malformed = true));
+  const parts: string[] = [];
+  let gap = '';
+  const needsTheParser = new Set([
+    ts.SyntaxKind.SlashToken,
+    ts.SyntaxKind.SlashEqualsToken,
+    ts.SyntaxKind.NoSubstitutionTemplateLiteral,
+    ts.SyntaxKind.TemplateHead,
+    ts.SyntaxKind.ShebangTrivia,
+  ]);
+  for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
+    if (malformed || needsTheParser.has(token)) return text;
+    const tokenText = scanner.getTokenText();
+    if (token === ts.SyntaxKind.NewLineTrivia) gap = '\n';
+    else if (token === ts.SyntaxKind.WhitespaceTrivia) gap ||= ' ';
+    else if (
+      (token === ts.SyntaxKind.SingleLineCommentTrivia || token === ts.SyntaxKind.MultiLineCommentTrivia) &&
+      !/@ts-|@link|@see|^\/\/\//.test(tokenText)
+    )
+      gap = /[\n\r\u2028\u2029]/.test(tokenText) ? '\n' : gap || ' ';
+    else {
+      parts.push(gap, tokenText);
+      gap = '';
+    }
+  }
+  return malformed ? text : parts.join('');
+}
+
+test("gives what TypeScript's scanner gives, token by token, for every module of a generated package and the generator", () => {
+  const roots = [new URL('../../generated/src/', import.meta.url), new URL('../../src/', import.meta.url)];
+  let compared = 0;
+  const wholeTools: string[] = [];
+  for (const root of roots) {
+    for (const name of readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'))) {
+      const text = readFileSync(new URL(name, root), 'utf8');
+      const own = typeRelevantText(text);
+      assert.equal(own, byTheScanner(text), name);
+      compared += 1;
+      if (own === text && root === roots[0] && name.startsWith('tools/')) wholeTools.push(name);
+    }
+  }
+  // Every tool module is read token by token, none taken whole: their docs alone can change without a type-check.
+  assert.ok(compared > 300, `${compared} modules`);
+  assert.deepEqual(wholeTools, []);
 });
