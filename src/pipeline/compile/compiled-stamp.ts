@@ -9,11 +9,11 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ts } from 'ts-morph';
 import { cacheDir, generatorFingerprint, hashCodeIn } from '../cache/build-cache.js';
 import { writeFileAtomic } from '../write/atomic-write.js';
 import type { PrebuiltRuntime } from './runtime-prebuilt.js';
 import { typeRelevantHash } from './type-relevant-text.js';
+import { COMPILER } from './compiler-version.js';
 
 const STAMP_FILE = 'compiled.json';
 const STAMP_FORMAT = 'nexusbloom-gen-compiled/2';
@@ -39,7 +39,7 @@ let compilerCode: string | undefined;
 
 /** A hash of the compiler's version, the generator's fingerprint (its version, dependencies and emit's code) and this stage's code. */
 function compilerDigest(): string {
-  compilerCode ??= hashCodeIn(createHash('sha256').update(`${ts.version}\0${generatorFingerprint()}\0`), [
+  compilerCode ??= hashCodeIn(createHash('sha256').update(`${COMPILER}\0${generatorFingerprint()}\0`), [
     new URL('./', import.meta.url),
   ]).digest('base64url');
   return compilerCode;

@@ -12,7 +12,7 @@ import { resolveConfig } from '../config.js';
 import { runtimeFiles } from '../emit/runtime-files.js';
 import { renderTemplate } from '../emit/templates.js';
 import { endingInOneNewline } from '../emit/text.js';
-import { typeCheckAndEmit } from './compile-package.js';
+import { typeCheckAndEmit } from './type-check.js';
 import { CONSTANT_ENTRIES, MANIFEST_FILE, PREBUILT_DIR, readPrebuiltManifest, runtimeFingerprint, textHash } from './runtime-prebuilt.js';
 
 /** The package's modules besides the runtime that the prebuild compiles with it, as emit writes them. */

@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ts } from 'ts-morph';
 import { TSCONFIG } from '../emit/package-json.js';
+import { COMPILER } from './compiler-version.js';
 
 /** Where the generator keeps it: `dist/runtime-build/` (`runtime/**` as tsc emits it into a package's dist/, and `manifest.json`). */
 export const PREBUILT_DIR = fileURLToPath(new URL('../../../dist/runtime-build/', import.meta.url));
@@ -36,7 +36,7 @@ export function textHash(text: string): string {
  * version and the package's compiler options. Equal fingerprints, byte-identical `dist/runtime/`.
  */
 export function runtimeFingerprint(files: ReadonlyMap<string, string>): string {
-  const hash = createHash('sha256').update(`${ts.version}\0${JSON.stringify(TSCONFIG.compilerOptions)}\0`);
+  const hash = createHash('sha256').update(`${COMPILER}\0${JSON.stringify(TSCONFIG.compilerOptions)}\0`);
   for (const path of [...files.keys()].sort()) hash.update(`${path}\0${files.get(path)!}\0`);
   return hash.digest('hex');
 }
