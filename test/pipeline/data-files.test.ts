@@ -9,7 +9,15 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { parseSearchIndex } from '../../src/runtime/search/index.js';
-import { packagedSearchIndex, searchIndexFileText, searchIndexParts } from '../../src/pipeline/emit/search-index-file.js';
+import {
+  packagedSearchIndex,
+  packagedTablesBy,
+  searchIndexFileText,
+  searchIndexParts,
+  vocabularyOf,
+} from '../../src/pipeline/emit/search-index-file.js';
+import { memoryCache } from '../../src/pipeline/cache/build-cache.js';
+import { createWork } from '../../src/pipeline/parallel/work.js';
 import { loadEvalSet } from '../bench/search-quality.js';
 import { runCli } from '../helpers/cli.js';
 import { EXAMPLE_CATALOGUE } from '../helpers/mcp.js';
@@ -160,6 +168,22 @@ describe('data files', () => {
       const text = searchIndexFileText(tools, reversed);
       assert.equal(JSON.stringify(parseSearchIndex(JSON.parse(text))), JSON.stringify(packagedSearchIndex(tools)), api);
     }
+  });
+
+  it(`the synonym table made a word at a time through the build's work is the table made at once, and a rebuild reuses it`, async () => {
+    const { tools } = loadEvalSet('gitea');
+    const parts = tools.map(searchIndexParts);
+    const cache = memoryCache();
+    const first = createWork(cache);
+    const tables = await packagedTablesBy(first, vocabularyOf(parts));
+    assert.equal(searchIndexFileText(tools, parts, tables), searchIndexFileText(tools, parts));
+    assert.ok(Object.keys(tables.synonyms ?? {}).length > 100);
+    assert.ok(first.stats.misses > 100);
+    // Again, with one word more: that word alone is looked up.
+    const again = createWork(cache);
+    const misses = again.stats.misses;
+    await packagedTablesBy(again, [...vocabularyOf(parts), 'zebra']);
+    assert.equal(again.stats.misses - misses, 1);
   });
 
   it('the search index file reads back into exactly the index data the generator built', () => {

@@ -20,7 +20,7 @@ import { isAdvertised } from '../../runtime/catalogue/advertise.js';
 import { advertisedListFile, advertisedListLineOf, LIST_PARTS_JOB } from './advertised-list.js';
 import { createWork, type ToolJob, type Work } from '../parallel/work.js';
 import { catalogueIndexFileText } from './catalogue-index-file.js';
-import { SEARCH_PARTS_JOB, searchIndexFile } from './search-index-file.js';
+import { packagedTablesBy, SEARCH_PARTS_JOB, searchIndexFile, vocabularyOf } from './search-index-file.js';
 import { lazyJoinedText, type PackageText } from './package-text.js';
 import { policyFileText } from './policy-file.js';
 import { byCodeUnit } from '../../runtime/shared/order.js';
@@ -340,7 +340,8 @@ export async function emitPackage(
   // What start-up reads instead of the catalogue, whose manifests wait for their first use.
   files.set(LAYOUT.catalogueIndex, catalogueIndexFileText(served));
   // Built here so the server's first search loads an index instead of building one.
-  files.set(LAYOUT.searchIndex, searchIndexFile(served, await work.map(SEARCH_PARTS_JOB, served)));
+  const searchParts = await work.map(SEARCH_PARTS_JOB, served);
+  files.set(LAYOUT.searchIndex, searchIndexFile(served, searchParts, await packagedTablesBy(work, vocabularyOf(searchParts))));
   const advertised = served.filter(isAdvertised);
   const listParts = new Map((await work.map(LIST_PARTS_JOB, advertised)).map((parts, index) => [advertised[index]!.slug, parts]));
   files.set(

@@ -17,11 +17,11 @@ import {
   type SearchTermData,
   type ToolFieldWords,
 } from '../../runtime/search/index.js';
-import { readWordNet, wordNetRelated, wordNetSynonyms } from './wordnet-synonyms.js';
+import { readWordNet, wordNetRelated, wordNetSynonyms, type WordNet } from './wordnet-synonyms.js';
 import { byCodeUnit } from '../../runtime/shared/order.js';
 import { lazyJoinedText, wholeText, type PackageText } from './package-text.js';
 import { contentKey } from '../cache/build-cache.js';
-import type { ToolJob } from '../parallel/work.js';
+import type { ToolJob, Work } from '../parallel/work.js';
 import { searchableTexts } from '../../runtime/search/analysis.js';
 
 /** The fields whose words the synonym table is restricted to: what a tool is and says, not its input fields. */
@@ -116,6 +116,38 @@ export const SEARCH_PARTS_JOB: ToolJob<ServedTool, SearchIndexParts> = {
   threads: false,
 };
 
+/** The words of the tools' parts, sorted: what the synonym table is made for. */
+export function vocabularyOf(parts: readonly SearchIndexParts[]): string[] {
+  const vocabulary = new Set<string>();
+  for (const part of parts) for (const word of part.words) vocabulary.add(word);
+  return [...vocabulary].sort(byCodeUnit);
+}
+
+/**
+ * The query-term tables the generator ships for `vocabulary` (as tablesOfVocabulary makes them), a word at a time
+ * through the build's work: a rebuild looks up only the words no earlier build did, and reads WordNet (some 23 MB of
+ * data files) only when there is one, letting it go with the table.
+ */
+export async function packagedTablesBy(work: Work, vocabulary: readonly string[]): Promise<QueryTermTables> {
+  let wordNet: WordNet | undefined;
+  const job: ToolJob<string, Record<string, string[]>> = {
+    kind: 'synonyms',
+    key: (word) => word,
+    run: (word) => wordNetSynonyms((wordNet ??= readWordNet()), [word]),
+    threads: false,
+  };
+  const merged = new Map<string, Set<string>>();
+  for (const table of await work.map(job, vocabulary)) {
+    for (const [key, targets] of Object.entries(table)) {
+      let all = merged.get(key);
+      if (all === undefined) merged.set(key, (all = new Set()));
+      for (const target of targets) all.add(target);
+    }
+  }
+  const synonyms = Object.fromEntries([...merged.keys()].sort(byCodeUnit).map((key) => [key, [...merged.get(key)!].sort(byCodeUnit)]));
+  return { synonyms, related: {} };
+}
+
 /**
  * The text of a package's `data/search-index.json` for its tool list, from each tool's parts (made here when not
  * given): a header line, then one line a tool in list order; deterministic, no dates, LF, final newline. Read back by
@@ -124,14 +156,10 @@ export const SEARCH_PARTS_JOB: ToolJob<ServedTool, SearchIndexParts> = {
 export function searchIndexFile(
   tools: readonly ServedTool[],
   parts: readonly SearchIndexParts[] = tools.map(searchIndexParts),
+  made: QueryTermTables = tablesOfVocabulary(vocabularyOf(parts)),
 ): PackageText {
   const indexTerms = new Set<string>();
-  const vocabulary = new Set<string>();
-  for (const part of parts) {
-    for (const indexed of part.terms) indexTerms.add(indexed);
-    for (const word of part.words) vocabulary.add(word);
-  }
-  const made = tablesOfVocabulary([...vocabulary].sort(byCodeUnit));
+  for (const part of parts) for (const indexed of part.terms) indexTerms.add(indexed);
   const tables = { synonyms: keptTable(made.synonyms ?? {}, indexTerms), related: keptTable(made.related ?? {}, indexTerms) };
   const header = `{"format":${JSON.stringify(SEARCH_INDEX_FILE_FORMAT)},"index":${JSON.stringify(SEARCH_INDEX_FORMAT)},"key":${JSON.stringify(searchIndexKey(tools))},"fields":${JSON.stringify(FIELDS)},"tools":[`;
   const lines = parts.map((part) => part.line);
@@ -148,6 +176,6 @@ export function searchIndexFile(
 }
 
 /** The text of searchIndexFile, whole. */
-export function searchIndexFileText(tools: readonly ServedTool[], parts?: readonly SearchIndexParts[]): string {
-  return wholeText(searchIndexFile(tools, parts));
+export function searchIndexFileText(tools: readonly ServedTool[], parts?: readonly SearchIndexParts[], tables?: QueryTermTables): string {
+  return wholeText(searchIndexFile(tools, parts, tables));
 }
