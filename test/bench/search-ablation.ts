@@ -50,6 +50,7 @@ export const LEVERS_OFF: Variant[] = [
   { label: 'deprecated in text off', levers: { deprecatedInText: false } },
   { label: 'plural + deprecated in text off', levers: { pluralMeansList: false, deprecatedInText: false } },
   { label: 'narrower tool yields off', levers: { unnamedScope: 1 } },
+  { label: 'name length normalization 0.9 → 0.75', levers: { calledLengthNormalization: 0.75 } },
   { label: 'slug weight 4 → 2', levers: fields({ slug: 2 }) },
   { label: 'slug weight 4 → 1', levers: fields({ slug: 1 }) },
   { label: 'lead weight 4 → 2', levers: fields({ lead: 2 }) },

@@ -13,6 +13,7 @@ const LADDER = [0.5, 0.75, 0.9, 1.1, 1.25, 1.5, 2] as const;
 const FROM_ZERO = [0.1, 0.25, 0.5] as const;
 /** Levers whose value is a share or a floor: kept within 0 to 1. */
 const SHARES = new Set<string>([
+  'calledLengthNormalization',
   'synonymCoverage',
   'inputFieldCoverage',
   'summaryCoverageFloor',

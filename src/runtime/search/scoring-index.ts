@@ -12,6 +12,8 @@ const BM25_B = 0.75;
 export const NAME_FIELD = FIELDS.indexOf('name');
 const SLUG_FIELD = FIELDS.indexOf('slug');
 const LEAD_FIELD = FIELDS.indexOf('lead');
+/** The fields that say what a tool is called and is for, whose length normalization is its own lever. */
+const CALLED_FIELDS = new Set([SLUG_FIELD, NAME_FIELD, LEAD_FIELD]);
 
 /** One index term's postings, decoded for scoring: per tool holding it, its BM25F score and strongest field. */
 export interface TermPostings {
@@ -107,7 +109,8 @@ export function decodeSearchIndex(
     for (const row of data.lengths) total += row[field] as number;
     const averageLength = toolCount ? Math.max(total / toolCount, 1) : 1;
     for (let tool = 0; tool < toolCount; tool += 1) {
-      normalizers[tool * fieldCount + field] = 1 - BM25_B + (BM25_B * ((data.lengths[tool] as number[])[field] as number)) / averageLength;
+      const b = CALLED_FIELDS.has(field) ? levers.calledLengthNormalization : BM25_B;
+      normalizers[tool * fieldCount + field] = 1 - b + (b * ((data.lengths[tool] as number[])[field] as number)) / averageLength;
     }
   }
   const fieldWeights = Float64Array.from(FIELDS, (field) => levers.fieldWeights[field]);
