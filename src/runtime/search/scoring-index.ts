@@ -21,7 +21,11 @@ export interface TermPostings {
   tools: Int32Array;
   scores: Float64Array;
   bestFields: Uint8Array;
-  /** 1 where the term is in the tool's name (or slug). */
+  /**
+   * 1 where the term is in the tool's name, or in its slug when it has no name of its own (one that only spells the
+   * slug out): a named tool's slug also holds the path to it ("Delete a branch" is at …ProjectsIdRepositoryBranches…),
+   * and what it sits under is not what it is called.
+   */
   inName: Uint8Array;
   /** 1 where the term is in the tool's name, slug or summary: the text that says what the tool is. */
   inSummary: Uint8Array;
@@ -118,7 +122,7 @@ export function decodeSearchIndex(
   for (const indexedTerm of Object.keys(data.terms)) {
     postings.set(
       indexedTerm,
-      decodePostings(data.terms[indexedTerm] as SearchTermData, toolCount, normalizers, fieldWeights, postings.size),
+      decodePostings(data.terms[indexedTerm] as SearchTermData, toolCount, normalizers, fieldWeights, postings.size, data.lengths),
     );
   }
   const synonyms = new Map(Object.keys(data.synonyms).map((key) => [key, data.synonyms[key] as string[]]));
@@ -198,6 +202,10 @@ function headOfName(name: string, slug: string): string | null {
   return headTerm(list.slice(cut + 1).join(' '), '');
 }
 
+/** Whether a tool has a name of its own: the index leaves the name field empty when it only spells the slug out. */
+const hasOwnName = (lengths: readonly (readonly number[])[], tool: number): boolean =>
+  ((lengths[tool] as readonly number[])[NAME_FIELD] as number) > 0;
+
 /**
  * BM25F per tool for one term: field-weighted, length-normalized term frequency, saturated once, times IDF; also the
  * field that contributed most. Fields are summed in FIELDS order so scores do not depend on how the data was read.
@@ -208,6 +216,7 @@ function decodePostings(
   normalizers: Float64Array,
   fieldWeights: Float64Array,
   id: number,
+  lengths: readonly (readonly number[])[],
 ): TermPostings {
   const raw = termData.postings;
   let df = 0;
@@ -230,10 +239,10 @@ function decodePostings(
       weightedFrequencies[slot] = contribution;
       bestFields[slot] = field;
       bestContribution = contribution;
-      if (field === NAME_FIELD || field === SLUG_FIELD) inName[slot] = 1;
+      if (field === NAME_FIELD || (field === SLUG_FIELD && !hasOwnName(lengths, tool))) inName[slot] = 1;
       if (field === NAME_FIELD || field === SLUG_FIELD || field === LEAD_FIELD) inSummary[slot] = 1;
     } else {
-      if (field === NAME_FIELD || field === SLUG_FIELD) inName[slot] = 1;
+      if (field === NAME_FIELD || (field === SLUG_FIELD && !hasOwnName(lengths, tool))) inName[slot] = 1;
       if (field === NAME_FIELD || field === SLUG_FIELD || field === LEAD_FIELD) inSummary[slot] = 1;
       weightedFrequencies[slot] = (weightedFrequencies[slot] as number) + contribution;
       if (contribution > bestContribution) {
