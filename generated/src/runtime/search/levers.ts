@@ -5,6 +5,12 @@ import type { FieldName } from './analysis.js';
 export interface RankingLevers {
   /** BM25F field weights: what a tool is called outranks the sentence that says what it does, which outranks its prose. */
   fieldWeights: Readonly<Record<FieldName, number>>;
+  /**
+   * BM25's length normalization (b) for the slug, name and summary; the other fields keep 0.75. Nearer 1, a word in a
+   * short name counts for more than the same word in a long one: "Get fields" is more about fields than "Get all
+   * screen tab fields".
+   */
+  calledLengthNormalization: number;
   handSynonymWeight: number;
   wordnetSynonymWeight: number;
   /**
@@ -105,6 +111,7 @@ export interface RankingLevers {
  */
 export const SHIPPED_LEVERS: RankingLevers = {
   fieldWeights: { slug: 4, name: 4, lead: 4, tags: 1.5, fieldNames: 0.625, description: 0.6, fieldDescriptions: 0.3, bigrams: 3 },
+  calledLengthNormalization: 0.9,
   handSynonymWeight: 0.8,
   wordnetSynonymWeight: 0.5,
   relatedWeight: 0,

@@ -12,6 +12,8 @@ const BM25_B = 0.75;
 export const NAME_FIELD = FIELDS.indexOf('name');
 const SLUG_FIELD = FIELDS.indexOf('slug');
 const LEAD_FIELD = FIELDS.indexOf('lead');
+/** The fields that say what a tool is called and is for, whose length normalization is its own lever. */
+const CALLED_FIELDS = new Set([SLUG_FIELD, NAME_FIELD, LEAD_FIELD]);
 
 /** One index term's postings, decoded for scoring: per tool holding it, its BM25F score and strongest field. */
 export interface TermPostings {
@@ -19,7 +21,11 @@ export interface TermPostings {
   tools: Int32Array;
   scores: Float64Array;
   bestFields: Uint8Array;
-  /** 1 where the term is in the tool's name (or slug). */
+  /**
+   * 1 where the term is in the tool's name, or in its slug when it has no name of its own (one that only spells the
+   * slug out): a named tool's slug also holds the path to it ("Delete a branch" is at …ProjectsIdRepositoryBranches…),
+   * and what it sits under is not what it is called.
+   */
   inName: Uint8Array;
   /** 1 where the term is in the tool's name, slug or summary: the text that says what the tool is. */
   inSummary: Uint8Array;
@@ -107,7 +113,8 @@ export function decodeSearchIndex(
     for (const row of data.lengths) total += row[field] as number;
     const averageLength = toolCount ? Math.max(total / toolCount, 1) : 1;
     for (let tool = 0; tool < toolCount; tool += 1) {
-      normalizers[tool * fieldCount + field] = 1 - BM25_B + (BM25_B * ((data.lengths[tool] as number[])[field] as number)) / averageLength;
+      const b = CALLED_FIELDS.has(field) ? levers.calledLengthNormalization : BM25_B;
+      normalizers[tool * fieldCount + field] = 1 - b + (b * ((data.lengths[tool] as number[])[field] as number)) / averageLength;
     }
   }
   const fieldWeights = Float64Array.from(FIELDS, (field) => levers.fieldWeights[field]);
@@ -115,7 +122,7 @@ export function decodeSearchIndex(
   for (const indexedTerm of Object.keys(data.terms)) {
     postings.set(
       indexedTerm,
-      decodePostings(data.terms[indexedTerm] as SearchTermData, toolCount, normalizers, fieldWeights, postings.size),
+      decodePostings(data.terms[indexedTerm] as SearchTermData, toolCount, normalizers, fieldWeights, postings.size, data.lengths),
     );
   }
   const synonyms = new Map(Object.keys(data.synonyms).map((key) => [key, data.synonyms[key] as string[]]));
@@ -195,6 +202,10 @@ function headOfName(name: string, slug: string): string | null {
   return headTerm(list.slice(cut + 1).join(' '), '');
 }
 
+/** Whether a tool has a name of its own: the index leaves the name field empty when it only spells the slug out. */
+const hasOwnName = (lengths: readonly (readonly number[])[], tool: number): boolean =>
+  ((lengths[tool] as readonly number[])[NAME_FIELD] as number) > 0;
+
 /**
  * BM25F per tool for one term: field-weighted, length-normalized term frequency, saturated once, times IDF; also the
  * field that contributed most. Fields are summed in FIELDS order so scores do not depend on how the data was read.
@@ -205,6 +216,7 @@ function decodePostings(
   normalizers: Float64Array,
   fieldWeights: Float64Array,
   id: number,
+  lengths: readonly (readonly number[])[],
 ): TermPostings {
   const raw = termData.postings;
   let df = 0;
@@ -227,10 +239,10 @@ function decodePostings(
       weightedFrequencies[slot] = contribution;
       bestFields[slot] = field;
       bestContribution = contribution;
-      if (field === NAME_FIELD || field === SLUG_FIELD) inName[slot] = 1;
+      if (field === NAME_FIELD || (field === SLUG_FIELD && !hasOwnName(lengths, tool))) inName[slot] = 1;
       if (field === NAME_FIELD || field === SLUG_FIELD || field === LEAD_FIELD) inSummary[slot] = 1;
     } else {
-      if (field === NAME_FIELD || field === SLUG_FIELD) inName[slot] = 1;
+      if (field === NAME_FIELD || (field === SLUG_FIELD && !hasOwnName(lengths, tool))) inName[slot] = 1;
       if (field === NAME_FIELD || field === SLUG_FIELD || field === LEAD_FIELD) inSummary[slot] = 1;
       weightedFrequencies[slot] = (weightedFrequencies[slot] as number) + contribution;
       if (contribution > bestContribution) {
