@@ -2,7 +2,7 @@
 // with one tool changed into an existing output folder (without compile, and with it into a copy of a compiled
 // package, followed by the same catalogue built again).
 
-import { cp, writeFile, rm } from 'node:fs/promises';
+import { writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bundleText, withOneToolChanged, withOneToolsSchemaChanged, type SyntheticBundle } from './catalogue.js';
 import { median, repeat, runNode, tail, type ProcessRun } from './measure.js';
@@ -115,7 +115,8 @@ export async function measureGeneration(plan: GenerationPlan, progress: (line: s
   progress(`one-tool-changed regeneration with compile, ${size} tools`);
   const rebuiltDir = join(plan.workDir, `pkg-${size}-rebuilt`);
   await rm(rebuiltDir, { recursive: true, force: true });
-  await cp(packageDir, rebuiltDir, { recursive: true });
+  // Built there, not copied: a copy's dist/ has new modification times, which a compile rightly does not trust.
+  await build(plan.generatorRoot, plan.bundlePath, rebuiltDir, true);
   let lastChanged = plan.bundlePath;
   const regeneratedCompiled = await repeat(plan.regenRuns, plan.budgetMs, async (run) => {
     lastChanged = join(plan.workDir, `catalogue-${size}-changed-compiled-${run}.json`);

@@ -47,9 +47,9 @@ export async function compilePackage(outDir: string): Promise<CompileSummary> {
   // A stamp that cannot be removed before anything is written could outlive a failed compile: then none is written.
   const stamping = sources !== null && removeStamp(root);
   const { reemitModules, typeCheckAndEmit } = await import('./type-check.js');
-  if (need.kind === 'reemit' && stamping && (await reemitModules(root, need.files))) {
+  if (need.kind === 'reemit' && stamping && (await reemitModules(root, need.modules))) {
     writeStamp(root, sources, stamp?.bundled ?? [], stamp);
-    return { files: need.files.length, runtime, kept: false, reemitted: need.files.length };
+    return { files: need.modules.length, runtime, kept: false, reemitted: need.modules.length };
   }
   const { files, bundled } = await typeCheckAndEmit(root, { prebuilt, incremental: sources !== null, bundle: true });
   if (stamping) writeStamp(root, sources, bundled, stamp);

@@ -114,9 +114,25 @@ export function isOwnModule(path: string): boolean {
   return path.startsWith('src/') && path.endsWith('.ts') && !path.endsWith('.d.ts') && !path.startsWith('src/runtime/');
 }
 
-/** The type-relevant hash of an own module (type-relevant-text.ts); the content's hash of any other file. */
-function typesHashOf(root: string, path: string, contentHash: string): string {
-  return isOwnModule(path) ? typeRelevantHash(readFileSync(join(root, path), 'utf8')) : contentHash;
+/** The file's text, while its content is the one `sources` hashed; null once it changed (a build then compiles). */
+function textAsHashed(root: string, path: string, contentHash: string): string | null {
+  try {
+    const bytes = readFileSync(join(root, path));
+    return hashOf(bytes) === contentHash ? bytes.toString('utf8') : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The type-relevant hash of an own module's text (type-relevant-text.ts); of any other file, its content's hash. */
+function typesHashOf(path: string, text: string, contentHash: string): string {
+  return isOwnModule(path) ? typeRelevantHash(text) : contentHash;
+}
+
+/** A module to write again, with the text whose type-relevant part the last compile checked. */
+export interface ReemittedModule {
+  path: string;
+  text: string;
 }
 
 /**
@@ -124,7 +140,7 @@ function typesHashOf(root: string, path: string, contentHash: string): string {
  * left them); `reemit`, write the JavaScript and declarations of these own modules again, whose changes a type-check
  * does not read (no file added or removed, none that the bin bundles, nothing else changed); else `compile`.
  */
-export type CompileNeed = { kind: 'kept' } | { kind: 'reemit'; files: string[] } | { kind: 'compile' };
+export type CompileNeed = { kind: 'kept' } | { kind: 'reemit'; modules: ReemittedModule[] } | { kind: 'compile' };
 
 export function compileNeed(root: string, sources: CompileSources, stamp: Stamp | null): CompileNeed {
   if (stamp === null || stamp.context !== sources.context) return { kind: 'compile' };
@@ -135,10 +151,15 @@ export function compileNeed(root: string, sources: CompileSources, stamp: Stamp 
   if (stamp.dist !== distDigest(root)) return { kind: 'compile' };
   if (changed.length === 0) return { kind: 'kept' };
   const bundled = new Set(stamp.bundled);
-  const reemittable = changed.every(
-    (path) => isOwnModule(path) && !bundled.has(path) && typesHashOf(root, path, sources.files.get(path)!) === stamp.files[path]![1],
-  );
-  return reemittable ? { kind: 'reemit', files: changed } : { kind: 'compile' };
+  const modules: ReemittedModule[] = [];
+  for (const path of changed) {
+    if (!isOwnModule(path) || bundled.has(path)) return { kind: 'compile' };
+    const content = sources.files.get(path)!;
+    const text = textAsHashed(root, path, content);
+    if (text === null || typesHashOf(path, text, content) !== stamp.files[path]![1]) return { kind: 'compile' };
+    modules.push({ path, text });
+  }
+  return { kind: 'reemit', modules };
 }
 
 /** Removes the stamp; where it cannot be removed, reports false, and the compile goes ahead without one. */
@@ -161,7 +182,14 @@ export function writeStamp(root: string, sources: CompileSources, bundled: reado
     const files: Record<string, [string, string]> = {};
     for (const [path, content] of sources.files) {
       const known = previous?.files[path];
-      files[path] = [content, known !== undefined && known[0] === content ? known[1] : typesHashOf(root, path, content)];
+      if (known !== undefined && known[0] === content) {
+        files[path] = known;
+        continue;
+      }
+      // A file changed since the compile read it: its text was not what was checked, so no stamp says it was.
+      const text = textAsHashed(root, path, content);
+      if (text === null) return;
+      files[path] = [content, typesHashOf(path, text, content)];
     }
     const stamp: Stamp = { format: STAMP_FORMAT, context: sources.context, files, bundled: [...bundled].sort(), dist: distDigest(root) };
     writeFileAtomic(stampPath(root), `${JSON.stringify(stamp)}\n`);
