@@ -9,6 +9,8 @@ import { cacheDir, entriesOfFrames, loadCache, memoryCache, saveCache } from '..
 import { writePackage } from '../../src/pipeline/write/write-package.js';
 import { buildPackage } from '../../src/pipeline/run-pipeline.js';
 import { bundle, tool } from '../fixtures/catalogues.js';
+import { searchIndexParts, vocabularyOf } from '../../src/pipeline/emit/search-index-file.js';
+import type { ServedCatalogueFile } from '../../src/runtime/shared/contracts.js';
 
 describe('build cache', () => {
   it('reuses per-tool work by content, redoes only the changed tool, and never changes the output', async () => {
@@ -19,25 +21,34 @@ describe('build cache', () => {
       const build = async (out: string) => buildPackage({ source, outDir: join(dir, out), config: resolveConfig(), compile: false });
       await writeFile(source, JSON.stringify(bundle(tools)));
       // Per tool: its checks, its module, its prepared tools/list line, its search index line and its token counts;
-      // then the meta-tool's counts, the list's head and the README.
-      const entries = 3 * 5 + 3;
+      // then the meta-tool's counts, the list's head and the README; and one per word the synonym table is made for.
+      const vocabulary = async (out: string): Promise<string[]> => {
+        const served = (JSON.parse(await readFile(join(dir, out, 'data', 'catalogue.json'), 'utf8')) as ServedCatalogueFile).tools;
+        return vocabularyOf(served.map(searchIndexParts));
+      };
+      const perBuild = 3 * 5 + 3;
       const first = await build('out');
-      assert.deepEqual(first.cache, { hits: 0, misses: entries });
+      const words = await vocabulary('out');
+      assert.ok(words.length > 3, words.join());
+      assert.deepEqual(first.cache, { hits: 0, misses: perBuild + words.length });
       const second = await build('out');
-      assert.deepEqual(second.cache, { hits: entries, misses: 0 });
+      assert.deepEqual(second.cache, { hits: perBuild + words.length, misses: 0 });
       assert.deepEqual(second.written, []);
 
       const changed = tools.map((t) => (t.slug === 'beta' ? { ...t, description: 'Now does more.' } : t));
       await writeFile(source, JSON.stringify(bundle(changed)));
       const third = await build('out');
       // beta's schemas did not change (check reused); only its module, its list line, its search index line, its token
-      // counts and the README (which names its first sentence) are made again.
-      assert.deepEqual(third.cache, { hits: entries - 5, misses: 5 });
+      // counts and the README (which names its first sentence) are made again, and the synonyms of its new words.
+      const wordsNow = await vocabulary('out');
+      const newWords = wordsNow.filter((word) => !words.includes(word));
+      assert.ok(newWords.length > 0, wordsNow.join());
+      assert.deepEqual(third.cache, { hits: perBuild - 5 + wordsNow.length - newWords.length, misses: 5 + newWords.length });
       assert.ok(third.written.includes('src/tools/beta.ts'));
 
       // A cold build of the same catalogue writes the same bytes as the cached one.
       const cold = await build('cold');
-      assert.deepEqual(cold.cache, { hits: 0, misses: entries });
+      assert.deepEqual(cold.cache, { hits: 0, misses: perBuild + wordsNow.length });
       assert.deepEqual(cold.budget, third.budget);
       for (const path of ['src/tools/beta.ts', 'data/catalogue.json', 'data/tools-list.json', 'data/search-index.json', 'README.md']) {
         assert.equal(await readFile(join(dir, 'out', path), 'utf8'), await readFile(join(dir, 'cold', path), 'utf8'), path);
@@ -57,7 +68,7 @@ describe('build cache', () => {
         await readFile(join(dir, 'out', 'data/tools-list.json'), 'utf8'),
         await readFile(join(dir, 'cold-annotated', 'data/tools-list.json'), 'utf8'),
       );
-      assert.deepEqual(coldAgain.cache, { hits: 0, misses: entries });
+      assert.deepEqual(coldAgain.cache, { hits: 0, misses: perBuild + wordsNow.length });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
