@@ -9,8 +9,16 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { cacheDir } from '../cache/build-cache.js';
-import { compileNeed, compileSources, readStamp, removeStamp, writeStamp } from './compiled-stamp.js';
-import { prebuiltRuntimeFor } from './runtime-prebuilt.js';
+import {
+  compileNeed,
+  compileSources,
+  readStamp,
+  removeStamp,
+  writeStamp,
+  type CompileNeed,
+  type CompileSources,
+} from './compiled-stamp.js';
+import { prebuiltRuntimeFor, type PrebuiltRuntime } from './runtime-prebuilt.js';
 
 export interface CompileSummary {
   /** Source files type-checked and emitted. */
@@ -36,22 +44,28 @@ async function cacheFolderUsable(root: string): Promise<boolean> {
   }
 }
 
+/** What the compile of the package at `root` has to do, from its sources read once against the last stamp. */
+function compilePlan(root: string, prebuilt: PrebuiltRuntime | null): { sources: CompileSources; need: CompileNeed } {
+  const stamp = readStamp(root);
+  const { sources, changed } = compileSources(root, prebuilt, stamp);
+  return { sources, need: compileNeed(root, sources, stamp, changed) };
+}
+
 export async function compilePackage(outDir: string): Promise<CompileSummary> {
   const root = resolve(outDir);
   const prebuilt = prebuiltRuntimeFor(root);
   const runtime = prebuilt ? 'prebuilt' : 'compiled';
-  const sources = (await cacheFolderUsable(root)) ? compileSources(root, prebuilt) : null;
-  const stamp = sources === null ? null : readStamp(root);
-  const need = sources === null ? { kind: 'compile' as const } : compileNeed(root, sources, stamp);
+  const plan = (await cacheFolderUsable(root)) ? compilePlan(root, prebuilt) : null;
+  const need = plan?.need ?? { kind: 'compile' as const };
   if (need.kind === 'kept') return { files: 0, runtime, kept: true, reemitted: 0 };
   // A stamp that cannot be removed before anything is written could outlive a failed compile: then none is written.
-  const stamping = sources !== null && removeStamp(root);
+  const stamping = plan !== null && removeStamp(root);
   const { reemitModules, typeCheckAndEmit } = await import('./type-check.js');
   if (need.kind === 'reemit' && stamping && (await reemitModules(root, need.modules))) {
-    writeStamp(root, sources, stamp?.bundled ?? [], stamp);
+    writeStamp(root, plan.sources, need.bundled);
     return { files: need.modules.length, runtime, kept: false, reemitted: need.modules.length };
   }
-  const { files, bundled } = await typeCheckAndEmit(root, { prebuilt, incremental: sources !== null, bundle: true });
-  if (stamping) writeStamp(root, sources, bundled, stamp);
+  const { files, bundled } = await typeCheckAndEmit(root, { prebuilt, incremental: plan !== null, bundle: true });
+  if (stamping) writeStamp(root, plan.sources, bundled);
   return { files, runtime, kept: false, reemitted: 0 };
 }

@@ -51,22 +51,50 @@ const hashOf = (bytes: Buffer): string => createHash('sha256').update(bytes).dig
 export interface CompileSources {
   /** A digest of everything but `src/`: the configuration, the installed dependencies, and what compiles them. */
   context: string;
-  /** Each file under `src/` (`src/tools/a.ts`) → the hash of its content. */
-  files: Map<string, string>;
+  /** Each file under `src/` (`src/tools/a.ts`) → [the hash of its content, its type-relevant hash]. */
+  files: Map<string, [string, string]>;
 }
 
-export function compileSources(root: string, prebuilt: PrebuiltRuntime | null): CompileSources {
-  const context = createHash('sha256').update(`${STAMP_FORMAT}\0${compilerDigest()}\0${prebuilt?.fingerprint ?? 'no prebuilt runtime'}\0`);
+/** The type-relevant hash of an own module's text (type-relevant-text.ts); of any other file, its content's hash. */
+const typesHashOf = (path: string, bytes: Buffer, content: string): string =>
+  isOwnModule(path) ? typeRelevantHash(bytes.toString('utf8')) : content;
+
+/**
+ * The package's sources, each file read once. A file whose content the stamp of the same context holds takes its
+ * type-relevant hash from there; an own module that differs from it is handed back with its text too (`changed`):
+ * what a re-emit writes from is the very text that was compared.
+ */
+export function compileSources(
+  root: string,
+  prebuilt: PrebuiltRuntime | null,
+  stamp: Stamp | null,
+): { sources: CompileSources; changed: Map<string, string> } {
+  const hash = createHash('sha256').update(`${STAMP_FORMAT}\0${compilerDigest()}\0${prebuilt?.fingerprint ?? 'no prebuilt runtime'}\0`);
   for (const path of ['package.json', 'tsconfig.json', 'node_modules/.package-lock.json']) {
     try {
-      context.update(`${path}\0`).update(hashOf(readFileSync(join(root, path))));
+      hash.update(`${path}\0`).update(hashOf(readFileSync(join(root, path))));
     } catch {
-      context.update(`${path}\0missing\0`);
+      hash.update(`${path}\0missing\0`);
     }
   }
-  const files = new Map<string, string>();
-  for (const path of filesUnder(join(root, 'src'))) files.set(`src/${path}`, hashOf(readFileSync(join(root, 'src', path))));
-  return { context: context.digest('base64url'), files };
+  const context = hash.digest('base64url');
+  // Only a stamp of this context says what the type-relevant hash of a content is (the reduction is this stage's code).
+  const known = stamp?.context === context ? stamp.files : null;
+  const files = new Map<string, [string, string]>();
+  const changed = new Map<string, string>();
+  for (const name of filesUnder(join(root, 'src'))) {
+    const path = `src/${name}`;
+    const bytes = readFileSync(join(root, path));
+    const content = hashOf(bytes);
+    const stamped = known?.[path];
+    if (stamped !== undefined && stamped[0] === content) {
+      files.set(path, stamped);
+      continue;
+    }
+    files.set(path, [content, typesHashOf(path, bytes, content)]);
+    if (known !== null && isOwnModule(path)) changed.set(path, bytes.toString('utf8'));
+  }
+  return { sources: { context, files }, changed };
 }
 
 /** The digest of `dist/` as it stands: each file's path, size and modification time. */
@@ -114,21 +142,6 @@ export function isOwnModule(path: string): boolean {
   return path.startsWith('src/') && path.endsWith('.ts') && !path.endsWith('.d.ts') && !path.startsWith('src/runtime/');
 }
 
-/** The file's text, while its content is the one `sources` hashed; null once it changed (a build then compiles). */
-function textAsHashed(root: string, path: string, contentHash: string): string | null {
-  try {
-    const bytes = readFileSync(join(root, path));
-    return hashOf(bytes) === contentHash ? bytes.toString('utf8') : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The type-relevant hash of an own module's text (type-relevant-text.ts); of any other file, its content's hash. */
-function typesHashOf(path: string, text: string, contentHash: string): string {
-  return isOwnModule(path) ? typeRelevantHash(text) : contentHash;
-}
-
 /** A module to write again, with the text whose type-relevant part the last compile checked. */
 export interface ReemittedModule {
   path: string;
@@ -140,26 +153,33 @@ export interface ReemittedModule {
  * left them); `reemit`, write the JavaScript and declarations of these own modules again, whose changes a type-check
  * does not read (no file added or removed, none that the bin bundles, nothing else changed); else `compile`.
  */
-export type CompileNeed = { kind: 'kept' } | { kind: 'reemit'; modules: ReemittedModule[] } | { kind: 'compile' };
+export type CompileNeed =
+  | { kind: 'kept' }
+  | { kind: 'reemit'; modules: ReemittedModule[]; /** What the bin bundles, unchanged. */ bundled: string[] }
+  | { kind: 'compile' };
 
-export function compileNeed(root: string, sources: CompileSources, stamp: Stamp | null): CompileNeed {
+export function compileNeed(
+  root: string,
+  sources: CompileSources,
+  stamp: Stamp | null,
+  changedTexts: ReadonlyMap<string, string>,
+): CompileNeed {
   if (stamp === null || stamp.context !== sources.context) return { kind: 'compile' };
   const stamped = Object.keys(stamp.files);
   if (stamped.length !== sources.files.size || stamped.some((path) => !sources.files.has(path))) return { kind: 'compile' };
-  const changed = stamped.filter((path) => stamp.files[path]![0] !== sources.files.get(path));
+  const changed = stamped.filter((path) => stamp.files[path]![0] !== sources.files.get(path)![0]);
   // dist/ last: a stat of every file, the dearest of these checks.
   if (stamp.dist !== distDigest(root)) return { kind: 'compile' };
   if (changed.length === 0) return { kind: 'kept' };
   const bundled = new Set(stamp.bundled);
   const modules: ReemittedModule[] = [];
   for (const path of changed) {
-    if (!isOwnModule(path) || bundled.has(path)) return { kind: 'compile' };
-    const content = sources.files.get(path)!;
-    const text = textAsHashed(root, path, content);
-    if (text === null || typesHashOf(path, text, content) !== stamp.files[path]![1]) return { kind: 'compile' };
+    // Only an own module's text is handed in (compileSources): any other file changed needs a compile.
+    const text = changedTexts.get(path);
+    if (text === undefined || bundled.has(path) || sources.files.get(path)![1] !== stamp.files[path]![1]) return { kind: 'compile' };
     modules.push({ path, text });
   }
-  return { kind: 'reemit', modules };
+  return { kind: 'reemit', modules, bundled: stamp.bundled };
 }
 
 /** Removes the stamp; where it cannot be removed, reports false, and the compile goes ahead without one. */
@@ -173,25 +193,19 @@ export function removeStamp(root: string): boolean {
 }
 
 /**
- * Records a successful compile of `sources`, with the sources its bin bundle holds and the `dist/` it left. A file's
- * type-relevant hash is taken from `previous` (the stamp this one replaces) where its content is the same. The stamp
- * only saves time: failing to write it fails nothing.
+ * Records a successful compile of `sources` as they were read before it, with the sources its bin bundle holds and the
+ * `dist/` it left. A file changed while the compile ran is recorded as it was read, so the next build sees it changed.
+ * The stamp only saves time: failing to write it fails nothing.
  */
-export function writeStamp(root: string, sources: CompileSources, bundled: readonly string[], previous: Stamp | null): void {
+export function writeStamp(root: string, sources: CompileSources, bundled: readonly string[]): void {
   try {
-    const files: Record<string, [string, string]> = {};
-    for (const [path, content] of sources.files) {
-      const known = previous?.files[path];
-      if (known !== undefined && known[0] === content) {
-        files[path] = known;
-        continue;
-      }
-      // A file changed since the compile read it: its text was not what was checked, so no stamp says it was.
-      const text = textAsHashed(root, path, content);
-      if (text === null) return;
-      files[path] = [content, typesHashOf(path, text, content)];
-    }
-    const stamp: Stamp = { format: STAMP_FORMAT, context: sources.context, files, bundled: [...bundled].sort(), dist: distDigest(root) };
+    const stamp: Stamp = {
+      format: STAMP_FORMAT,
+      context: sources.context,
+      files: Object.fromEntries(sources.files),
+      bundled: [...bundled].sort(),
+      dist: distDigest(root),
+    };
     writeFileAtomic(stampPath(root), `${JSON.stringify(stamp)}\n`);
   } catch {
     // The next compile compiles.

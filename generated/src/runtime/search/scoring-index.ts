@@ -118,11 +118,13 @@ export function decodeSearchIndex(
     }
   }
   const fieldWeights = Float64Array.from(FIELDS, (field) => levers.fieldWeights[field]);
+  // 1 for a tool with a name of its own: the index leaves the name field empty when it only spells the slug out.
+  const named = Uint8Array.from(data.lengths, (row) => ((row[NAME_FIELD] as number) > 0 ? 1 : 0));
   const postings = new Map<string, TermPostings>();
   for (const indexedTerm of Object.keys(data.terms)) {
     postings.set(
       indexedTerm,
-      decodePostings(data.terms[indexedTerm] as SearchTermData, toolCount, normalizers, fieldWeights, postings.size, data.lengths),
+      decodePostings(data.terms[indexedTerm] as SearchTermData, toolCount, normalizers, fieldWeights, postings.size, named),
     );
   }
   const synonyms = new Map(Object.keys(data.synonyms).map((key) => [key, data.synonyms[key] as string[]]));
@@ -202,10 +204,6 @@ function headOfName(name: string, slug: string): string | null {
   return headTerm(list.slice(cut + 1).join(' '), '');
 }
 
-/** Whether a tool has a name of its own: the index leaves the name field empty when it only spells the slug out. */
-const hasOwnName = (lengths: readonly (readonly number[])[], tool: number): boolean =>
-  ((lengths[tool] as readonly number[])[NAME_FIELD] as number) > 0;
-
 /**
  * BM25F per tool for one term: field-weighted, length-normalized term frequency, saturated once, times IDF; also the
  * field that contributed most. Fields are summed in FIELDS order so scores do not depend on how the data was read.
@@ -216,7 +214,7 @@ function decodePostings(
   normalizers: Float64Array,
   fieldWeights: Float64Array,
   id: number,
-  lengths: readonly (readonly number[])[],
+  named: Uint8Array,
 ): TermPostings {
   const raw = termData.postings;
   let df = 0;
@@ -239,17 +237,15 @@ function decodePostings(
       weightedFrequencies[slot] = contribution;
       bestFields[slot] = field;
       bestContribution = contribution;
-      if (field === NAME_FIELD || (field === SLUG_FIELD && !hasOwnName(lengths, tool))) inName[slot] = 1;
-      if (field === NAME_FIELD || field === SLUG_FIELD || field === LEAD_FIELD) inSummary[slot] = 1;
     } else {
-      if (field === NAME_FIELD || (field === SLUG_FIELD && !hasOwnName(lengths, tool))) inName[slot] = 1;
-      if (field === NAME_FIELD || field === SLUG_FIELD || field === LEAD_FIELD) inSummary[slot] = 1;
       weightedFrequencies[slot] = (weightedFrequencies[slot] as number) + contribution;
       if (contribution > bestContribution) {
         bestContribution = contribution;
         bestFields[slot] = field;
       }
     }
+    if (field === NAME_FIELD || (field === SLUG_FIELD && named[tool] === 0)) inName[slot] = 1;
+    if (field === NAME_FIELD || field === SLUG_FIELD || field === LEAD_FIELD) inSummary[slot] = 1;
   }
   const idf = Math.log(1 + (toolCount - df + 0.5) / (df + 0.5));
   const scores = weightedFrequencies.map((wf) => (idf * wf * (BM25_K1 + 1)) / (BM25_K1 + wf));
