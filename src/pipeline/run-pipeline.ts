@@ -147,8 +147,8 @@ async function emitAndWrite(
   const mode = options.release ?? 'keep';
   const raw = await stage('source', () => readSource(options.source, options.sourceOptions ?? {}));
   const tools = toolCountOf(raw.document);
-  boundHeapGrowth(tools);
   const cache = await stage('check', () => loadCache(options.outDir));
+  boundHeapGrowth(tools, cache.entries.size);
   const work = createWork(cache, { progress: progressOf(log) });
   const budgetStep = startBudget(cache, tools, options.check !== true);
   try {
