@@ -2,6 +2,7 @@
 // tool that search reads, with the kind of action its name says it performs.
 import { stemmer } from 'stemmer';
 import type { JsonObject, ServedTool, ToolAnnotations } from '../shared/contracts.js';
+import { plainText } from './plain-text.js';
 import {
   ACTION_WORDS,
   AGENT_NOUNS,
@@ -408,8 +409,11 @@ export function nameAndRest(name: string): { name: string; rest: string } {
   return match ? { name: (match[1] as string).trim(), rest: (match[2] as string).trim() } : { name, rest: '' };
 }
 
-/** A tool's name as search reads it: its first sentence (nameAndRest). */
-export const calledName = (tool: ServedTool): string => nameAndRest(String(tool.manifest.name ?? '')).name;
+/** A tool's name as search reads it: its first sentence (nameAndRest), as plain text (plain-text.ts). */
+export const calledName = (tool: ServedTool): string => nameAndRest(plainText(String(tool.manifest.name ?? ''))).name;
+
+/** A tool's description as search reads it: the plain text of what the catalogue says (plain-text.ts). */
+export const descriptionText = (tool: ServedTool): string => plainText(String(tool.manifest.description ?? ''));
 
 /** The text of each searchable field of a tool, in FIELDS order: everything an index is built from. */
 export function searchableTexts(tool: ServedTool): string[] {
@@ -417,10 +421,10 @@ export function searchableTexts(tool: ServedTool): string[] {
   const fieldNames: string[] = [];
   const fieldDescriptions: string[] = [];
   collectFields(manifest.input_schema, fieldNames, fieldDescriptions, 0);
-  const description = String(manifest.description ?? '');
+  const description = descriptionText(tool);
   const lead = leadSentence(description);
   // A name that only spells the slug out ("Post Customers Customer" for PostCustomersCustomer) says nothing twice.
-  const { name: called, rest } = nameAndRest(String(manifest.name ?? ''));
+  const { name: called, rest } = nameAndRest(plainText(String(manifest.name ?? '')));
   const name = words(called).join(' ') === words(tool.slug).join(' ') ? '' : called;
   const texts: Record<FieldName, string> = {
     slug: tool.slug,
@@ -429,7 +433,7 @@ export function searchableTexts(tool: ServedTool): string[] {
     tags: groupText(tool),
     fieldNames: fieldNames.join(' '),
     description: rest === '' ? description.slice(lead.length) : `${rest} ${description.slice(lead.length)}`,
-    fieldDescriptions: fieldDescriptions.join(' '),
+    fieldDescriptions: fieldDescriptions.map(plainText).join(' '),
     // Stored as the text it is made from; the index turns it into adjacent-term pairs.
     bigrams: `${name} | ${lead}`,
   };

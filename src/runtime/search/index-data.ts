@@ -9,7 +9,7 @@ import { byCodeUnit } from '../shared/order.js';
 import { indexDataOfFile } from './index-file.js';
 
 /** Names the layout of SearchIndexData and the text analysis behind it; change it whenever either changes. */
-export const SEARCH_INDEX_FORMAT = 'nexusbloom-search-index/5';
+export const SEARCH_INDEX_FORMAT = 'nexusbloom-search-index/6';
 
 /** A search index as plain JSON data, built once (at generation time) and loaded by the server. */
 export interface SearchIndexData {

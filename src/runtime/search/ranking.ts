@@ -6,6 +6,7 @@ import { parameterCounts, requiredFields } from '../schema/call-shape.js';
 import type { ServedTool } from '../shared/contracts.js';
 import {
   bigram,
+  descriptionText,
   FIELDS,
   HAND_SYNONYMS,
   isActionAt,
@@ -487,7 +488,7 @@ export function rankTools(
       slug: tool.slug,
       name: String(tool.manifest.name ?? ''),
       description: String(tool.manifest.description ?? ''),
-      purpose: firstLine(String(tool.manifest.description ?? '')),
+      purpose: firstLine(descriptionText(tool)),
       score,
       reason: `matched: ${reasons.join(', ')}`,
       matched,

@@ -1,7 +1,18 @@
 // The index as a query reads it: each term's BM25F score per tool precomputed from the index data, with the
 // tools' actions and name sizes that ranking weighs.
 import type { ServedTool } from '../shared/contracts.js';
-import { calledName, fieldTerms, FIELDS, groupWordsOf, headTerm, namesMany, requiredScopes, toolAction, words } from './analysis.js';
+import {
+  calledName,
+  descriptionText,
+  fieldTerms,
+  FIELDS,
+  groupWordsOf,
+  headTerm,
+  namesMany,
+  requiredScopes,
+  toolAction,
+  words,
+} from './analysis.js';
 import type { SearchIndexData, SearchTermData } from './index-data.js';
 import type { ActionKind } from './vocabulary.js';
 import { byCodeUnit } from '../shared/order.js';
@@ -135,7 +146,7 @@ export function decodeSearchIndex(
     toolAction(
       names[i] as string,
       tool.slug,
-      String(tool.manifest.description ?? ''),
+      descriptionText(tool),
       levers.annotationsCorrectAction ? tool.manifest.annotations : undefined,
       levers.readOnlyMeansRead,
     ),
@@ -146,9 +157,7 @@ export function decodeSearchIndex(
     return head === null ? -1 : (postings.get(head)?.id ?? -1);
   });
   const many = Uint8Array.from(tools, (tool, i) => (namesMany(names[i] as string, tool.slug, groupWordsOf(tool)) ? 1 : 0));
-  const deprecatedInText = Uint8Array.from(tools, (tool) =>
-    /\bdeprecated\b/i.test(String(tool.manifest.description ?? '').split('\n')[0] ?? '') ? 1 : 0,
-  );
+  const deprecatedInText = Uint8Array.from(tools, (tool) => (/\bdeprecated\b/i.test(descriptionText(tool).split('\n')[0] ?? '') ? 1 : 0));
   const scopes = narrowingScopes(tools).map((list) =>
     list.map((scope) => Int32Array.from(scope, (scopeTerm) => postings.get(scopeTerm)?.id ?? -1)),
   );
