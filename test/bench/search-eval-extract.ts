@@ -8,12 +8,9 @@
 // `api/kubernetes.io.json`.
 import { writeFileSync } from 'node:fs';
 import { readSource } from '../../src/pipeline/source/read-source.js';
+import { FIELD_DEPTH } from '../../src/runtime/search/analysis.js';
 import type { JsonObject, Manifest } from '../../src/runtime/shared/contracts.js';
-
-const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
-
-/** How deep search reads an input schema's fields (analysis.ts, collectFields): below this, a field's description only. */
-const FIELD_DEPTH = 3;
+import { isJsonObject as isObject } from '../../src/runtime/shared/json-values.js';
 
 /** The part of an input schema search reads: field names and descriptions down to FIELD_DEPTH, and the required list. */
 function schemaPart(schema: unknown, depth: number): JsonObject {

@@ -140,13 +140,14 @@ export function decodeSearchIndex(
   }
   const synonyms = new Map(Object.keys(data.synonyms).map((key) => [key, data.synonyms[key] as string[]]));
   const related = new Map(Object.keys(data.related).map((key) => [key, data.related[key] as string[]]));
-  // What each tool is called (its name's first sentence), found once for all that reads it.
+  // What each tool is called (its name's first sentence) and its description as plain text, found once for all that reads them.
   const names = tools.map(calledName);
+  const descriptions = tools.map(descriptionText);
   const actions = tools.map((tool, i) =>
     toolAction(
       names[i] as string,
       tool.slug,
-      descriptionText(tool),
+      descriptions[i] as string,
       levers.annotationsCorrectAction ? tool.manifest.annotations : undefined,
       levers.readOnlyMeansRead,
     ),
@@ -157,7 +158,9 @@ export function decodeSearchIndex(
     return head === null ? -1 : (postings.get(head)?.id ?? -1);
   });
   const many = Uint8Array.from(tools, (tool, i) => (namesMany(names[i] as string, tool.slug, groupWordsOf(tool)) ? 1 : 0));
-  const deprecatedInText = Uint8Array.from(tools, (tool) => (/\bdeprecated\b/i.test(descriptionText(tool).split('\n')[0] ?? '') ? 1 : 0));
+  const deprecatedInText = Uint8Array.from(descriptions, (description) =>
+    /\bdeprecated\b/i.test(description.split('\n')[0] ?? '') ? 1 : 0,
+  );
   const scopes = narrowingScopes(tools).map((list) =>
     list.map((scope) => Int32Array.from(scope, (scopeTerm) => postings.get(scopeTerm)?.id ?? -1)),
   );

@@ -372,9 +372,12 @@ export type FieldName = (typeof FIELDS)[number];
 
 const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** Names and descriptions of input fields, nested ones included (bounded depth; refs not followed). */
+/** How deep search reads nested input fields: past it, a field's name and description but not its own fields. */
+export const FIELD_DEPTH = 3;
+
+/** Names and descriptions of input fields, nested ones included (to FIELD_DEPTH; refs not followed). */
 function collectFields(schema: unknown, names: string[], descriptions: string[], depth: number): void {
-  if (!isObject(schema) || depth > 3) return;
+  if (!isObject(schema) || depth > FIELD_DEPTH) return;
   if (isObject(schema.properties)) {
     const properties = schema.properties;
     for (const name of Object.keys(properties)) {
