@@ -1,7 +1,6 @@
 // Reads an OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML) into the catalogue bundle: the parser resolves its
 // local refs and validates it; operations.ts makes one tool per operation.
 
-import { createRequire } from 'node:module';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml } from 'yaml';
 import type { JsonObject, Manifest } from '../../../runtime/shared/contracts.js';
@@ -11,6 +10,7 @@ import { BUNDLE_FORMAT } from '../bundle-source.js';
 import { documentManifests, type DocumentContext } from './operations.js';
 import { isJsonObject, pointerToken } from '../../../runtime/shared/json-values.js';
 import { openApiVersionOf } from './openapi-version.js';
+import { checkOpenApi3Schema } from './openapi-schema-check.js';
 
 export { openApiVersionOf } from './openapi-version.js';
 
@@ -70,19 +70,12 @@ function unresolvedRef(
 }
 
 /**
- * The parser's own check of a document against the OpenAPI 3.0 or 3.1 schema (what its validate() runs once it has
- * dereferenced the document), run on the document as written. Reference objects are valid in place there and every
- * shared component is checked once where it stands, so a fault is named at its own pointer; and it skips
- * dereferencing, which on GitHub's API (845 operations) took three quarters of converting it.
- */
-const validateOpenApi3Schema = createRequire(import.meta.url)('@apidevtools/swagger-parser/lib/validators/schema.js') as (
-  api: JsonObject,
-) => void;
-
-/**
  * Checks the document: a Swagger 2.0 one by the parser's validate() (its checks beyond the schema need the document
- * dereferenced, and dereferencing finds refs that point nowhere), an OpenAPI 3 one against its schema (the parser
- * checks nothing more of it; see unresolvedRef for its refs). Throws the parser's error.
+ * dereferenced, and dereferencing finds refs that point nowhere), an OpenAPI 3 one against its schema as written, by
+ * the parser's own schema check (the parser checks nothing more of it; see unresolvedRef for its refs). Reference
+ * objects are valid in place there and every shared component is checked once where it stands, so a fault is named at
+ * its own pointer; and it skips dereferencing, which on GitHub's API (845 operations) took three quarters of converting
+ * it. Throws the parser's error.
  */
 async function validateDocument(document: JsonObject, major: number): Promise<void> {
   if (major === 2) {
@@ -93,7 +86,7 @@ async function validateDocument(document: JsonObject, major: number): Promise<vo
     );
     return;
   }
-  validateOpenApi3Schema(document);
+  checkOpenApi3Schema(document);
 }
 
 /** The tools of an API description, as a bundle's `tools`; throws a PipelineError naming every problem found. */
