@@ -150,7 +150,7 @@ async function emitAndWrite(
   const cache = await stage('check', () => loadCache(options.outDir));
   boundHeapGrowth(tools, cache.entries.size);
   const work = createWork(cache, { progress: progressOf(log) });
-  const budgetStep = startBudget(cache, tools, options.check !== true);
+  const budgetStep = startBudget(cache, tools);
   try {
     const check = await stage('check', () => checkCatalogueWith(raw.document, work));
     failOnErrors(check.problems, `catalogue ${raw.origin} has problems`);

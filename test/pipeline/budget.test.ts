@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
@@ -22,9 +23,8 @@ import {
   loadTokenCounter,
   hasLongRun,
   MAX_COUNTED_RUN,
-  pendingRanksFile,
-  ranksFileIn,
-  settleKeptRanks,
+  shippedRanksFile,
+  writeShippedRanks,
   type BatchCounter,
 } from '../../src/pipeline/budget/token-count.js';
 import { LIST_PARTS_JOB } from '../../src/pipeline/emit/advertised-list.js';
@@ -257,50 +257,39 @@ test('a catalogue with a very long unbroken description builds its budget', { ti
   assert.ok(budget.total > 50_000 / 2, String(budget.total));
 });
 
-test("the tokenizer's table is kept as JSON in a folder an earlier build made, and counts the same from there", async () => {
+test("the tokenizer's table as the generator's build ships it counts as the library's own, and a broken one is not used", async () => {
   const dir = await mkdtemp(join(tmpdir(), 'nexusbloom-ranks-'));
   try {
     const texts = ['', 'hello world', '<|endoftext|> is text', `${'日本'.repeat(300)} ${'x'.repeat(700)}`, '{"tools":[{"name":"a"}]}'];
     // The library's own table, through the same long-run bound.
     const expected = texts.map(boundedCounter((text) => countTokens(text, { disallowedSpecial: new Set() })));
-    // No folder yet (a first build makes none before it writes its package): the table waits in the OS temp folder,
-    // and moves into the folder once it is there; with no folder still, it is removed.
-    const missing = ranksFileIn(join(dir, 'absent'));
-    assert.deepEqual(texts.map(await loadTokenCounter(missing)), expected);
-    assert.deepEqual(await readdir(dir), []);
-    assert.ok(existsSync(pendingRanksFile(missing)));
-    await mkdir(join(dir, 'absent'));
-    settleKeptRanks(missing);
-    assert.equal(existsSync(pendingRanksFile(missing)), false);
-    assert.deepEqual(await readdir(join(dir, 'absent')), [basename(missing)]);
-    assert.deepEqual(texts.map(await loadTokenCounter(missing)), expected);
-    const never = ranksFileIn(join(dir, 'never'));
-    await loadTokenCounter(never);
-    settleKeptRanks(never);
-    assert.equal(existsSync(pendingRanksFile(never)), false);
-    assert.equal(existsSync(join(dir, 'never')), false);
-    const file = ranksFileIn(dir);
+    const file = await writeShippedRanks(pathToFileURL(`${dir}/`));
+    assert.equal(file, shippedRanksFile(pathToFileURL(`${dir}/`)));
+    assert.ok(Array.isArray(JSON.parse(readFileSync(file, 'utf8'))));
     assert.deepEqual(texts.map(await loadTokenCounter(file)), expected);
-    assert.deepEqual((await readdir(dir)).sort(), ['absent', basename(file)].sort());
-    assert.deepEqual(texts.map(await loadTokenCounter(file)), expected);
-    // A broken table is not used.
+    // None there (the generator run from source), or a broken one: the library's own.
+    assert.deepEqual(texts.map(await loadTokenCounter(join(dir, 'absent.json'))), expected);
     await writeFile(file, '[1,2');
+    assert.deepEqual(texts.map(await loadTokenCounter(file)), expected);
+    await writeFile(file, '[1,2]');
     assert.deepEqual(texts.map(await loadTokenCounter(file)), expected);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 });
 
-test("a first build into a new folder keeps the tokenizer's table in its cache, for the first rebuild to read", async () => {
+test("the generator's build ships the tokenizer's table in dist/, and a build writes none of its own", async () => {
+  assert.ok(existsSync(shippedRanksFile(new URL('../../dist/tokenizer/', import.meta.url))));
   const dir = await mkdtemp(join(tmpdir(), 'nexusbloom-first-build-'));
   try {
     const source = join(dir, 'catalogue.json');
     await writeFile(source, JSON.stringify(bundle(['alpha', 'beta-tool'].map((slug) => tool(slug)))));
     const out = join(dir, 'package');
     await buildPackage({ source, outDir: out, config: resolveConfig(), compile: false });
-    const kept = ranksFileIn(cacheDir(out));
-    assert.ok(existsSync(kept), `no ${kept}`);
-    assert.equal(existsSync(pendingRanksFile(kept)), false);
+    assert.deepEqual(
+      (await readdir(cacheDir(out))).filter((name) => name.includes('ranks')),
+      [],
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -14,7 +14,7 @@ import { workersAllowed } from '../parallel/work.js';
 import { PipelineError } from '../problems.js';
 import { contextBudget, overBudgetMessage, type ContextBudget } from './context-budget.js';
 import { startCountingThread } from './counting-thread.js';
-import { loadBatchCounter, ranksFileIn, settleKeptRanks } from './token-count.js';
+import { loadBatchCounter } from './token-count.js';
 
 /** What a server lists with no environment set: every tool inside the policy up to the hosts' limit, else the meta-tool. */
 export interface DefaultListing {
@@ -54,17 +54,10 @@ export function loadsTokenizerAhead(cachedEntries: number, tools: number, env = 
  * The budget step of a build of `tools` tools whose per-entry counts `cache` may hold. Loading the tokenizer takes
  * 0.2–0.5 s, which a rebuild (a cache with entries, counting few entries if any) and a small catalogue's build would
  * wait for after emit: it loads on the other core meanwhile, from now on. A large catalogue's first build loads it in
- * this thread once emit is done instead, so that its tables never sit beside emit's peak (see memory.ts). A cache kept
- * in a folder keeps the tokenizer's table there too, in the form that loads fastest (see token-count.ts), unless
- * `keep` is false (a build that writes nothing).
+ * this thread once emit is done instead, so that its tables never sit beside emit's peak (see memory.ts).
  */
-export function startBudget(
-  cache: BuildCache & { entries: ReadonlyMap<string, unknown>; dir?: string },
-  tools: number,
-  keep = true,
-): BudgetStep {
-  const ranksFile = keep && cache.dir !== undefined ? ranksFileIn(cache.dir) : undefined;
-  const counting = loadsTokenizerAhead(cache.entries.size, tools) ? startCountingThread(undefined, ranksFile) : null;
+export function startBudget(cache: BuildCache & { entries: ReadonlyMap<string, unknown> }, tools: number): BudgetStep {
+  const counting = loadsTokenizerAhead(cache.entries.size, tools) ? startCountingThread() : null;
   return {
     async measure(emitted, config, maxTokens) {
       // Emit's garbage is at its largest, and the tokenizer's tables are about to come on top (see memory.ts).
@@ -76,7 +69,7 @@ export function startBudget(
       const budget = await contextBudget(served, names, {
         cache,
         entryJsonOf: (tool) => emitted.listEntries.get(tool.slug),
-        counter: counting?.counter ?? (() => loadBatchCounter(ranksFile)),
+        counter: counting?.counter ?? (() => loadBatchCounter()),
       });
       // Its tables are not needed past this point.
       await counting?.close();
@@ -97,8 +90,6 @@ export function startBudget(
     },
     async close() {
       await counting?.close();
-      // The build has written its folder by now, or failed: a table kept meanwhile moves there, or is removed.
-      if (ranksFile !== undefined) settleKeptRanks(ranksFile);
     },
   };
 }

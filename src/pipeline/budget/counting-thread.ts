@@ -12,12 +12,9 @@ export interface CountingThread {
   close(): Promise<void>;
 }
 
-/**
- * Starts the thread, which begins loading the tokenizer at once, its table from `ranksFile` when kept there (see
- * token-count.ts). `start` makes the worker (tests hand in others).
- */
-export function startCountingThread(start?: () => Worker, ranksFile?: string): CountingThread {
-  const worker = start?.() ?? startWorker(import.meta.url, 'tokenizer-worker', ranksFile === undefined ? undefined : { ranksFile });
+/** Starts the thread, which begins loading the tokenizer at once. `start` makes the worker (tests hand in others). */
+export function startCountingThread(start?: () => Worker): CountingThread {
+  const worker = start?.() ?? startWorker(import.meta.url, 'tokenizer-worker');
   // Replies come in the order the batches were sent.
   const waiting: Array<{ resolve: (counts: number[]) => void; reject: (error: Error) => void }> = [];
   let broken: Error | null = null;
@@ -29,7 +26,7 @@ export function startCountingThread(start?: () => Worker, ranksFile?: string): C
   worker.on('error', fail);
   worker.on('exit', (code) => fail(new Error(`the tokenizer thread exited (code ${code})`)));
   let inProcess: Promise<BatchCounter> | undefined;
-  const here: BatchCounter = async (texts) => (await (inProcess ??= loadBatchCounter(ranksFile)))(texts);
+  const here: BatchCounter = async (texts) => (await (inProcess ??= loadBatchCounter()))(texts);
   const onThread: BatchCounter = (texts) => {
     if (broken !== null) return here(texts);
     return new Promise<number[]>((resolve, reject) => {

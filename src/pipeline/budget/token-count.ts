@@ -1,10 +1,9 @@
 // Token counts for the context budget: the tokenizer, kept linear over long runs, and counting many texts at once.
 
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
-import { temporaryBeside, writeFileAtomic, writeTextSync } from '../write/atomic-write.js';
+import { fileURLToPath } from 'node:url';
+import { writeFileAtomic } from '../write/atomic-write.js';
 
 /**
  * Counts are OpenAI's o200k_base encoding (GPT-4o and later) over the JSON of tools/list; other vendors' tokenizers
@@ -22,7 +21,7 @@ export type TokenCounter = (text: string) => number;
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
 /** The tokenizer, loaded on first use: its rank table is large and most commands never need it. `ranksFile`: see o200kRanks. */
-export async function loadTokenCounter(ranksFile?: string): Promise<TokenCounter> {
+export async function loadTokenCounter(ranksFile: string = shippedRanksFile()): Promise<TokenCounter> {
   const ranks = await o200kRanks(ranksFile);
   // What gpt-tokenizer/encoding/o200k_base builds from its own table.
   const { GptEncoding } = await import('gpt-tokenizer/GptEncoding');
@@ -32,29 +31,34 @@ export async function loadTokenCounter(ranksFile?: string): Promise<TokenCounter
 
 type Ranks = Array<string | number[]>;
 
-/** Where a build kept in `dir` keeps the tokenizer's rank table, by the version of the tokenizer that gave it. */
-export function ranksFileIn(dir: string): string {
+/** Where the generator's build puts the tokenizer's table: `dist/tokenizer/` beside `dist/pipeline/`. */
+export const SHIPPED_RANKS_DIR = new URL('../../tokenizer/', import.meta.url);
+
+/** The table's file in `dir`, named by the version of the tokenizer that gave it. */
+export function shippedRanksFile(dir: URL = SHIPPED_RANKS_DIR): string {
   const { version } = createRequire(import.meta.url)('gpt-tokenizer/package.json') as { version: string };
-  return join(dir, `${BUDGET_ENCODING}-ranks-${version}.json`);
+  return fileURLToPath(new URL(`${BUDGET_ENCODING}-ranks-${version}.json`, dir));
+}
+
+/** The library's own table: a 2.4 MB JavaScript module. */
+async function libraryRanks(): Promise<Ranks> {
+  return (await import('gpt-tokenizer/bpeRanks/o200k_base')).default;
 }
 
 /**
- * The tokenizer's rank table. gpt-tokenizer ships it as a 2.4 MB JavaScript module, which takes V8 some 200 ms to
- * compile on every load; the same table as JSON parses in a third of that. So the table is read from `ranksFile` when
- * an earlier build kept it there, else from the library, and then kept there for the next build.
+ * The tokenizer's rank table. gpt-tokenizer ships it as a 2.4 MB JavaScript module, which takes V8 some 100–200 ms to
+ * compile on every load; the same table as JSON parses in half that, and a small catalogue's build waits for it. So the
+ * generator's build writes the table as JSON (writeShippedRanks), and a build reads it from `ranksFile`; the library's
+ * own when that file is missing (the generator run from source) or not a table.
  */
-async function o200kRanks(ranksFile: string | undefined): Promise<Ranks> {
-  if (ranksFile !== undefined) {
-    try {
-      const kept = JSON.parse(readFileSync(ranksFile, 'utf8')) as unknown;
-      if (isRanks(kept)) return kept;
-    } catch {
-      // None kept yet, or unreadable: the library's own.
-    }
+async function o200kRanks(ranksFile: string): Promise<Ranks> {
+  try {
+    const shipped = JSON.parse(readFileSync(ranksFile, 'utf8')) as unknown;
+    if (isRanks(shipped)) return shipped;
+  } catch {
+    // Not built, or unreadable: the library's own.
   }
-  const { default: ranks } = await import('gpt-tokenizer/bpeRanks/o200k_base');
-  if (ranksFile !== undefined) keepRanks(ranksFile, ranks);
-  return ranks;
+  return libraryRanks();
 }
 
 const isRanks = (value: unknown): value is Ranks =>
@@ -62,58 +66,11 @@ const isRanks = (value: unknown): value is Ranks =>
   value.length > 0 &&
   value.every((rank) => typeof rank === 'string' || (Array.isArray(rank) && rank.every(Number.isInteger)));
 
-/**
- * Where this process keeps the table meanwhile when `ranksFile`'s folder does not exist yet: a first build makes no
- * folder before it writes the package (see writeNewFolder), so the table waits in the OS temp folder until then.
- */
-export function pendingRanksFile(ranksFile: string): string {
-  return join(tmpdir(), `nexusbloom-gen-${process.pid}-${basename(ranksFile)}`);
-}
-
-/**
- * Writes the table whole or not at all (an interrupted write leaves a temporary file, which the build cache removes):
- * into the folder an earlier build made, else to pendingRanksFile, for settleKeptRanks to move once the build is written.
- */
-function keepRanks(ranksFile: string, ranks: Ranks): void {
-  const target = existsSync(dirname(ranksFile)) ? ranksFile : pendingRanksFile(ranksFile);
-  const temporary = temporaryBeside(target, 1);
-  try {
-    writeTextSync(temporary, JSON.stringify(ranks));
-    renameSync(temporary, target);
-  } catch {
-    // Keeping it only saves time.
-  } finally {
-    rmSync(temporary, { force: true });
-  }
-}
-
-/**
- * Once the build has written its folder: the table this process kept meanwhile (pendingRanksFile) moves to
- * `ranksFile`, so that the first rebuild reads it too; what is left of it is removed either way. Never throws: it runs
- * as a build ends, whether or not it wrote its folder, and must not stand in for the build's own error.
- */
-export function settleKeptRanks(ranksFile: string): void {
-  const pending = pendingRanksFile(ranksFile);
-  try {
-    // Only into a folder the build made: writeFileAtomic would make one for a build that wrote none.
-    if (existsSync(pending) && !existsSync(ranksFile) && existsSync(dirname(ranksFile)))
-      writeFileAtomic(ranksFile, (put) => put(readFileSync(pending)));
-  } catch {
-    // Keeping it only saves time.
-  } finally {
-    dropPendingRanks(ranksFile);
-  }
-}
-
-/** Removes what this process kept meanwhile for `ranksFile` (a build that writes no folder, or failed before it). */
-function dropPendingRanks(ranksFile: string): void {
-  const pending = pendingRanksFile(ranksFile);
-  try {
-    rmSync(pending, { force: true });
-    rmSync(temporaryBeside(pending, 1), { force: true });
-  } catch {
-    // In the OS temp folder: nothing of the build's depends on it.
-  }
+/** Writes the library's table as JSON where the build reads it (run by the generator's build, see prebuild-tokenizer-table.ts). */
+export async function writeShippedRanks(dir: URL = SHIPPED_RANKS_DIR): Promise<string> {
+  const file = shippedRanksFile(dir);
+  writeFileAtomic(file, JSON.stringify(await libraryRanks()));
+  return file;
 }
 
 /** The longest run of one character class counted whole; see boundedCounter. */

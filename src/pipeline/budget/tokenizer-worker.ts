@@ -1,10 +1,9 @@
 // A worker thread that loads the tokenizer as soon as it starts, then counts each batch of texts it is sent.
 
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { loadTokenCounter } from './token-count.js';
 
-// Where the build keeps the tokenizer's table (see token-count.ts), when it keeps one.
-const loading = loadTokenCounter((workerData as { ranksFile?: string } | null)?.ranksFile);
+const loading = loadTokenCounter();
 
 parentPort?.on('message', (texts: string[]) => {
   // A tokenizer that cannot load fails the worker, and the thread's owner counts in-process instead.
