@@ -14,7 +14,6 @@ import { workersAllowed } from '../parallel/work.js';
 import { PipelineError } from '../problems.js';
 import { contextBudget, overBudgetMessage, type ContextBudget } from './context-budget.js';
 import { startCountingThread } from './counting-thread.js';
-import { loadBatchCounter } from './token-count.js';
 
 /** What a server lists with no environment set: every tool inside the policy up to the hosts' limit, else the meta-tool. */
 export interface DefaultListing {
@@ -69,7 +68,8 @@ export function startBudget(cache: BuildCache & { entries: ReadonlyMap<string, u
       const budget = await contextBudget(served, names, {
         cache,
         entryJsonOf: (tool) => emitted.listEntries.get(tool.slug),
-        counter: counting?.counter ?? (() => loadBatchCounter()),
+        // Without the thread, contextBudget loads the tokenizer in this thread itself.
+        counter: counting?.counter,
       });
       // Its tables are not needed past this point.
       await counting?.close();

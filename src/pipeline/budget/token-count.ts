@@ -154,8 +154,8 @@ function pieceEnd(text: string, start: number, end: number): number {
 /** Counts many texts at once, in order: in this thread, or on a worker thread (see counting-thread.ts). */
 export type BatchCounter = (texts: readonly string[]) => Promise<number[]>;
 
-/** A BatchCounter in this thread, loading the tokenizer here (`ranksFile`: see o200kRanks). */
-export async function loadBatchCounter(ranksFile?: string): Promise<BatchCounter> {
-  const count = await loadTokenCounter(ranksFile);
+/** A BatchCounter in this thread, loading the tokenizer here. */
+export async function loadBatchCounter(): Promise<BatchCounter> {
+  const count = await loadTokenCounter();
   return async (texts) => texts.map(count);
 }
