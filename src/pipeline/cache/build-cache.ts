@@ -37,6 +37,18 @@ export function contentKey(...parts: unknown[]): string {
   return hash.digest('base64url');
 }
 
+/**
+ * The parts of a key for every field of `value` (a manifest): each name, then its value, names in code-unit order. An
+ * object field counts by its memoised digest, so a key over a whole tool hashes none of the schemas that an earlier
+ * key of the same build hashed already (contentKey of the object itself would stringify it whole once more).
+ */
+export function fieldsKeyParts(value: object): unknown[] {
+  const record = value as Record<string, unknown>;
+  return Object.keys(record)
+    .sort()
+    .flatMap((name) => [name, record[name] ?? null]);
+}
+
 const digests = new WeakMap<object, string>();
 
 function digestOf(part: object): string {

@@ -10,7 +10,7 @@ import {
   FIELDS,
   keptTable,
   SEARCH_INDEX_FORMAT,
-  searchIndexKey,
+  searchIndexKeyOfTexts,
   type QueryTermTables,
   type QueryTermTablesOf,
   type SearchIndexData,
@@ -20,7 +20,7 @@ import {
 import { readWordNet, wordNetRelated, wordNetSynonyms, type WordNet } from './wordnet-synonyms.js';
 import { byCodeUnit } from '../../runtime/shared/order.js';
 import { lazyJoinedText, wholeText, type PackageText } from './package-text.js';
-import { contentKey } from '../cache/build-cache.js';
+import { contentKey, fieldsKeyParts } from '../cache/build-cache.js';
 import type { ToolJob, Work } from '../parallel/work.js';
 import { searchableTexts } from '../../runtime/search/analysis.js';
 
@@ -96,6 +96,8 @@ export interface SearchIndexParts {
   line: string;
   terms: string[];
   words: string[];
+  /** Its searchable texts as JSON: its share of the file's key (searchIndexKeyOfTexts). */
+  textsJson: string;
 }
 
 /** A tool's parts, from an index of that tool alone: its line is the one the index of every tool gives it. */
@@ -105,13 +107,23 @@ export function searchIndexParts(tool: ServedTool): SearchIndexParts {
     toolWords = catalogueWords(words);
     return {};
   });
-  return { line: toolLines([tool], data, toolSurfaces)[0] as string, terms: Object.keys(data.terms), words: toolWords };
+  return {
+    line: toolLines([tool], data, toolSurfaces)[0] as string,
+    terms: Object.keys(data.terms),
+    words: toolWords,
+    textsJson: JSON.stringify(searchableTexts(tool)),
+  };
 }
 
-/** Cheap next to the rest of a tool's emit, but a rebuild of a large catalogue would redo it for every tool. */
+/**
+ * Cheap next to the rest of a tool's emit, but a rebuild of a large catalogue would redo it for every tool. Keyed by
+ * the slug and every field of the manifest, not by the texts search reads of them: making those texts (plain text of
+ * every description, the fields' walk) is most of the job, some 200 ms of a 3,000-tool rebuild, where the manifest's
+ * schemas are hashed already (fieldsKeyParts). The runtime's analysis code is in the cache's fingerprint.
+ */
 export const SEARCH_PARTS_JOB: ToolJob<ServedTool, SearchIndexParts> = {
   kind: 'search-parts',
-  key: (tool) => contentKey(SEARCH_INDEX_FILE_FORMAT, SEARCH_INDEX_FORMAT, tool.slug, searchableTexts(tool)),
+  key: (tool) => contentKey(SEARCH_INDEX_FILE_FORMAT, SEARCH_INDEX_FORMAT, tool.slug, ...fieldsKeyParts(tool.manifest)),
   run: searchIndexParts,
   threads: false,
 };
@@ -161,7 +173,7 @@ export function searchIndexFile(
   const indexTerms = new Set<string>();
   for (const part of parts) for (const indexed of part.terms) indexTerms.add(indexed);
   const tables = { synonyms: keptTable(made.synonyms ?? {}, indexTerms), related: keptTable(made.related ?? {}, indexTerms) };
-  const header = `{"format":${JSON.stringify(SEARCH_INDEX_FILE_FORMAT)},"index":${JSON.stringify(SEARCH_INDEX_FORMAT)},"key":${JSON.stringify(searchIndexKey(tools))},"fields":${JSON.stringify(FIELDS)},"tools":[`;
+  const header = `{"format":${JSON.stringify(SEARCH_INDEX_FILE_FORMAT)},"index":${JSON.stringify(SEARCH_INDEX_FORMAT)},"key":${JSON.stringify(searchIndexKeyOfTexts(parts.map((part) => part.textsJson)))},"fields":${JSON.stringify(FIELDS)},"tools":[`;
   const lines = parts.map((part) => part.line);
   // Each table after the tools, one query term a line: a tool's new word adds or changes only the lines naming it.
   const tableTexts = SEARCH_INDEX_TABLES.map((name) => {
