@@ -55,9 +55,17 @@ export type ToolFieldWords = readonly (readonly string[])[];
 export type QueryTermTablesOf = (toolWords: readonly ToolFieldWords[]) => QueryTermTables;
 
 function keyOfTexts(textsPerTool: readonly (readonly string[])[]): string {
+  return searchIndexKeyOfTexts(textsPerTool.map((texts) => JSON.stringify(texts)));
+}
+
+/**
+ * The key of searchIndexKey from each tool's searchable texts as JSON (`JSON.stringify(searchableTexts(tool))`), for a
+ * builder that keeps those per tool: the hash of `JSON.stringify([SEARCH_INDEX_FORMAT, textsPerTool])`.
+ */
+export function searchIndexKeyOfTexts(textsJsonPerTool: readonly string[]): string {
   // One update of the whole text: thousands of small updates cost more than the hashing itself.
   return createHash('sha256')
-    .update(JSON.stringify([SEARCH_INDEX_FORMAT, textsPerTool]))
+    .update(`[${JSON.stringify(SEARCH_INDEX_FORMAT)},[${textsJsonPerTool.join(',')}]]`)
     .digest('hex');
 }
 

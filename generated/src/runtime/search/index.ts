@@ -16,6 +16,7 @@ export {
   readSearchIndexFileSync,
   SEARCH_INDEX_FORMAT,
   searchIndexKey,
+  searchIndexKeyOfTexts,
   type QueryTermTables,
   type QueryTermTablesOf,
   type SearchIndexData,
