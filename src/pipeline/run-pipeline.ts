@@ -14,6 +14,7 @@ import { boundHeapGrowth, collectGarbage, defaultHeapGrowth } from './memory.js'
 import { LAYOUT } from './plan/layout.js';
 import { planPackage } from './plan/plan-package.js';
 import { planWarnings } from './plan/plan-warnings.js';
+import { SCHEMA_OUTLINE_JOB } from './plan/type-names.js';
 import { failOnErrors, type Problem } from './problems.js';
 import { readSource, type SourceOptions } from './source/read-source.js';
 import { readPackageFolder } from './write/read-package.js';
@@ -155,7 +156,13 @@ async function emitAndWrite(
     const check = await stage('check', () => checkCatalogueWith(raw.document, work));
     failOnErrors(check.problems, `catalogue ${raw.origin} has problems`);
     const previous = await stage('emit', () => readPackageFolder(options.outDir, { tools: mode !== 'keep' }));
-    const plan = await stage('emit', () => planPackage(check.tools, previous.lock, { toolNames: options.config.toolNames }));
+    const outlines = await stage('emit', () =>
+      work.map(
+        SCHEMA_OUTLINE_JOB,
+        check.tools.map((tool) => tool.manifest),
+      ),
+    );
+    const plan = await stage('emit', () => planPackage(check.tools, previous.lock, { toolNames: options.config.toolNames, outlines }));
     // The version is an input of emit, so package.json, server.json and CHANGELOG.md agree in one write.
     const release = planRelease(previousPackageOf(options.outDir, previous), plan, options.config.names.packageVersion, mode);
     const config: GeneratorConfig = { ...options.config, names: { ...options.config.names, packageVersion: release.version } };

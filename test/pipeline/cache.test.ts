@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 import { describe, it } from 'node:test';
 import { resolveConfig } from '../../src/pipeline/config.js';
 import { workerCount } from '../../src/pipeline/parallel/work.js';
@@ -21,12 +22,13 @@ describe('build cache', () => {
       const build = async (out: string) => buildPackage({ source, outDir: join(dir, out), config: resolveConfig(), compile: false });
       await writeFile(source, JSON.stringify(bundle(tools)));
       // Per tool: its checks, its module, its prepared tools/list line, its search index line and its token counts;
-      // then the meta-tool's counts, the list's head and the README; and one per word the synonym table is made for.
+      // then the meta-tool's counts, the list's head and the README; one schema outline, kept by the schemas' content
+      // alone, which the three tools share; and one per word the synonym table is made for.
       const vocabulary = async (out: string): Promise<string[]> => {
         const served = (JSON.parse(await readFile(join(dir, out, 'data', 'catalogue.json'), 'utf8')) as ServedCatalogueFile).tools;
         return vocabularyOf(served.map(searchIndexParts));
       };
-      const perBuild = 3 * 5 + 3;
+      const perBuild = 3 * 5 + 3 + 1;
       const first = await build('out');
       const words = await vocabulary('out');
       assert.ok(words.length > 3, words.join());
@@ -105,6 +107,53 @@ describe('cache and package files, written in pieces', () => {
       const bytes = await readFile(file);
       await writeFile(file, bytes.subarray(0, bytes.length - 7));
       assert.equal((await loadCache(dir)).entries.size, 0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('copies the frames a rebuild reused whole as their bytes, serializes the rest, and still keeps only what was used', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'nb-cache-frames-'));
+    try {
+      const file = join(cacheDir(dir), 'entries.v8');
+      const first = memoryCache();
+      for (let i = 0; i < 700; i++) first.set('line', String(i).padStart(3, '0'), { i, text: `line ${i}` });
+      await saveCache(dir, first);
+      // The first frame rewritten with its entries in reverse: a frame serialized again would be in order of id, so
+      // finding it reversed in a later file shows it was copied.
+      const saved = await readFile(file);
+      const headerEnd = 4 + saved.readUInt32LE(0);
+      const frameEnd = headerEnd + 4 + saved.readUInt32LE(headerEnd);
+      const reversed = serialize((deserialize(saved.subarray(headerEnd + 4, frameEnd)) as unknown[]).reverse());
+      const length = Buffer.alloc(4);
+      length.writeUInt32LE(reversed.length);
+      const firstFrame = Buffer.concat([length, reversed]);
+      await writeFile(file, Buffer.concat([saved.subarray(0, headerEnd), firstFrame, saved.subarray(frameEnd)]));
+      const useAll = (cache: Awaited<ReturnType<typeof loadCache>>, except = ''): void => {
+        for (const id of cache.entries.keys()) if (id !== except) cache.get('line', id.slice('line:'.length));
+      };
+      // Frames of 256 entries: line:000–255, line:256–511, then the rest. A rebuild reuses them all and adds one.
+      const second = await loadCache(dir);
+      useAll(second);
+      second.set('module', 'new', 'made now');
+      await saveCache(dir, second);
+      const after = await readFile(file);
+      assert.ok(after.includes(firstFrame), 'the first frame is in the new file byte for byte');
+      const reread = entriesOfFrames(after)!;
+      assert.equal(reread.size, 701);
+      assert.equal(reread.get('module:new'), 'made now');
+      assert.deepEqual(reread.get('line:300'), { i: 300, text: 'line 300' });
+      // One entry of the first frame unused: that frame is serialized again without it, the others copied.
+      const third = await loadCache(dir);
+      useAll(third, 'line:100');
+      third.get('module', 'new');
+      await saveCache(dir, third);
+      const last = entriesOfFrames(await readFile(file))!;
+      assert.equal(last.size, 700);
+      assert.equal(last.has('line:100'), false);
+      assert.equal(last.get('line:099') !== undefined && !(await readFile(file)).includes(firstFrame), true);
+      assert.deepEqual(last.get('line:101'), { i: 101, text: 'line 101' });
+      assert.deepEqual([...last.keys()].sort(), [...third.used].sort());
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -3,11 +3,13 @@
 import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 import { describe, it } from 'node:test';
 import type { Manifest } from '../../src/runtime/shared/contracts.js';
 import { checkCatalogue } from '../../src/pipeline/check/check-catalogue.js';
 import { slugHash, typeNameOf } from '../../src/pipeline/plan/naming.js';
 import { planPackage, type PackagePlan } from '../../src/pipeline/plan/plan-package.js';
+import { schemaOutline, type SchemaOutline } from '../../src/pipeline/plan/type-names.js';
 import { bundle, tool } from '../fixtures/catalogues.js';
 import { REPO_ROOT, runCli } from '../helpers/cli.js';
 
@@ -113,6 +115,24 @@ describe('plan stage: type names', () => {
     const shuffled = [withDefs('beta', { x: { type: 'string' } }), withDefs('alpha-input', reversedDefs), withDefs('alpha', reversedDefs)];
     const names = (plan: PackagePlan) => plan.tools.map((t) => [t.slug, Object.entries(t.typeNames).sort(([a], [b]) => (a < b ? -1 : 1))]);
     assert.deepEqual(names(planOf(shuffled)), names(planOf(tools)));
+  });
+
+  it("plans the same names and shared types from schema outlines a build cache kept for other tools' equal schemas", () => {
+    // The outline is kept by the schemas' content alone: another slug, another type name, the same outline serves.
+    const defs: Record<string, unknown> = {
+      money: { type: 'object', properties: { amount: { type: 'integer' } } },
+      'Line Item': { anyOf: [{ title: 'Product line', type: 'string' }, { type: 'number' }] },
+      order: { type: 'object', properties: { total: { $ref: '#/$defs/money' } } },
+    };
+    const checked = checkCatalogue(bundle([withDefs('create-order', defs), withDefs('refund-order', defs), withDefs('ping', {})])).tools;
+    // Made from copies under other slugs, and through V8's serialization, as the cache file holds them.
+    const twins = checked.map((t) => JSON.parse(JSON.stringify({ ...t.manifest, slug: `zz-${t.manifest.slug}` })) as Manifest);
+    const kept = twins.map((manifest) => deserialize(serialize(schemaOutline(manifest))) as SchemaOutline);
+    const fresh = planPackage(checked);
+    const fromKept = planPackage(checked, null, { outlines: kept });
+    assert.deepEqual(fromKept, fresh);
+    assert.ok((fresh.sharedTypes ?? []).length > 0, 'the example shares definitions');
+    assert.ok(Object.keys(namesOf(fresh, 'create-order')).includes('/input_schema/$defs/Line Item/anyOf/0'));
   });
 
   it('gives keys and titles without ASCII words a name all the same', () => {

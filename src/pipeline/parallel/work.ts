@@ -89,8 +89,7 @@ export function createWork(cache?: BuildCache, options: WorkOptions = {}): Work 
   const local: Record<string, unknown> = {};
   let parallelJobs = 0;
 
-  async function runHere<I, O>(job: ToolJob<I, O>, input: I): Promise<O> {
-    const key = cache ? job.key(input) : '';
+  async function runHere<I, O>(job: ToolJob<I, O>, input: I, key: string): Promise<O> {
     const remembered = cache?.get<O>(job.kind, key);
     if (remembered !== undefined) return remembered;
     const value = await job.run(input, local);
@@ -99,7 +98,14 @@ export function createWork(cache?: BuildCache, options: WorkOptions = {}): Work 
   }
 
   /** Fills `answers` at `pending` with the main thread and `count` workers sharing the queue, a chunk at a time. */
-  async function spread<I, O>(job: ToolJob<I, O>, inputs: readonly I[], pending: number[], count: number, answers: O[]): Promise<void> {
+  async function spread<I, O>(
+    job: ToolJob<I, O>,
+    inputs: readonly I[],
+    keys: readonly string[],
+    pending: number[],
+    count: number,
+    answers: O[],
+  ): Promise<void> {
     while (workers.length < count) workers.push(startWorker(import.meta.url, 'tool-worker'));
     const chunks: number[][] = [];
     for (let at = 0; at < pending.length; at += CHUNK) chunks.push(pending.slice(at, at + CHUNK));
@@ -108,7 +114,7 @@ export function createWork(cache?: BuildCache, options: WorkOptions = {}): Work 
     const mainThread = async (): Promise<void> => {
       for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
         for (const index of chunk) {
-          answers[index] = await runHere(job, inputs[index]!);
+          answers[index] = await runHere(job, inputs[index]!, keys[index]!);
           await yieldToWorkers();
         }
         progress(chunk);
@@ -122,7 +128,7 @@ export function createWork(cache?: BuildCache, options: WorkOptions = {}): Work 
         chunk.forEach((index, at) => {
           const answer = values[at];
           if (answer === undefined || !('value' in answer)) return;
-          cache?.set(job.kind, job.key(inputs[index]!), answer.value);
+          cache?.set(job.kind, keys[index]!, answer.value);
           answers[index] = answer.value as O;
           parallelJobs += 1;
         });
@@ -134,11 +140,14 @@ export function createWork(cache?: BuildCache, options: WorkOptions = {}): Work 
 
   async function map<I, O>(job: ToolJob<I, O>, inputs: readonly I[]): Promise<O[]> {
     const answers = new Array<O>(inputs.length);
-    const pending = inputs.flatMap((input, index) => (cache?.has(job.kind, job.key(input)) ? [] : [index]));
+    // Each input's key once: hashing a tool's content is most of what a map costs when the cache answers it.
+    const keys = cache ? inputs.map((input) => job.key(input)) : inputs.map(() => '');
+    const pending = inputs.flatMap((_, index) => (cache?.has(job.kind, keys[index]!) ? [] : [index]));
     const count = job.threads && options.threads !== false ? workerCount(pending.length) : 0;
-    if (count > 0) await spread(job, inputs, pending, count, answers);
+    if (count > 0) await spread(job, inputs, keys, pending, count, answers);
     // What the cache remembers, what no worker could do, and everything of a map too small to spread.
-    for (let index = 0; index < inputs.length; index += 1) if (!(index in answers)) answers[index] = await runHere(job, inputs[index]!);
+    for (let index = 0; index < inputs.length; index += 1)
+      if (!(index in answers)) answers[index] = await runHere(job, inputs[index]!, keys[index]!);
     return answers;
   }
 

@@ -6,7 +6,7 @@ import { PipelineError } from '../problems.js';
 import { TOOL_NAME_GRAMMAR } from '../../runtime/catalogue/advertise.js';
 import { sanitizedToolName, withToolNameHash } from './tool-names.js';
 import { baseNames, isCanonicalSpelling, isReservedIdentifier, typeNameOf, withHashSuffix, type BaseNames } from './naming.js';
-import { planSharedTypes, planTypeNames, type SharedType, type TypeNames } from './type-names.js';
+import { planSharedTypes, planTypeNames, schemaOutline, type SchemaOutline, type SharedType, type TypeNames } from './type-names.js';
 
 export interface PlannedTool extends BaseNames {
   slug: string;
@@ -76,6 +76,8 @@ export type ToolNamesMode = 'withheld' | 'sanitize';
 
 export interface PlanOptions {
   toolNames?: ToolNamesMode;
+  /** Each tool's SchemaOutline, in the order of the tools (the build's, from its cache); made here when not given. */
+  outlines?: readonly SchemaOutline[];
 }
 
 /**
@@ -173,8 +175,9 @@ export function planPackage(tools: readonly CheckedTool[], lock: NamesLock | nul
       taken.set(key, tool.slug);
     }
   }
-  const typeNames = planTypeNames(named);
-  const shared = planSharedTypes(named, typeNames);
+  const outlines = options.outlines ?? tools.map((tool) => schemaOutline(tool.manifest));
+  const typeNames = planTypeNames(named, outlines);
+  const shared = planSharedTypes(named, typeNames, outlines);
   const planned = named.map((tool): PlannedTool => {
     const own = typeNames.get(tool.slug) ?? {};
     const sharedTypeNames = shared.byTool.get(tool.slug);

@@ -8,6 +8,8 @@ import { selfContainedDefinitions } from '../check/self-contained-definitions.js
 import { PipelineError } from '../problems.js';
 import { slugHash, slugWords, typeNameOf } from './naming.js';
 import { isJsonObject, pointerToken } from '../../runtime/shared/json-values.js';
+import { contentKey } from '../cache/build-cache.js';
+import type { ToolJob } from '../parallel/work.js';
 
 /** JSON pointer from the manifest's root (`/input_schema/$defs/item-x`) → the exported type name of that schema. */
 export type TypeNames = Record<string, string>;
@@ -62,10 +64,31 @@ interface Wanted {
   root: boolean;
 }
 
-/** The type names a schema asks for, below `pointer`; `owner` is the name of the nearest named schema above. */
-function collect(node: unknown, slug: string, pointer: string, owner: string, out: Wanted[]): void {
+/** A named schema below a typed field's root: its JSON pointer from the manifest's root, and what its type's name adds to the root type's. */
+export type NamedSchema = [pointer: string, rest: string];
+
+/** A self-contained root definition (selfContainedDefinitions) as plan keeps it: by its map and key, without its schema. */
+export interface OutlinedDefinition {
+  map: '$defs' | 'definitions';
+  key: string;
+  refs: string[];
+  identity: string;
+}
+
+/**
+ * What plan reads of one tool's typed schemas, per field of TYPED_FIELDS: the schemas that ask for a type name, and the
+ * self-contained root definitions. A function of the schemas alone, never of the tool's names, so the build cache
+ * keeps it by their content (SCHEMA_OUTLINE_JOB): a rebuild walks only the schemas that changed.
+ */
+export interface SchemaOutline {
+  named: NamedSchema[][];
+  definitions: OutlinedDefinition[][];
+}
+
+/** The type names a schema asks for, below `pointer`; `owner` is what the nearest named schema above adds to the root's name. */
+function collect(node: unknown, pointer: string, owner: string, out: NamedSchema[]): void {
   if (Array.isArray(node)) {
-    node.forEach((item, index) => collect(item, slug, `${pointer}/${index}`, owner, out));
+    node.forEach((item, index) => collect(item, `${pointer}/${index}`, owner, out));
     return;
   }
   if (!isJsonObject(node)) return;
@@ -79,9 +102,9 @@ function collect(node: unknown, slug: string, pointer: string, owner: string, ou
         let childOwner = owner;
         if (DEFINITION_MAPS.has(key) && isJsonObject(child)) {
           childOwner = `${owner}${pascalWords(name) || 'Def'}`;
-          out.push({ slug, pointer: at, base: childOwner, root: false });
+          out.push([at, childOwner]);
         }
-        collect(child, slug, at, childOwner, out);
+        collect(child, at, childOwner, out);
       }
       continue;
     }
@@ -92,15 +115,44 @@ function collect(node: unknown, slug: string, pointer: string, owner: string, ou
         // A `$ref` branch is named by its definition; a titled inline branch gets a type of its own.
         if (isJsonObject(branch) && typeof branch.title === 'string' && branch.$ref === undefined && pascalWords(branch.title) !== '') {
           branchOwner = `${owner}${pascalWords(branch.title)}`;
-          out.push({ slug, pointer: at, base: branchOwner, root: false });
+          out.push([at, branchOwner]);
         }
-        collect(branch, slug, at, branchOwner, out);
+        collect(branch, at, branchOwner, out);
       });
       continue;
     }
-    collect(value, slug, here, owner, out);
+    collect(value, here, owner, out);
   }
 }
+
+/** A tool's SchemaOutline. */
+export function schemaOutline(manifest: Manifest): SchemaOutline {
+  const named = TYPED_FIELDS.map(([field]) => {
+    const out: NamedSchema[] = [];
+    collect(manifest[field], `/${field}`, '', out);
+    return out;
+  });
+  const pointers = named.flat().map(([pointer]) => pointer);
+  const definitions = TYPED_FIELDS.map(([field]) => {
+    // A definition with named schemas inside (titled branches) keeps them in the tool's module.
+    const holdsNamed = (pointer: string): boolean => pointers.some((at) => at.startsWith(`/${field}${pointer}/`));
+    return [...selfContainedDefinitions(manifest[field], holdsNamed)].map(([pointer, def]): OutlinedDefinition => ({
+      map: pointer.startsWith('/$defs/') ? '$defs' : 'definitions',
+      key: def.key,
+      refs: def.refs,
+      identity: def.identity,
+    }));
+  });
+  return { named, definitions };
+}
+
+/** Outlines are kept by the schemas' content; the plan code that makes them is in the cache's fingerprint. */
+export const SCHEMA_OUTLINE_JOB: ToolJob<Manifest, SchemaOutline> = {
+  kind: 'schema-outline',
+  key: (manifest) => contentKey(manifest.input_schema, manifest.output_schema ?? null),
+  run: schemaOutline,
+  threads: false,
+};
 
 /** The hash-suffixed form of a name: the suffix comes from the slug and the pointer, never from an order. */
 function hashed(base: string, slug: string, pointer: string): string {
@@ -112,15 +164,19 @@ function hashed(base: string, slug: string, pointer: string): string {
  * file systems and some tools fold case) is given to none of them plainly: each gets its hash suffix, except a tool's
  * root type, whose name the slug plan has already made unique.
  */
-export function planTypeNames(tools: readonly TypeNamedTool[]): Map<string, TypeNames> {
+export function planTypeNames(
+  tools: readonly TypeNamedTool[],
+  outlines: readonly SchemaOutline[] = tools.map((tool) => schemaOutline(tool.manifest)),
+): Map<string, TypeNames> {
   const wanted: Wanted[] = [];
-  for (const tool of tools) {
-    for (const [field, suffix] of TYPED_FIELDS) {
+  tools.forEach((tool, index) => {
+    TYPED_FIELDS.forEach(([field, suffix], at) => {
       const root = `${tool.typeName}${suffix}`;
       wanted.push({ slug: tool.slug, pointer: `/${field}`, base: root, root: true });
-      collect(tool.manifest[field], tool.slug, `/${field}`, root, wanted);
-    }
-  }
+      for (const [pointer, rest] of outlines[index]!.named[at]!)
+        wanted.push({ slug: tool.slug, pointer, base: `${root}${rest}`, root: false });
+    });
+  });
   const claims = new Map<string, number>();
   for (const entry of wanted) {
     const key = typeNameOf(entry.base).toLowerCase();
@@ -193,26 +249,28 @@ interface Candidate {
  * root definition, and none pointing inside it). Names come from the definition's key and the side (`MoneyIn`,
  * `MoneyOut`), with a hash of its content where two would share one or a tool's type has it: never from an order.
  */
-export function planSharedTypes(tools: readonly TypeNamedTool[], typeNames: ReadonlyMap<string, TypeNames>): SharedTypesPlan {
+export function planSharedTypes(
+  tools: readonly TypeNamedTool[],
+  typeNames: ReadonlyMap<string, TypeNames>,
+  outlines: readonly SchemaOutline[] = tools.map((tool) => schemaOutline(tool.manifest)),
+): SharedTypesPlan {
   const candidates: Candidate[] = [];
-  for (const tool of tools) {
-    const names = Object.keys(typeNames.get(tool.slug) ?? {});
-    for (const [field] of TYPED_FIELDS) {
-      // A definition with named schemas inside (titled branches) keeps them in the tool's module.
-      const named = (pointer: string): boolean => names.some((at) => at.startsWith(`/${field}${pointer}/`));
-      for (const [pointer, def] of selfContainedDefinitions(tool.manifest[field], named)) {
+  tools.forEach((tool, index) => {
+    TYPED_FIELDS.forEach(([field], at) => {
+      for (const def of outlines[index]!.definitions[at]!) {
+        const schema = (tool.manifest[field] as Record<string, Record<string, Record<string, unknown>>>)[def.map]![def.key]!;
         candidates.push({
           slug: tool.slug,
           field,
-          pointer,
+          pointer: `/${def.map}/${pointerToken(def.key)}`,
           key: def.key,
-          schema: def.schema,
+          schema,
           refs: def.refs,
           identity: `${field}:${def.identity}`,
         });
       }
-    }
-  }
+    });
+  });
   const holders = new Map<string, Set<string>>();
   for (const candidate of candidates) {
     const set = holders.get(candidate.identity) ?? new Set<string>();
