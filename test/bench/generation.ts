@@ -2,10 +2,10 @@
 // with one tool changed into an existing output folder (without compile, and with it into a copy of a compiled
 // package, followed by the same catalogue built again).
 
-import { writeFile, rm } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bundleText, withOneToolChanged, withOneToolsSchemaChanged, type SyntheticBundle } from './catalogue.js';
-import { median, repeat, runNode, tail, type ProcessRun } from './measure.js';
+import { median, repeat, retire, runNode, tail, type ProcessRun } from './measure.js';
 
 export interface StageTimings {
   source: number;
@@ -94,7 +94,7 @@ export async function measureGeneration(plan: GenerationPlan, progress: (line: s
 
   progress(`build --no-compile, ${size} tools`);
   const fresh = await repeat(plan.noCompileRuns, plan.budgetMs, async () => {
-    await rm(outDir, { recursive: true, force: true });
+    await retire(outDir);
     return build(plan.generatorRoot, plan.bundlePath, outDir, false);
   });
 
@@ -108,13 +108,13 @@ export async function measureGeneration(plan: GenerationPlan, progress: (line: s
   progress(`build with compile, ${size} tools`);
   const packageDir = join(plan.workDir, `pkg-${size}`);
   const compiled = await repeat(plan.compileRuns, plan.budgetMs, async () => {
-    await rm(packageDir, { recursive: true, force: true });
+    await retire(packageDir);
     return build(plan.generatorRoot, plan.bundlePath, packageDir, true);
   });
 
   progress(`one-tool-changed regeneration with compile, ${size} tools`);
   const rebuiltDir = join(plan.workDir, `pkg-${size}-rebuilt`);
-  await rm(rebuiltDir, { recursive: true, force: true });
+  await retire(rebuiltDir);
   // Built there, not copied: a copy's dist/ has new modification times, which a compile rightly does not trust.
   await build(plan.generatorRoot, plan.bundlePath, rebuiltDir, true);
   let lastChanged = plan.bundlePath;
@@ -131,7 +131,7 @@ export async function measureGeneration(plan: GenerationPlan, progress: (line: s
   });
   progress(`same catalogue again with compile, ${size} tools`);
   const unchanged = await repeat(plan.regenRuns, plan.budgetMs, () => build(plan.generatorRoot, lastChanged, rebuiltDir, true));
-  await rm(rebuiltDir, { recursive: true, force: true });
+  await retire(rebuiltDir);
 
   return {
     noCompile: summarize(fresh),

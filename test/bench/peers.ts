@@ -3,9 +3,9 @@
 
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { median, repeat, runNode, tail } from './measure.js';
+import { median, repeat, retire, runNode, tail } from './measure.js';
 
 export interface Peer {
   label: string;
@@ -128,7 +128,7 @@ export async function measurePeer(
   const mismatch = engineMismatch(dir);
   try {
     const results = await repeat(runs, budgetMs, async () => {
-      await rm(outDir, { recursive: true, force: true });
+      await retire(outDir);
       const run = await runNode([binOf(dir, peer.name), ...peer.args(spec, outDir)], { cwd });
       const files = await countFiles(outDir);
       if (run.code !== 0 || files === 0) {

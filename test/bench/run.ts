@@ -30,7 +30,7 @@ import {
   type FullBuildColumn,
 } from './full-build.js';
 import type { PeerTypeCheck } from './corpus-compare.js';
-import { HAS_GNU_TIME, runNode, tail } from './measure.js';
+import { HAS_GNU_TIME, removeRetired, runNode, tail } from './measure.js';
 import { catalogueToOpenApi } from './openapi.js';
 import { compareOnCorpus, comparisonReport, CORPUS_PEER, PEERS_DIR, spreadPositions, type Comparison } from './corpus-compare.js';
 import { CORPUS_FIXTURES, type CorpusEntry } from './corpus-sample.js';
@@ -582,7 +582,9 @@ async function main(): Promise<void> {
   progress(`wrote ${RESULT_FILE}`);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exitCode = 1;
-});
+main()
+  .catch((error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  })
+  .finally(removeRetired);
