@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { describe, it } from 'node:test';
 import * as prettier from 'prettier';
-import { checkCatalogue } from '../../src/pipeline/check/check-catalogue.js';
+import { checkCatalogue } from '../../src/pipeline/check/check-in-thread.js';
 import { resolveConfig } from '../../src/pipeline/config.js';
 import { emitPackage } from '../../src/pipeline/emit/emit-package.js';
 import { wholeText } from '../../src/pipeline/emit/package-text.js';

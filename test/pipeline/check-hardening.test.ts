@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkCatalogue } from '../../src/pipeline/check/check-catalogue.js';
+import { checkCatalogue } from '../../src/pipeline/check/check-in-thread.js';
 import { createValidator } from '../../src/runtime/schema/validation.js';
 import { isProvablyLinear, linearRegExp } from '../../src/runtime/schema/linear-regexp.js';
 import { bundle, tool } from '../fixtures/catalogues.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkCatalogue } from '../../src/pipeline/check/check-catalogue.js';
+import { checkCatalogue } from '../../src/pipeline/check/check-in-thread.js';
 import { resolveConfig } from '../../src/pipeline/config.js';
 import { emitPackage, type PackageFiles } from '../../src/pipeline/emit/emit-package.js';
 import { wholeText } from '../../src/pipeline/emit/package-text.js';

@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkCatalogue } from '../../src/pipeline/check/check-catalogue.js';
+import { checkCatalogue } from '../../src/pipeline/check/check-in-thread.js';
 import { baseNames, isWindowsDeviceName, MAX_FILE_STEM } from '../../src/pipeline/plan/naming.js';
 import { planPackage } from '../../src/pipeline/plan/plan-package.js';
 import { bundle, tool } from '../fixtures/catalogues.js';

@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import type { JsonObject, Manifest } from '../../src/runtime/shared/contracts.js';
 import { OPERATION_FIELD, type OperationCall } from '../../src/runtime/execution/operation.js';
 import { buildOperationRequest } from '../../src/runtime/execution/operation-request.js';
-import { checkCatalogue } from '../../src/pipeline/check/check-catalogue.js';
+import { checkCatalogue } from '../../src/pipeline/check/check-in-thread.js';
 import { planPackage } from '../../src/pipeline/plan/plan-package.js';
 import { sanitizedToolName } from '../../src/pipeline/plan/tool-names.js';
 import { PipelineError } from '../../src/pipeline/problems.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkCatalogue } from '../../src/pipeline/check/check-catalogue.js';
+import { checkCatalogue } from '../../src/pipeline/check/check-in-thread.js';
 import { baseNames, slugHash } from '../../src/pipeline/plan/naming.js';
 import { namesLockOf, planPackage } from '../../src/pipeline/plan/plan-package.js';
 import { bundle, hostileBundle, tool } from '../fixtures/catalogues.js';

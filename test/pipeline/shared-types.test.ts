@@ -6,7 +6,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Manifest } from '../../src/runtime/shared/contracts.js';
-import { checkCatalogue } from '../../src/pipeline/check/check-catalogue.js';
+import { checkCatalogue } from '../../src/pipeline/check/check-in-thread.js';
 import { planPackage, type PackagePlan } from '../../src/pipeline/plan/plan-package.js';
 import { bundle, tool } from '../fixtures/catalogues.js';
 import { REPO_ROOT, runCli } from '../helpers/cli.js';

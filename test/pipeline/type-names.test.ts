@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { describe, it } from 'node:test';
 import type { Manifest } from '../../src/runtime/shared/contracts.js';
-import { checkCatalogue } from '../../src/pipeline/check/check-catalogue.js';
+import { checkCatalogue } from '../../src/pipeline/check/check-in-thread.js';
 import { slugHash, typeNameOf } from '../../src/pipeline/plan/naming.js';
 import { planPackage, type PackagePlan } from '../../src/pipeline/plan/plan-package.js';
 import { schemaOutline, type SchemaOutline } from '../../src/pipeline/plan/type-names.js';

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Manifest, ServedCatalogueFile } from '../../src/runtime/shared/contracts.js';
 import { createServer } from '../../src/runtime/transport/server.js';
-import { checkCatalogue } from '../../src/pipeline/check/check-catalogue.js';
+import { checkCatalogue } from '../../src/pipeline/check/check-in-thread.js';
 import { bundle, tool } from '../fixtures/catalogues.js';
 import { manifest, servedTool, testNames } from './core-fixtures.js';
 

@@ -1,8 +1,8 @@
 // The check stage: the bundle against the manifest schema, every tool schema compiled, every example validated,
 // every slug held against the tool-name grammar. It reports every problem at once and never throws on bad input.
 
-import { readFileSync } from 'node:fs';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { bundleShapeValidator } from './bundle-shape.js';
 import { byCodeUnit } from '../../runtime/shared/order.js';
 import type { Manifest } from '../../runtime/shared/contracts.js';
 import { contentKey } from '../cache/build-cache.js';
@@ -11,13 +11,10 @@ import { joinPointer, pointerSegment, type Problem } from '../problems.js';
 import { ANNOTATION_TYPES, specAnnotations } from '../../runtime/protocol/tool-annotations.js';
 import { refCycleWithoutBase } from './ref-cycles.js';
 import { schemaLimitProblems } from './schema-limits.js';
-import { collectRefs, createSchemaCompiler, describeAjvError, mostTelling, type SchemaCompiler } from './schema-compiler.js';
+import type { SchemaCompiler } from './schema-compiler.js';
+import { collectRefs, describeAjvError, mostTelling } from './schema-errors.js';
 import { hasLoneSurrogate, withheldReason } from './slug-grammar.js';
 
-const bundleSchema = JSON.parse(readFileSync(new URL('../../../src/schemas/manifest.schema.json', import.meta.url), 'utf8')) as Record<
-  string,
-  unknown
->;
 let validateBundleShape: ValidateFunction | undefined;
 
 export interface CheckedTool {
@@ -36,9 +33,8 @@ function slugAt(tools: unknown, index: number): string | null {
   return typeof slug === 'string' ? slug : null;
 }
 
-function checkShape(document: unknown): Problem[] {
-  // Our own schema, held valid by a test: skipping the meta-schemas saves most of this compile.
-  validateBundleShape ??= new Ajv2020({ strict: false, allErrors: true, validateSchema: false, meta: false }).compile(bundleSchema);
+export function checkShape(document: unknown): Problem[] {
+  validateBundleShape ??= bundleShapeValidator();
   if (validateBundleShape(document)) return [];
   const tools = (document as { tools?: unknown } | null)?.tools;
   return mostTelling(validateBundleShape.errors ?? []).map((error): Problem => {
@@ -233,9 +229,17 @@ export function schemaProblems(manifest: Manifest, compiler: SchemaCompiler): Pr
 export const SCHEMA_CHECK_JOB: ToolJob<Manifest, Problem[]> = {
   kind: 'check',
   key: checkCacheKey,
-  run: (manifest, local) => schemaProblems(manifest, (local.schemaCompiler ??= createSchemaCompiler()) as SchemaCompiler),
+  run: async (manifest, local) => schemaProblems(manifest, (local.schemaCompiler ??= await loadSchemaCompiler()) as SchemaCompiler),
   threads: false,
 };
+
+/**
+ * A schema compiler, its module loaded on first use: it brings ajv (some 40 ms to load), which a build whose every
+ * tool the build cache answers never needs.
+ */
+async function loadSchemaCompiler(): Promise<SchemaCompiler> {
+  return (await import('./schema-compiler.js')).createSchemaCompiler();
+}
 
 function checkTool(manifest: Manifest, ownProblems: readonly Problem[], problems: Problem[]): boolean {
   const slug = manifest.slug;
@@ -318,31 +322,6 @@ function withSpecAnnotations(manifest: Manifest, problems: Problem[]): Manifest 
   return kept === undefined ? (rest as Manifest) : { ...rest, annotations: kept };
 }
 
-/** ajv instances built only when some tool's schemas are compiled. */
-function lazyCompiler(): SchemaCompiler {
-  let compiler: SchemaCompiler | undefined;
-  return {
-    compile: (schema) => (compiler ??= createSchemaCompiler()).compile(schema),
-    compileAllErrors: (schema) => (compiler ??= createSchemaCompiler()).compileAllErrors(schema),
-    interpreted: (schema) => (compiler ??= createSchemaCompiler()).interpreted(schema),
-    knowsDialect: (schema) => (compiler ??= createSchemaCompiler()).knowsDialect(schema),
-    schemaErrors: (schema) => (compiler ??= createSchemaCompiler()).schemaErrors(schema),
-    release: (schema) => compiler?.release(schema),
-  };
-}
-
-/** The check stage in this thread. */
-export function checkCatalogue(document: unknown): CheckResult {
-  const compiler = lazyCompiler();
-  const shape = checkShape(document);
-  const entries = bundleEntries(document, shape);
-  return checkedCatalogue(
-    shape,
-    entries,
-    toolsToCheck(entries).map((manifest) => schemaProblems(manifest, compiler)),
-  );
-}
-
 /** The check stage with each tool's schema checks run by the build's work (remembered, spread over threads). */
 export async function checkCatalogueWith(document: unknown, work: Work): Promise<CheckResult> {
   const shape = checkShape(document);
@@ -351,14 +330,14 @@ export async function checkCatalogueWith(document: unknown, work: Work): Promise
 }
 
 /** A bundle entry that passed the shape check, with the index of an earlier entry of the same slug. */
-interface BundleEntry {
+export interface BundleEntry {
   manifest: Manifest;
   index: number;
   duplicateOf: number | undefined;
 }
 
 /** The entries that passed the shape check, in bundle order; null when the bundle itself is unusable. */
-function bundleEntries(document: unknown, shape: readonly Problem[]): BundleEntry[] | null {
+export function bundleEntries(document: unknown, shape: readonly Problem[]): BundleEntry[] | null {
   const rawTools = (document as { tools?: unknown } | null)?.tools;
   if (!Array.isArray(rawTools) || shape.some((p) => p.slug === null)) return null;
   const shapeFailed = new Set(shape.map((p) => p.slug));
@@ -375,11 +354,11 @@ function bundleEntries(document: unknown, shape: readonly Problem[]): BundleEntr
 }
 
 /** The tools whose schemas are checked: each slug's first entry. */
-const toolsToCheck = (entries: readonly BundleEntry[] | null): Manifest[] =>
+export const toolsToCheck = (entries: readonly BundleEntry[] | null): Manifest[] =>
   (entries ?? []).flatMap((entry) => (entry.duplicateOf === undefined ? [entry.manifest] : []));
 
 /** The check's result from the shape problems and each checked tool's schema problems (in toolsToCheck order). */
-function checkedCatalogue(
+export function checkedCatalogue(
   shape: Problem[],
   entries: readonly BundleEntry[] | null,
   schemaProblemsOfTools: readonly Problem[][],

@@ -15,7 +15,7 @@ import {
 import { bundle, HOSTILE_TEXT, tool } from '../../fixtures/catalogues.js';
 import { planRelease, planSide, type PreviousPackage } from '../../../src/pipeline/changelog/package-changelog.js';
 import { planPackage } from '../../../src/pipeline/plan/plan-package.js';
-import { checkCatalogue } from '../../../src/pipeline/check/check-catalogue.js';
+import { checkCatalogue } from '../../../src/pipeline/check/check-in-thread.js';
 
 function sideTool(manifest: Manifest, names: Partial<SideTool> = {}): SideTool {
   return {
