@@ -3,17 +3,18 @@
 // another schema or ajv is not used; the generator's build leaves it in dist/; and a rebuild whose every tool the
 // build cache answers loads no more of ajv than that code's one runtime helper.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { BUNDLE_SHAPE_FILE, BUNDLE_SHAPE_OPTIONS, bundleSchema, bundleShapeValidator } from '../../src/pipeline/check/bundle-shape.js';
 import { precompileBundleShape } from '../../src/pipeline/check/precompile-bundle-shape.js';
 import { bundle, hostileBundle, tool } from '../fixtures/catalogues.js';
 import { runCli } from '../helpers/cli.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const EXAMPLE = JSON.parse(readFileSync(new URL('../../examples/catalogue.json', import.meta.url), 'utf8')) as { tools: unknown[] };
 
@@ -34,12 +35,6 @@ const BUNDLES: Array<[string, unknown]> = [
   ['examples an object', bundle([{ ...tool('a'), examples: { params: {} } }])],
   ['annotations an array', bundle([{ ...tool('a'), annotations: [] }])],
 ];
-
-const SCRATCH = fileURLToPath(new URL('../../.tmp/', import.meta.url));
-const scratchDir = (prefix: string): URL => {
-  mkdirSync(SCRATCH, { recursive: true });
-  return pathToFileURL(`${mkdtempSync(`${SCRATCH}${prefix}`)}/`);
-};
 
 describe('the manifest schema validator compiled at build', () => {
   const dir = scratchDir('bundle-shape-');

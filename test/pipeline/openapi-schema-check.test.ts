@@ -2,9 +2,8 @@
 // descriptions and on faulty versions of them, it accepts exactly what the parser's own check accepts and reports the
 // parser's error; code made from other package versions is not used; and the generator's build leaves it in dist/.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   checkOpenApi3Schema,
   compiledCheck,
@@ -14,6 +13,7 @@ import {
 } from '../../src/pipeline/source/openapi/openapi-schema-check.js';
 import { precompileOpenApiSchemas } from '../../src/pipeline/source/openapi/precompile-openapi-schemas.js';
 import type { JsonObject } from '../../src/runtime/shared/contracts.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const CORPUS = new URL('../fixtures/openapi-corpus/', import.meta.url);
 const documents = readdirSync(CORPUS)
@@ -49,16 +49,6 @@ const thrown = (check: () => void): string => {
     return (error as Error).message;
   }
   return 'accepted';
-};
-
-/**
- * A folder for compiled checks inside the repository: the code requires ajv's runtime helpers, which resolve from
- * the generator's node_modules as they do from dist/.
- */
-const SCRATCH = fileURLToPath(new URL('../../.tmp/', import.meta.url));
-const scratchDir = (prefix: string): URL => {
-  mkdirSync(SCRATCH, { recursive: true });
-  return pathToFileURL(`${mkdtempSync(`${SCRATCH}${prefix}`)}/`);
 };
 
 describe('the OpenAPI 3 schema check compiled at build', () => {
