@@ -48,7 +48,8 @@ export async function retire(dir: string): Promise<void> {
   await mkdir(aside, { recursive: true });
   retired.add(aside);
   try {
-    await rename(dir, join(aside, `${(retiredCount += 1)}-${basename(dir)}`));
+    // The process id too: a bench cut short leaves its folders there until the next one ends.
+    await rename(dir, join(aside, `${process.pid}-${(retiredCount += 1)}-${basename(dir)}`));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
