@@ -141,22 +141,21 @@ interface LoadedFile {
   frames: FrameSpan[];
 }
 
-/** A cache kept in a folder, where other remembered files (the tokenizer's table, see budget/token-count.ts) may live too. */
-export type KeptCache = ReturnType<typeof memoryCache> & { dir: string; loaded?: LoadedFile };
+/** A cache kept in a package's folder: what it holds, and where its entries lay in the file it was loaded from (if any). */
+export type KeptCache = ReturnType<typeof memoryCache> & { loaded?: LoadedFile };
 
 /** Loads the cache kept for `outDir` (empty when there is none, or it is unreadable or from another generator). */
 export async function loadCache(outDir: string): Promise<KeptCache> {
-  const dir = cacheDir(outDir);
-  const file = join(dir, ENTRIES_FILE);
+  const file = join(cacheDir(outDir), ENTRIES_FILE);
   try {
     const { mtimeMs } = statSync(file);
     const bytes = await readFile(file);
     const read = framesOfCache(bytes);
-    if (read !== null) return { ...memoryCache(read.entries), dir, loaded: { size: bytes.length, mtimeMs, frames: read.frames } };
+    if (read !== null) return { ...memoryCache(read.entries), loaded: { size: bytes.length, mtimeMs, frames: read.frames } };
   } catch {
     // No cache yet, or a broken one: start empty.
   }
-  return { ...memoryCache(), dir };
+  return memoryCache();
 }
 
 /** The entries of a cache file: a header frame (format, fingerprint), then frames of [id, value] pairs; null when stale. */
@@ -200,7 +199,7 @@ function* framesOf(bytes: Buffer): Generator<{ bytes: Buffer; start: number; end
  * Keeps only the entries this build used, written atomically; not rewritten when this build computed nothing and used
  * every entry it loaded (the file holds just that already).
  */
-export async function saveCache(outDir: string, cache: ReturnType<typeof memoryCache> & { loaded?: LoadedFile }): Promise<void> {
+export async function saveCache(outDir: string, cache: KeptCache): Promise<void> {
   const dir = cacheDir(outDir);
   const file = join(dir, ENTRIES_FILE);
   const unchanged = cache.stats.misses === 0 && cache.used.size === cache.entries.size && existsSync(file);
@@ -215,10 +214,7 @@ export async function saveCache(outDir: string, cache: ReturnType<typeof memoryC
  * spares serializing what did not change: most of a large rebuild's cache, some 100 ms at 3,000 tools. None when the
  * file is no longer the one loaded.
  */
-function keptFrames(
-  file: string,
-  cache: ReturnType<typeof memoryCache> & { loaded?: LoadedFile },
-): { bytes: Buffer; frames: FrameSpan[] } | null {
+function keptFrames(file: string, cache: KeptCache): { bytes: Buffer; frames: FrameSpan[] } | null {
   const loaded = cache.loaded;
   if (loaded === undefined) return null;
   const frames = loaded.frames.filter(
