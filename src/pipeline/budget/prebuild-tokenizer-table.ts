@@ -3,14 +3,7 @@
 //
 // Usage: node dist/pipeline/budget/prebuild-tokenizer-table.js   (`npm run build` runs it after tsc)
 
-import { errorText, isEntryPoint } from '../../runtime/dev/entry-point.js';
+import { runBuildStep } from '../build-step.js';
 import { writeShippedRanks } from './token-count.js';
 
-if (isEntryPoint(import.meta.url)) {
-  try {
-    await writeShippedRanks();
-  } catch (error) {
-    process.stderr.write(`prebuild-tokenizer-table: ${errorText(error)}\n`);
-    process.exitCode = 1;
-  }
-}
+await runBuildStep(import.meta.url, 'prebuild-tokenizer-table', () => writeShippedRanks());

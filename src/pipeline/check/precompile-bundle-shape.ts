@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
-import { errorText, isEntryPoint } from '../../runtime/dev/entry-point.js';
+import { runBuildStep } from '../build-step.js';
 import { writeFileAtomic } from '../write/atomic-write.js';
 import { BUNDLE_SHAPE_FILE, BUNDLE_SHAPE_OPTIONS, bundleSchema, bundleShapeStamp, COMPILED_CHECK_DIR } from './bundle-shape.js';
 
@@ -28,11 +28,4 @@ export function precompileBundleShape(dir: URL = COMPILED_CHECK_DIR): string {
   return file;
 }
 
-if (isEntryPoint(import.meta.url)) {
-  try {
-    precompileBundleShape();
-  } catch (error) {
-    process.stderr.write(`precompile-bundle-shape: ${errorText(error)}\n`);
-    process.exitCode = 1;
-  }
-}
+await runBuildStep(import.meta.url, 'precompile-bundle-shape', () => precompileBundleShape());

@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
-import { errorText, isEntryPoint } from '../../runtime/dev/entry-point.js';
+import { runBuildStep } from '../build-step.js';
 import { writeFileAtomic } from '../write/atomic-write.js';
 import { COMPILE_OPTIONS, PRECOMPILED_DIR, precompiledFile, sourceHash, TEMPLATE_NAMES, templateSource } from './templates.js';
 
@@ -23,11 +23,4 @@ export function precompileTemplates(dir: URL = PRECOMPILED_DIR): void {
     writeFileAtomic(fileURLToPath(new URL(precompiledFile(name), dir)), precompiledModule(templateSource(name)));
 }
 
-if (isEntryPoint(import.meta.url)) {
-  try {
-    precompileTemplates();
-  } catch (error) {
-    process.stderr.write(`precompile-templates: ${errorText(error)}\n`);
-    process.exitCode = 1;
-  }
-}
+await runBuildStep(import.meta.url, 'precompile-templates', precompileTemplates);

@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AnySchema, Options } from 'ajv';
-import { errorText, isEntryPoint } from '../../../runtime/dev/entry-point.js';
+import { runBuildStep } from '../../build-step.js';
 import { writeFileAtomic } from '../../write/atomic-write.js';
 import {
   COMPILED_SCHEMA_DIR,
@@ -56,11 +56,4 @@ export function precompileOpenApiSchemas(dir: URL = COMPILED_SCHEMA_DIR): void {
   for (const line of SCHEMA_LINES) writeFileAtomic(fileURLToPath(new URL(compiledFile(line), dir)), compiledModule(line));
 }
 
-if (isEntryPoint(import.meta.url)) {
-  try {
-    precompileOpenApiSchemas();
-  } catch (error) {
-    process.stderr.write(`precompile-openapi-schemas: ${errorText(error)}\n`);
-    process.exitCode = 1;
-  }
-}
+await runBuildStep(import.meta.url, 'precompile-openapi-schemas', () => precompileOpenApiSchemas());
