@@ -2,7 +2,7 @@
 // data. Per-tool caching and worker threads are behind `work` (parallel/work.ts), timing behind `stage`; commands are
 // thin shells over these functions (and over read-and-check.ts, the check command's source → check).
 
-import { startBudget, type DefaultListing } from './budget/build-budget.js';
+import { startBudget, type BudgetStep, type DefaultListing, type ListedPackage } from './budget/build-budget.js';
 import type { ContextBudget } from './budget/context-budget.js';
 import { loadCache, saveCache } from './cache/build-cache.js';
 import { planRelease, previousPackageOf, type Release, type ReleaseMode } from './changelog/package-changelog.js';
@@ -166,10 +166,19 @@ async function emitAndWrite(
     // The version is an input of emit, so package.json, server.json and CHANGELOG.md agree in one write.
     const release = planRelease(previousPackageOf(options.outDir, previous), plan, options.config.names.packageVersion, mode);
     const config: GeneratorConfig = { ...options.config, names: { ...options.config.names, packageVersion: release.version } };
-    const emitted = await stage('emit', () => emitPackage(plan, config, work, { changelog: release.changelogText }));
+    // With the tokenizer on another thread, the budget counts while emit makes the search index.
+    let measuring: ReturnType<BudgetStep['measure']> | null = null;
+    const onListed = (listed: ListedPackage): void => {
+      measuring = budgetStep.measure(listed, config, options.maxTokens);
+      // Awaited below; a failure of emit meanwhile must not leave its rejection unhandled.
+      measuring.catch(() => {});
+    };
+    const emitted = await stage('emit', () =>
+      emitPackage(plan, config, work, { changelog: release.changelogText, onListed: budgetStep.countsAside ? onListed : undefined }),
+    );
     await work.close();
     log(`emitted ${emitted.files.size} files for ${plan.tools.length} tools`);
-    const { budget, listing, advertised, costsText } = await budgetStep.measure(emitted, config, options.maxTokens);
+    const { budget, listing, advertised, costsText } = await (measuring ?? budgetStep.measure(emitted, config, options.maxTokens));
     const files = withFiles(emitted.files, [[LAYOUT.tokenCosts, costsText]]);
     const withheld = plan.tools.flatMap((t) => (t.withheldReason === null ? [] : [{ slug: t.slug, reason: t.withheldReason }]));
     const warnings = [...planWarnings(check.problems, plan, options.config), ...emitted.warnings];

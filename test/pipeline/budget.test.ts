@@ -4,7 +4,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
@@ -28,6 +28,10 @@ import {
   type BatchCounter,
 } from '../../src/pipeline/budget/token-count.js';
 import { LIST_PARTS_JOB } from '../../src/pipeline/emit/advertised-list.js';
+import { emitPackage } from '../../src/pipeline/emit/emit-package.js';
+import { SEARCH_PARTS_JOB } from '../../src/pipeline/emit/search-index-file.js';
+import { checkCatalogue } from '../../src/pipeline/check/check-in-thread.js';
+import { planPackage } from '../../src/pipeline/plan/plan-package.js';
 import { createWork } from '../../src/pipeline/parallel/work.js';
 import { cacheDir, memoryCache } from '../../src/pipeline/cache/build-cache.js';
 import { resolveConfig } from '../../src/pipeline/config.js';
@@ -123,6 +127,50 @@ test('buildPackage reports the budget, and --max-tokens below it fails before an
     const fits = await buildPackage({ source, outDir: out, config, compile: false, maxTokens: built.budget.total });
     assert.deepEqual(fits.budget, built.budget);
   } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('emit hands over the tools/list entries before it makes the search index, the same ones it returns', async () => {
+  const check = checkCatalogue(JSON.parse(readFileSync(EXAMPLE, 'utf8')));
+  const work = createWork();
+  const seen: Array<{ served: number; entries: ReadonlyMap<string, string> }> = [];
+  const ran = work.map.bind(work);
+  const kinds: string[] = [];
+  // The kinds of per-tool work in the order emit asks for them, and where the entries were handed over among them.
+  work.map = (job, inputs) => (kinds.push(job.kind), ran(job, inputs));
+  const emitted = await emitPackage(planPackage(check.tools), resolveConfig(), work, {
+    onListed: ({ served, listEntries }) => {
+      seen.push({ served: served.length, entries: listEntries });
+      kinds.push('(listed)');
+    },
+  });
+  assert.equal(seen.length, 1);
+  assert.equal(seen[0]!.served, emitted.served.length);
+  assert.deepEqual([...seen[0]!.entries], [...emitted.listEntries]);
+  assert.ok(emitted.listEntries.size > 0);
+  assert.ok(kinds.indexOf('(listed)') < kinds.indexOf(SEARCH_PARTS_JOB.kind), kinds.join(' '));
+});
+
+test('the budget counted on another thread while emit goes on is the one counted in this thread after emit', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'nexusbloom-budget-'));
+  const workers = process.env.NEXUSBLOOM_GEN_WORKERS;
+  try {
+    const config = resolveConfig();
+    const source = fileURLToPath(EXAMPLE);
+    const aside = await buildPackage({ source, outDir: join(dir, 'aside'), config, compile: false });
+    // No worker threads allowed: the tokenizer loads in this thread, once emit is done.
+    process.env.NEXUSBLOOM_GEN_WORKERS = '0';
+    const here = await buildPackage({ source, outDir: join(dir, 'here'), config, compile: false });
+    assert.deepEqual(aside.budget, here.budget);
+    assert.deepEqual(aside.listing, here.listing);
+    assert.equal(
+      readFileSync(join(dir, 'aside', 'data', 'token-costs.json'), 'utf8'),
+      readFileSync(join(dir, 'here', 'data', 'token-costs.json'), 'utf8'),
+    );
+  } finally {
+    if (workers === undefined) delete process.env.NEXUSBLOOM_GEN_WORKERS;
+    else process.env.NEXUSBLOOM_GEN_WORKERS = workers;
     await rm(dir, { recursive: true, force: true });
   }
 });

@@ -38,9 +38,17 @@ export interface MeasuredBudget {
   costsText: string;
 }
 
+/** What the budget reads of an emitted package: the served tools and their tools/list entries. */
+export type ListedPackage = Pick<EmittedPackage, 'served' | 'listEntries'>;
+
 export interface BudgetStep {
   /** Measures `emitted`; over `maxTokens` it fails, before anything is written. */
-  measure(emitted: EmittedPackage, config: GeneratorConfig, maxTokens: number | undefined): Promise<MeasuredBudget>;
+  measure(emitted: ListedPackage, config: GeneratorConfig, maxTokens: number | undefined): Promise<MeasuredBudget>;
+  /**
+   * Whether the counting is done on another thread, so that `measure` may start as soon as the list entries exist and
+   * count while this thread emits the rest of the package.
+   */
+  readonly countsAside: boolean;
   close(): Promise<void>;
 }
 
@@ -58,9 +66,10 @@ export function loadsTokenizerAhead(cachedEntries: number, tools: number, env = 
 export function startBudget(cache: BuildCache & { entries: ReadonlyMap<string, unknown> }, tools: number): BudgetStep {
   const counting = loadsTokenizerAhead(cache.entries.size, tools) ? startCountingThread() : null;
   return {
+    countsAside: counting !== null,
     async measure(emitted, config, maxTokens) {
-      // Emit's garbage is at its largest, and the tokenizer's tables are about to come on top (see memory.ts).
-      collectGarbage();
+      // Emit's garbage is at its largest, and the tokenizer's tables are about to come on top of it (see memory.ts).
+      if (counting === null) collectGarbage();
       const { names } = config;
       // The build's policy as a server with no environment applies it (src/runtime/policy/): what it leaves out is counted nowhere.
       const policy = readPolicySettings(names, {}, () => {}, config.policy);

@@ -290,6 +290,11 @@ const README_JOB: ToolJob<object, string> = {
 /** Files decided outside the plan's tools: CHANGELOG.md (from changelog/package-changelog.ts), when there is one. */
 export interface EmitExtras {
   changelog?: string | null;
+  /**
+   * Called as soon as the served tools and their tools/list entries are made, before the search index: a budget
+   * counted on another thread counts them while this one emits the rest.
+   */
+  onListed?: (listed: Pick<EmittedPackage, 'served' | 'listEntries'>) => void;
 }
 
 /** What emit makes: the package's files, and the data the build's later steps read of them. */
@@ -339,15 +344,17 @@ export async function emitPackage(
   files.set(LAYOUT.servedCatalogue, servedCatalogueFile(served));
   // What start-up reads instead of the catalogue, whose manifests wait for their first use.
   files.set(LAYOUT.catalogueIndex, catalogueIndexFileText(served));
-  // Built here so the server's first search loads an index instead of building one.
-  const searchParts = await work.map(SEARCH_PARTS_JOB, served);
-  files.set(LAYOUT.searchIndex, searchIndexFile(served, searchParts, await packagedTablesBy(work, vocabularyOf(searchParts))));
   const advertised = served.filter(isAdvertised);
   const listParts = new Map((await work.map(LIST_PARTS_JOB, advertised)).map((parts, index) => [advertised[index]!.slug, parts]));
+  const listEntries = new Map([...listParts].map(([slug, parts]) => [slug, parts.tool]));
+  extras.onListed?.({ served, listEntries });
   files.set(
     LAYOUT.toolsList,
     advertisedListFile(served, (tool) => advertisedListLineOf(listParts.get(tool.slug)!)),
   );
+  // Built here so the server's first search loads an index instead of building one.
+  const searchParts = await work.map(SEARCH_PARTS_JOB, served);
+  files.set(LAYOUT.searchIndex, searchIndexFile(served, searchParts, await packagedTablesBy(work, vocabularyOf(searchParts))));
   // The tool policy the server applies unless its environment overrides it (src/runtime/policy/).
   files.set(LAYOUT.policy, policyFileText(config.policy));
   files.set(LAYOUT.namesLock, `${JSON.stringify(namesLockOf(plan), null, 2)}\n`);
@@ -371,7 +378,7 @@ export async function emitPackage(
       [...files].map(([path, text]) => [path, typeof text === 'string' ? endingInOneNewline(text) : text] as const),
     ),
     served,
-    listEntries: new Map([...listParts].map(([slug, parts]) => [slug, parts.tool])),
+    listEntries,
     warnings: modules.flatMap((module) => module.warnings),
   };
 }
