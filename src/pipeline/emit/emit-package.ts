@@ -10,7 +10,6 @@ import { LAYOUT, runtimeFilePath, toolModulePath } from '../plan/layout.js';
 import { namesLockOf, type PackagePlan, type PlannedTool } from '../plan/plan-package.js';
 import { packageJson, serverJson, tsconfigJson } from './package-json.js';
 import { runtimeFiles } from './runtime-files.js';
-import { schemaTypes } from './schema-types.js';
 import { SHARED_TYPE_JOB, sharedTypesFileText } from './shared-types-file.js';
 import { SHARED_TYPES_MODULE } from '../plan/type-names.js';
 import type { Problem } from '../problems.js';
@@ -24,8 +23,9 @@ import { packagedTablesBy, SEARCH_PARTS_JOB, searchIndexFile, vocabularyOf } fro
 import { lazyJoinedText, type PackageText } from './package-text.js';
 import { policyFileText } from './policy-file.js';
 import { byCodeUnit } from '../../runtime/shared/order.js';
-import { alignedMarkdownTables, displayWidth, docComment, endingInOneNewline, firstSentence, PRINT_WIDTH, tsString } from './text.js';
+import { alignedMarkdownTables, docComment, endingInOneNewline, firstSentence, PRINT_WIDTH, tsString } from './text.js';
 import { toolDoc } from './tool-doc.js';
+import { TOOL_MODULE_JOB } from './tool-module.js';
 
 /** Every file of a package, by path: its text, or for the large data files the text as it is put out (package-text.ts). */
 export type PackageFiles = ReadonlyMap<string, PackageText>;
@@ -88,91 +88,6 @@ function servedCatalogueFile(tools: ServedTool[]): PackageText {
   );
 }
 
-const moduleKeys = new WeakMap<PlannedTool, string>();
-
-/**
- * The cache key of one tool module: everything its text depends on. Memoised per planned tool: the worker pool and
- * the emit stage both ask, and hashing a large schema is not free.
- */
-export function moduleCacheKey(tool: PlannedTool): string {
-  let key = moduleKeys.get(tool);
-  if (key === undefined) moduleKeys.set(tool, (key = computeModuleKey(tool)));
-  return key;
-}
-
-function computeModuleKey(tool: PlannedTool): string {
-  const { manifest } = tool;
-  return contentKey(
-    tool.slug,
-    tool.identifier,
-    tool.typeNames,
-    tool.sharedTypeNames ?? null,
-    tool.withheldReason,
-    manifest.name,
-    manifest.description,
-    manifest.deprecated ?? null,
-    manifest.annotations ?? null,
-    manifest.examples?.[0] ?? null,
-    manifest.input_schema,
-    manifest.output_schema ?? null,
-  );
-}
-
-/** A tool's module text, and the warnings its types gave (a schema typed loosely). */
-export interface ToolModule {
-  text: string;
-  warnings: Problem[];
-}
-
-export async function renderToolModule(tool: PlannedTool): Promise<ToolModule> {
-  const shared = tool.sharedTypeNames ?? {};
-  const inputTypes = await schemaTypes(tool.manifest.input_schema, tool.typeNames, '{ [key: string]: unknown }', 'input_schema', shared);
-  const outputTypes = await schemaTypes(tool.manifest.output_schema, tool.typeNames, 'unknown', 'output_schema', shared);
-  const inputOptional = acceptsEmptyInput(tool.manifest.input_schema);
-  const text = renderTemplate('tool.ts', {
-    ...wrapperLayout(tool, inputOptional),
-    types: `${sharedTypesImport(Object.values(shared))}${inputTypes.code}\n${outputTypes.code}`,
-    inputOptional,
-    docBlock: docComment(toolDoc(tool, tool.identifier)),
-    identifier: tool.identifier,
-    inputTypeName: tool.inputTypeName,
-    outputTypeName: tool.outputTypeName,
-    slug: tool.slug,
-  });
-  const warnings = [
-    looseTypeWarning(tool.slug, 'input_schema', inputTypes.loose),
-    looseTypeWarning(tool.slug, 'output_schema', outputTypes.loose),
-  ];
-  return { text, warnings: warnings.filter((warning): warning is Problem => warning !== null) };
-}
-
-/** Which lines of the typed wrapper are longer than the package's print width, so break as Prettier breaks them. */
-function wrapperLayout(tool: PlannedTool, inputOptional: boolean): { breakSignature: boolean; breakCall: boolean } {
-  const optional = inputOptional ? '?' : '';
-  const signature = `export async function ${tool.identifier}(input${optional}: ${tool.inputTypeName}, options?: CallOptions): Promise<${tool.outputTypeName}> {`;
-  const call = `  return sdk.invoke<${tool.outputTypeName}>(${tsString(tool.slug)}, input${inputOptional ? ' ?? {}' : ''}, options);`;
-  return { breakSignature: displayWidth(signature) > PRINT_WIDTH, breakCall: displayWidth(call) > PRINT_WIDTH };
-}
-
-/** One tool's module as the build's work runs it: remembered by everything its text depends on, spread over threads. */
-export const TOOL_MODULE_JOB: ToolJob<PlannedTool, ToolModule> = {
-  kind: 'module',
-  key: moduleCacheKey,
-  run: renderToolModule,
-  threads: true,
-};
-
-/** The import of the shared types a tool module aliases, or nothing. */
-function sharedTypesImport(names: readonly string[]): string {
-  if (names.length === 0) return '';
-  const sorted = [...new Set(names)].sort();
-  const from = ` from '../${SHARED_TYPES_MODULE}.js';`;
-  const line = `import type { ${sorted.join(', ')} }${from}`;
-  // Broken one name a line past the print width, as Prettier breaks it.
-  if (displayWidth(line) <= PRINT_WIDTH) return `${line}\n\n`;
-  return `import type {\n${sorted.map((name) => `  ${name},\n`).join('')}}${from}\n\n`;
-}
-
 /** What the tools index needs of a tool: its exports, and its method on a client with that method's doc. */
 function clientMethodView(tool: PlannedTool): object {
   const { identifier, fileName, inputTypeName, outputTypeName } = tool;
@@ -193,18 +108,6 @@ function clientMethodView(tool: PlannedTool): object {
       `  ${identifier}(input${inputOptional ? '?' : ''}: ${inputTypeName}, options?: CallOptions): Promise<${outputTypeName}>;`,
     ),
     invokeBreaks: tooLong(`    ${identifier}: (input, callOptions) => client.invoke(${tsString(tool.slug)}, input ?? {}, callOptions),`),
-  };
-}
-
-/** The warning for a schema whose static type fell back to a permissive one (see schemaTypes), or null. */
-function looseTypeWarning(slug: string, field: 'input_schema' | 'output_schema', reason: string | null): Problem | null {
-  if (reason === null) return null;
-  return {
-    severity: 'warning',
-    slug,
-    pointer: `/${field}`,
-    message: `json-schema-to-typescript cannot type this schema (${reason}); its TypeScript type is ${field === 'input_schema' ? 'an open object' : 'unknown'}`,
-    hint: 'the server still validates against the full schema; simplify the schema for a precise type',
   };
 }
 

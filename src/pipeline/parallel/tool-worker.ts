@@ -1,7 +1,7 @@
 // A worker thread that does the expensive per-tool work of a large build: tool modules and shared types.
 
 import { parentPort } from 'node:worker_threads';
-import { TOOL_MODULE_JOB } from '../emit/emit-package.js';
+import { TOOL_MODULE_JOB } from '../emit/tool-module.js';
 import { SHARED_TYPE_JOB } from '../emit/shared-types-file.js';
 import type { ToolJob, WorkerAnswer, WorkerBatch } from './work.js';
 
