@@ -154,6 +154,19 @@ describe('emit stage', () => {
     assert.equal(Object.getOwnPropertyDescriptor(properties, '__proto__')!.value.tsType, undefined);
   });
 
+  it('copies a keyword named __proto__ as an own key: it never becomes the prototype of the copy', () => {
+    const cleaned = cleanSchema(
+      JSON.parse(
+        '{"type":"object","__proto__":{"properties":{"x":{"type":"string"}},"required":["x"]},"properties":{"y":{"type":"number"}}}',
+      ),
+    ) as Record<string, unknown>;
+    assert.equal(Object.getPrototypeOf(cleaned), Object.prototype);
+    assert.ok(Object.hasOwn(cleaned, '__proto__'));
+    // Nothing of it is read as the schema's own keywords through the prototype chain.
+    assert.equal(cleaned.required, undefined);
+    assert.deepEqual(Object.keys(cleaned.properties as object), ['y']);
+  });
+
   it('points refs at anchors and at definitions moved into $defs, percent-encoded or not, without touching its input', () => {
     const schema = {
       type: 'object',

@@ -32,6 +32,15 @@ const MAP_KEYWORDS: ReadonlySet<string> = new Set(SCHEMA_MAP_KEYWORDS);
  */
 const METHOD_KEYS = new Set(['hasOwnProperty']);
 
+/**
+ * `object[key] = value` as an own property whatever the key: assignment, except for `__proto__`, whose assignment
+ * would set the prototype instead (defining every key costs several times an assignment on a large schema).
+ */
+function setOwn(object: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  else object[key] = value;
+}
+
 /** What cleaning moved: `$ref` targets to point elsewhere, and map keys hidden behind placeholders. */
 interface Rewrites {
   /** Old JSON pointer → new, for definitions moved or renamed; applied to every `$ref` by longest prefix. */
@@ -102,32 +111,40 @@ function placeholderFor(key: string, rewrites: Rewrites): string {
   return placeholder;
 }
 
+/** `pointer` with one more token; `newPointer` is `pointer` itself (the same string) while nothing above it moved. */
+const below = (pointer: string, token: string): string => `${pointer}/${token}`;
+
 /**
- * `oldPointer`/`newPointer` locate `node` in the catalogue's schema and in the copy (they differ under moved or renamed
- * definitions).
+ * `oldPointer`/`newPointer` locate `node` in the catalogue's schema and in the copy. They differ under moved or renamed
+ * definitions only; elsewhere they are one string, made once (most nodes of most schemas: a large schema's pointers
+ * are long, and building, comparing and hashing each twice was most of the cleaning).
  */
 function cleanNode(node: unknown, mapKeyword: string | null, oldPointer: string, newPointer: string, rewrites: Rewrites): unknown {
+  const moved = oldPointer !== newPointer;
   if (Array.isArray(node))
-    return node.map((item, index) => cleanNode(item, null, `${oldPointer}/${index}`, `${newPointer}/${index}`, rewrites));
+    return node.map((item, index) => {
+      const here = below(oldPointer, String(index));
+      return cleanNode(item, null, here, moved ? below(newPointer, String(index)) : here, rewrites);
+    });
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   if (mapKeyword !== null) {
     for (const [key, value] of Object.entries(node)) {
       // Keys here are property or definition names, not keywords: keep them all, clean each subschema.
       const isDefinition = mapKeyword === '$defs' || mapKeyword === 'definitions';
-      const from = `${oldPointer}/${pointerToken(key)}`;
+      const from = below(oldPointer, pointerToken(key));
       if (isDefinition && rewrites.shared.has(from)) continue;
       // A definition is keyed by its planned name in the copy: json-schema-to-typescript names parts of a schema after
       // its key (the own properties beside an allOf), and a catalogue's keys repeat across tools (`DscNode` in many).
       const planned = isDefinition ? rewrites.typeNames.get(from) : undefined;
       const outKey = planned ?? (METHOD_KEYS.has(key) ? placeholderFor(key, rewrites) : key);
-      const to = `${newPointer}/${pointerToken(outKey)}`;
-      if (from !== to) rewrites.pointers.set(from, to);
+      const to = moved || outKey !== key ? below(newPointer, pointerToken(outKey)) : from;
+      if (to !== from) rewrites.pointers.set(from, to);
       const cleaned = cleanNode(value, null, from, to, rewrites);
       if (isDefinition && isJsonObject(cleaned) && cleaned.title === undefined) {
         throw new Error(`the plan has no type name for the definition at ${from}`);
       }
-      Object.defineProperty(out, outKey, { value: cleaned, enumerable: true, writable: true, configurable: true });
+      setOwn(out, outKey, cleaned);
     }
     return out;
   }
@@ -142,7 +159,7 @@ function cleanNode(node: unknown, mapKeyword: string | null, oldPointer: string,
       continue;
     }
     if (key === 'enum' || key === 'const') {
-      out[key] = value;
+      setOwn(out, key, value);
       continue;
     }
     if (key === 'required' && Array.isArray(value)) {
@@ -154,29 +171,34 @@ function cleanNode(node: unknown, mapKeyword: string | null, oldPointer: string,
     if (bothDefinitionKinds && key === 'definitions') continue;
     // A plain value is kept as it is: most keys of a schema hold one, and its pointers would never be read.
     if (value === null || typeof value !== 'object') {
-      out[key] = value;
+      setOwn(out, key, value);
       continue;
     }
-    const here = `${oldPointer}/${pointerToken(key)}`;
-    const there = `${newPointer}/${pointerToken(key)}`;
-    out[key] = cleanNode(value, MAP_KEYWORDS.has(key) ? key : null, here, there, rewrites);
+    const here = below(oldPointer, pointerToken(key));
+    setOwn(
+      out,
+      key,
+      cleanNode(value, MAP_KEYWORDS.has(key) ? key : null, here, moved ? below(newPointer, pointerToken(key)) : here, rewrites),
+    );
   }
   if (bothDefinitionKinds) {
     const defs = out.$defs as Record<string, unknown>;
-    const moved = cleanNode(record.definitions, 'definitions', `${oldPointer}/definitions`, `${newPointer}/$defs`, rewrites) as Record<
-      string,
-      unknown
-    >;
+    const joined = cleanNode(
+      record.definitions,
+      'definitions',
+      below(oldPointer, 'definitions'),
+      below(newPointer, '$defs'),
+      rewrites,
+    ) as Record<string, unknown>;
     // Definitions are keyed by their planned names, unique across the package, so the two kinds never share a key.
-    for (const [key, value] of Object.entries(moved))
-      Object.defineProperty(defs, key, { value, enumerable: true, writable: true, configurable: true });
+    for (const [key, value] of Object.entries(joined)) setOwn(defs, key, value);
   }
   const constraints = constraintLines(record);
   if (constraints.length > 0)
     out.description = [...(typeof out.description === 'string' ? [out.description] : []), ...constraints].join('\n');
   saySchemaMeaning(out, oldPointer === '' ? (rewrites.rootAnyValue ? 'any-value root' : 'object root') : 'subschema');
   // Set after the rewrite above, so that the name stays on this schema rather than move into an allOf member.
-  const planned = oldPointer === '' ? undefined : rewrites.typeNames.get(oldPointer);
+  const planned = oldPointer === '' || rewrites.typeNames.size === 0 ? undefined : rewrites.typeNames.get(oldPointer);
   if (planned !== undefined) out.title = planned;
   return out;
 }
