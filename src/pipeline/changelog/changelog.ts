@@ -4,6 +4,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { byCodeUnit } from '../../runtime/shared/order.js';
 import type { JsonObject } from '../../runtime/shared/contracts.js';
+import { defineOwn } from '../../runtime/shared/json-values.js';
 import {
   bumpOf,
   classifyAnnotationChange,
@@ -113,12 +114,7 @@ function canonicalJson(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   const sorted: Record<string, unknown> = {};
   for (const key of Object.keys(value).sort(byCodeUnit)) {
-    Object.defineProperty(sorted, key, {
-      value: canonicalJson((value as Record<string, unknown>)[key]),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    defineOwn(sorted, key, canonicalJson((value as Record<string, unknown>)[key]));
   }
   return sorted;
 }

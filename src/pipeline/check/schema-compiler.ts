@@ -11,7 +11,7 @@ import {
   SCHEMA_OR_NAMES_MAP_KEYWORDS,
 } from '../../runtime/schema/schema-transform.js';
 import { compilableSchema } from '../../runtime/schema/validation.js';
-import { pointerToken } from '../../runtime/shared/json-values.js';
+import { defineOwn, pointerToken } from '../../runtime/shared/json-values.js';
 import { contentKey } from '../cache/build-cache.js';
 import { interpretedValidator, type Accepts } from './interpreted-validator.js';
 import { mostTelling } from './schema-errors.js';
@@ -247,7 +247,7 @@ function apart(
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(node)) {
       const id = key === '$ref' && typeof value === 'string' ? ids.get(definitionTarget(value) ?? '') : undefined;
-      Object.defineProperty(out, key, { value: id ?? rewrite(value), enumerable: true, writable: true, configurable: true });
+      defineOwn(out, key, id ?? rewrite(value));
     }
     return out;
   };
@@ -260,7 +260,7 @@ function apart(
     if ((key === '$defs' || key === 'definitions') && value && typeof value === 'object' && !Array.isArray(value)) {
       kept = Object.fromEntries(Object.entries(value).filter(([name]) => !found.has(`/${key}/${pointerToken(name)}`)));
     }
-    Object.defineProperty(rest, key, { value: rewrite(kept), enumerable: true, writable: true, configurable: true });
+    defineOwn(rest, key, rewrite(kept));
   }
   return { schema: rest, definitions };
 }
@@ -311,7 +311,7 @@ function repeatsApart(
     let copy: Record<string, unknown> | null = null;
     const set = (key: string, value: unknown): void => {
       copy ??= Object.defineProperties({}, Object.getOwnPropertyDescriptors(node)) as Record<string, unknown>;
-      Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+      defineOwn(copy, key, value);
     };
     const child = (value: unknown): unknown =>
       value && typeof value === 'object' && !Array.isArray(value) ? visit(value as Record<string, unknown>, false) : value;
@@ -336,7 +336,7 @@ function repeatsApart(
       for (const [name, item] of Object.entries(value)) {
         const replaced = child(item);
         if (replaced !== item) changed = true;
-        Object.defineProperty(next, name, { value: replaced, enumerable: true, writable: true, configurable: true });
+        defineOwn(next, name, replaced);
       }
       if (changed) set(key, next);
     }

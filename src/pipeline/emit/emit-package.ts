@@ -4,6 +4,7 @@
 import { operationOf } from '../../runtime/execution/operation.js';
 import { schemeVariables } from '../../runtime/execution/credentials.js';
 import type { Manifest, ServedCatalogueFile, ServedTool } from '../../runtime/shared/contracts.js';
+import { defineOwn } from '../../runtime/shared/json-values.js';
 import { contentKey } from '../cache/build-cache.js';
 import type { GeneratorConfig } from '../config.js';
 import { LAYOUT, runtimeFilePath, toolModulePath } from '../plan/layout.js';
@@ -53,7 +54,7 @@ export function canonicalManifest(manifest: Manifest): Manifest {
     .sort(byCodeUnit);
   const out: Record<string, unknown> = {};
   for (const key of [...known, ...extras]) {
-    Object.defineProperty(out, key, { value: manifest[key], enumerable: true, writable: true, configurable: true });
+    defineOwn(out, key, manifest[key]);
   }
   return out as Manifest;
 }

@@ -1,7 +1,7 @@
 // What a caller may pass to a typed wrapper with no thought: nothing at all, or a sample value for the README.
 
 import type { Manifest } from '../../runtime/shared/contracts.js';
-import { isJsonObject } from '../../runtime/shared/json-values.js';
+import { defineOwn, isJsonObject } from '../../runtime/shared/json-values.js';
 import { plainValue } from '../../runtime/schema/call-shape.js';
 
 /** Root keywords that can make `{}` an invalid input, or its type something `{}` is not assignable to. */
@@ -47,7 +47,7 @@ export function sampleInput(manifest: Manifest): Record<string, unknown> | null 
   for (const name of schema.required as unknown[]) {
     const value = typeof name === 'string' && Object.hasOwn(schema.properties, name) ? plainValue(schema.properties[name]) : undefined;
     if (value === undefined) return null;
-    Object.defineProperty(sample, name as string, { value, enumerable: true, writable: true, configurable: true });
+    defineOwn(sample, name as string, value);
   }
   return sample;
 }

@@ -9,7 +9,7 @@ import { CONSTRAINT_KEYWORDS } from './constraint-keywords.js';
 import { directDeclarations } from './direct-types.js';
 import { prettierDeclarations } from './type-printer.js';
 import { SCHEMA_MAP_KEYWORDS } from '../../runtime/schema/schema-transform.js';
-import { isJsonObject, pointerToken } from '../../runtime/shared/json-values.js';
+import { defineOwn, isJsonObject, pointerToken } from '../../runtime/shared/json-values.js';
 
 const J2TS_OPTIONS: Partial<Options> = {
   bannerComment: '',
@@ -31,15 +31,6 @@ const MAP_KEYWORDS: ReadonlySet<string> = new Set(SCHEMA_MAP_KEYWORDS);
  * property or definition of that name would stand where the method should. Such a key travels under a placeholder.
  */
 const METHOD_KEYS = new Set(['hasOwnProperty']);
-
-/**
- * `object[key] = value` as an own property whatever the key: assignment, except for `__proto__`, whose assignment
- * would set the prototype instead (defining every key costs several times an assignment on a large schema).
- */
-function setOwn(object: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
-  else object[key] = value;
-}
 
 /** What cleaning moved: `$ref` targets to point elsewhere, and map keys hidden behind placeholders. */
 interface Rewrites {
@@ -144,7 +135,7 @@ function cleanNode(node: unknown, mapKeyword: string | null, oldPointer: string,
       if (isDefinition && isJsonObject(cleaned) && cleaned.title === undefined) {
         throw new Error(`the plan has no type name for the definition at ${from}`);
       }
-      setOwn(out, outKey, cleaned);
+      defineOwn(out, outKey, cleaned);
     }
     return out;
   }
@@ -159,7 +150,7 @@ function cleanNode(node: unknown, mapKeyword: string | null, oldPointer: string,
       continue;
     }
     if (key === 'enum' || key === 'const') {
-      setOwn(out, key, value);
+      defineOwn(out, key, value);
       continue;
     }
     if (key === 'required' && Array.isArray(value)) {
@@ -171,11 +162,11 @@ function cleanNode(node: unknown, mapKeyword: string | null, oldPointer: string,
     if (bothDefinitionKinds && key === 'definitions') continue;
     // A plain value is kept as it is: most keys of a schema hold one, and its pointers would never be read.
     if (value === null || typeof value !== 'object') {
-      setOwn(out, key, value);
+      defineOwn(out, key, value);
       continue;
     }
     const here = below(oldPointer, pointerToken(key));
-    setOwn(
+    defineOwn(
       out,
       key,
       cleanNode(value, MAP_KEYWORDS.has(key) ? key : null, here, moved ? below(newPointer, pointerToken(key)) : here, rewrites),
@@ -191,7 +182,7 @@ function cleanNode(node: unknown, mapKeyword: string | null, oldPointer: string,
       rewrites,
     ) as Record<string, unknown>;
     // Definitions are keyed by their planned names, unique across the package, so the two kinds never share a key.
-    for (const [key, value] of Object.entries(joined)) setOwn(defs, key, value);
+    for (const [key, value] of Object.entries(joined)) defineOwn(defs, key, value);
   }
   const constraints = constraintLines(record);
   if (constraints.length > 0)
@@ -292,7 +283,7 @@ function saySchemaMeaning(out: Record<string, unknown>, place: SchemaPlace): voi
     if (place !== 'subschema' || siblings.length > 0) {
       const rest: Record<string, unknown> = {};
       for (const key of siblings) {
-        Object.defineProperty(rest, key, { value: out[key], enumerable: true, writable: true, configurable: true });
+        defineOwn(rest, key, out[key]);
         delete out[key];
       }
       if (siblings.length > 0) saySchemaMeaning(rest, 'subschema');
@@ -316,8 +307,7 @@ function saySchemaMeaning(out: Record<string, unknown>, place: SchemaPlace): voi
   if (Array.isArray(out.required) && (out.type === undefined || admitsObjects(out.type))) {
     const properties = isJsonObject(out.properties) ? out.properties : (out.properties = {});
     for (const name of out.required) {
-      if (typeof name === 'string' && !Object.hasOwn(properties, name))
-        Object.defineProperty(properties, name, { value: {}, enumerable: true, writable: true, configurable: true });
+      if (typeof name === 'string' && !Object.hasOwn(properties, name)) defineOwn(properties, name, {});
     }
   }
   if (admitsObjects(out.type) && !OBJECT_SHAPING.some((keyword) => keyword in out)) out.additionalProperties = true;

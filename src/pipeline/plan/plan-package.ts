@@ -1,6 +1,7 @@
 // The plan stage: decides every name in the package once, from the checked tools, before anything is emitted.
 
 import type { Manifest } from '../../runtime/shared/contracts.js';
+import { defineOwn } from '../../runtime/shared/json-values.js';
 import type { CheckedTool } from '../check/check-catalogue.js';
 import { PipelineError } from '../problems.js';
 import { TOOL_NAME_GRAMMAR } from '../../runtime/catalogue/advertise.js';
@@ -51,11 +52,10 @@ function lockedNames(lock: NamesLock | null, slug: string): BaseNames | null {
 export function namesLockOf(plan: PackagePlan): NamesLock {
   const tools: NamesLock['tools'] = {};
   for (const tool of plan.tools) {
-    Object.defineProperty(tools, tool.slug, {
-      value: { tool: tool.withheldReason === null ? (tool.toolName ?? tool.slug) : null, identifier: tool.identifier, file: tool.fileName },
-      enumerable: true,
-      writable: true,
-      configurable: true,
+    defineOwn(tools, tool.slug, {
+      tool: tool.withheldReason === null ? (tool.toolName ?? tool.slug) : null,
+      identifier: tool.identifier,
+      file: tool.fileName,
     });
   }
   return { format: 'nexusbloom-names/1', tools };

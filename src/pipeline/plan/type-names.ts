@@ -7,7 +7,7 @@ import type { Manifest } from '../../runtime/shared/contracts.js';
 import { selfContainedDefinitions } from '../check/self-contained-definitions.js';
 import { PipelineError } from '../problems.js';
 import { slugHash, slugWords, typeNameOf } from './naming.js';
-import { isJsonObject, pointerToken } from '../../runtime/shared/json-values.js';
+import { defineOwn, isJsonObject, pointerToken } from '../../runtime/shared/json-values.js';
 import { contentKey } from '../cache/build-cache.js';
 import type { ToolJob } from '../parallel/work.js';
 
@@ -205,7 +205,7 @@ export function planTypeNames(
       );
     }
     taken.set(name.toLowerCase(), entry);
-    Object.defineProperty(byTool.get(entry.slug), entry.pointer, { value: name, enumerable: true, writable: true, configurable: true });
+    defineOwn(byTool.get(entry.slug)!, entry.pointer, name);
   }
   return byTool;
 }
@@ -314,25 +314,14 @@ export function planSharedTypes(
   const byTool = new Map<string, Record<string, string>>();
   for (const candidate of shared) {
     const own = byTool.get(candidate.slug) ?? {};
-    Object.defineProperty(own, `/${candidate.field}${candidate.pointer}`, {
-      value: nameOf.get(candidate.identity)!,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    defineOwn(own, `/${candidate.field}${candidate.pointer}`, nameOf.get(candidate.identity)!);
     byTool.set(candidate.slug, own);
   }
   // What a shared definition names is shared with it: its references resolve among the same holder's candidates.
   const types: SharedType[] = [...first].map(([identity, candidate]) => {
     const own = byTool.get(candidate.slug)!;
     const refs: Record<string, string> = {};
-    for (const target of candidate.refs)
-      Object.defineProperty(refs, target, {
-        value: own[`/${candidate.field}${target}`]!,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+    for (const target of candidate.refs) defineOwn(refs, target, own[`/${candidate.field}${target}`]!);
     return { name: nameOf.get(identity)!, field: candidate.field, schema: candidate.schema, refs };
   });
   types.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -7,7 +7,6 @@ import {
   NAMED_SCHEMA_KEYWORDS,
   namedBooleanSubschemasAsObjects,
   copyOwn,
-  defineOwn,
   forEachSchema,
   inlineRefs,
   inlineRefsExactly,
@@ -15,7 +14,7 @@ import {
   type InlineOptions,
   type SchemaNode,
 } from './schema-transform.js';
-import { isJsonObject, pointerToken } from '../shared/json-values.js';
+import { defineOwn, isJsonObject, pointerToken } from '../shared/json-values.js';
 
 export const HOST_PROFILE_NAMES = ['spec', 'claude', 'openai', 'gemini', 'cursor'] as const;
 export type HostProfileName = (typeof HOST_PROFILE_NAMES)[number];

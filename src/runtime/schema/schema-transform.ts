@@ -1,7 +1,7 @@
 // Pure transforms over JSON Schema documents (never mutating their input): walking subschemas and inlining `$ref`s.
 
 import type { JsonObject } from '../shared/contracts.js';
-import { isJsonObject, pointerToken } from '../shared/json-values.js';
+import { defineOwn, isJsonObject, pointerToken } from '../shared/json-values.js';
 
 /** A schema is an object or a boolean (`true` accepts anything, `false` nothing). */
 export type SchemaNode = JsonObject | boolean;
@@ -131,10 +131,6 @@ export function copyOwn(source: JsonObject): JsonObject {
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(source)) defineOwn(out, key, value);
   return out;
-}
-
-export function defineOwn(target: JsonObject, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /**

@@ -2,7 +2,7 @@
 // shape, depth cap, size cap), and URLs safe to show (credentials in the userinfo masked).
 
 import { isSecretName, maskSecretsInText, SECRET_NAME_WORDS, URL_USERINFO_MASK } from './classifier.js';
-import { pointerToken } from '../shared/json-values.js';
+import { defineOwn, pointerToken } from '../shared/json-values.js';
 
 export { isSecretName, maskSecretsInText, URL_USERINFO_MASK } from './classifier.js';
 
@@ -27,14 +27,6 @@ export interface RedactedValue {
    * secret by shape (masked in place) and values beyond the depth cap.
    */
   masked: string[];
-}
-
-/**
- * Defined, not assigned: JSON input can carry an own "__proto__" member, which assignment would turn into the copy's
- * prototype, dropping it from what history shows and diffs.
- */
-function defineMember(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** Members that name the header (or field) an entry of a header list is for: `[{name: "Authorization", value: …}]`. */
@@ -107,9 +99,9 @@ export function redactSecrets(value: unknown): RedactedValue {
       path.pop();
       if (value !== child && copy === undefined) {
         copy = {};
-        for (const earlier of keys.slice(0, index)) defineMember(copy, earlier, record[earlier]);
+        for (const earlier of keys.slice(0, index)) defineOwn(copy, earlier, record[earlier]);
       }
-      if (copy !== undefined) defineMember(copy, key, value);
+      if (copy !== undefined) defineOwn(copy, key, value);
     }
     return copy ?? node;
   };

@@ -12,7 +12,7 @@ import {
 } from '../../../runtime/execution/operation.js';
 import { createDefsCollector, withLocalDefs, type PointerReader } from './local-refs.js';
 import type { SchemaDialect } from './schema-dialect.js';
-import { isJsonObject } from '../../../runtime/shared/json-values.js';
+import { defineOwn, isJsonObject } from '../../../runtime/shared/json-values.js';
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -161,7 +161,7 @@ function buildInput(context: DocumentContext, pathItem: JsonObject, operation: J
     if (parameter.deprecated === true) extra.deprecated = true;
     // A ref's siblings are read beside it in 2020-12, so the parameter's description can sit next to it.
     if (Object.keys(extra).length > 0) converted = { ...converted, ...extra };
-    Object.defineProperty(properties, key, { value: converted, enumerable: true, writable: true, configurable: true });
+    defineOwn(properties, key, converted);
     if (location === 'path' || parameter.required === true) required.push(key);
     parameters.push({ key, name, in: location, ...style, ...(parameter.allowReserved === true ? { allowReserved: true } : {}) });
   }
@@ -193,7 +193,7 @@ function buildInput(context: DocumentContext, pathItem: JsonObject, operation: J
     for (const field of formFields) {
       const schema = swaggerParameterSchema(field);
       if (typeof field.description === 'string') schema.description = field.description;
-      Object.defineProperty(fields, field.name as string, { value: schema, enumerable: true, writable: true, configurable: true });
+      defineOwn(fields, field.name as string, schema);
       if (field.required === true) fieldsRequired.push(field.name as string);
     }
     bodySchema = { type: 'object', properties: fields, ...(fieldsRequired.length > 0 ? { required: fieldsRequired } : {}) };

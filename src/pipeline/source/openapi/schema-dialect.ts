@@ -4,7 +4,7 @@
 import type { JsonObject } from '../../../runtime/shared/contracts.js';
 import { linearRegExp } from '../../../runtime/schema/linear-regexp.js';
 import { SCHEMA_ARRAY_KEYWORDS, SCHEMA_KEYWORDS, SCHEMA_MAP_KEYWORDS } from '../../../runtime/schema/schema-transform.js';
-import { isJsonObject } from '../../../runtime/shared/json-values.js';
+import { defineOwn, isJsonObject } from '../../../runtime/shared/json-values.js';
 
 /** Which rules apply: `oas30` for Swagger 2.0 and OpenAPI 3.0 schemas, `oas31` for OpenAPI 3.1 (already 2020-12). */
 export type SchemaDialect = 'oas30' | 'oas31';
@@ -137,7 +137,7 @@ export const DIALECT_RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
           const map: JsonObject = {};
           for (const [key, value] of entries) {
             const pattern = unicodePattern(key);
-            if (pattern !== null) Object.defineProperty(map, pattern, { value, enumerable: true, writable: true, configurable: true });
+            if (pattern !== null) defineOwn(map, pattern, value);
           }
           out = { ...out, patternProperties: map };
         }
@@ -184,12 +184,7 @@ export function toJsonSchema2020(schema: unknown, dialect: SchemaDialect, rewrit
     else if (SCHEMA_MAPS.includes(key) && isJsonObject(value)) {
       const map: JsonObject = {};
       for (const [name, sub] of Object.entries(value)) {
-        Object.defineProperty(map, name, {
-          value: toJsonSchema2020(sub, dialect, rewriteRef),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+        defineOwn(map, name, toJsonSchema2020(sub, dialect, rewriteRef));
       }
       out[key] = map;
     } else out[key] = value;
