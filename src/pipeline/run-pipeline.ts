@@ -80,10 +80,14 @@ function stageClock(): { timings: Timings; stage: <T>(name: keyof Timings, fn: (
   return { timings, stage };
 }
 
-/** Progress lines for large catalogues (only maps spread over threads report): every 500 tools and at the end. */
-function progressOf(log: (line: string) => void): (kind: string, done: number, total: number) => void {
+/** Progress lines for large catalogues (only maps spread over threads report): past every 500 tools and at the end. */
+export function progressOf(log: (line: string) => void): (kind: string, done: number, total: number) => void {
+  const reported = new Map<string, number>();
   return (kind, done, total) => {
-    if (done % 500 < 25 || done === total) log(`${kind === 'check' ? 'checked' : 'typed'} ${done}/${total} tools`);
+    const before = reported.get(kind) ?? 0;
+    reported.set(kind, done);
+    if (Math.floor(done / 500) > Math.floor(before / 500) || done === total)
+      log(`${kind === 'check' ? 'checked' : 'typed'} ${done}/${total} tools`);
   };
 }
 

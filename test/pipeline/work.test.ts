@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { memoryCache } from '../../src/pipeline/cache/build-cache.js';
-import { createWork, MIN_PARALLEL_JOBS, type ToolJob } from '../../src/pipeline/parallel/work.js';
+import { CHUNK, chunkSize, createWork, MIN_PARALLEL_JOBS, type ToolJob } from '../../src/pipeline/parallel/work.js';
+import { progressOf } from '../../src/pipeline/run-pipeline.js';
 
 /** A job that squares a number and counts how often it really ran. */
 function squaring(threads: boolean): ToolJob<number, number> & { runs: number } {
@@ -64,5 +65,44 @@ describe('work', () => {
     for (const apart of ['pipeline/emit/emit-package.ts', 'pipeline/emit/search-index-file.ts', 'pipeline/emit/runtime-files.ts'])
       assert.ok(!names.includes(apart), `${apart} is not the worker's: ${names.join(' ')}`);
     assert.ok(!names.some((name) => name.startsWith('runtime/search/')), names.join(' '));
+  });
+
+  it('hands out whole chunks while the queue is long and ever smaller ones as it empties, so threads finish together', () => {
+    for (const [jobs, threads] of [
+      [300, 2],
+      [3000, 2],
+      [121, 4],
+      [7, 3],
+    ] as const) {
+      const sizes: number[] = [];
+      for (let left = jobs; left > 0; left -= sizes.at(-1)!) sizes.push(chunkSize(left, threads));
+      assert.equal(
+        sizes.reduce((sum, size) => sum + size, 0),
+        jobs,
+      );
+      assert.ok(
+        sizes.every((size, index) => size >= 1 && size <= CHUNK && (index === 0 || size <= sizes[index - 1]!)),
+        sizes.join(' '),
+      );
+      // The last chunks are single jobs: no thread is left holding a long one while the others wait.
+      assert.equal(sizes.at(-1), 1);
+      if (jobs >= CHUNK * 2 * threads) assert.equal(sizes[0], CHUNK);
+    }
+  });
+
+  it('reports progress once past every 500 tools and at the end, whatever the chunk sizes', () => {
+    const lines: string[] = [];
+    const progress = progressOf((line) => lines.push(line));
+    let done = 0;
+    for (let left = 1010; left > 0;) {
+      const size = chunkSize(left, 2);
+      left -= size;
+      progress('module', (done += size), 1010);
+    }
+    const counts = lines.map((line) => Number(/^typed (\d+)\/1010 tools$/.exec(line)?.[1]));
+    assert.equal(counts.length, 3, lines.join('\n'));
+    assert.ok(counts[0]! >= 500 && counts[0]! < 500 + CHUNK, lines.join('\n'));
+    assert.ok(counts[1]! >= 1000 && counts[1]! < 1010, lines.join('\n'));
+    assert.equal(counts[2], 1010);
   });
 });

@@ -35,7 +35,17 @@ export interface Work {
 
 /** Below this many jobs, starting workers (each loads ajv and json-schema-to-typescript) costs more than it saves. */
 export const MIN_PARALLEL_JOBS = 120;
-const CHUNK = 25;
+/** The most jobs a thread takes from the queue at once. */
+export const CHUNK = 25;
+
+/**
+ * How many of the `left` jobs a thread takes next when `threads` share the queue: CHUNK while the queue is long, then
+ * a shrinking share of what is left, so that the threads finish together instead of one waiting out another's last
+ * chunk (a 25-tool chunk is some 100 ms of types).
+ */
+export function chunkSize(left: number, threads: number): number {
+  return Math.min(left, CHUNK, Math.max(1, Math.ceil(left / (2 * threads))));
+}
 
 /**
  * How many worker threads for `jobs` jobs: one per core but the main thread's, which takes its share of the jobs too
@@ -107,12 +117,17 @@ export function createWork(cache?: BuildCache, options: WorkOptions = {}): Work 
     answers: O[],
   ): Promise<void> {
     while (workers.length < count) workers.push(startWorker(import.meta.url, 'tool-worker'));
-    const chunks: number[][] = [];
-    for (let at = 0; at < pending.length; at += CHUNK) chunks.push(pending.slice(at, at + CHUNK));
+    const threads = 1 + workers.filter((thread) => !broken.has(thread)).length;
+    let next = 0;
+    const take = (): number[] | undefined => {
+      if (next >= pending.length) return undefined;
+      const chunk = pending.slice(next, (next += chunkSize(pending.length - next, threads)));
+      return chunk;
+    };
     let done = 0;
     const progress = (chunk: readonly number[]): void => options.progress?.(job.kind, (done += chunk.length), pending.length);
     const mainThread = async (): Promise<void> => {
-      for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
+      for (let chunk = take(); chunk; chunk = take()) {
         for (const index of chunk) {
           answers[index] = await runHere(job, inputs[index]!, keys[index]!);
           await yieldToWorkers();
@@ -121,7 +136,7 @@ export function createWork(cache?: BuildCache, options: WorkOptions = {}): Work 
       }
     };
     const onThread = async (thread: Worker): Promise<void> => {
-      for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
+      for (let chunk = take(); chunk; chunk = take()) {
         const values = await onWorker(thread, { kind: job.kind, inputs: chunk.map((index) => inputs[index]) });
         // A worker that cannot run leaves its chunk to the main thread, after the others.
         if (values === null) return void broken.add(thread);
