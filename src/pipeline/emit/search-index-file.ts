@@ -103,15 +103,20 @@ export interface SearchIndexParts {
 /** A tool's parts, from an index of that tool alone: its line is the one the index of every tool gives it. */
 export function searchIndexParts(tool: ServedTool): SearchIndexParts {
   let toolWords: string[] = [];
-  const { data, toolSurfaces } = buildSearchIndexWithToolSurfaces([tool], (words) => {
-    toolWords = catalogueWords(words);
-    return {};
-  });
+  const texts = searchableTexts(tool);
+  const { data, toolSurfaces } = buildSearchIndexWithToolSurfaces(
+    [tool],
+    (words) => {
+      toolWords = catalogueWords(words);
+      return {};
+    },
+    [texts],
+  );
   return {
     line: toolLines([tool], data, toolSurfaces)[0] as string,
     terms: Object.keys(data.terms),
     words: toolWords,
-    textsJson: JSON.stringify(searchableTexts(tool)),
+    textsJson: JSON.stringify(texts),
   };
 }
 

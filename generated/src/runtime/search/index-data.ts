@@ -83,29 +83,34 @@ export function buildSearchIndex(
   synonyms: Readonly<Record<string, readonly string[]>> = {},
   related: Readonly<Record<string, readonly string[]>> = {},
 ): SearchIndexData {
-  return indexOfTools(tools, () => ({ synonyms, related }));
+  return indexOfTools(tools.map(searchableTexts), () => ({ synonyms, related }));
 }
 
 /**
  * buildSearchIndex's data, its tables made by `tables` from the words the build split, and per tool the index terms
  * whose first-seen word in that tool differs from the data's (first seen in any tool): what a one-tool index of each
- * tool would say, without building one per tool.
+ * tool would say, without building one per tool. `textsPerTool`: the tools' searchable texts, when the caller has
+ * them already.
  */
 export function buildSearchIndexWithToolSurfaces(
   tools: readonly ServedTool[],
   tables: QueryTermTablesOf = () => ({}),
+  textsPerTool: readonly (readonly string[])[] = tools.map(searchableTexts),
 ): { data: SearchIndexData; toolSurfaces: Map<string, string>[] } {
   const toolSurfaces = tools.map(() => new Map<string, string>());
-  return { data: indexOfTools(tools, tables, toolSurfaces), toolSurfaces };
+  return { data: indexOfTools(textsPerTool, tables, toolSurfaces), toolSurfaces };
 }
 
 /** buildSearchIndex with tables made from the words the build split (see QueryTermTablesOf). */
 export function buildSearchIndexWith(tools: readonly ServedTool[], tables: QueryTermTablesOf): SearchIndexData {
-  return indexOfTools(tools, tables);
+  return indexOfTools(tools.map(searchableTexts), tables);
 }
 
-function indexOfTools(tools: readonly ServedTool[], tablesOf: QueryTermTablesOf, toolSurfaces?: Map<string, string>[]): SearchIndexData {
-  const textsPerTool = tools.map(searchableTexts);
+function indexOfTools(
+  textsPerTool: readonly (readonly string[])[],
+  tablesOf: QueryTermTablesOf,
+  toolSurfaces?: Map<string, string>[],
+): SearchIndexData {
   // Terms are numbered as first seen: catalogues repeat their words a lot, and flat arrays keep garbage low.
   const idOfTerm = new Map<string, number>();
   const names: string[] = [];
