@@ -235,10 +235,15 @@ export const SCHEMA_CHECK_JOB: ToolJob<Manifest, Problem[]> = {
 
 /**
  * A schema compiler, its module loaded on first use: it brings ajv (some 40 ms to load), which a build whose every
- * tool the build cache answers never needs.
+ * tool the build cache answers never needs. It holds schemas to the meta-schema validators compiled with the generator
+ * (meta-schemas.ts) when they are there.
  */
 async function loadSchemaCompiler(): Promise<SchemaCompiler> {
-  return (await import('./schema-compiler.js')).createSchemaCompiler();
+  const [{ createSchemaCompiler }, { loadCompiledMetaSchemas }] = await Promise.all([
+    import('./schema-compiler.js'),
+    import('./meta-schemas.js'),
+  ]);
+  return createSchemaCompiler(await loadCompiledMetaSchemas());
 }
 
 function checkTool(manifest: Manifest, ownProblems: readonly Problem[], problems: Problem[]): boolean {

@@ -130,11 +130,7 @@ type Exceeds = (measured: number, bound: number) => boolean;
  * The checks of a schema's numeric-bound keywords (`maximum`, `minLength`, `maxItems`, …), each of `measure(value)`
  * against its bound; a bound that is not a number is one ajv refuses to compile.
  */
-function boundChecks<T>(
-  node: Record<string, unknown>,
-  measure: (value: T) => number,
-  bounds: ReadonlyArray<readonly [keyword: string, exceeds: Exceeds]>,
-): Array<(value: T) => boolean> {
+function boundChecks<T>(node: Record<string, unknown>, measure: (value: T) => number, bounds: Bounds): Array<(value: T) => boolean> {
   const checks: Array<(value: T) => boolean> = [];
   for (const [keyword, exceeds] of bounds) {
     const bound = node[keyword];
@@ -144,6 +140,30 @@ function boundChecks<T>(
   }
   return checks;
 }
+
+type Bounds = ReadonlyArray<readonly [keyword: string, exceeds: Exceeds]>;
+
+/** Each type's numeric-bound keywords and how a measure exceeds one; made once, not at every node. */
+const NUMBER_BOUNDS: Bounds = [
+  ['maximum', (value, bound) => value > bound],
+  ['minimum', (value, bound) => value < bound],
+  ['exclusiveMaximum', (value, bound) => value >= bound],
+  ['exclusiveMinimum', (value, bound) => value <= bound],
+  // ajv's own test (multipleOf.ts), parseInt of the quotient's text included.
+  ['multipleOf', (value, bound) => bound === 0 || value / bound !== parseInt(String(value / bound))],
+];
+const LENGTH_BOUNDS: Bounds = [
+  ['maxLength', (chars, bound) => chars > bound],
+  ['minLength', (chars, bound) => chars < bound],
+];
+const ITEMS_BOUNDS: Bounds = [
+  ['maxItems', (length, bound) => length > bound],
+  ['minItems', (length, bound) => length < bound],
+];
+const PROPERTIES_BOUNDS: Bounds = [
+  ['maxProperties', (size, bound) => size > bound],
+  ['minProperties', (size, bound) => size < bound],
+];
 
 class SchemaInterpreter {
   /** Every subschema built, by identity: where a `$ref` may lead (the same object means the same schema anywhere). */
@@ -272,24 +292,14 @@ class SchemaInterpreter {
   }
 
   private numberChecks(node: Record<string, unknown>): Array<(value: number) => boolean> {
-    const checks = boundChecks<number>(node, (value) => value, [
-      ['maximum', (value, bound) => value > bound],
-      ['minimum', (value, bound) => value < bound],
-      ['exclusiveMaximum', (value, bound) => value >= bound],
-      ['exclusiveMinimum', (value, bound) => value <= bound],
-      // ajv's own test (multipleOf.ts), parseInt of the quotient's text included.
-      ['multipleOf', (value, bound) => bound === 0 || value / bound !== parseInt(String(value / bound))],
-    ]);
+    const checks = boundChecks<number>(node, (value) => value, NUMBER_BOUNDS);
     const format = this.format(node, 'number');
     if (format) checks.push(format);
     return checks;
   }
 
   private stringChecks(node: Record<string, unknown>): Array<(value: string) => boolean> {
-    const checks = boundChecks<string>(node, ucs2length, [
-      ['maxLength', (chars, bound) => chars > bound],
-      ['minLength', (chars, bound) => chars < bound],
-    ]);
+    const checks = boundChecks<string>(node, ucs2length, LENGTH_BOUNDS);
     if (node.pattern !== undefined) {
       const pattern = this.pattern(node.pattern);
       checks.push((value) => pattern.test(value));
@@ -333,10 +343,7 @@ class SchemaInterpreter {
   }
 
   private arrayChecks(node: Record<string, unknown>): Array<(value: unknown[]) => boolean> {
-    const checks = boundChecks<unknown[]>(node, (value) => value.length, [
-      ['maxItems', (length, bound) => length > bound],
-      ['minItems', (length, bound) => length < bound],
-    ]);
+    const checks = boundChecks<unknown[]>(node, (value) => value.length, ITEMS_BOUNDS);
     if (node.uniqueItems !== undefined) {
       if (typeof node.uniqueItems !== 'boolean') unproven();
       if (node.uniqueItems) checks.push((value) => value.every((item, at) => value.findIndex((other) => equal(item, other)) === at));
@@ -360,10 +367,7 @@ class SchemaInterpreter {
 
   /** Keys are iterated as ajv does with ownProperties (`Object.keys`). */
   private objectChecks(node: Record<string, unknown>): Array<(value: Record<string, unknown>) => boolean> {
-    const checks = boundChecks<Record<string, unknown>>(node, (value) => Object.keys(value).length, [
-      ['maxProperties', (size, bound) => size > bound],
-      ['minProperties', (size, bound) => size < bound],
-    ]);
+    const checks = boundChecks<Record<string, unknown>>(node, (value) => Object.keys(value).length, PROPERTIES_BOUNDS);
     // ajv's propertyInData with ownProperties: an own property whose value is not undefined.
     const present = (value: Record<string, unknown>, key: string): boolean => value[key] !== undefined && Object.hasOwn(value, key);
     if (node.required !== undefined) {

@@ -16,6 +16,7 @@ import { contentKey } from '../cache/build-cache.js';
 import { interpretedValidator, type Accepts } from './interpreted-validator.js';
 import { mostTelling } from './schema-errors.js';
 import { definitionTarget, selfContainedDefinitions } from './self-contained-definitions.js';
+import { metaSchemaInstance, namesMetaSchema, type CompiledMetaSchema } from './meta-schemas.js';
 
 export type Draft = 'draft-07' | '2020-12';
 
@@ -109,20 +110,17 @@ function createInstances(): Instances {
 
 /**
  * The instances that hold schemas against their draft's meta-schema, kept for the whole run: validating compiles
- * nothing but the meta-schema, once, so their code scope does not grow with the catalogue.
+ * nothing but the meta-schema, once, so their code scope does not grow with the catalogue. Making one compiles
+ * nothing: a schema the compiled meta-schema validators accept never has them compile their meta-schema.
  */
-const metaSchemas = (): ((schema: Record<string, unknown>) => Draft07 | Draft2020) =>
-  byDraft((draft) => {
-    const options = { ...BASE_OPTIONS, allErrors: true };
-    return withFormats(draft === 'draft-07' ? new Draft07(options) : new Draft2020(options));
-  });
+const metaSchemas = (): ((schema: Record<string, unknown>) => Draft07 | Draft2020) => byDraft(metaSchemaInstance);
 
 /**
  * One ajv per draft and mode, shared by a run of tools; schemas are not registered by `$id`, so tools never clash.
  * An ajv instance keeps every function it ever compiled in its code scope, whatever removeSchema forgets, so the
  * instances are replaced after SCHEMAS_PER_INSTANCE releases: memory stays flat over any catalogue size.
  */
-export function createSchemaCompiler(): SchemaCompiler {
+export function createSchemaCompiler(compiledMetaSchemas: ReadonlyMap<Draft, CompiledMetaSchema> = new Map()): SchemaCompiler {
   let instances: Instances | undefined;
   // Real catalogues repeat whole schemas (the same response in many operations): each is compiled once while it recurs.
   const byContent = new Map<string, ValidateFunction>();
@@ -148,10 +146,19 @@ export function createSchemaCompiler(): SchemaCompiler {
    */
   const seen = new Set<string>();
   const metaFor = metaSchemas();
+  /**
+   * ajv's validateSchema of the schema's copy: the compiled meta-schema validator's when it accepts a schema that
+   * names its meta-schema (or none), the instance's otherwise, which then holds the errors.
+   */
+  const meetsMetaSchema = (schema: Record<string, unknown>): boolean => {
+    const compiled = compiledMetaSchemas.get(schemaDraft(schema));
+    if (compiled !== undefined && namesMetaSchema(schema.$schema, compiled) && compiled.validate(copyOf(schema))) return true;
+    // A meta-schema is never `$async`: its verdict is a boolean.
+    return metaFor(schema).validateSchema(copyOf(schema)) === true;
+  };
   const compileIn = (ajv: Draft07 | Draft2020, schema: Record<string, unknown>): ValidateFunction => {
     // What ajv.compile does first with validateSchema on, with the same message (see createInstances).
-    const meta = metaFor(schema);
-    if (!meta.validateSchema(copyOf(schema))) throw new Error(`schema is invalid: ${meta.errorsText()}`);
+    if (!meetsMetaSchema(schema)) throw new Error(`schema is invalid: ${metaFor(schema).errorsText()}`);
     const defsApart = apart(copyOf(schema));
     const split = repeatsApart(defsApart ?? { schema: copyOf(schema), definitions: new Map() }, seen);
     if (split.schema !== copyOf(schema)) {
@@ -194,7 +201,7 @@ export function createSchemaCompiler(): SchemaCompiler {
     interpreted(schema) {
       const meta = metaFor(schema);
       try {
-        if (!meta.validateSchema(copyOf(schema))) return null;
+        if (!meetsMetaSchema(schema)) return null;
       } catch {
         // A `$schema` ajv does not hold: compileIn fails the same way and says so.
         return null;
@@ -205,6 +212,8 @@ export function createSchemaCompiler(): SchemaCompiler {
       const declared = schema.$schema;
       if (declared === undefined) return true;
       if (typeof declared !== 'string') return false;
+      const compiled = compiledMetaSchemas.get(schemaDraft(schema));
+      if (compiled !== undefined && namesMetaSchema(declared, compiled)) return true;
       try {
         return metaFor(schema).getSchema(declared) !== undefined;
       } catch {
