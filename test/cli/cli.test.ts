@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
 import type { Manifest } from '../../src/runtime/shared/contracts.js';
@@ -98,6 +99,24 @@ describe('nexusbloom-gen CLI (real binary)', () => {
     const good = await runCli(['check', '--json']);
     assert.equal(good.code, 0, good.stderr);
     assert.equal(JSON.parse(good.stdout).ok, true);
+  });
+
+  it("starts without loading semver: oclif's check of its own engines field is skipped, the generator's is stricter", async () => {
+    const probe = join(work, 'semver-probe.mjs');
+    await writeFile(
+      probe,
+      "import { createRequire } from 'node:module';\n" +
+        'const require = createRequire(import.meta.url);\n' +
+        "process.on('exit', () => process.stderr.write(`semver loaded: ${Object.keys(require.cache).some((k) => /[\\\\/]node_modules[\\\\/]semver[\\\\/]/.test(k))}\\n`));\n",
+    );
+    const start = (env: NodeJS.ProcessEnv) =>
+      runCli(['--version'], { env: { NODE_OPTIONS: `--import ${pathToFileURL(probe).href}`, ...env } });
+    const run = await start({});
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^nexusbloom-gen\/\d/);
+    assert.match(run.stderr, /semver loaded: false/);
+    // The probe sees it when oclif does check (a user who set the variable keeps their setting).
+    assert.match((await start({ OCLIF_DISABLE_ENGINE_WARNING: '' })).stderr, /semver loaded: true/);
   });
 
   it('a failing build writes nothing', async () => {
