@@ -119,11 +119,8 @@ export function createWork(cache?: BuildCache, options: WorkOptions = {}): Work 
     while (workers.length < count) workers.push(startWorker(import.meta.url, 'tool-worker'));
     const threads = 1 + workers.filter((thread) => !broken.has(thread)).length;
     let next = 0;
-    const take = (): number[] | undefined => {
-      if (next >= pending.length) return undefined;
-      const chunk = pending.slice(next, (next += chunkSize(pending.length - next, threads)));
-      return chunk;
-    };
+    const take = (): number[] | undefined =>
+      next < pending.length ? pending.slice(next, (next += chunkSize(pending.length - next, threads))) : undefined;
     let done = 0;
     const progress = (chunk: readonly number[]): void => options.progress?.(job.kind, (done += chunk.length), pending.length);
     const mainThread = async (): Promise<void> => {
