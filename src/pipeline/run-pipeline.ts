@@ -159,6 +159,8 @@ async function emitAndWrite(
   try {
     const check = await stage('check', () => checkCatalogueWith(raw.document, work));
     failOnErrors(check.problems, `catalogue ${raw.origin} has problems`);
+    // A first build types every tool: its workers start now and load while this thread plans.
+    if (cache.entries.size === 0) work.prestart(check.tools.length);
     const previous = await stage('emit', () => readPackageFolder(options.outDir, { tools: mode !== 'keep' }));
     const outlines = await stage('emit', () =>
       work.map(

@@ -67,6 +67,16 @@ describe('work', () => {
     assert.ok(!names.some((name) => name.startsWith('runtime/search/')), names.join(' '));
   });
 
+  it('prestarted workers take no job that may not cross threads, and stop with the work', async () => {
+    const work = createWork(memoryCache());
+    work.prestart(MIN_PARALLEL_JOBS * 4);
+    const job = squaring(false);
+    assert.deepEqual(await work.map(job, [1, 2, 3]), [1, 4, 9]);
+    assert.equal(work.parallelJobs, 0);
+    // A worker left running would keep this test's process alive past its end.
+    await work.close();
+  });
+
   it('hands out whole chunks while the queue is long and ever smaller ones as it empties, so threads finish together', () => {
     for (const [jobs, threads] of [
       [300, 2],

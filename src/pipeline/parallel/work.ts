@@ -29,6 +29,11 @@ export interface Work {
   readonly stats: { hits: number; misses: number };
   /** How many jobs worker threads did. */
   readonly parallelJobs: number;
+  /**
+   * Starts the workers a map of `jobs` jobs none of which the cache remembers would start, ahead of it: their start-up
+   * (loading the job's modules) then overlaps what this thread does until that map.
+   */
+  prestart(jobs: number): void;
   /** Stops the workers (a later map worth spreading starts them again). */
   close(): Promise<void>;
 }
@@ -150,6 +155,12 @@ export function createWork(cache?: BuildCache, options: WorkOptions = {}): Work 
     await Promise.all([mainThread(), ...workers.filter((thread) => !broken.has(thread)).map(onThread)]);
   }
 
+  function prestart(jobs: number): void {
+    if (options.threads === false) return;
+    const count = workerCount(jobs);
+    while (workers.length < count) workers.push(startWorker(import.meta.url, 'tool-worker'));
+  }
+
   async function map<I, O>(job: ToolJob<I, O>, inputs: readonly I[]): Promise<O[]> {
     const answers = new Array<O>(inputs.length);
     // Each input's key once: hashing a tool's content is most of what a map costs when the cache answers it.
@@ -165,6 +176,7 @@ export function createWork(cache?: BuildCache, options: WorkOptions = {}): Work 
 
   return {
     map,
+    prestart,
     stats: cache?.stats ?? { hits: 0, misses: 0 },
     get parallelJobs() {
       return parallelJobs;
