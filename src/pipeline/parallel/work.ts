@@ -94,9 +94,9 @@ export interface WorkOptions {
 
 /**
  * The work of one build, remembered in `cache` (nothing is remembered without one). Workers start on the first map
- * worth spreading (or earlier, at `prestart`) and serve every later one, so each loads its libraries once per build; the main thread works
- * through the same queue meanwhile, one job at a time so that the workers' answers are never kept waiting. A job that
- * fails on a worker is run again on the main thread, where it fails as it would in-process.
+ * worth spreading (or earlier, at `prestart`) and serve every later one, so each loads its libraries once per build;
+ * the main thread works through the same queue meanwhile, one job at a time so that the workers' answers are never
+ * kept waiting. A job that fails on a worker is run again on the main thread, where it fails as it would in-process.
  */
 export function createWork(cache?: BuildCache, options: WorkOptions = {}): Work {
   const workers: Worker[] = [];
