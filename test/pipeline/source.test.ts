@@ -11,6 +11,7 @@ import { DEFAULT_RETRY_POLICY } from '../../src/pipeline/source/retry.js';
 import { startMockApi, type MockApi } from '../../src/runtime/dev/mock-api.js';
 import type { Manifest } from '../../src/runtime/shared/contracts.js';
 import { tool } from '../fixtures/catalogues.js';
+import { staticImports } from '../helpers/import-graph.js';
 
 const manifests: Manifest[] = [
   ...Array.from({ length: 23 }, (_, i) => tool(`tool-${String(i).padStart(2, '0')}`)),
@@ -100,6 +101,13 @@ describe('source stage: API', () => {
 });
 
 describe('source stage: bundle file', () => {
+  it('a build loads no HTTP client, API reader or OpenAPI parser until its source needs one', () => {
+    const names = staticImports(new URL('../../src/commands/build.ts', import.meta.url));
+    assert.ok(names.includes('pipeline/source/read-source.ts'), names.join(' '));
+    for (const lazy of ['pipeline/source/http-json.ts', 'pipeline/source/api-source.ts', 'pipeline/source/openapi/openapi-source.ts'])
+      assert.ok(!names.includes(lazy), `${lazy} is loaded by every build: ${names.join(' ')}`);
+  });
+
   it('names the file when it is missing or not JSON', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'nb-source-'));
     await assert.rejects(readSource(join(dir, 'missing.json')), /missing\.json: no such file/);

@@ -1,11 +1,11 @@
 // The build's per-tool work: answers in input order, remembered by the cache, spread only where a job allows it.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { memoryCache } from '../../src/pipeline/cache/build-cache.js';
 import { CHUNK, chunkSize, createWork, MIN_PARALLEL_JOBS, type ToolJob } from '../../src/pipeline/parallel/work.js';
 import { progressOf } from '../../src/pipeline/run-pipeline.js';
+import { staticImports } from '../helpers/import-graph.js';
 
 /** A job that squares a number and counts how often it really ran. */
 function squaring(threads: boolean): ToolJob<number, number> & { runs: number } {
@@ -51,16 +51,7 @@ describe('work', () => {
   });
 
   it("a worker thread imports the jobs it runs, not the rest of emit (its start-up is on a build's path)", () => {
-    // The generator's own modules the worker's entry reaches through its static imports (type-only ones load nothing).
-    const reached = new Set<string>();
-    const visit = (url: URL): void => {
-      if (reached.has(url.href)) return;
-      reached.add(url.href);
-      const text = readFileSync(url, 'utf8');
-      for (const [, from] of text.matchAll(/^import (?!type )[^;]*?from '(\.{1,2}\/[^']+)\.js';$/gms)) visit(new URL(`${from}.ts`, url));
-    };
-    visit(new URL('../../src/pipeline/parallel/tool-worker.ts', import.meta.url));
-    const names = [...reached].map((href) => href.replace(/.*\/src\//, ''));
+    const names = staticImports(new URL('../../src/pipeline/parallel/tool-worker.ts', import.meta.url));
     assert.ok(names.includes('pipeline/emit/tool-module.ts') && names.includes('pipeline/emit/schema-types.ts'), names.join(' '));
     for (const apart of ['pipeline/emit/emit-package.ts', 'pipeline/emit/search-index-file.ts', 'pipeline/emit/runtime-files.ts'])
       assert.ok(!names.includes(apart), `${apart} is not the worker's: ${names.join(' ')}`);

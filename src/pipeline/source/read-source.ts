@@ -1,9 +1,8 @@
 // The source stage: turns `--source` (API URL, bundle file, or nothing) into the raw catalogue document.
 
 import { fileURLToPath } from 'node:url';
-import { readApiCatalogue } from './api-source.js';
 import { BUNDLE_FORMAT, parseBundleText, readSourceFile } from './bundle-source.js';
-import { getJson, shownUrl } from './http-json.js';
+import { redactUrlCredentials } from '../../runtime/secrets/redact.js';
 import { openApiVersionOf } from './openapi/openapi-version.js';
 import type { RetryPolicy } from './retry.js';
 import type { SourceLimits } from './source-limits.js';
@@ -37,7 +36,8 @@ export function isApiSource(source: string): boolean {
 
 /** `source` as reports and messages show it: an API URL's credentials masked (`http://***@host/api`). */
 export function shownSource(source: string): string {
-  return isApiSource(source) ? shownUrl(source) : source;
+  // As http-json's shownUrl shows it.
+  return isApiSource(source) ? redactUrlCredentials(source) : source;
 }
 
 /** `--source` without a value: the API named by the environment, else the bundled example. */
@@ -61,6 +61,10 @@ export function isDocumentUrl(source: string): boolean {
 /** The OpenAPI parser and YAML, loaded only for a source that may be an API description (they take some 100 ms to load). */
 const openApiSource = () => import('./openapi/openapi-source.js');
 
+/** The HTTP client and the API reader, loaded only for a source on the network: a build from a file never needs them. */
+const httpJson = () => import('./http-json.js');
+const apiSource = () => import('./api-source.js');
+
 /** A bundle file's document when its text is JSON, else undefined. */
 function jsonDocumentOf(source: string, text: string): unknown {
   try {
@@ -72,7 +76,7 @@ function jsonDocumentOf(source: string, text: string): unknown {
 
 export async function readSource(source: string, options: SourceOptions = {}): Promise<RawCatalogue> {
   if (isApiSource(source) && isDocumentUrl(source)) {
-    const { openApiBundle, parseDocumentText } = await openApiSource();
+    const [{ openApiBundle, parseDocumentText }, { getJson }] = await Promise.all([openApiSource(), httpJson()]);
     const parseDocument = (text: string): unknown => {
       const parsed = parseDocumentText(text);
       if ('error' in parsed) throw new SyntaxError(parsed.error);
@@ -95,6 +99,7 @@ export async function readSource(source: string, options: SourceOptions = {}): P
     return { origin, kind: 'bundle', document };
   }
   if (isApiSource(source)) {
+    const { readApiCatalogue } = await apiSource();
     const tools = await readApiCatalogue(source, {
       apiKey: options.apiKey,
       timeoutMs: options.timeoutMs ?? 15_000,
