@@ -7,7 +7,6 @@ import { defaultSurface, SEARCH_INDEX_FILE_FORMAT, SEARCH_INDEX_TABLES } from '.
 import {
   buildSearchIndexWith,
   buildSearchIndexWithToolSurfaces,
-  FIELDS,
   keptTable,
   SEARCH_INDEX_FORMAT,
   searchIndexKeyOfTexts,
@@ -16,13 +15,13 @@ import {
   type SearchIndexData,
   type SearchTermData,
   type ToolFieldWords,
-} from '../../runtime/search/index.js';
+} from '../../runtime/search/index-data.js';
 import { readWordNet, wordNetRelated, wordNetSynonyms, type WordNet } from './wordnet-synonyms.js';
 import { byCodeUnit } from '../../runtime/shared/order.js';
 import { lazyJoinedText, wholeText, type PackageText } from './package-text.js';
 import { contentKey, fieldsKeyParts } from '../cache/build-cache.js';
 import type { ToolJob, Work } from '../parallel/work.js';
-import { searchableTexts } from '../../runtime/search/analysis.js';
+import { FIELDS, searchableTexts } from '../../runtime/search/analysis.js';
 
 /** The fields whose words the synonym table is restricted to: what a tool is and says, not its input fields. */
 const VOCABULARY_FIELDS = (['slug', 'name', 'lead', 'tags', 'description'] as const).map((field) => FIELDS.indexOf(field));

@@ -2,7 +2,7 @@
 // (src/runtime/listing/report.ts).
 
 import { byCodeUnit } from '../../runtime/shared/order.js';
-import { TOKEN_COSTS_FORMAT, type TokenCosts } from '../../runtime/listing/index.js';
+import { TOKEN_COSTS_FORMAT, type TokenCosts } from '../../runtime/listing/report.js';
 
 /** The file's text: the totals on the first line, then one tool a line (sorted by code unit) so diffs stay per tool. */
 export function tokenCostsFileText(costs: TokenCosts): string {

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { term } from '../../runtime/search/index.js';
+import { term } from '../../runtime/search/analysis.js';
 import { STOP_WORDS } from '../../runtime/search/vocabulary.js';
 import { byCodeUnit } from '../../runtime/shared/order.js';
 
