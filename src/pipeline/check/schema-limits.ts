@@ -12,27 +12,30 @@ export const MAX_SCHEMA_DEPTH = 64;
 /** Depth and pattern problems of one schema (`field` is input_schema or output_schema); empty when it is fine. */
 export function schemaLimitProblems(slug: string, field: string, schema: unknown): Problem[] {
   const problems: Problem[] = [];
-  walkSchema(schema, MAX_SCHEMA_DEPTH, ({ node, pointer, depth }) => {
-    if (depth > MAX_SCHEMA_DEPTH) {
+  walkSchema(schema, MAX_SCHEMA_DEPTH, (subschema) => {
+    const { node } = subschema;
+    if (subschema.depth > MAX_SCHEMA_DEPTH) {
       problems.push({
         severity: 'error',
         slug,
-        pointer: `/${field}${pointer}`,
+        pointer: `/${field}${subschema.pointer}`,
         message: `schema nested deeper than ${MAX_SCHEMA_DEPTH} levels`,
         hint: 'flatten the schema, or move shared parts under $defs',
       });
       return false;
     }
-    if (typeof node.pattern === 'string') checkPattern(node.pattern, `/${field}${pointer}/pattern`);
+    // Pointers are made only for a pattern the engine refuses.
+    if (typeof node.pattern === 'string') checkPattern(node.pattern, () => `/${field}${subschema.pointer}/pattern`);
     const patternProperties = node.patternProperties;
     if (patternProperties !== null && typeof patternProperties === 'object' && !Array.isArray(patternProperties)) {
-      for (const name of Object.keys(patternProperties)) checkPattern(name, `/${field}${pointer}/patternProperties/${pointerToken(name)}`);
+      for (const name of Object.keys(patternProperties))
+        checkPattern(name, () => `/${field}${subschema.pointer}/patternProperties/${pointerToken(name)}`);
     }
     return true;
   });
   return problems;
 
-  function checkPattern(pattern: string, pointer: string): void {
+  function checkPattern(pattern: string, pointer: () => string): void {
     try {
       linearRegExp(pattern, 'u');
     } catch (error) {
@@ -40,7 +43,7 @@ export function schemaLimitProblems(slug: string, field: string, schema: unknown
       problems.push({
         severity: 'error',
         slug,
-        pointer,
+        pointer: pointer(),
         message: `pattern ${JSON.stringify(pattern)} cannot be matched in linear time: ${reason}`,
         hint: 'rewrite it without backreferences or lookarounds (RE2 syntax), so no input can make matching slow',
       });

@@ -11,10 +11,27 @@ import { isJsonObject, pointerToken } from '../../runtime/shared/json-values.js'
 
 export interface Subschema {
   node: Record<string, unknown>;
-  /** JSON pointer from the schema's root. */
-  pointer: string;
+  /** JSON pointer from the schema's root: made when read, since most subschemas are never reported. */
+  readonly pointer: string;
   /** Subschema levels above this one (the root is 0). */
   depth: number;
+}
+
+/** A subschema and where it stands in its parent: the keyword, and the index or name under it. */
+class Visited implements Subschema {
+  constructor(
+    readonly node: Record<string, unknown>,
+    readonly depth: number,
+    private readonly parent: Visited | null,
+    private readonly keyword: string,
+    private readonly key: string | number | null,
+  ) {}
+
+  get pointer(): string {
+    if (this.parent === null) return '';
+    const key = this.key === null ? '' : `/${typeof this.key === 'number' ? this.key : pointerToken(this.key)}`;
+    return `${this.parent.pointer}/${this.keyword}${key}`;
+  }
 }
 
 /** The server's subschema keywords (runtime/schema/schema-transform.ts), in the order subschemas are visited. */
@@ -28,26 +45,32 @@ const MAPS = [...SCHEMA_MAP_KEYWORDS, ...SCHEMA_OR_NAMES_MAP_KEYWORDS];
  */
 export function walkSchema(schema: unknown, maxDepth: number, visit: (subschema: Subschema) => boolean | void): void {
   if (!isJsonObject(schema)) return;
-  const stack: Subschema[] = [{ node: schema, pointer: '', depth: 0 }];
+  const stack: Visited[] = [new Visited(schema, 0, null, '', null)];
   while (stack.length > 0) {
-    const current = stack.pop() as Subschema;
+    const current = stack.pop() as Visited;
     if (visit(current) === false) return;
     if (current.depth > maxDepth) continue;
-    const children: Subschema[] = [];
-    const push = (value: unknown, pointer: string): void => {
-      if (isJsonObject(value)) children.push({ node: value, pointer, depth: current.depth + 1 });
-    };
-    const { node, pointer } = current;
-    for (const keyword of SINGLE) push(node[keyword], `${pointer}/${keyword}`);
+    const children: Visited[] = [];
+    const depth = current.depth + 1;
+    const { node } = current;
+    for (const keyword of SINGLE) {
+      const value = node[keyword];
+      if (isJsonObject(value)) children.push(new Visited(value, depth, current, keyword, null));
+    }
     for (const keyword of LISTS) {
       const list = node[keyword];
-      if (Array.isArray(list)) list.forEach((item, index) => push(item, `${pointer}/${keyword}/${index}`));
+      if (Array.isArray(list))
+        list.forEach((item, index) => {
+          if (isJsonObject(item)) children.push(new Visited(item, depth, current, keyword, index));
+        });
     }
     for (const keyword of MAPS) {
       const map = node[keyword];
-      if (isJsonObject(map)) for (const [name, value] of Object.entries(map)) push(value, `${pointer}/${keyword}/${pointerToken(name)}`);
+      if (isJsonObject(map))
+        for (const [name, value] of Object.entries(map))
+          if (isJsonObject(value)) children.push(new Visited(value, depth, current, keyword, name));
     }
     // Reversed onto the stack, so subschemas are visited in the order they are written.
-    for (let index = children.length - 1; index >= 0; index -= 1) stack.push(children[index] as Subschema);
+    for (let index = children.length - 1; index >= 0; index -= 1) stack.push(children[index] as Visited);
   }
 }
