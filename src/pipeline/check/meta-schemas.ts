@@ -5,7 +5,7 @@
 // its meta-schema; a schema it rejects is held to ajv's own instance, whose verdict and errors are the ones reported.
 
 import { createRequire } from 'node:module';
-import { Ajv as Draft07 } from 'ajv';
+import { Ajv as Draft07, type Options } from 'ajv';
 import { Ajv2020 as Draft2020 } from 'ajv/dist/2020.js';
 import { SCHEMA_AJV_OPTIONS, withFormats } from '../../runtime/schema/ajv-options.js';
 import { COMPILED_CHECK_DIR } from './bundle-shape.js';
@@ -13,14 +13,23 @@ import type { Draft } from './schema-compiler.js';
 
 const require = createRequire(import.meta.url);
 
-/** The server's own options (see ajv-options.ts), every error reported. */
-export const META_SCHEMA_OPTIONS = { ...SCHEMA_AJV_OPTIONS, validateFormats: true, allErrors: true } as const;
+/**
+ * The server's own options (see ajv-options.ts), so check accepts what the server will run and nothing else, formats
+ * validated: what every ajv of check starts from.
+ */
+export const CHECK_AJV_OPTIONS = { ...SCHEMA_AJV_OPTIONS, validateFormats: true } as const;
+
+/** Check's options with every error reported: a schema that fails its meta-schema is told where, and why. */
+export const META_SCHEMA_OPTIONS = { ...CHECK_AJV_OPTIONS, allErrors: true } as const;
 
 export const DRAFTS: readonly Draft[] = ['draft-07', '2020-12'];
 
-/** The ajv instance that holds schemas of `draft` against its meta-schema (compiling it on first use). */
-export function metaSchemaInstance(draft: Draft): Draft07 | Draft2020 {
-  return withFormats(draft === 'draft-07' ? new Draft07(META_SCHEMA_OPTIONS) : new Draft2020(META_SCHEMA_OPTIONS));
+/**
+ * The ajv instance that holds schemas of `draft` against its meta-schema (compiling it on first use); `options` are
+ * META_SCHEMA_OPTIONS unless the generator's build asks for source code to write out.
+ */
+export function metaSchemaInstance(draft: Draft, options: Options = META_SCHEMA_OPTIONS): Draft07 | Draft2020 {
+  return withFormats(draft === 'draft-07' ? new Draft07(options) : new Draft2020(options));
 }
 
 /** A meta-schema's validator as compiled with the generator: the `$id` it is for, and whether a schema meets it. */

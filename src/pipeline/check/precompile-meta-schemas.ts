@@ -5,10 +5,7 @@
 
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Ajv as Draft07 } from 'ajv';
-import { Ajv2020 as Draft2020 } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
-import { withFormats } from '../../runtime/schema/ajv-options.js';
 import { linearRegExp } from '../../runtime/schema/linear-regexp.js';
 import { runBuildStep } from '../build-step.js';
 import { writeFileAtomic } from '../write/atomic-write.js';
@@ -28,9 +25,9 @@ const namedEngine = Object.assign((pattern: string, flags: string) => linearRegE
 /** The module of `draft`'s meta-schema validator: ajv's standalone ES module code, with its `$id` and stamp. */
 export function metaSchemaModule(draft: Draft): string {
   const options = { ...META_SCHEMA_OPTIONS, code: { ...META_SCHEMA_OPTIONS.code, source: true, esm: true, regExp: namedEngine } };
-  const ajv = withFormats(draft === 'draft-07' ? new Draft07(options) : new Draft2020(options));
+  const ajv = metaSchemaInstance(draft, options);
   // The id validateSchema falls back to: the meta-schema a schema without `$schema` is validated against.
-  const id = String(metaSchemaInstance(draft).defaultMeta() ?? '');
+  const id = String(ajv.defaultMeta() ?? '');
   const validate = ajv.getSchema(id);
   if (id === '' || validate === undefined) throw new Error(`ajv holds no ${draft} meta-schema`);
   return [

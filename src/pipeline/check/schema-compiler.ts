@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { Ajv as Draft07, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 as Draft2020 } from 'ajv/dist/2020.js';
-import { SCHEMA_AJV_OPTIONS, withFormats } from '../../runtime/schema/ajv-options.js';
+import { withFormats } from '../../runtime/schema/ajv-options.js';
 import {
   SCHEMA_ARRAY_KEYWORDS,
   SCHEMA_KEYWORDS,
@@ -16,7 +16,7 @@ import { contentKey } from '../cache/build-cache.js';
 import { interpretedValidator, type Accepts } from './interpreted-validator.js';
 import { mostTelling } from './schema-errors.js';
 import { definitionTarget, selfContainedDefinitions } from './self-contained-definitions.js';
-import { metaSchemaInstance, namesMetaSchema, type CompiledMetaSchema } from './meta-schemas.js';
+import { CHECK_AJV_OPTIONS, metaSchemaInstance, namesMetaSchema, type CompiledMetaSchema } from './meta-schemas.js';
 
 export type Draft = 'draft-07' | '2020-12';
 
@@ -57,9 +57,6 @@ type Instances = readonly [
   allErrors: (s: Record<string, unknown>) => Draft07 | Draft2020,
 ];
 
-/** The server's own options (see ajv-options.ts), so check accepts what the server will run, and nothing else. */
-const BASE_OPTIONS = { ...SCHEMA_AJV_OPTIONS, validateFormats: true } as const;
-
 /**
  * ajv's generated code (`const … ;return function validateN(…){…}`) with the function in parentheses, which V8 then
  * compiles as the Function constructor runs instead of pre-parsing it there and parsing it again on the first call:
@@ -94,10 +91,10 @@ function byDraft(make: (draft: Draft) => Draft07 | Draft2020): (schema: Record<s
  */
 function createInstances(): Instances {
   const base = {
-    ...BASE_OPTIONS,
+    ...CHECK_AJV_OPTIONS,
     validateSchema: false,
     inlineRefs: false,
-    code: { ...BASE_OPTIONS.code, optimize: false, process: compiledEagerly },
+    code: { ...CHECK_AJV_OPTIONS.code, optimize: false, process: compiledEagerly },
   } as const;
   const [firstError, allErrors] = [false, true].map((allErrors) =>
     byDraft((draft) => {
