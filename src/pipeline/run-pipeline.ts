@@ -4,7 +4,7 @@
 
 import { startBudget, type BudgetStep, type DefaultListing, type ListedPackage } from './budget/build-budget.js';
 import type { ContextBudget } from './budget/context-budget.js';
-import { loadCache, saveCache } from './cache/build-cache.js';
+import { loadCache, saveCache, segmentRecordsIn } from './cache/build-cache.js';
 import { planRelease, previousPackageOf, type Release, type ReleaseMode } from './changelog/package-changelog.js';
 import { checkCatalogueWith } from './check/check-catalogue.js';
 import type { GeneratorConfig } from './config.js';
@@ -100,7 +100,7 @@ async function writeStage(
 ) {
   // The budget's garbage (the tokenizer's tables, what counting made) is dead now; writing adds buffers on top.
   collectGarbage();
-  const summary = await writePackage(options.outDir, files, { force: options.force });
+  const summary = await writePackage(options.outDir, files, { force: options.force, segments: segmentRecordsIn(cache) });
   await saveCache(options.outDir, cache).catch((error: unknown) => {
     log(
       `warning: the build cache was not saved (${error instanceof Error ? error.message : String(error)}); the package is written, and the next build redoes every tool`,

@@ -10,6 +10,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { writeFileAtomic } from '../write/atomic-write.js';
+import type { SegmentRecord, SegmentRecords } from '../write/segment-reuse.js';
 
 const CACHE_FORMAT = 'nexusbloom-gen-cache/2';
 const ENTRIES_FILE = 'entries.v8';
@@ -120,6 +121,16 @@ export function memoryCache(
         stats.misses++;
       }
     },
+  };
+}
+
+const SEGMENT_RECORD_KIND = 'file-segments';
+
+/** The records of the data files written in segments (write/segment-reuse.ts), kept in `cache` by path. */
+export function segmentRecordsIn(cache: BuildCache): SegmentRecords {
+  return {
+    get: (path) => cache.get<SegmentRecord>(SEGMENT_RECORD_KIND, path),
+    set: (path, record) => cache.set(SEGMENT_RECORD_KIND, path, record),
   };
 }
 

@@ -20,6 +20,8 @@ export function advertisedListFile(tools: readonly ServedTool[], lineOf: (tool: 
     lineOf,
     ',\n',
     '\n]}\n',
+    // A line is made of its tool's list parts, which LIST_PARTS_JOB keeps by this key.
+    (tool) => contentKey(...advertisedListLineInputs(tool)),
   );
 }
 

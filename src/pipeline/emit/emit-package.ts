@@ -86,6 +86,24 @@ function servedCatalogueFile(tools: ServedTool[]): PackageText {
     (tool) => `    ${JSON.stringify(tool, null, 2).replaceAll('\n', '\n    ')}`,
     ',\n',
     '\n  ]\n}\n',
+    servedToolKey,
+  );
+}
+
+/**
+ * Everything a tool's entry in data/catalogue.json is made of: its fields in order, the manifest's too. The schemas
+ * and examples, most of its bytes, count by the digests the check stage's key made of them already; the rest by its
+ * JSON, one short text a tool (a digest each would cost a hash apiece).
+ */
+function servedToolKey(tool: ServedTool): string {
+  const { input_schema: input, output_schema: output, examples, ...rest } = tool.manifest;
+  return contentKey(
+    'served-tool/1',
+    JSON.stringify(Object.keys(tool.manifest)),
+    JSON.stringify({ ...tool, manifest: rest }),
+    input,
+    output ?? null,
+    examples ?? null,
   );
 }
 

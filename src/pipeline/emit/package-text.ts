@@ -3,8 +3,32 @@
 // emit, they would sit in memory beside the token budget's tables, the build's peak; put out a part at a time, the
 // parts are made while the file is written and die young, and the whole text is never one string.
 
-/** A file's text, or a function that puts it out a part at a time, in order (it may be called more than once). */
-export type PackageText = string | ((put: (part: string) => void) => void);
+/**
+ * A file's text, or a function that puts it out a part at a time, in order (it may be called more than once). A
+ * function made by lazyJoinedText with item keys also carries its `segments`: the write stage can then take an item
+ * that did not change from the file already on disk instead of making its text again (write/segment-reuse.ts).
+ */
+export type PackageText = string | PutText;
+
+export type PutText = ((put: (part: string) => void) => void) & { readonly segments?: Segments };
+
+/**
+ * A text made of `head`, one item per value with `separator` between them, and `tail`. `keyOf` says what an item's
+ * text depends on: two values with one key give one text, so a file written before holds that text already.
+ */
+export interface Segments<T = unknown> {
+  head: string;
+  values: readonly T[];
+  keyOf(value: T): string;
+  itemOf(value: T): string;
+  separator: string;
+  tail: string;
+}
+
+/** The segments a text was made of, when it says (lazyJoinedText with keys); else undefined. */
+export function segmentsOf(text: PackageText): Segments | undefined {
+  return typeof text === 'string' ? undefined : text.segments;
+}
 
 /**
  * `head`, the items with `separator` between them, then `tail`, as one flat string made by one join. Concatenating
@@ -24,6 +48,7 @@ export function joinedText(head: string, items: readonly string[], separator: st
 /**
  * The text of `head`, what `itemOf` makes of each value with `separator` between them, and `tail`, made as it is put
  * out: each item when its turn comes. `tail` ends the file, so it ends in exactly one LF, as every package file does.
+ * With `keyOf` (what an item's text depends on, as a cache key) the text carries its segments (see PutText).
  */
 export function lazyJoinedText<T>(
   head: string,
@@ -31,9 +56,10 @@ export function lazyJoinedText<T>(
   itemOf: (value: T) => string,
   separator: string,
   tail: string,
+  keyOf?: (value: T) => string,
 ): PackageText {
   if (!tail.endsWith('\n') || tail.endsWith('\n\n')) throw new Error('a package file ends in exactly one LF: so must its tail');
-  return (put) => {
+  const text = (put: (part: string) => void): void => {
     put(head);
     values.forEach((value, index) => {
       if (index > 0) put(separator);
@@ -41,6 +67,9 @@ export function lazyJoinedText<T>(
     });
     put(tail);
   };
+  if (keyOf === undefined) return text;
+  const segments: Segments<T> = { head, values, keyOf, itemOf, separator, tail };
+  return Object.assign(text, { segments });
 }
 
 /** Parts joined into one flat string per this many, before the one join of them all (see wholeText). */

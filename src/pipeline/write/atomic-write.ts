@@ -5,10 +5,10 @@ import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'n
 import { dirname, join } from 'node:path';
 
 /**
- * Text, or a function that puts it out a part at a time (a large file need never be one string); a part may be bytes
- * already encoded (the build cache's frames), written as they are.
+ * Text, bytes, or a function that puts it out a part at a time (a large file need never be one string); a part may be
+ * bytes already encoded (the build cache's frames, a data file's unchanged items), written as they are.
  */
-export type FileText = string | ((put: (part: string | Uint8Array) => void) => void);
+export type FileText = string | Uint8Array | ((put: (part: string | Uint8Array) => void) => void);
 
 /** Characters encoded per write: large enough for few system calls, small beside a large catalogue's files. */
 const PIECE = 1 << 20;
@@ -36,8 +36,8 @@ export function writeTextSync(path: string, text: FileText): void {
       pending += part;
       flush(false);
     };
-    if (typeof text === 'string') put(text);
-    else text(put);
+    if (typeof text === 'function') text(put);
+    else put(text);
     flush(true);
   } finally {
     closeSync(fd);

@@ -5,11 +5,12 @@ import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { readdir, readlink, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { PackageFiles } from '../emit/emit-package.js';
-import { changedText, isSameText } from '../emit/package-text.js';
+import { changedText, isSameText, segmentsOf, type PackageText, type Segments } from '../emit/package-text.js';
 import { LAYOUT, OWNED_DIRS } from '../plan/layout.js';
 import { PipelineError } from '../problems.js';
-import { temporaryBeside, writeTextSync } from './atomic-write.js';
+import { temporaryBeside, writeTextSync, type FileText } from './atomic-write.js';
 import { readNamesLock } from './read-package.js';
+import { keysOf, putSegments, recordedFile, sameSegments, type SegmentRecords } from './segment-reuse.js';
 
 async function listFiles(root: string, dir: string): Promise<string[]> {
   let entries;
@@ -37,6 +38,15 @@ function readIfExistsSync(path: string): string | null {
   }
 }
 
+/** readIfExistsSync, as bytes. */
+function readBytesIfExistsSync(path: string): Buffer | null {
+  try {
+    return readFileSync(path);
+  } catch {
+    return null;
+  }
+}
+
 export interface WriteSummary {
   written: string[];
   unchanged: number;
@@ -46,6 +56,11 @@ export interface WriteSummary {
 export interface WriteOptions {
   /** Overwrite and remove files in a folder that no build wrote (see refuseForeignFiles). */
   force?: boolean;
+  /**
+   * What earlier builds wrote of the files made of segments, and where this one records what it writes: a file that
+   * is still as recorded has its unchanged items copied instead of made again (segment-reuse.ts).
+   */
+  segments?: SegmentRecords;
 }
 
 /** Whether `outDir` is a folder (true), absent (false), or something else, which fails with a clear error. */
@@ -91,15 +106,14 @@ async function refuseForeignFiles(outDir: string, files: PackageFiles): Promise<
 }
 
 export async function writePackage(outDir: string, files: PackageFiles, options: WriteOptions = {}): Promise<WriteSummary> {
-  if (!(await isFolder(outDir))) return writeNewFolder(outDir, files);
+  if (!(await isFolder(outDir))) return writeNewFolder(outDir, files, options.segments);
   if (!options.force) await refuseForeignFiles(outDir, files);
   const changes: Change[] = [];
   let unchanged = 0;
   for (const [path, lazy] of files) {
-    const previous = readIfExistsSync(join(outDir, path));
-    const text = changedText(previous, lazy);
-    if (text === null) unchanged++;
-    else changes.push({ path, text, previous, temporary: '' });
+    const change = changeOf(outDir, path, lazy, options.segments);
+    if (change === null) unchanged++;
+    else changes.push(change);
   }
   // The names lock first: it marks the folder as a build's, so a build cut short can be rerun without --force.
   changes.sort((a, b) => Number(b.path === LAYOUT.namesLock) - Number(a.path === LAYOUT.namesLock));
@@ -109,12 +123,38 @@ export async function writePackage(outDir: string, files: PackageFiles, options:
   return { written: changes.map((change) => change.path).sort(), unchanged, removed: stale };
 }
 
+/** How `path` changes to hold `text`, or null when it holds that already. */
+function changeOf(outDir: string, path: string, text: PackageText, records: SegmentRecords | undefined): Change | null {
+  const segments = segmentsOf(text);
+  if (segments !== undefined && records !== undefined) return segmentedChange(outDir, path, segments, records);
+  const previous = readIfExistsSync(join(outDir, path));
+  const changed = changedText(previous, text);
+  return changed === null ? null : { path, text: changed, previous, temporary: '' };
+}
+
+/**
+ * changeOf for a text made of segments. A file still as the last build recorded it is the same text when its pieces
+ * and item keys are, and is otherwise written from its own unchanged items and the changed ones made; any other file
+ * is compared as a whole text. Either way the record of what the file holds after the write is kept.
+ */
+function segmentedChange(outDir: string, path: string, segments: Segments, records: SegmentRecords): Change | null {
+  const bytes = readBytesIfExistsSync(join(outDir, path));
+  const keys = keysOf(segments);
+  const from = bytes === null ? null : recordedFile(bytes, records.get(path));
+  if (from !== null) {
+    if (sameSegments(segments, keys, from.record)) return null;
+    return { path, text: (put) => records.set(path, putSegments(segments, keys, put, from)), previous: bytes, temporary: '' };
+  }
+  const changed = changedText(bytes === null ? null : bytes.toString('utf8'), (put) => records.set(path, putSegments(segments, keys, put)));
+  return changed === null ? null : { path, text: changed, previous: bytes, temporary: '' };
+}
+
 /**
  * A package into a folder that does not exist yet: every file is written into a temporary folder beside it, which is
  * then renamed into place whole. One rename instead of one per file, nothing to compare, and a build cut short at any
  * point leaves no folder at all. A failure removes the temporary folder and any parent folders made for it.
  */
-function writeNewFolder(outDir: string, files: PackageFiles): WriteSummary {
+function writeNewFolder(outDir: string, files: PackageFiles, records: SegmentRecords | undefined): WriteSummary {
   const parent = dirname(resolve(outDir));
   const madeParent = mkdirSync(parent, { recursive: true });
   const staging = temporaryBeside(resolve(outDir));
@@ -131,7 +171,11 @@ function writeNewFolder(outDir: string, files: PackageFiles): WriteSummary {
         mkdirSync(dir, { recursive: true });
         made.add(dir);
       }
-      writeTextSync(target, text);
+      const segments = segmentsOf(text);
+      if (segments !== undefined && records !== undefined) {
+        const keys = keysOf(segments);
+        writeTextSync(target, (put) => records.set(path, putSegments(segments, keys, put)));
+      } else writeTextSync(target, text);
     }
     current = '';
     renameSync(staging, resolve(outDir));
@@ -148,9 +192,9 @@ function writeNewFolder(outDir: string, files: PackageFiles): WriteSummary {
 
 interface Change {
   path: string;
-  text: string;
+  text: FileText;
   /** What the file held before, or null when it is new: what a failed write puts back. */
-  previous: string | null;
+  previous: string | Uint8Array | null;
   temporary: string;
 }
 
