@@ -38,16 +38,23 @@ export function contentKey(...parts: unknown[]): string {
   return hash.digest('base64url');
 }
 
+/** The fields of a manifest that hold most of a catalogue's bytes: the ones a key counts by their memoised digests. */
+const LARGE_FIELDS = new Set(['input_schema', 'output_schema', 'examples']);
+
 /**
- * The parts of a key for every field of `value` (a manifest): each name, then its value, names in code-unit order. An
- * object field counts by its memoised digest, so a key over a whole tool hashes none of the schemas that an earlier
- * key of the same build hashed already (contentKey of the object itself would stringify it whole once more).
+ * The parts of a key for every field of `value` (a manifest), names in code-unit order: the schemas and examples by
+ * their memoised digests, so a key over a whole tool hashes none of the schemas that an earlier key of the same build
+ * hashed already; every other field in one JSON text with its name (a digest of each small object would cost a hash
+ * apiece, more than hashing its text).
  */
 export function fieldsKeyParts(value: object): unknown[] {
   const record = value as Record<string, unknown>;
-  return Object.keys(record)
-    .sort()
-    .flatMap((name) => [name, record[name] ?? null]);
+  const names = Object.keys(record).sort();
+  const small = names.filter((name) => !LARGE_FIELDS.has(name));
+  return [
+    JSON.stringify(small.map((name) => [name, record[name] ?? null])),
+    ...names.filter((name) => LARGE_FIELDS.has(name)).flatMap((name) => [name, record[name] ?? null]),
+  ];
 }
 
 const digests = new WeakMap<object, string>();

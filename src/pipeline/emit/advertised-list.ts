@@ -57,16 +57,19 @@ export function advertisedListLine(tool: ServedTool): string {
 /** Everything advertisedListParts reads of a tool, for a cache key. */
 export function advertisedListLineInputs(tool: ServedTool): unknown[] {
   const { manifest } = tool;
+  // The schemas by their memoised digests; the rest as one JSON text, cheaper than a digest of the annotations.
   return [
-    ADVERTISED_LIST_FORMAT,
-    DEFAULT_HOST_PROFILE,
-    tool.slug,
-    tool.toolName ?? null,
-    manifest.name,
-    advertisedDescription(manifest),
+    JSON.stringify([
+      ADVERTISED_LIST_FORMAT,
+      DEFAULT_HOST_PROFILE,
+      tool.slug,
+      tool.toolName ?? null,
+      manifest.name,
+      advertisedDescription(manifest),
+      manifest.annotations ?? null,
+    ]),
     manifest.input_schema,
     manifest.output_schema ?? null,
-    manifest.annotations ?? null,
   ];
 }
 

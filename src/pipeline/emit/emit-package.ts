@@ -162,8 +162,15 @@ function readmeView(plan: PackagePlan, config: GeneratorConfig): object {
   const { names } = config;
   // The README's example call compiles as written: a tool whose example input is certain, an advertised one first.
   const byPreference = [...plan.tools.filter((t) => t.withheldReason === null), ...plan.tools.filter((t) => t.withheldReason !== null)];
-  const sampled = byPreference.map((tool) => ({ tool, input: sampleInput(tool.manifest) }));
-  const first = sampled.find((entry) => entry.input !== null) ?? sampled[0];
+  let first: { tool: PlannedTool; input: ReturnType<typeof sampleInput> } | undefined;
+  for (const tool of byPreference) {
+    const input = sampleInput(tool.manifest);
+    first ??= { tool, input };
+    if (input !== null) {
+      first = { tool, input };
+      break;
+    }
+  }
   const serverEntry = { command: 'npx', args: ['-y', names.packageName] };
   return {
     names,

@@ -24,19 +24,25 @@ export function moduleCacheKey(tool: PlannedTool): string {
   return key;
 }
 
+/**
+ * The schemas, most of a tool's bytes, count by the digests the check stage's key made of them already; the rest is
+ * one JSON text (a digest of each small object would cost a hash apiece, more than hashing its text).
+ */
 function computeModuleKey(tool: PlannedTool): string {
   const { manifest } = tool;
   return contentKey(
-    tool.slug,
-    tool.identifier,
-    tool.typeNames,
-    tool.sharedTypeNames ?? null,
-    tool.withheldReason,
-    manifest.name,
-    manifest.description,
-    manifest.deprecated ?? null,
-    manifest.annotations ?? null,
-    manifest.examples?.[0] ?? null,
+    JSON.stringify([
+      tool.slug,
+      tool.identifier,
+      tool.typeNames,
+      tool.sharedTypeNames ?? null,
+      tool.withheldReason,
+      manifest.name,
+      manifest.description,
+      manifest.deprecated ?? null,
+      manifest.annotations ?? null,
+      manifest.examples?.[0] ?? null,
+    ]),
     manifest.input_schema,
     manifest.output_schema ?? null,
   );
