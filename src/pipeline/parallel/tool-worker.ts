@@ -24,6 +24,11 @@ async function answer(batch: WorkerBatch): Promise<WorkerAnswer[]> {
   return answers;
 }
 
+// Batches are answered one after another, in the order they came: the main thread sends the next before it has the
+// answer to the last (parallel/work.ts), and reads the answers in order.
+let previous: Promise<void> = Promise.resolve();
 parentPort?.on('message', (batch: WorkerBatch) => {
-  void answer(batch).then((answers) => parentPort?.postMessage(answers));
+  previous = previous.then(async () => {
+    parentPort?.postMessage(await answer(batch));
+  });
 });

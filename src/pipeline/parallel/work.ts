@@ -72,18 +72,40 @@ export function workersAllowed(env: NodeJS.ProcessEnv = process.env, cores = ava
 /** Lets worker messages in between two of the main thread's own jobs. */
 const yieldToWorkers = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/** Runs one batch on a worker; resolves with its answers, or null when the worker fails (its batch is then redone here). */
-function onWorker(worker: Worker, batch: WorkerBatch): Promise<WorkerAnswer[] | null> {
-  return new Promise((resolve) => {
-    const done = (answers: WorkerAnswer[] | null): void => {
-      worker.off('message', done).off('error', failed);
-      resolve(answers);
-    };
-    const failed = (): void => done(null);
-    worker.once('message', done).once('error', failed);
-    worker.postMessage(batch);
-  });
+/** Sends a batch to a worker; resolves with its answers, or null when the worker fails (its batch is then redone here). */
+type Channel = (batch: WorkerBatch) => Promise<WorkerAnswer[] | null>;
+
+const channels = new WeakMap<Worker, Channel>();
+
+/**
+ * The channel to `worker`, made once per worker: the worker answers its batches one after another, in the order they
+ * came (parallel/tool-worker.ts), so several may be in flight at once. A worker that fails or exits answers every
+ * batch it holds, and every later one, with null.
+ */
+function channelTo(worker: Worker): Channel {
+  const known = channels.get(worker);
+  if (known !== undefined) return known;
+  const waiting: Array<(answers: WorkerAnswer[] | null) => void> = [];
+  let failed = false;
+  const fail = (): void => {
+    failed = true;
+    for (const reply of waiting.splice(0)) reply(null);
+  };
+  worker.on('message', (answers: WorkerAnswer[]) => waiting.shift()?.(answers));
+  worker.on('error', fail).on('exit', fail);
+  const channel: Channel = (batch) =>
+    failed
+      ? Promise.resolve(null)
+      : new Promise((resolve) => {
+          waiting.push(resolve);
+          worker.postMessage(batch);
+        });
+  channels.set(worker, channel);
+  return channel;
 }
+
+/** Batches a worker holds at once: it starts the next as soon as it answers one, without waiting for this thread. */
+const IN_FLIGHT = 2;
 
 export interface WorkOptions {
   /** false: everything in this thread. */
@@ -138,10 +160,20 @@ export function createWork(cache?: BuildCache, options: WorkOptions = {}): Work 
       }
     };
     const onThread = async (thread: Worker): Promise<void> => {
-      for (let chunk = take(); chunk; chunk = take()) {
-        const values = await onWorker(thread, { kind: job.kind, inputs: chunk.map((index) => inputs[index]) });
-        // A worker that cannot run leaves its chunk to the main thread, after the others.
+      const send = channelTo(thread);
+      // While this thread runs a job of its own, a worker's answer waits for it: the worker has its next batch already.
+      const inFlight: Array<{ chunk: number[]; values: Promise<WorkerAnswer[] | null> }> = [];
+      const post = (): void => {
+        const chunk = take();
+        if (chunk) inFlight.push({ chunk, values: send({ kind: job.kind, inputs: chunk.map((index) => inputs[index]) }) });
+      };
+      while (inFlight.length < IN_FLIGHT && next < pending.length) post();
+      for (let sent = inFlight.shift(); sent; sent = inFlight.shift()) {
+        const { chunk } = sent;
+        const values = await sent.values;
+        // A worker that cannot run leaves its chunks to the main thread, after the others.
         if (values === null) return void broken.add(thread);
+        post();
         chunk.forEach((index, at) => {
           const answer = values[at];
           if (answer === undefined || !('value' in answer)) return;
