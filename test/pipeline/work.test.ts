@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { memoryCache } from '../../src/pipeline/cache/build-cache.js';
-import { CHUNK, chunkSize, createWork, MIN_PARALLEL_JOBS, type ToolJob } from '../../src/pipeline/parallel/work.js';
+import { Worker } from 'node:worker_threads';
+import { channelTo, CHUNK, chunkSize, createWork, MIN_PARALLEL_JOBS, type ToolJob } from '../../src/pipeline/parallel/work.js';
 import { progressOf } from '../../src/pipeline/run-pipeline.js';
 import { staticImports } from '../helpers/import-graph.js';
 
@@ -105,5 +106,32 @@ describe('work', () => {
     assert.ok(counts[0]! >= 500 && counts[0]! < 500 + CHUNK, lines.join('\n'));
     assert.ok(counts[1]! >= 1000 && counts[1]! < 1010, lines.join('\n'));
     assert.equal(counts[2], 1010);
+  });
+
+  it('a worker holds several batches and answers them in order; one that fails answers those it holds, and later ones, with null', async () => {
+    // Answers each batch after the delay its first input asks for, one batch after another, as tool-worker.ts does.
+    const worker = new Worker(
+      `const { parentPort } = require('node:worker_threads');
+       let previous = Promise.resolve();
+       parentPort.on('message', (batch) => {
+         if (batch.kind === 'fail') throw new Error('failed');
+         previous = previous
+           .then(() => new Promise((done) => setTimeout(done, batch.inputs[0])))
+           .then(() => parentPort.postMessage(batch.inputs.map((value) => ({ value }))));
+       });`,
+      { eval: true },
+    );
+    try {
+      const send = channelTo(worker);
+      assert.equal(channelTo(worker), send, 'one channel a worker');
+      const answers = await Promise.all([60, 30, 0].map((n) => send({ kind: 'echo', inputs: [n] })));
+      assert.deepEqual(answers, [[{ value: 60 }], [{ value: 30 }], [{ value: 0 }]]);
+      const held = send({ kind: 'echo', inputs: [5000] });
+      const failing = send({ kind: 'fail', inputs: [] });
+      assert.deepEqual(await Promise.all([held, failing]), [null, null]);
+      assert.equal(await send({ kind: 'echo', inputs: [0] }), null);
+    } finally {
+      await worker.terminate();
+    }
   });
 });

@@ -82,7 +82,7 @@ const channels = new WeakMap<Worker, Channel>();
  * came (parallel/tool-worker.ts), so several may be in flight at once. A worker that fails or exits answers every
  * batch it holds, and every later one, with null.
  */
-function channelTo(worker: Worker): Channel {
+export function channelTo(worker: Worker): Channel {
   const known = channels.get(worker);
   if (known !== undefined) return known;
   const waiting: Array<(answers: WorkerAnswer[] | null) => void> = [];
