@@ -131,7 +131,8 @@ export function memoryCache(
   };
 }
 
-const SEGMENT_RECORD_KIND = 'file-segments';
+/** The records' kind names their format: the fingerprint covers no code of the write stage, which reads them. */
+const SEGMENT_RECORD_KIND = 'file-segments/1';
 
 /** The records of the data files written in segments (write/segment-reuse.ts), kept in `cache` by path. */
 export function segmentRecordsIn(cache: BuildCache): SegmentRecords {
