@@ -38,6 +38,7 @@ import { resolveConfig } from '../../src/pipeline/config.js';
 import { buildPackage } from '../../src/pipeline/run-pipeline.js';
 import { loadsTokenizerAhead, preloadTokenizer, startBudget } from '../../src/pipeline/budget/build-budget.js';
 import type { CountingThread } from '../../src/pipeline/budget/counting-thread.js';
+import { staticImports } from '../helpers/import-graph.js';
 import { BOUNDED_HEAP_FROM_TOOLS } from '../../src/pipeline/memory.js';
 import { PipelineError } from '../../src/pipeline/problems.js';
 import { runCli } from '../helpers/cli.js';
@@ -448,4 +449,16 @@ test('a rebuild starts the tokenizer before the catalogue is read; the budget ta
   assert.equal(first.countsAside, false);
   assert.equal(stopped.closed, true);
   await first.close();
+});
+
+test("a build counts the meta-tool's entry without loading its command handlers (search, history, slug resolution)", () => {
+  const names = staticImports(new URL('../../src/commands/build.ts', import.meta.url));
+  assert.ok(names.includes('runtime/surface/meta-tool-definition.ts'), names.join(' '));
+  for (const apart of [
+    'runtime/surface/meta-tool.ts',
+    'runtime/history/runs.ts',
+    'runtime/catalogue/resolve.ts',
+    'runtime/search/tool-search.ts',
+  ])
+    assert.ok(!names.includes(apart), `${apart} is loaded by every build: ${names.join(' ')}`);
 });

@@ -10,7 +10,7 @@ import {
 } from '../../runtime/catalogue/advertise.js';
 import type { ServedTool, ServerNames } from '../../runtime/shared/contracts.js';
 import { DEFAULT_HOST_PROFILE } from '../../runtime/schema/host-profiles.js';
-import { metaToolDefinition } from '../../runtime/surface/meta-tool.js';
+import { metaToolDefinition } from '../../runtime/surface/meta-tool-definition.js';
 import type { SurfaceContext } from '../../runtime/surface/surface.js';
 import { toolList } from '../../runtime/catalogue/slug-index.js';
 import { contentKey, type BuildCache } from '../cache/build-cache.js';

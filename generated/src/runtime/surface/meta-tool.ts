@@ -1,10 +1,12 @@
-// The meta-tool: search, list, schema, run, batch, history and diff, behind one flat strict-host-safe input schema.
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+// The meta-tool: search, list, schema, run, batch, history and diff, behind one flat strict-host-safe input schema (its
+// tools/list entry, that schema and its text, is meta-tool-definition.ts).
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toolFailure, type JsonObject, type RunOutcome, type ServedTool, type ToolFailure } from '../shared/contracts.js';
 import { searchAnswer } from '../search/index.js';
 import { parameterCounts, validExampleArguments, callFor } from '../schema/call-shape.js';
 import { diffRuns, formatRunDiff } from '../history/diff.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_BATCH_RUNS, MAX_SEARCH_LIMIT } from './guide.js';
+import { META_COMMANDS, META_FIELDS, ROLE_COMMANDS, type MetaCommand, type MetaToolRole } from './meta-tool-definition.js';
 import {
   formatHistoryIndex,
   historyIndex,
@@ -20,14 +22,10 @@ import type { ToolList } from '../catalogue/slug-index.js';
 import { failureResult, outcomeResult } from '../history/results.js';
 import { checkParams, executeRun } from '../history/runs.js';
 import { runnerToolName, toolUri, type CallExtra, type SurfaceContext } from './context.js';
-import { confirmRuns, metaToolAnnotations } from '../policy/index.js';
+import { confirmRuns } from '../policy/index.js';
 import { firstLine } from '../shared/text.js';
 import { isJsonObject } from '../shared/json-values.js';
 
-export const META_COMMANDS = ['search', 'list', 'schema', 'run', 'batch', 'history', 'diff'] as const;
-export type MetaCommand = (typeof META_COMMANDS)[number];
-
-const META_FIELDS = ['command', 'query', 'limit', 'slug', 'params', 'runs', 'show', 'from', 'to'] as const;
 /** Field names agents commonly reach for, mapped to the one this tool takes. */
 const FIELD_ALIASES: Readonly<Record<string, string>> = {
   arguments: 'params',
@@ -43,107 +41,6 @@ const FIELD_ALIASES: Readonly<Record<string, string>> = {
   run: 'show',
   calls: 'runs',
 };
-
-/** Which commands each meta-tool entry takes: the reference's single tool, or the split surface's two. */
-export type MetaToolRole = 'single' | 'discovery' | 'runner';
-export const ROLE_COMMANDS: Readonly<Record<MetaToolRole, readonly MetaCommand[]>> = {
-  single: META_COMMANDS,
-  discovery: ['search', 'list', 'schema', 'history', 'diff'],
-  runner: ['run', 'batch'],
-};
-/** The commands each field is for; a role's schema has the fields of its commands only. */
-const FIELD_COMMANDS: Readonly<Record<(typeof META_FIELDS)[number], readonly MetaCommand[]>> = {
-  command: META_COMMANDS,
-  query: ['search'],
-  limit: ['search'],
-  slug: ['schema', 'run'],
-  params: ['run'],
-  runs: ['batch'],
-  show: ['history'],
-  from: ['diff'],
-  to: ['diff'],
-};
-
-function roleText(ctx: SurfaceContext, role: MetaToolRole): { name: string; title: string; description: string } {
-  const { productName, uriScheme, metaToolName } = ctx.names;
-  const guide = ` Guide: ${uriScheme}://guide.`;
-  const run = `run (one tool, including tools not in the tool list), batch (up to ${MAX_BATCH_RUNS} runs, validated as a whole first)`;
-  const discover =
-    'search (rank tools by intent), list (every tool), schema (exact parameters and a ready-to-send call), ' +
-    'history (runs this server process performed), diff (compare two runs)';
-  if (role === 'discovery') {
-    return {
-      name: metaToolName,
-      title: `${productName} tool finder`,
-      description: `Find and inspect ${productName} tools when you do not know the exact tool yet; it runs nothing. Commands: ${discover}. Run tools with ${runnerToolName(metaToolName)}.${guide}`,
-    };
-  }
-  if (role === 'runner') {
-    return {
-      name: runnerToolName(metaToolName),
-      title: `${productName} tool runner`,
-      description: `Run ${productName} tools by slug. Commands: ${run}. Find tools and their parameters with ${metaToolName} first.${guide}`,
-    };
-  }
-  return {
-    name: metaToolName,
-    title: `${productName} tool finder and runner`,
-    description:
-      `Find, inspect and run ${productName} tools when you do not know the exact tool yet. Commands: ` +
-      `search (rank tools by intent), list (every tool), schema (exact parameters and a ready-to-send call), ` +
-      `${run}, history (runs this server process performed), diff (compare two runs).${guide}`,
-  };
-}
-
-/** One meta-tool entry; its annotations say what it can reach under the policy (see policy/annotations.ts). */
-export function metaToolDefinition(ctx: SurfaceContext, role: MetaToolRole = 'single'): Tool {
-  const commands = ROLE_COMMANDS[role];
-  const text = roleText(ctx, role);
-  const properties: Record<string, object> = {
-    command: {
-      type: 'string',
-      enum: [...commands],
-      description: `What to do: ${commands.slice(0, -1).join(', ')} or ${commands[commands.length - 1]}.`,
-    },
-    query: { type: 'string', description: 'search: what you want to do, in plain words (e.g. "validate env file").' },
-    limit: {
-      type: 'integer',
-      minimum: 1,
-      maximum: MAX_SEARCH_LIMIT,
-      description: `search: how many results (default ${DEFAULT_SEARCH_LIMIT}, max ${MAX_SEARCH_LIMIT}).`,
-    },
-    slug: {
-      type: 'string',
-      description: `${commands.includes('schema') ? 'schema' : ''}${commands.includes('schema') && commands.includes('run') ? ', ' : ''}${commands.includes('run') ? 'run' : ''}: the tool slug (exact, or an unambiguous prefix).`,
-    },
-    params: { type: 'object', description: "run: the tool's arguments, as its input schema describes them." },
-    runs: {
-      type: 'array',
-      description: `batch: up to ${MAX_BATCH_RUNS} runs, each {"slug": "...", "params": {...}}. All are validated before any runs.`,
-      items: {
-        type: 'object',
-        properties: {
-          slug: { type: 'string', description: 'The tool slug.' },
-          params: { type: 'object', description: "The tool's arguments." },
-        },
-        required: ['slug'],
-      },
-    },
-    show: { type: 'string', description: 'history: a run id (e.g. "r3", or "-1" for the newest) to show in full.' },
-    from: { type: 'string', description: 'diff: the earlier run, an id like "r3" or relative like "-2" (default "-2").' },
-    to: { type: 'string', description: 'diff: the later run, an id like "r4" or relative like "-1" (default "-1").' },
-  };
-  for (const field of META_FIELDS) {
-    if (!FIELD_COMMANDS[field].some((command) => commands.includes(command))) delete properties[field];
-  }
-  return {
-    name: text.name,
-    title: text.title,
-    description: text.description,
-    inputSchema: { type: 'object', properties, required: ['command'], additionalProperties: false },
-    annotations: metaToolAnnotations(text.title, { runnable: role === 'discovery' ? [] : ctx.getTools().tools }),
-  };
-}
 
 /** Ends a command early with the failure to answer; thrown inside this module only, always caught below. */
 class CommandFailure extends Error {

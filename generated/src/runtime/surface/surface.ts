@@ -11,7 +11,8 @@ import type {
 import { toolFailure, type ServedTool } from '../shared/contracts.js';
 import { ERROR_CODES } from './guide.js';
 import { runnerToolName, type CallExtra, type SurfaceContext } from './context.js';
-import { callMetaTool, metaToolDefinition } from './meta-tool.js';
+import { callMetaTool } from './meta-tool.js';
+import { metaToolDefinition } from './meta-tool-definition.js';
 import { getPrompt, listPrompts, PROMPT_SLUG_ARGUMENTS } from './prompts.js';
 import { completeSlugs, listResources, listResourceTemplates, readResource, toolTemplateUri } from './resources.js';
 import { agentResolveOptions, notFoundFailure, resolveSlug, closestSlugs } from '../catalogue/resolve.js';
