@@ -2,9 +2,9 @@
 // data. Per-tool caching and worker threads are behind `work` (parallel/work.ts), timing behind `stage`; commands are
 // thin shells over these functions (and over read-and-check.ts, the check command's source → check).
 
-import { preloadTokenizer, startBudget, type BudgetStep, type DefaultListing, type ListedPackage } from './budget/build-budget.js';
+import { startBudget, type BudgetStep, type DefaultListing, type ListedPackage } from './budget/build-budget.js';
 import type { ContextBudget } from './budget/context-budget.js';
-import { hasKeptCache, loadCache, saveCache, segmentRecordsIn } from './cache/build-cache.js';
+import { loadCache, saveCache, segmentRecordsIn } from './cache/build-cache.js';
 import { planRelease, previousPackageOf, type Release, type ReleaseMode } from './changelog/package-changelog.js';
 import { checkCatalogueWith } from './check/check-catalogue.js';
 import type { GeneratorConfig } from './config.js';
@@ -141,13 +141,6 @@ export async function buildPackage(options: BuildOptions): Promise<BuildResult> 
   return { ...built, compiled, timingsMs: clock.timings };
 }
 
-/** The catalogue as read, and the cache kept in the folder by an earlier build (empty when there is none). */
-async function readInputs(options: BuildOptions, stage: ReturnType<typeof stageClock>['stage']) {
-  const raw = await stage('source', () => readSource(options.source, options.sourceOptions ?? {}));
-  const cache = await stage('check', () => loadCache(options.outDir));
-  return { raw, cache };
-}
-
 /** source → check → plan → emit → budget → write (or, with `check`, the comparison that stands for the write). */
 async function emitAndWrite(
   options: BuildOptions,
@@ -155,16 +148,12 @@ async function emitAndWrite(
   log: (line: string) => void,
 ): Promise<Omit<BuildResult, 'compiled' | 'timingsMs'>> {
   const mode = options.release ?? 'keep';
-  // A rebuild's tokenizer loads from now on (see preloadTokenizer); the budget step takes it over, or stops it.
-  const preloaded = preloadTokenizer(hasKeptCache(options.outDir));
-  const { raw, cache } = await readInputs(options, stage).catch(async (error: unknown) => {
-    await preloaded?.close();
-    throw error;
-  });
+  const raw = await stage('source', () => readSource(options.source, options.sourceOptions ?? {}));
   const tools = toolCountOf(raw.document);
+  const cache = await stage('check', () => loadCache(options.outDir));
   boundHeapGrowth(tools, cache.entries.size);
   const work = createWork(cache, { progress: progressOf(log) });
-  const budgetStep = startBudget(cache, tools, preloaded);
+  const budgetStep = startBudget(cache, tools);
   try {
     const check = await stage('check', () => checkCatalogueWith(raw.document, work));
     failOnErrors(check.problems, `catalogue ${raw.origin} has problems`);

@@ -36,8 +36,7 @@ import { createWork } from '../../src/pipeline/parallel/work.js';
 import { cacheDir, memoryCache } from '../../src/pipeline/cache/build-cache.js';
 import { resolveConfig } from '../../src/pipeline/config.js';
 import { buildPackage } from '../../src/pipeline/run-pipeline.js';
-import { loadsTokenizerAhead, preloadTokenizer, startBudget } from '../../src/pipeline/budget/build-budget.js';
-import type { CountingThread } from '../../src/pipeline/budget/counting-thread.js';
+import { loadsTokenizerAhead } from '../../src/pipeline/budget/build-budget.js';
 import { staticImports } from '../helpers/import-graph.js';
 import { BOUNDED_HEAP_FROM_TOOLS } from '../../src/pipeline/memory.js';
 import { PipelineError } from '../../src/pipeline/problems.js';
@@ -415,40 +414,6 @@ test('the tokenizer loads on another core from the start for a rebuild or a smal
   // No other core, or no worker threads allowed: never.
   assert.equal(loadsTokenizerAhead(0, 300, {}, 1), false);
   assert.equal(loadsTokenizerAhead(0, 300, { NEXUSBLOOM_GEN_WORKERS: '0' }, 2), false);
-});
-
-test('a rebuild starts the tokenizer before the catalogue is read; the budget takes that thread over, or stops it', async () => {
-  assert.equal(preloadTokenizer(false, {}, 2), null);
-  assert.equal(preloadTokenizer(true, {}, 1), null, 'no other core');
-  assert.equal(preloadTokenizer(true, { NEXUSBLOOM_GEN_WORKERS: '0' }, 2), null, 'no worker threads allowed');
-  const thread = preloadTokenizer(true, {}, 2);
-  assert.ok(thread !== null);
-  await thread.close();
-
-  const stub = (): CountingThread & { closed: boolean } => {
-    const made = {
-      closed: false,
-      counter: () => Promise.reject(new Error('not counted here')),
-      close: async () => {
-        made.closed = true;
-      },
-    };
-    return made;
-  };
-  // A cache with entries: the thread counts aside, and is the budget's to stop.
-  const kept = stub();
-  const cache = memoryCache(new Map([['check:x', 1]]));
-  const rebuild = startBudget(cache, 3000, kept);
-  assert.equal(rebuild.countsAside, true);
-  assert.equal(kept.closed, false);
-  await rebuild.close();
-  assert.equal(kept.closed, true);
-  // The cache file held nothing usable and the catalogue is large: a first build, which loads the tokenizer after emit.
-  const stopped = stub();
-  const first = startBudget(memoryCache(), 3000, stopped);
-  assert.equal(first.countsAside, false);
-  assert.equal(stopped.closed, true);
-  await first.close();
 });
 
 test("a build counts the meta-tool's entry without loading its command handlers (search, history, slug resolution)", () => {

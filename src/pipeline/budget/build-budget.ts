@@ -13,7 +13,7 @@ import { BOUNDED_HEAP_FROM_TOOLS, collectGarbage } from '../memory.js';
 import { workersAllowed } from '../parallel/work.js';
 import { PipelineError } from '../problems.js';
 import { contextBudget, overBudgetMessage, type ContextBudget } from './context-budget.js';
-import { startCountingThread, type CountingThread } from './counting-thread.js';
+import { startCountingThread } from './counting-thread.js';
 
 /** What a server lists with no environment set: every tool inside the policy up to the hosts' limit, else the meta-tool. */
 export interface DefaultListing {
@@ -58,30 +58,13 @@ export function loadsTokenizerAhead(cachedEntries: number, tools: number, env = 
 }
 
 /**
- * The tokenizer's thread for a build into a folder that keeps a cache (`rebuild`), started before the catalogue is
- * read: what such a build counts is the few entries that changed, and the tables it counts them with take longer to
- * load than a small catalogue's whole rebuild takes to reach its budget. Null for any other build, or where threads
- * are not allowed. startBudget takes it over, or stops it when the cache turns out unusable for a large catalogue.
- */
-export function preloadTokenizer(rebuild: boolean, env = process.env, cores = availableParallelism()): CountingThread | null {
-  return rebuild && workersAllowed(env, cores) ? startCountingThread() : null;
-}
-
-/**
  * The budget step of a build of `tools` tools whose per-entry counts `cache` may hold. Loading the tokenizer takes
  * 0.2–0.5 s, which a rebuild (a cache with entries, counting few entries if any) and a small catalogue's build would
- * wait for after emit: it loads on the other core meanwhile, from now on (or since `preloaded` started). A large
- * catalogue's first build loads it in this thread once emit is done instead, so that its tables never sit beside
- * emit's peak (see memory.ts).
+ * wait for after emit: it loads on the other core meanwhile, from now on. A large catalogue's first build loads it in
+ * this thread once emit is done instead, so that its tables never sit beside emit's peak (see memory.ts).
  */
-export function startBudget(
-  cache: BuildCache & { entries: ReadonlyMap<string, unknown> },
-  tools: number,
-  preloaded: CountingThread | null = null,
-): BudgetStep {
-  const ahead = loadsTokenizerAhead(cache.entries.size, tools);
-  if (!ahead) preloaded?.close().catch(() => {});
-  const counting = ahead ? (preloaded ?? startCountingThread()) : null;
+export function startBudget(cache: BuildCache & { entries: ReadonlyMap<string, unknown> }, tools: number): BudgetStep {
+  const counting = loadsTokenizerAhead(cache.entries.size, tools) ? startCountingThread() : null;
   return {
     countsAside: counting !== null,
     async measure(emitted, config, maxTokens) {

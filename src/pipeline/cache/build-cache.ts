@@ -165,11 +165,6 @@ interface LoadedFile {
 /** A cache kept in a package's folder: what it holds, and where its entries lay in the file it was loaded from (if any). */
 export type KeptCache = ReturnType<typeof memoryCache> & { loaded?: LoadedFile };
 
-/** Whether `outDir` keeps a cache file (of this generator or not, readable or not: loadCache finds out). */
-export function hasKeptCache(outDir: string): boolean {
-  return existsSync(join(cacheDir(outDir), ENTRIES_FILE));
-}
-
 /** Loads the cache kept for `outDir` (empty when there is none, or it is unreadable or from another generator). */
 export async function loadCache(outDir: string): Promise<KeptCache> {
   const file = join(cacheDir(outDir), ENTRIES_FILE);
