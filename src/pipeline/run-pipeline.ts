@@ -98,6 +98,8 @@ async function writeStage(
   cache: Awaited<ReturnType<typeof loadCache>>,
   log: (line: string) => void,
 ) {
+  // The budget's garbage (the tokenizer's tables, what counting made) is dead now; writing adds buffers on top.
+  collectGarbage();
   const summary = await writePackage(options.outDir, files, { force: options.force, segments: segmentRecordsIn(cache) });
   await saveCache(options.outDir, cache).catch((error: unknown) => {
     log(
@@ -201,9 +203,6 @@ async function emitAndWrite(
       release: { version: release.version, bump: release.bump, entry: release.entry },
     };
     if (options.check) return { ...built, written: [], removed: [], drift: await stage('write', () => findDrift(options.outDir, files)) };
-    // A budget counted in this thread left its garbage (the tokenizer's tables, what counting made) dead in this heap
-    // now, and writing adds buffers on top. Counted on another thread, it left none here: nothing to collect for.
-    if (!budgetStep.countsAside) collectGarbage();
     const { written, removed } = await stage('write', () => writeStage(options, files, cache, log));
     return { ...built, written, removed, drift: null };
   } finally {
