@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { PipelineError } from '../../src/pipeline/problems.js';
 import { buildPackage } from '../../src/pipeline/run-pipeline.js';
 import { bundle, tool } from '../fixtures/catalogues.js';
 import { REPO_ROOT } from '../helpers/cli.js';
+import { staticImports } from '../helpers/import-graph.js';
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
@@ -189,6 +190,16 @@ describe('compile stage', () => {
       await assert.rejects(compilePackage(out), /Unused '@ts-expect-error' directive/);
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("writes the docs-only modules again with the compiler's parser alone, not ts-morph and the type-check", () => {
+    const names = staticImports(new URL('../../src/pipeline/compile/reemit-modules.ts', import.meta.url));
+    assert.ok(names.includes('pipeline/compile/typescript-api.ts'), names.join(' '));
+    assert.ok(!names.includes('pipeline/compile/type-check.ts'), names.join(' '));
+    for (const name of names) {
+      const text = readFileSync(new URL(`../../src/${name}`, import.meta.url), 'utf8');
+      assert.doesNotMatch(text, /^import (?!type )[^;]*from '(ts-morph|@ts-morph\/common)';$/ms, name);
     }
   });
 

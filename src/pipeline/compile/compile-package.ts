@@ -1,5 +1,6 @@
 // The compile stage: type-checks the written package and emits `dist/` (type-check.ts), unless the stamp of the last
-// successful compile says there is nothing to do, or only modules whose docs changed to write again (compiled-stamp.ts).
+// successful compile says there is nothing to do, or only modules whose docs changed to write again (compiled-stamp.ts,
+// reemit-modules.ts).
 // The runtime, the same in every package, is checked and emitted once when the generator is built (runtime-prebuilt.ts):
 // the package's own modules are checked against its declarations, served as if they stood beside its sources, and its
 // JavaScript is copied. Imports and Node's types that do not resolve from the package (its own `npm install` may not
@@ -60,11 +61,11 @@ export async function compilePackage(outDir: string): Promise<CompileSummary> {
   if (need.kind === 'kept') return { files: 0, runtime, kept: true, reemitted: 0 };
   // A stamp that cannot be removed before anything is written could outlive a failed compile: then none is written.
   const stamping = plan !== null && removeStamp(root);
-  const { reemitModules, typeCheckAndEmit } = await import('./type-check.js');
-  if (need.kind === 'reemit' && stamping && (await reemitModules(root, need.modules))) {
+  if (need.kind === 'reemit' && stamping && (await (await import('./reemit-modules.js')).reemitModules(root, need.modules))) {
     writeStamp(root, plan.sources, need.bundled);
     return { files: need.modules.length, runtime, kept: false, reemitted: need.modules.length };
   }
+  const { typeCheckAndEmit } = await import('./type-check.js');
   const { files, bundled } = await typeCheckAndEmit(root, { prebuilt, incremental: plan !== null, bundle: true });
   if (stamping) writeStamp(root, plan.sources, bundled);
   return { files, runtime, kept: false, reemitted: 0 };

@@ -4,22 +4,23 @@
 // docs as written, without its printing, which is most of a large package's compile. Any other module: null, and
 // the compiler emits it.
 
-import { ts } from 'ts-morph';
+import type { ts } from 'ts-morph';
+import { typescript } from './typescript-api.js';
 
 function isPlainDeclaration(statement: ts.Statement): boolean {
   return (
-    ts.isImportDeclaration(statement) ||
-    ts.isExportDeclaration(statement) ||
-    ts.isInterfaceDeclaration(statement) ||
-    ts.isTypeAliasDeclaration(statement)
+    typescript.isImportDeclaration(statement) ||
+    typescript.isExportDeclaration(statement) ||
+    typescript.isInterfaceDeclaration(statement) ||
+    typescript.isTypeAliasDeclaration(statement)
   );
 }
 
 /** `export declare function name<T>(a: A, b?: B): R;` for a function whose parameters and result are typed, else null. */
 function declaredFunction(node: ts.FunctionDeclaration, sourceFile: ts.SourceFile): string | null {
   const modifiers = node.modifiers ?? [];
-  const exported = modifiers.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-  const others = modifiers.filter((m) => m.kind !== ts.SyntaxKind.ExportKeyword && m.kind !== ts.SyntaxKind.AsyncKeyword);
+  const exported = modifiers.some((m) => m.kind === typescript.SyntaxKind.ExportKeyword);
+  const others = modifiers.filter((m) => m.kind !== typescript.SyntaxKind.ExportKeyword && m.kind !== typescript.SyntaxKind.AsyncKeyword);
   if (!exported || others.length > 0 || node.name === undefined || node.type === undefined || node.asteriskToken !== undefined) return null;
   const parameters: string[] = [];
   let optionalFrom = node.parameters.length;
@@ -30,7 +31,7 @@ function declaredFunction(node: ts.FunctionDeclaration, sourceFile: ts.SourceFil
     optionalFrom = i;
   }
   for (const [i, parameter] of node.parameters.entries()) {
-    if (parameter.type === undefined || !ts.isIdentifier(parameter.name) || parameter.modifiers !== undefined) return null;
+    if (parameter.type === undefined || !typescript.isIdentifier(parameter.name) || parameter.modifiers !== undefined) return null;
     if (parameter.initializer === undefined) {
       parameters.push(parameter.getText(sourceFile));
       continue;
@@ -49,7 +50,7 @@ export function splicedDeclarations(sourceFile: ts.SourceFile): string | null {
   let copiedTo = 0;
   for (const statement of sourceFile.statements) {
     if (isPlainDeclaration(statement)) continue;
-    if (!ts.isFunctionDeclaration(statement) || statement.body === undefined) return null;
+    if (!typescript.isFunctionDeclaration(statement) || statement.body === undefined) return null;
     const declared = declaredFunction(statement, sourceFile);
     if (declared === null) return null;
     // Leading docs and everything before stay; the function's own text is replaced.

@@ -12,7 +12,6 @@ import { binBundle, writeBinBundle } from '../../runtime/dev/bundle-bin.js';
 import { cacheDir } from '../cache/build-cache.js';
 import { TSCONFIG } from '../emit/package-json.js';
 import { PipelineError, type Problem } from '../problems.js';
-import type { ReemittedModule } from './compiled-stamp.js';
 import { generatorModules, packageNameOf, type GeneratorModules } from './generator-modules.js';
 import type { PrebuiltRuntime } from './runtime-prebuilt.js';
 import { splicedDeclarations } from './spliced-declarations.js';
@@ -207,34 +206,4 @@ export async function typeCheckAndEmit(
     await Promise.allSettled([transpiling, bundling]);
     throw error;
   }
-}
-
-/**
- * The JavaScript and declarations of `modules` written again without a type-check: what a type-check reads of their
- * texts is as the last compile checked it (compiled-stamp.ts). The same text a compile writes: JavaScript from esbuild,
- * declarations spliced from the module's text. false, with nothing written, when one of them needs the compiler for
- * its declarations or changed while this ran.
- */
-export async function reemitModules(root: string, modules: readonly ReemittedModule[]): Promise<boolean> {
-  const declarations: TranspiledFile[] = [];
-  for (const { path, text } of modules) {
-    const sourceFile = ts.createSourceFile(
-      join(root, path),
-      text,
-      { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors },
-      true,
-    );
-    const spliced = splicedDeclarations(sourceFile);
-    if (spliced === null) return false;
-    declarations.push({ path: join(root, 'dist', `${path.slice('src/'.length, -'.ts'.length)}.d.ts`), text: spliced });
-  }
-  const javascript = await transpileModules(
-    root,
-    modules.map(({ path }) => join(root, path)),
-  );
-  // esbuild read the files again: a file that changed meanwhile is compiled in full.
-  if (modules.some(({ path, text }) => readFileSync(join(root, path), 'utf8') !== text)) return false;
-  await writeTranspiled(declarations);
-  await writeTranspiled(javascript);
-  return true;
 }
