@@ -20,8 +20,8 @@ export function advertisedListFile(tools: readonly ServedTool[], lineOf: (tool: 
     lineOf,
     ',\n',
     '\n]}\n',
-    // A line is made of its tool's list parts, which LIST_PARTS_JOB keeps by this key.
-    (tool) => contentKey(...advertisedListLineInputs(tool)),
+    // A line is made of its tool's list parts, which LIST_PARTS_JOB keeps by the same key.
+    advertisedListLineKey,
   );
 }
 
@@ -54,6 +54,11 @@ export function advertisedListLine(tool: ServedTool): string {
   return advertisedListLineOf(advertisedListParts(tool));
 }
 
+/** The cache key of a tool's list parts, and so of its line of `data/tools-list.json`. */
+function advertisedListLineKey(tool: ServedTool): string {
+  return contentKey(...advertisedListLineInputs(tool));
+}
+
 /** Everything advertisedListParts reads of a tool, for a cache key. */
 export function advertisedListLineInputs(tool: ServedTool): unknown[] {
   const { manifest } = tool;
@@ -76,7 +81,7 @@ export function advertisedListLineInputs(tool: ServedTool): unknown[] {
 /** Its schema transforms are most of a large rebuild's emit; they need the runtime's advertiser, so stay in-process. */
 export const LIST_PARTS_JOB: ToolJob<ServedTool, AdvertisedListParts> = {
   kind: 'list-parts',
-  key: (tool) => contentKey(...advertisedListLineInputs(tool)),
+  key: advertisedListLineKey,
   run: advertisedListParts,
   threads: false,
 };

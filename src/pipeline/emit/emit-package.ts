@@ -5,7 +5,7 @@ import { operationOf } from '../../runtime/execution/operation.js';
 import { schemeVariables } from '../../runtime/execution/credentials.js';
 import type { Manifest, ServedCatalogueFile, ServedTool } from '../../runtime/shared/contracts.js';
 import { defineOwn } from '../../runtime/shared/json-values.js';
-import { contentKey } from '../cache/build-cache.js';
+import { contentKey, fieldsKeyParts } from '../cache/build-cache.js';
 import type { GeneratorConfig } from '../config.js';
 import { LAYOUT, runtimeFilePath, toolModulePath } from '../plan/layout.js';
 import { namesLockOf, type PackagePlan, type PlannedTool } from '../plan/plan-package.js';
@@ -91,20 +91,12 @@ function servedCatalogueFile(tools: ServedTool[]): PackageText {
 }
 
 /**
- * Everything a tool's entry in data/catalogue.json is made of: its fields in order, the manifest's too. The schemas
- * and examples, most of its bytes, count by the digests the check stage's key made of them already; the rest by its
- * JSON, one short text a tool (a digest each would cost a hash apiece).
+ * Everything a tool's entry in data/catalogue.json is made of: its fields in order, the manifest's names in order, and
+ * the manifest's fields as every whole-tool key counts them (fieldsKeyParts: schemas and examples by their memoised
+ * digests, the rest as one JSON text).
  */
 function servedToolKey(tool: ServedTool): string {
-  const { input_schema: input, output_schema: output, examples, ...rest } = tool.manifest;
-  return contentKey(
-    'served-tool/1',
-    JSON.stringify(Object.keys(tool.manifest)),
-    JSON.stringify({ ...tool, manifest: rest }),
-    input,
-    output ?? null,
-    examples ?? null,
-  );
+  return contentKey('served-tool/2', JSON.stringify({ ...tool, manifest: Object.keys(tool.manifest) }), ...fieldsKeyParts(tool.manifest));
 }
 
 /** What the tools index needs of a tool: its exports, and its method on a client with that method's doc. */
